@@ -1,0 +1,99 @@
+"""Game descriptors and the registry of games.
+
+The core knows no game: games announce themselves through the ``realms.games`` entry
+point group (see pyproject.toml), each pointing at a :class:`Game`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Any, Callable
+
+from .decision import IllegalAnswer
+from .engine import GameState
+from .record import Record, RecordError
+
+
+class OptionError(ValueError):
+    """Bad game options; the message names the option and the problem."""
+
+
+class UnknownGame(KeyError):
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+#: An invariant looks at the state after a step (and a scratch dict it may use to
+#: remember earlier steps) and returns a description of what is wrong, or None.
+Invariant = Callable[[GameState, dict], "str | None"]
+
+
+@dataclass(frozen=True)
+class Game:
+    """What the engine, bots, CLI and web app need to know about one game."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    state_class: type[GameState]
+    normalize_options: Callable[[dict], dict]
+    invariants: tuple[Invariant, ...] = ()
+    hidden: Callable[[GameState, "int | None"], list[Any]] = field(default=lambda s, p: [])
+    bots: dict = field(default_factory=dict)
+
+    def new_game(self, options: dict | None = None, seed: int = 0) -> GameState:
+        """A new game with validated ``options`` (defaults filled in) and ``seed``."""
+        return self.state_class(self.normalize_options(dict(options or {})), seed)
+
+    def replay(self, record: Record, source: str = "record") -> GameState:
+        """The state a record leads to; a :class:`RecordError` names the first bad answer."""
+        if record.game != self.id:
+            raise RecordError(f"{source}: record is for {record.game!r}, not {self.id!r}")
+        if record.version != self.state_class.RECORD_VERSION:
+            raise RecordError(
+                f"{source}: record version {record.version} is not supported "
+                f"(expected {self.state_class.RECORD_VERSION})"
+            )
+        try:
+            state = self.new_game(record.options, record.seed)
+        except OptionError as exc:
+            raise RecordError(f"{source}: bad options: {exc}") from None
+        for i, (player, key) in enumerate(record.answers):
+            try:
+                state.apply(player, key)
+            except IllegalAnswer as exc:
+                raise RecordError(f"{source}: answer #{i + 1} [{player}, {key!r}]: {exc}") from None
+        return state
+
+
+_GAMES: dict[str, Game] | None = None
+
+
+def games() -> dict[str, Game]:
+    """All registered games by id."""
+    global _GAMES
+    if _GAMES is None:
+        found: dict[str, Game] = {}
+        for ep in entry_points(group="realms.games"):
+            game = ep.load()
+            found[game.id] = game
+        _GAMES = dict(sorted(found.items()))
+    return _GAMES
+
+
+def get_game(game_id: str) -> Game:
+    registry = games()
+    if game_id not in registry:
+        known = ", ".join(registry) or "none"
+        raise UnknownGame(f"unknown game {game_id!r} (known: {known})")
+    return registry[game_id]
+
+
+def replay(record: Record, source: str = "record") -> GameState:
+    try:
+        game = get_game(record.game)
+    except UnknownGame as exc:
+        raise RecordError(f"{source}: {exc}") from None
+    return game.replay(record, source)

@@ -1,0 +1,34 @@
+"""Hy Breasil (Torben Mogensen, 2007): nations enter from the sea, grow, split and fall.
+
+>>> from realms.games.hy_breasil import GAME
+>>> state = GAME.new_game({"players": 3, "turns": 2}, seed=1)
+>>> state.pending()[0].kind
+'hb.entry-sea'
+"""
+
+from __future__ import annotations
+
+from realms.core.game import Game
+
+from .invariants import INVARIANTS
+from .options import normalize_options
+from .state import HBState
+
+
+def _hidden(state: HBState, player: int | None) -> list:
+    """The future dice: the generator's state is never shown to anyone."""
+    return [state.dice.fingerprint()[1:5]]
+
+
+GAME = Game(
+    id="hy-breasil",
+    name="Hy Breasil",
+    min_players=2,
+    max_players=6,
+    state_class=HBState,
+    normalize_options=normalize_options,
+    invariants=INVARIANTS,
+    hidden=_hidden,
+)
+
+__all__ = ["GAME", "HBState"]

@@ -1,0 +1,66 @@
+"""The map as the rules use it: precomputed tables over a :class:`MapGraph`.
+
+Everything here is static for a game (terrain PIPs, rough terrain, neighbours, option
+keys), so the hot paths of §6.3 and §6.4 look values up instead of recomputing them.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from realms.core.mapgraph import MapGraph, load_map
+
+from .tables import TERRAINS, Tables, load_tables
+
+MAPS = Path(__file__).parent / "data" / "maps"
+
+
+class Board:
+    def __init__(self, graph: MapGraph, tables: Tables) -> None:
+        self.graph = graph
+        self.tables = tables
+        areas = graph.areas
+        self.n = len(areas)
+        self.ids = tuple(a.id for a in areas)
+        self.names = tuple(a.name for a in areas)
+        self.is_sea = tuple(a.kind == "sea" for a in areas)
+        self.land = graph.land
+        self.seas = graph.seas
+        #: §5.1, §5.2: seas where entering nations may be placed (not inland seas).
+        self.entry_seas = tuple(i for i in graph.seas if not areas[i].inland)
+        self.nbrs = tuple(a.neighbours for a in areas)
+        self.land_nbrs = tuple(tuple(j for j in a.neighbours if not self.is_sea[j]) for a in areas)
+        self.terrain = tuple(a.terrain for a in areas)
+        #: §6.2: PIPs each area yields.
+        self.pips = tuple(tables.pips[a.terrain] if a.terrain else 0 for a in areas)
+        #: §6.3.1: the attacker's hit number in each area.
+        self.attack_hit = tuple(
+            tables.attacker_hit_on_rough if a.terrain in tables.rough else tables.hit_on
+            for a in areas
+        )
+        self.index = dict(graph.index)
+        self.sea_mask = 0
+        for i in graph.seas:
+            self.sea_mask |= 1 << i
+        self.nbr_mask = graph.nbr_mask
+        self._move_keys: dict[tuple[int, int], str] = {}
+
+    def move_key(self, src: int, dst: int) -> str:
+        key = self._move_keys.get((src, dst))
+        if key is None:
+            key = self._move_keys[(src, dst)] = f"{self.ids[src]}>{self.ids[dst]}"
+        return key
+
+    def parse_move(self, key: str) -> tuple[int, int]:
+        a, b = key.split(">")
+        return self.index[a], self.index[b]
+
+
+@lru_cache(maxsize=8)
+def load_board(map_name: str) -> Board:
+    """The bundled map by id (``hy-breasil``) or a TOML file by path."""
+    path = Path(map_name)
+    if not path.suffix:
+        path = MAPS / f"{map_name}.toml"
+    return Board(load_map(path, TERRAINS), load_tables())

@@ -1,0 +1,241 @@
+"""§6.3.1 combat and §6.3.2 retreat.
+
+``HBState.battle`` is ``[area, attacker, defender, att_unhurt, att_wounded, def_unhurt,
+def_wounded, defender_retreated, attacker_owner, defender_owner]``.  The attacker's units in the battle are counted
+there; the defender's stay in its ``units`` (kept equal to unhurt + wounded).  Each
+round every unit rolls; 4+ hits, but the attacker needs 5+ in hills or forest; Religious
+fervour adds one to the attacker's dice.  The side that rolled decides how its hits
+fall, and all hits must be applied (§6.3.1).  After a round the defender may retreat
+unwounded units first; only if it does not may the attacker (§6.3.2).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from realms.core.decision import Decision
+
+from .steps import STEPS
+from .state import units
+
+if TYPE_CHECKING:
+    from .state import HBState
+
+EMPTY = -1
+AREA, ATT, DEF, AU, AW, DU, DW, DEF_RETREATED, ATT_OWNER, DEF_OWNER = range(10)
+
+
+def hit_outcomes(unhurt: int, wounded: int, hits: int) -> list[tuple[int, int]]:
+    """Every (unhurt, wounded) the target side can be left with after ``hits`` hits.
+
+    A hit wounds an unhurt unit or kills a wounded one (also one wounded this round);
+    all hits must be applied while any target is left (§6.3.1).
+    """
+    if hits >= 2 * unhurt + wounded:
+        return [(0, 0)]
+    out = set()
+    for kill2 in range(unhurt + 1):
+        for wound in range(unhurt - kill2 + 1):
+            kill1 = hits - 2 * kill2 - wound
+            if 0 <= kill1 <= wounded:
+                out.add((unhurt - kill2 - wound, wounded - kill1 + wound))
+    return sorted(out, reverse=True)
+
+
+def attacker_needs(s: "HBState", area: int, attacker) -> int:
+    """§6.3.1, §6.1 Religious fervour: the attacker's hit number in ``area``."""
+    need = s.board.attack_hit[area]
+    if attacker.fervour:
+        need -= 1
+    return need
+
+
+def defender_needs(s: "HBState", area: int, defender) -> int:
+    return s.tables.hit_on
+
+
+@STEPS.step("fight")
+def fight(s: "HBState", nid: int) -> None:
+    bt = s.battle
+    att = s.nations[nid]
+    dfd = s.nations[bt[DEF]]
+    s.log("battle", f"{s.Who(att)} attack {s.who(dfd)} in {s.board.names[bt[AREA]]} "
+          f"with {bt[AU]} against {bt[DU]}.", nation=nid, defender=dfd.id, area=s.board.ids[bt[AREA]],
+          attackers=bt[AU], defenders=bt[DU], terrain=s.board.terrain[bt[AREA]])
+    s.then(("battle_round", nid))
+
+
+@STEPS.step("battle_round")
+def battle_round(s: "HBState", nid: int) -> None:
+    bt = s.battle
+    att = s.nations[nid]
+    dfd = s.nations[bt[DEF]]
+    r = s.dice._random
+    need_a = attacker_needs(s, bt[AREA], att)
+    need_d = defender_needs(s, bt[AREA], dfd)
+    hits_a = sum(1 for _ in range(bt[AU] + bt[AW]) if int(r() * 6) + 1 >= need_a)
+    hits_d = sum(1 for _ in range(bt[DU] + bt[DW]) if int(r() * 6) + 1 >= need_d)
+    bt[DEF_RETREATED] = 0
+    s.then(("allocate", nid, 0, hits_a), ("allocate", nid, 1, hits_d), ("after_round", nid))
+
+
+def _name(s: "HBState", bt: list, side: int) -> str:
+    """The name of the attacker (side 0) or defender (side 1), removed from play or not."""
+    n = s.nations.get(bt[ATT] if side == 0 else bt[DEF])
+    return n.name if n is not None else "fallen"
+
+
+def _outcome_key(u: int, w: int) -> str:
+    return f"u{u}w{w}"
+
+
+@STEPS.step("allocate")
+def allocate(s: "HBState", nid: int, side: int, hits: int) -> Decision | None:
+    """``side`` 0: the attacker's hits on the defender; 1: the defender's on the attacker."""
+    bt = s.battle
+    if hits == 0:
+        return None
+    u, w = (bt[DU], bt[DW]) if side == 0 else (bt[AU], bt[AW])
+    if u + w == 0:
+        return None
+    outcomes = hit_outcomes(u, w, hits)
+    if len(outcomes) == 1:
+        _apply_hits(s, side, *outcomes[0])
+        return None
+    # The defender's dice were rolled with the attacker's: its hits count even if the
+    # attacker's hits just removed it from play (§8); its former owner applies them.
+    roller_owner = bt[ATT_OWNER] if side == 0 else bt[DEF_OWNER]
+    roller = _name(s, bt, side)
+    target = _name(s, bt, 1 - side)
+
+    def label(key: str) -> str:
+        uu, ww = key[1:].split("w")
+        return f"Leave the {target} with {uu} unhurt and {ww} wounded"
+
+    return Decision(roller_owner, "hb.assign-hits", tuple(_outcome_key(*o) for o in outcomes),
+                    f"The {roller} scored {hits} hits on {u} unhurt and {w} wounded {target}: how do they fall?",
+                    "§6.3.1", label)
+
+
+@STEPS.on_answer("allocate")
+def allocate_answer(s: "HBState", player: int, key: str, nid: int, side: int, hits: int) -> None:
+    u, w = key[1:].split("w")
+    _apply_hits(s, side, int(u), int(w))
+
+
+def _apply_hits(s: "HBState", side: int, u: int, w: int) -> None:
+    bt = s.battle
+    if side == 0:
+        dead = bt[DU] + bt[DW] - u - w
+        bt[DU], bt[DW] = u, w
+        if dead:
+            s.remove_units(s.nations[bt[DEF]], bt[AREA], dead)
+    else:
+        dead = bt[AU] + bt[AW] - u - w
+        bt[AU], bt[AW] = u, w
+        att = s.nations[bt[ATT]]
+        att.board -= dead
+        att.pool += dead
+
+
+@STEPS.step("after_round")
+def after_round(s: "HBState", nid: int) -> None:
+    bt = s.battle
+    if bt[AU] + bt[AW] and bt[DU] + bt[DW]:
+        s.then(("retreat", nid, 1, 0), ("retreat", nid, 0, 0), ("battle_continue", nid))
+    else:
+        s.then(("battle_end", nid))
+
+
+def retreat_targets(s: "HBState", side: int) -> list[int]:
+    """§6.3.2: neighbouring land areas, empty or held by the retreating nation."""
+    bt = s.battle
+    mine = bt[ATT] if side == 0 else bt[DEF]
+    an = s.area_nation
+    return [a for a in s.board.land_nbrs[bt[AREA]] if an[a] == EMPTY or an[a] == mine]
+
+
+@STEPS.step("retreat")
+def retreat(s: "HBState", nid: int, side: int, count: int) -> Decision | None:
+    """§6.3.2: the defender (side 1) first; the attacker only if the defender stayed."""
+    bt = s.battle
+    if not (bt[AU] + bt[AW]) or not (bt[DU] + bt[DW]):
+        return None
+    if side == 0 and bt[DEF_RETREATED]:
+        return None
+    unhurt = bt[AU] if side == 0 else bt[DU]
+    if unhurt == 0:
+        return None
+    targets = retreat_targets(s, side)
+    if not targets:
+        return None
+    nation = s.nations[bt[ATT] if side == 0 else bt[DEF]]
+    first = "stay" if count == 0 else "stop"
+    b = s.board
+
+    def label(key: str) -> str:
+        if key == "stay":
+            return "Stay and fight"
+        if key == "stop":
+            return "No more retreats"
+        return f"Retreat a unit to {s.label_area(key)}"
+
+    return Decision(nation.owner, "hb.retreat", (first,) + tuple(b.ids[a] for a in targets),
+                    f"The {nation.name} may retreat unwounded units from {b.names[bt[AREA]]} ({unhurt} unwounded).",
+                    "§6.3.2", label)
+
+
+@STEPS.on_answer("retreat")
+def retreat_answer(s: "HBState", player: int, key: str, nid: int, side: int, count: int) -> None:
+    if key in ("stay", "stop"):
+        return
+    bt = s.battle
+    dst = s.board.index[key]
+    if side == 1:
+        s.shift(s.nations[bt[DEF]], bt[AREA], dst)
+        bt[DU] -= 1
+        bt[DEF_RETREATED] = 1
+    else:
+        att = s.nations[bt[ATT]]
+        att.units[dst] = att.units.get(dst, 0) + 1
+        s.area_nation[dst] = att.id
+        s.moved[dst] = s.moved.get(dst, 0) + 1
+        bt[AU] -= 1
+    s.then(("retreat", nid, side, count + 1))
+
+
+@STEPS.step("battle_continue")
+def battle_continue(s: "HBState", nid: int) -> None:
+    bt = s.battle
+    if bt[AU] + bt[AW] and bt[DU] + bt[DW]:
+        s.then(("battle_round", nid))
+    else:
+        s.then(("battle_end", nid))
+
+
+@STEPS.step("battle_end")
+def battle_end(s: "HBState", nid: int) -> None:
+    """The battle is over: wounded units heal; a surviving attacker takes the area."""
+    bt = s.battle
+    s.battle = None
+    area = bt[AREA]
+    att = s.nations[nid]
+    dfd = s.alive(bt[DEF])
+    survivors = bt[AU] + bt[AW]
+    b = s.board
+    if survivors:
+        att.units[area] = survivors
+        s.area_nation[area] = nid
+        s.moved[area] = s.moved.get(area, 0) + survivors
+        text = f"{s.Who(att)} take {b.names[area]} with {units(survivors)} left."
+        winner = "attacker"
+    elif bt[DU] + bt[DW]:
+        text = f"{s.Who(dfd)} hold {b.names[area]} with {units(bt[DU] + bt[DW])} left."
+        winner = "defender"
+    else:
+        text = f"Both sides fall in {b.names[area]}; it lies empty."
+        winner = "none"
+    s.log("battle-result", text, nation=nid, defender=bt[DEF], area=b.ids[area], winner=winner,
+          attackers_left=survivors, defenders_left=bt[DU] + bt[DW])
+    if att.board == 0:
+        s.eliminate(att)

@@ -1,0 +1,72 @@
+"""Connection between a nation's areas (§6.4), shared by the support phase and civil war.
+
+§6.4: two areas of a nation are connected if a unit could move from one to the other
+under §6.3, or through a chain of such moves ending in the nation's areas.  A move may
+use at most two type-B steps and cannot pass through another nation's land, so two
+areas are *linked* when they are adjacent, or both border one passable area — an empty
+land area or a sea (RULINGS HB-Q23) — on the board as it stands.  Connection is then
+reachability over links.  Everything works on bitmasks of area indices.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from .state import HBState
+
+EMPTY = -1
+
+
+def passable_mask(s: "HBState") -> int:
+    """Seas and empty land: the areas a connecting move may cross."""
+    mask = s.board.sea_mask
+    an = s.area_nation
+    for a in s.board.land:
+        if an[a] == EMPTY:
+            mask |= 1 << a
+    return mask
+
+
+def link_masks(s: "HBState", areas: Iterable[int]) -> dict[int, int]:
+    """For each of ``areas``, the bitmask of the others it is linked to."""
+    areas = list(areas)
+    nbr = s.board.nbr_mask
+    hop = passable_mask(s)
+    links: dict[int, int] = {}
+    for x in areas:
+        m = 0
+        nx = nbr[x]
+        reach = nx & hop
+        for y in areas:
+            if y != x and ((nx >> y) & 1 or nbr[y] & reach):
+                m |= 1 << y
+        links[x] = m
+    return links
+
+
+def components(mask: int, links: dict[int, int]) -> list[int]:
+    """The connected groups (as bitmasks) of the areas in ``mask``."""
+    groups = []
+    while mask:
+        low = mask & -mask
+        group = low
+        frontier = low
+        while frontier:
+            bit = frontier & -frontier
+            frontier ^= bit
+            new = links[bit.bit_length() - 1] & mask & ~group
+            group |= new
+            frontier |= new
+        groups.append(group)
+        mask &= ~group
+    return groups
+
+
+def bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

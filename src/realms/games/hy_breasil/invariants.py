@@ -1,0 +1,92 @@
+"""Invariants the conformance kit checks after every step of every Hy Breasil game."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .state import HBState
+
+EMPTY = -1
+
+
+def tokens_conserved(s: "HBState", memory: dict) -> str | None:
+    """Per nation: units on the map + pool + civilization tokens + the cup token = set size (HB-Q2)."""
+    bt = s.battle
+    for n in s.nations.values():
+        in_battle = bt[3] + bt[4] if bt is not None and bt[1] == n.id else 0
+        if n.board != sum(n.units.values()) + in_battle:
+            return f"{n.name}: board count {n.board} != units {sum(n.units.values())} + {in_battle} in battle"
+        if n.board + n.pool + n.civ + 1 != s.set_size:
+            return f"{n.name}: {n.board} on map + {n.pool} pool + {n.civ} civ + 1 cup != {s.set_size}"
+        if n.pool < 0 or n.civ < 0 or any(c <= 0 for c in n.units.values()):
+            return f"{n.name}: negative or empty counts"
+    return None
+
+
+def one_nation_per_area(s: "HBState", memory: dict) -> str | None:
+    """Outside battle, at most one nation in each land area, and ``area_nation`` agrees."""
+    sea = s.board.is_sea
+    seen: dict[int, int] = {}
+    for n in s.nations.values():
+        for a in n.units:
+            if sea[a]:
+                continue
+            if a in seen:
+                return f"area {s.board.ids[a]} holds two nations ({seen[a]}, {n.id})"
+            seen[a] = n.id
+            if s.area_nation[a] != n.id:
+                return f"area {s.board.ids[a]} is marked for {s.area_nation[a]} but holds {n.name}"
+    for a in s.board.land:
+        if s.area_nation[a] != EMPTY and a not in seen:
+            return f"area {s.board.ids[a]} is marked for nation {s.area_nation[a]} but holds no units"
+    return None
+
+
+def sets_accounted(s: "HBState", memory: dict) -> str | None:
+    used = sorted(n.set for n in s.nations.values())
+    if len(set(used)) != len(used):
+        return f"a token set is used twice: {used}"
+    if sorted(used + s.free_sets) != list(range(s.n_sets)):
+        return f"sets in use {used} and free {s.free_sets} do not make up all {s.n_sets}"
+    return None
+
+
+def nobody_at_sea_after_turn(s: "HBState", memory: dict) -> str | None:
+    """No unit of the nation whose turn just ended is at sea (§6.3, HB-Q18)."""
+    last = memory.get("current", EMPTY)
+    memory["current"] = s.current
+    if last != EMPTY and s.current != last:
+        n = s.nations.get(last)
+        if n is not None and any(s.board.is_sea[a] for a in n.units):
+            return f"{n.name} ended its turn with units at sea"
+    return None
+
+
+def vp_never_decrease(s: "HBState", memory: dict) -> str | None:
+    before = memory.get("vp")
+    memory["vp"] = list(s.vp)
+    if before is not None and any(a < b for a, b in zip(s.vp, before)):
+        return f"VP went down from {before} to {s.vp}"
+    return None
+
+
+def nation_limit_kept(s: "HBState", memory: dict) -> str | None:
+    """§5.3: outside a cascade (when every nation has an owner) nobody exceeds the limit."""
+    if any(n.owner == EMPTY for n in s.nations.values()):
+        return None
+    limit = s.nation_limit()
+    for p in range(len(s.names)):
+        if s.owned_count(p) > limit:
+            return f"{s.names[p]} owns {s.owned_count(p)} nations, limit {limit}"
+    return None
+
+
+INVARIANTS = (
+    tokens_conserved,
+    one_nation_per_area,
+    sets_accounted,
+    nobody_at_sea_after_turn,
+    vp_never_decrease,
+    nation_limit_kept,
+)

@@ -1,0 +1,78 @@
+"""§6.2: the population increase phase.
+
+PIPs by terrain (3 plains, 2 forest or hills); one new unit per 7 PIPs, from the unused
+tokens, at most one per occupied area; mandatory; unused PIPs are lost.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from realms.core.decision import Decision
+
+from .steps import STEPS
+from .state import units
+
+if TYPE_CHECKING:
+    from .state import HBState, Nation
+
+
+def pips(s: "HBState", n: "Nation") -> int:
+    """§6.2: the nation's population increase points (none under Famine)."""
+    if n.famine:
+        return 0
+    table = s.board.pips
+    return sum(table[a] for a in s.land_areas(n))
+
+
+def new_units(s: "HBState", n: "Nation") -> int:
+    """§6.2: one unit per 7 PIPs, limited by unused tokens and one per occupied area."""
+    return min(pips(s, n) // s.tables.pips_per_unit, n.pool, len(s.land_areas(n)))
+
+
+@STEPS.step("population")
+def population(s: "HBState", nid: int) -> None:
+    n = s.alive(nid)
+    if n is None:
+        return
+    count = new_units(s, n)
+    if count == 0:
+        return
+    areas = s.land_areas(n)
+    if count == len(areas):
+        for a in areas:
+            s.add_units(n, a, 1)
+        _logged(s, n, count)
+        return
+    s.then(("place", nid, count, 0, count))
+
+
+def _logged(s: "HBState", n: "Nation", count: int) -> None:
+    s.log("population", f"{s.Who(n)} grow by {units(count)}.", nation=n.id, units=count)
+
+
+@STEPS.step("place")
+def place(s: "HBState", nid: int, left: int, done: int, total: int) -> Decision | None:
+    n = s.nations[nid]
+    free = [a for a in s.land_areas(n) if not (done >> a) & 1]
+    if left >= len(free):
+        for a in free:
+            s.add_units(n, a, 1)
+        _logged(s, n, total)
+        return None
+    return Decision(n.owner, "hb.place", tuple(s.board.ids[a] for a in free),
+                    f"Place a new unit of the {n.name} ({left} to place, one per area).",
+                    "§6.2", s.label_area)
+
+
+@STEPS.on_answer("place")
+def place_answer(s: "HBState", player: int, key: str, nid: int, left: int, done: int, total: int) -> None:
+    n = s.nations[nid]
+    a = s.board.index[key]
+    s.add_units(n, a, 1)
+    done |= 1 << a
+    if left > 1:
+        s.then(("place", nid, left - 1, done, total))
+    else:
+        _logged(s, n, total)
+

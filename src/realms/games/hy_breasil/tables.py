@@ -1,0 +1,134 @@
+"""The rule tables of Hy Breasil, read from ``data/rules.toml`` and validated at load.
+
+No rule table is retyped in code: the events table (§6.1 table 1), the invasion table
+(§5.2), PIPs per terrain (§6.2), hit numbers (§6.3.1) and the nation sets (§2) all come
+from the data file.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+DATA = Path(__file__).parent / "data"
+TERRAINS = ("plains", "forest", "hills")
+EVENTS = (
+    "reinforcements",
+    "strong-leader",
+    "weak-leader",
+    "religious-fervour",
+    "plague",
+    "famine",
+    "civil-war",
+    "civilization",
+)
+
+
+class TableError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class NationSet:
+    name: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class Tables:
+    first_turn_units: int
+    later_units_plus: int
+    new_nations_by_die: tuple[int, ...]
+    event_table: tuple[str, ...]
+    first_turn_event: str
+    civilization_vp: int
+    pips_per_unit: int
+    pips: dict[str, int]
+    hit_on: int
+    attacker_hit_on_rough: int
+    rough: frozenset[str]
+    units_per_area: int
+    vp_per_area: int
+    default_sets: int
+    default_set_size: int
+    default_turns: int
+    max_turns: int
+    nation_sets: tuple[NationSet, ...]
+
+    def event_for(self, total: int) -> str:
+        """Table 1: the event for die + civilization tokens (12+ is the last row)."""
+        return self.event_table[min(max(total, 1), len(self.event_table)) - 1]
+
+
+def _get(data: dict, path: str, kind: type, source: str):
+    node = data
+    for part in path.split("."):
+        if not isinstance(node, dict) or part not in node:
+            raise TableError(f"{source}: missing [{path}]")
+        node = node[part]
+    if not isinstance(node, kind) or (kind is int and isinstance(node, bool)):
+        raise TableError(f"{source}: [{path}] must be {kind.__name__}, got {node!r}")
+    return node
+
+
+def parse_tables(data: dict, source: str) -> Tables:
+    g = lambda path, kind: _get(data, path, kind, source)  # noqa: E731
+    table = tuple(g("events.table", list))
+    for i, ev in enumerate(table, 1):
+        if ev not in EVENTS:
+            raise TableError(f"{source}: [events.table] row {i}: unknown event {ev!r}")
+    if len(table) != 12:
+        raise TableError(f"{source}: [events.table] must have 12 rows, has {len(table)}")
+    dice = tuple(g("invasion.new_nations_by_die", list))
+    if len(dice) != 6 or not all(isinstance(x, int) and x >= 0 for x in dice):
+        raise TableError(f"{source}: [invasion.new_nations_by_die] must be 6 counts")
+    pips = g("population.pips", dict)
+    if set(pips) != set(TERRAINS) or not all(isinstance(v, int) and v >= 0 for v in pips.values()):
+        raise TableError(f"{source}: [population.pips] must give PIPs for {', '.join(TERRAINS)}")
+    sets = []
+    for i, entry in enumerate(g("nation_set", list), 1):
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not isinstance(
+            entry.get("colour"), str
+        ):
+            raise TableError(f"{source}: [[nation_set]] #{i} needs a name and a colour")
+        sets.append(NationSet(entry["name"], entry["colour"]))
+    if len({s.name for s in sets}) != len(sets):
+        raise TableError(f"{source}: [[nation_set]] names must be unique")
+    rough = frozenset(g("combat.rough", list))
+    if not rough <= set(TERRAINS):
+        raise TableError(f"{source}: [combat.rough] has unknown terrains {sorted(rough - set(TERRAINS))}")
+    first = g("events.first_turn_event", str)
+    if first not in EVENTS:
+        raise TableError(f"{source}: [events.first_turn_event] unknown event {first!r}")
+    return Tables(
+        first_turn_units=g("invasion.first_turn_units", int),
+        later_units_plus=g("invasion.later_units_plus", int),
+        new_nations_by_die=dice,
+        event_table=table,
+        first_turn_event=first,
+        civilization_vp=g("events.civilization_vp", int),
+        pips_per_unit=g("population.pips_per_unit", int),
+        pips=dict(pips),
+        hit_on=g("combat.hit_on", int),
+        attacker_hit_on_rough=g("combat.attacker_hit_on_rough", int),
+        rough=rough,
+        units_per_area=g("support.units_per_area", int),
+        vp_per_area=g("victory.vp_per_area", int),
+        default_sets=g("game.default_sets", int),
+        default_set_size=g("game.default_set_size", int),
+        default_turns=g("game.default_turns", int),
+        max_turns=g("game.max_turns", int),
+        nation_sets=tuple(sets),
+    )
+
+
+@lru_cache(maxsize=None)
+def load_tables(path: str = str(DATA / "rules.toml")) -> Tables:
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise TableError(f"{p.name}: not valid TOML ({exc})") from None
+    return parse_tables(data, p.name)
