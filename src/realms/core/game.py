@@ -42,6 +42,8 @@ class Game:
     invariants: tuple[Invariant, ...] = ()
     hidden: Callable[[GameState, "int | None"], list[Any]] = field(default=lambda s, p: [])
     bots: dict = field(default_factory=dict)
+    #: ``draw(state_or_None, options) -> SVG text``: the board, or a position on it.
+    draw: Callable[["GameState | None", dict], str] | None = None
 
     def new_game(self, options: dict | None = None, seed: int = 0) -> GameState:
         """A new game with validated ``options`` (defaults filled in) and ``seed``."""

@@ -146,6 +146,8 @@ def load_map(path: str | Path, terrains: Iterable[str]) -> MapGraph:
         raise MapError(f"{source}: TOML syntax error: {exc}") from exc
     except UnicodeDecodeError as exc:
         raise MapError(f"{source}: not valid UTF-8: {exc}") from exc
+    except OSError as exc:
+        raise MapError(f"{path}: cannot read map ({exc.strerror})") from None
     return parse_map(data, source, terrains)
 
 

@@ -20,6 +20,12 @@ def _hidden(state: HBState, player: int | None) -> list:
     return [state.dice.fingerprint()[1:5]]
 
 
+def _draw(state: HBState | None, options: dict) -> str:
+    from .draw import draw
+
+    return draw(state, options.get("map", "hy-breasil"))
+
+
 GAME = Game(
     id="hy-breasil",
     name="Hy Breasil",
@@ -29,6 +35,7 @@ GAME = Game(
     normalize_options=normalize_options,
     invariants=INVARIANTS,
     hidden=_hidden,
+    draw=_draw,
 )
 
 __all__ = ["GAME", "HBState"]

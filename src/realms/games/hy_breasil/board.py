@@ -43,14 +43,15 @@ class Board:
         self.sea_mask = 0
         for i in graph.seas:
             self.sea_mask |= 1 << i
+        self.land_mask = 0
+        for i in graph.land:
+            self.land_mask |= 1 << i
         self.nbr_mask = graph.nbr_mask
-        self._move_keys: dict[tuple[int, int], str] = {}
+        #: §6.3 option keys, ``move_keys[src][dst] == "src-id>dst-id"``.
+        self.move_keys = tuple(tuple(f"{a}>{b}" for b in self.ids) for a in self.ids)
 
     def move_key(self, src: int, dst: int) -> str:
-        key = self._move_keys.get((src, dst))
-        if key is None:
-            key = self._move_keys[(src, dst)] = f"{self.ids[src]}>{self.ids[dst]}"
-        return key
+        return self.move_keys[src][dst]
 
     def parse_move(self, key: str) -> tuple[int, int]:
         a, b = key.split(">")

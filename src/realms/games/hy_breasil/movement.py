@@ -11,7 +11,6 @@ sea must land while they can, and those that cannot are lost (RULINGS HB-Q18).
 
 from __future__ import annotations
 
-from collections import deque
 from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision
@@ -23,44 +22,82 @@ if TYPE_CHECKING:
     from .state import HBState, Nation
 
 EMPTY = -1
-MAX_B_STEPS = 2
 
 
-def reach(s: "HBState", nid: int, src: int) -> dict[int, int]:
-    """Areas a unit in ``src`` can reach, with the type-B steps used (0-1 breadth-first).
+def _spread(mask: int, nbr: tuple[int, ...]) -> int:
+    """Every area adjacent to an area of ``mask``."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= nbr[low.bit_length() - 1]
+        mask ^= low
+    return out
 
-    Passing on from another nation's land is impossible (the unit stops there), and so is
-    a third type-B step.  The result includes seas (crossed, never ended in) and ``src``.
+
+class Reach:
+    """Where a unit of one nation can go from each area, on the board as it stands.
+
+    Bitmask levels instead of a search per unit: ``own`` land is crossed freely (type A);
+    the areas one type-B step away form level 1; from the seas, empty land and own land
+    of level 1 a second type-B step reaches level 2; own land reached on either level
+    opens its whole own territory at no further cost.  Another nation's land is entered
+    but never left (the unit stops there).
     """
-    b = s.board
-    sea = b.is_sea
-    an = s.area_nation
-    nbrs = b.nbrs
-    dist = {src: 0}
-    queue = deque((src,))
-    while queue:
-        u = queue.popleft()
-        d = dist[u]
-        if sea[u]:
-            u_own = False
+
+    __slots__ = ("nbr", "own", "enemy", "land", "comps", "_cache")
+
+    def __init__(self, s: "HBState", nid: int) -> None:
+        b = s.board
+        self.nbr = b.nbr_mask
+        an = s.area_nation
+        own = enemy = 0
+        for a in b.land:
+            owner = an[a]
+            if owner == nid:
+                own |= 1 << a
+            elif owner != EMPTY:
+                enemy |= 1 << a
+        self.own, self.enemy, self.land = own, enemy, b.land_mask
+        self.comps: list[int] = []
+        rest = own
+        while rest:
+            comp = rest & -rest
+            grow = comp
+            while grow:
+                grow = _spread(grow, self.nbr) & own & ~comp
+                comp |= grow
+            self.comps.append(comp)
+            rest &= ~comp
+        self._cache: dict[int, int] = {}
+
+    def _territory(self, mask: int) -> int:
+        """``mask`` widened by the whole own territory of any own area in it."""
+        out = mask
+        if mask & self.own:
+            for comp in self.comps:
+                if comp & mask:
+                    out |= comp
+        return out
+
+    def from_area(self, src: int) -> int:
+        """Bitmask of land areas a unit in ``src`` can end its move in (``src`` excluded)."""
+        bit = 1 << src
+        if bit & self.own:
+            start = next(c for c in self.comps if c & bit)
         else:
-            owner = an[u]
-            if owner != nid and owner != EMPTY:
-                continue
-            u_own = owner == nid
-        for v in nbrs[u]:
-            if u_own and not sea[v] and an[v] == nid:
-                if d < dist.get(v, 3):
-                    dist[v] = d
-                    queue.appendleft(v)
-            elif d < MAX_B_STEPS and d + 1 < dist.get(v, 3):
-                dist[v] = d + 1
-                queue.append(v)
-    return dist
+            start = bit
+        hit = self._cache.get(start)
+        if hit is None:
+            nbr, enemy = self.nbr, self.enemy
+            level1 = self._territory(_spread(start, nbr) & ~start)
+            onward = level1 & ~enemy
+            level2 = self._territory(_spread(onward, nbr) & ~start & ~level1)
+            hit = self._cache[start] = (start | level1 | level2) & self.land
+        return hit & ~bit
 
 
-def move_options(s: "HBState", n: "Nation") -> tuple[list[tuple[int, int]], bool]:
-    """The legal (source, destination) moves, and whether the phase may end now.
+def move_options(s: "HBState", n: "Nation") -> tuple[list[str], bool]:
+    """The legal move keys (``src>dst``), and whether the phase may end now.
 
     Sources are areas holding units that have not moved yet this phase.  Under Weak
     leader no move may enter another nation's land (§6.1).  With a battle pending, only
@@ -68,32 +105,30 @@ def move_options(s: "HBState", n: "Nation") -> tuple[list[tuple[int, int]], bool
     """
     b = s.board
     sea = b.is_sea
-    an = s.area_nation
     moved = s.moved
-    nid = n.id
-    target = s.battle[0] if s.battle is not None else EMPTY
-    moves: list[tuple[int, int]] = []
+    keys = b.move_keys
+    reach = Reach(s, n.id)
+    if s.battle is not None:
+        allowed = 1 << s.battle[0]
+    elif n.weak:
+        allowed = ~reach.enemy
+    else:
+        allowed = -1
+    out: list[str] = []
     may_end = True
     for src in sorted(n.units):
         if n.units[src] - moved.get(src, 0) <= 0:
             continue
-        cost = reach(s, nid, src)
-        found = False
-        for dst, c in cost.items():
-            if dst == src or sea[dst]:
-                continue
-            owner = an[dst]
-            if target != EMPTY:
-                if dst != target:
-                    continue
-            elif owner != nid and owner != EMPTY and n.weak:
-                continue
-            moves.append((src, dst))
-            found = True
-        if sea[src] and found:
-            may_end = False
-    moves.sort()
-    return moves, may_end
+        dests = reach.from_area(src) & allowed
+        if dests:
+            row = keys[src]
+            while dests:
+                low = dests & -dests
+                out.append(row[low.bit_length() - 1])
+                dests ^= low
+            if sea[src]:
+                may_end = False
+    return out, may_end
 
 
 @STEPS.step("movement_phase")
@@ -124,9 +159,8 @@ def move(s: "HBState", nid: int, k: int) -> Decision | None:
     n = s.alive(nid)
     if n is None:
         return None
-    moves, may_end = move_options(s, n)
+    keys, may_end = move_options(s, n)
     b = s.board
-    keys = [b.move_key(a, d) for a, d in moves]
     if s.battle is not None:
         if not keys:
             s.then(("fight", nid), ("move", nid, k))

@@ -1,0 +1,176 @@
+"""The ``realms`` command: simulate, replay and draw games.
+
+Errors are one line on standard error (``realms: error: …``) with a non-zero exit code.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from realms.core.game import OptionError, UnknownGame, get_game, games, replay as replay_record
+from realms.core.mapgraph import MapError
+from realms.core.record import Record, RecordError
+from realms.sim.runner import run_game, summary
+
+
+class CliError(click.ClickException):
+    exit_code = 2
+
+
+def _game(game_id: str):
+    try:
+        return get_game(game_id)
+    except UnknownGame as exc:
+        raise CliError(str(exc)) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="realms")
+def cli() -> None:
+    """Play, simulate and analyse historical conquest board games."""
+
+
+@cli.command("games")
+def list_games() -> None:
+    """List the games realms knows."""
+    for g in games().values():
+        click.echo(f"{g.id:12} {g.name} ({g.min_players}–{g.max_players} players)")
+
+
+def _options(players, names, turns, vp_target, sets, set_size, map_name) -> dict:
+    opts: dict = {}
+    if names:
+        opts["names"] = [n.strip() for n in names.split(",")]
+    if players is not None:
+        opts["players"] = players
+    if turns is not None:
+        opts["turns"] = turns
+    if vp_target is not None:
+        opts["vp_target"] = vp_target
+    if sets is not None:
+        opts["sets"] = sets
+    if set_size is not None:
+        opts["set_size"] = set_size
+    if map_name is not None:
+        opts["map"] = map_name
+    return opts
+
+
+def _print_game(state, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(summary(state), ensure_ascii=False))
+        return
+    for line in state.chronicle():
+        click.echo(line)
+    res = state.result()
+    click.echo("")
+    click.echo("Final scores:")
+    for name, vp in sorted(res["scores"].items(), key=lambda kv: -kv[1]):
+        click.echo(f"  {name:12} {vp:4} VP")
+    if res["winner"]:
+        click.echo(f"Winner: {res['winner']}")
+    elif res["winners"]:
+        click.echo(f"Shared victory: {', '.join(res['winners'])}")
+
+
+@cli.command()
+@click.argument("game_id", metavar="GAME")
+@click.option("--players", type=click.IntRange(1, 99), help="Number of players (default 4).")
+@click.option("--names", help="Comma-separated player names (sets --players).")
+@click.option("--turns", type=click.IntRange(1), help="Game length in turns (§3; default 15).")
+@click.option("--vp-target", type=click.IntRange(1), help="Play until a player has this many VP (§3).")
+@click.option("--sets", type=click.IntRange(1), help="Number of nation token sets (default 12).")
+@click.option("--set-size", type=click.IntRange(1), help="Tokens per set (default 15).")
+@click.option("--map", "map_name", help="Map name or path to a map TOML file.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed of the (first) game.")
+@click.option("--bots", default="random", show_default=True, help="Bot name for every seat, or one per seat (a,b,c).")
+@click.option("--games", "n_games", type=click.IntRange(1), default=1, show_default=True,
+              help="Play this many games with seeds seed, seed+1, …")
+@click.option("--record", "record_file", type=click.Path(dir_okay=False, writable=True),
+              help="Write the record of the game (single game only).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON summary (one line per game).")
+def simulate(game_id, players, names, turns, vp_target, sets, set_size, map_name, seed, bots,
+             n_games, record_file, as_json) -> None:
+    """Play GAME with bots and print its chronicle and scores."""
+    game = _game(game_id)
+    if record_file and n_games > 1:
+        raise CliError("--record writes a single game; drop --games or --record")
+    opts = _options(players, names, turns, vp_target, sets, set_size, map_name)
+    spec = [b.strip() for b in bots.split(",")]
+    for i in range(n_games):
+        try:
+            state = run_game(game, opts, seed + i, spec)
+        except (OptionError, MapError) as exc:
+            raise CliError(str(exc)) from None
+        if record_file:
+            try:
+                state.record().save(record_file)
+            except OSError as exc:
+                raise CliError(f"{record_file}: cannot write ({exc.strerror})") from None
+        if n_games > 1 and not as_json:
+            click.echo(f"=== game {i + 1} (seed {seed + i}) ===")
+        _print_game(state, as_json)
+
+
+@cli.command()
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON summary, as simulate does.")
+def replay(file, as_json) -> None:
+    """Replay a record FILE and print its chronicle (or --json summary)."""
+    try:
+        state = replay_record(Record.load(file), file)
+    except (RecordError, MapError) as exc:
+        raise CliError(str(exc)) from None
+    _print_game(state, as_json)
+
+
+@cli.group("map")
+def map_group() -> None:
+    """Maps and boards."""
+
+
+@map_group.command("show")
+@click.argument("game_id", metavar="GAME")
+@click.option("--map", "map_name", help="Map name or path to a map TOML file.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="SVG file to write.")
+def map_show(game_id, map_name, output) -> None:
+    """Draw GAME's map (or board) as SVG."""
+    game = _game(game_id)
+    if game.draw is None:
+        raise CliError(f"{game_id} has no drawing")
+    options = {"map": map_name} if map_name else {}
+    try:
+        svg = game.draw(None, options)
+    except MapError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        Path(output).write_text(svg, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"{output}: cannot write ({exc.strerror})") from None
+    click.echo(f"wrote {output}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command with one-line errors."""
+    try:
+        cli.main(args=argv, prog_name="realms", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("realms: aborted", err=True)
+        return 130
+    except click.ClickException as exc:
+        click.echo(f"realms: error: {exc.format_message()}", err=True)
+        return exc.exit_code
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Many games at once: running games with bots and summarising them."""

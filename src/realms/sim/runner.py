@@ -1,0 +1,54 @@
+"""Play one game with named bots and summarise it as the CLI's JSON object."""
+
+from __future__ import annotations
+
+from realms.core.agents import GENERIC_BOTS, Agent, bot_seed
+from realms.core.engine import GameState
+from realms.core.game import Game, OptionError
+from realms.core.match import play
+
+
+def bot_names(game: Game) -> list[str]:
+    return sorted({*GENERIC_BOTS, *game.bots})
+
+
+def make_bots(game: Game, spec: list[str], players: int, seed: int) -> list[Agent]:
+    """One agent per seat from ``spec`` (one name for all seats, or one per seat)."""
+    if len(spec) == 1:
+        spec = spec * players
+    if len(spec) != players:
+        raise OptionError(f"--bots names {len(spec)} bots for {players} players (give one, or one per seat)")
+    factories = {**GENERIC_BOTS, **game.bots}
+    agents = []
+    for seat, name in enumerate(spec):
+        if name not in factories:
+            raise OptionError(f"unknown bot {name!r} (known: {', '.join(bot_names(game))})")
+        agents.append(factories[name](bot_seed(seed, seat)))
+    return agents
+
+
+def run_game(game: Game, options: dict, seed: int, bots: list[str]) -> GameState:
+    state = game.new_game(options, seed)
+    agents = make_bots(game, bots, len(state.result()["players"]), seed)
+    return play(state, agents)
+
+
+def summary(state: GameState) -> dict:
+    """The JSON summary of a finished (or replayed) game."""
+    res = state.result()
+    out = {
+        "game": state.GAME_ID,
+        "seed": state.seed,
+        "options": state.options,
+        "players": res["players"],
+        "turns": res.get("turns"),
+        "scores": res["scores"],
+        "winner": res["winner"],
+        "winners": res["winners"],
+        "decisions": len(state.answers),
+        "state_hash": state.state_hash(),
+        "event_counts": state.event_counts(),
+    }
+    for key, value in res.items():
+        out.setdefault(key, value)
+    return out
