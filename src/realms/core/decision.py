@@ -8,7 +8,7 @@ for people and are built only when asked for, because simulations never need the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, NamedTuple
+from typing import Callable, NamedTuple, Sequence
 
 
 class IllegalAnswer(ValueError):
@@ -30,7 +30,7 @@ class Decision:
 
     player: int
     kind: str
-    keys: tuple[str, ...]
+    keys: Sequence[str]
     prompt: str
     section: str = ""
     labeler: Callable[[str], str] | None = field(default=None, repr=False, compare=False)
@@ -51,3 +51,64 @@ class Decision:
             "section": self.section,
             "options": [{"key": o.key, "label": o.label} for o in self.options],
         }
+
+
+class MaskedKeys(Sequence[str]):
+    """Option keys taken from precomputed rows of keys by bitmask, built only when read.
+
+    ``rows`` pairs a row of keys with a bitmask of the entries offered from it (bit i →
+    ``row[i]``); ``extra`` keys follow.  Order: rows in order, bits ascending, then
+    ``extra``.  A bot answering by index needs only ``len`` and one lookup, so the
+    hot path of a simulation never builds the strings it does not use.
+    """
+
+    __slots__ = ("rows", "extra", "_n", "_list", "_set")
+
+    def __init__(self, rows: list[tuple[Sequence[str], int]], extra: tuple[str, ...] = ()) -> None:
+        self.rows = rows
+        self.extra = extra
+        self._n = sum(mask.bit_count() for _, mask in rows) + len(extra)
+        self._list: list[str] | None = None
+        self._set: frozenset[str] | None = None
+
+    def __len__(self) -> int:
+        return self._n
+
+    def _all(self) -> list[str]:
+        if self._list is None:
+            out = []
+            for row, mask in self.rows:
+                while mask:
+                    low = mask & -mask
+                    out.append(row[low.bit_length() - 1])
+                    mask ^= low
+            out.extend(self.extra)
+            self._list = out
+        return self._list
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return self._all()[i]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(i)
+        for row, mask in self.rows:
+            c = mask.bit_count()
+            if i < c:
+                for _ in range(i):
+                    mask &= mask - 1
+                return row[(mask & -mask).bit_length() - 1]
+            i -= c
+        return self.extra[i]
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __contains__(self, key: object) -> bool:
+        if self._set is None:
+            self._set = frozenset(self._all())
+        return key in self._set
+
+    def __repr__(self) -> str:
+        return f"MaskedKeys({self._all()!r})"

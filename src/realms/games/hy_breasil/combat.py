@@ -198,7 +198,7 @@ def retreat_answer(s: "HBState", player: int, key: str, nid: int, side: int, cou
     else:
         att = s.nations[bt[ATT]]
         att.units[dst] = att.units.get(dst, 0) + 1
-        s.area_nation[dst] = att.id
+        s.occupy(dst, att)
         s.moved[dst] = s.moved.get(dst, 0) + 1
         bt[AU] -= 1
     s.then(("retreat", nid, side, count + 1))
@@ -225,7 +225,7 @@ def battle_end(s: "HBState", nid: int) -> None:
     b = s.board
     if survivors:
         att.units[area] = survivors
-        s.area_nation[area] = nid
+        s.occupy(area, att)
         s.moved[area] = s.moved.get(area, 0) + survivors
         text = f"{s.Who(att)} take {b.names[area]} with {units(survivors)} left."
         winner = "attacker"

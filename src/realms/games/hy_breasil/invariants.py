@@ -40,6 +40,14 @@ def one_nation_per_area(s: "HBState", memory: dict) -> str | None:
     for a in s.board.land:
         if s.area_nation[a] != EMPTY and a not in seen:
             return f"area {s.board.ids[a]} is marked for nation {s.area_nation[a]} but holds no units"
+    occupied = 0
+    for n in s.nations.values():
+        mask = sum(1 << a for a in n.units if not sea[a])
+        if n.land != mask:
+            return f"{n.name}: land mask {n.land:#x} != areas held {mask:#x}"
+        occupied |= mask
+    if s.occupied != occupied:
+        return f"occupied mask {s.occupied:#x} != {occupied:#x}"
     return None
 
 

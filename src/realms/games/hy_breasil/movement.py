@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from realms.core.decision import Decision
+from realms.core.decision import Decision, MaskedKeys
 
 from .steps import STEPS
 from .state import units
@@ -34,6 +34,30 @@ def _spread(mask: int, nbr: tuple[int, ...]) -> int:
     return out
 
 
+_TERRITORIES: dict[int, list[int]] = {}
+
+
+def territories(own: int, nbr: tuple[int, ...]) -> list[int]:
+    """The groups of own land joined by adjacency (type-A steps), memoised by mask."""
+    hit = _TERRITORIES.get(own)
+    if hit is not None:
+        return hit
+    comps = []
+    rest = own
+    while rest:
+        comp = rest & -rest
+        grow = comp
+        while grow:
+            grow = _spread(grow, nbr) & own & ~comp
+            comp |= grow
+        comps.append(comp)
+        rest &= ~comp
+    if len(_TERRITORIES) > 200_000:
+        _TERRITORIES.clear()
+    _TERRITORIES[own] = comps
+    return comps
+
+
 class Reach:
     """Where a unit of one nation can go from each area, on the board as it stands.
 
@@ -46,28 +70,12 @@ class Reach:
 
     __slots__ = ("nbr", "own", "enemy", "land", "comps", "_cache")
 
-    def __init__(self, s: "HBState", nid: int) -> None:
+    def __init__(self, s: "HBState", n: "Nation") -> None:
         b = s.board
         self.nbr = b.nbr_mask
-        an = s.area_nation
-        own = enemy = 0
-        for a in b.land:
-            owner = an[a]
-            if owner == nid:
-                own |= 1 << a
-            elif owner != EMPTY:
-                enemy |= 1 << a
-        self.own, self.enemy, self.land = own, enemy, b.land_mask
-        self.comps: list[int] = []
-        rest = own
-        while rest:
-            comp = rest & -rest
-            grow = comp
-            while grow:
-                grow = _spread(grow, self.nbr) & own & ~comp
-                comp |= grow
-            self.comps.append(comp)
-            rest &= ~comp
+        own = n.land
+        self.own, self.enemy, self.land = own, s.occupied & ~own, b.land_mask
+        self.comps = territories(own, self.nbr)
         self._cache: dict[int, int] = {}
 
     def _territory(self, mask: int) -> int:
@@ -96,8 +104,9 @@ class Reach:
         return hit & ~bit
 
 
-def move_options(s: "HBState", n: "Nation") -> tuple[list[str], bool]:
-    """The legal move keys (``src>dst``), and whether the phase may end now.
+def move_options(s: "HBState", n: "Nation") -> tuple[list[tuple[tuple[str, ...], int]], bool]:
+    """The legal moves as (row of ``src>dst`` keys, bitmask of destinations) per source,
+    and whether the phase may end now.
 
     Sources are areas holding units that have not moved yet this phase.  Under Weak
     leader no move may enter another nation's land (§6.1).  With a battle pending, only
@@ -107,28 +116,24 @@ def move_options(s: "HBState", n: "Nation") -> tuple[list[str], bool]:
     sea = b.is_sea
     moved = s.moved
     keys = b.move_keys
-    reach = Reach(s, n.id)
+    reach = Reach(s, n)
     if s.battle is not None:
         allowed = 1 << s.battle[0]
     elif n.weak:
         allowed = ~reach.enemy
     else:
         allowed = -1
-    out: list[str] = []
+    rows: list[tuple[tuple[str, ...], int]] = []
     may_end = True
     for src in sorted(n.units):
         if n.units[src] - moved.get(src, 0) <= 0:
             continue
         dests = reach.from_area(src) & allowed
         if dests:
-            row = keys[src]
-            while dests:
-                low = dests & -dests
-                out.append(row[low.bit_length() - 1])
-                dests ^= low
+            rows.append((keys[src], dests))
             if sea[src]:
                 may_end = False
-    return out, may_end
+    return rows, may_end
 
 
 @STEPS.step("movement_phase")
@@ -159,21 +164,20 @@ def move(s: "HBState", nid: int, k: int) -> Decision | None:
     n = s.alive(nid)
     if n is None:
         return None
-    keys, may_end = move_options(s, n)
+    rows, may_end = move_options(s, n)
     b = s.board
     if s.battle is not None:
-        if not keys:
+        if not rows:
             s.then(("fight", nid), ("move", nid, k))
             return None
-        keys.append("fight")
+        keys = MaskedKeys(rows, ("fight",))
         prompt = f"Move more units of the {n.name} into {b.names[s.battle[0]]}, or start the battle."
     else:
-        if not keys:
+        if not rows:
             return None
-        if may_end:
-            keys.append("done")
+        keys = MaskedKeys(rows, ("done",) if may_end else ())
         prompt = f"Move a unit of the {n.name}" + (" (strong leader, second phase)" if k == 2 else "") + "."
-    return Decision(n.owner, "hb.move", tuple(keys), prompt, "§6.3", lambda key: _label(s, key))
+    return Decision(n.owner, "hb.move", keys, prompt, "§6.3", lambda key: _label(s, key))
 
 
 @STEPS.on_answer("move")
@@ -195,8 +199,7 @@ def move_answer(s: "HBState", player: int, key: str, nid: int, k: int) -> None:
             n.units[src] = left
         else:
             del n.units[src]
-            if not s.board.is_sea[src]:
-                s.area_nation[src] = EMPTY
+            s.vacate(src, n)
         s.battle[3] += 1
     else:
         s.shift(n, src, dst)

@@ -23,11 +23,12 @@ class Nation:
     """One nation: a token set in play, owned by a player.
 
     ``board`` counts every unit on the map, those fighting as attackers in a battle
-    (kept in ``HBState.battle``, not in ``units``) included.
+    (kept in ``HBState.battle``, not in ``units``) included.  ``land`` is the bitmask of
+    the land areas the nation holds.
     """
 
     __slots__ = (
-        "id", "set", "name", "owner", "units", "board", "pool", "civ", "start_sea",
+        "id", "set", "name", "owner", "units", "land", "board", "pool", "civ", "start_sea",
         "first_turn", "phases", "weak", "fervour", "famine",
     )
 
@@ -73,6 +74,7 @@ class HBState(GameState):
         self.n_sets: int = options["sets"]
         self.nations: dict[int, Nation] = {}
         self.area_nation = [EMPTY] * self.board.n
+        self.occupied = 0
         self.free_sets = list(range(self.n_sets))
         self.set_uses = [0] * self.n_sets
         self.cup: list[int] = []
@@ -96,6 +98,7 @@ class HBState(GameState):
         other.n_sets = self.n_sets
         other.nations = {k: n.copy() for k, n in self.nations.items()}
         other.area_nation = list(self.area_nation)
+        other.occupied = self.occupied
         other.free_sets = list(self.free_sets)
         other.set_uses = list(self.set_uses)
         other.cup = list(self.cup)
@@ -207,8 +210,30 @@ class HBState(GameState):
         return sum(1 for n in self.nations.values() if n.owner == player)
 
     def land_areas(self, nation: Nation) -> list[int]:
-        sea = self.board.is_sea
-        return sorted(a for a in nation.units if not sea[a])
+        """The land areas the nation holds, ascending."""
+        out = []
+        mask = nation.land
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+
+    def occupy(self, area: int, nation: Nation) -> None:
+        """Mark land ``area`` as held by ``nation`` (no-op for seas)."""
+        if not self.board.is_sea[area]:
+            self.area_nation[area] = nation.id
+            bit = 1 << area
+            self.occupied |= bit
+            nation.land |= bit
+
+    def vacate(self, area: int, nation: Nation) -> None:
+        """Mark land ``area`` as no longer held by ``nation``."""
+        if not self.board.is_sea[area] and self.area_nation[area] == nation.id:
+            self.area_nation[area] = EMPTY
+            bit = 1 << area
+            self.occupied &= ~bit
+            nation.land &= ~bit
 
     def create_nation(self, owner: int = EMPTY, like: Nation | None = None) -> Nation:
         """Take the lowest free token set for a new nation; one token goes in the cup (§5.1).
@@ -226,6 +251,7 @@ class HBState(GameState):
         n.name = base if self.set_uses[s] == 1 else f"{base} {_roman(self.set_uses[s])}"
         n.owner = owner
         n.units = {}
+        n.land = 0
         n.board = 0
         n.civ = like.civ if like is not None else 0
         n.pool = self.set_size - 1 - n.civ
@@ -242,8 +268,7 @@ class HBState(GameState):
         nation.units[area] = nation.units.get(area, 0) + count
         nation.board += count
         nation.pool -= count
-        if not self.board.is_sea[area]:
-            self.area_nation[area] = nation.id
+        self.occupy(area, nation)
 
     def remove_units(self, nation: Nation, area: int, count: int) -> None:
         """Return ``count`` units in ``area`` to the pool; a nation left with none is removed (§8)."""
@@ -252,8 +277,7 @@ class HBState(GameState):
             nation.units[area] = left
         else:
             del nation.units[area]
-            if not self.board.is_sea[area] and self.area_nation[area] == nation.id:
-                self.area_nation[area] = EMPTY
+            self.vacate(area, nation)
         nation.board -= count
         nation.pool += count
         if nation.board == 0:
@@ -266,17 +290,14 @@ class HBState(GameState):
             nation.units[src] = left
         else:
             del nation.units[src]
-            if not self.board.is_sea[src]:
-                self.area_nation[src] = EMPTY
+            self.vacate(src, nation)
         nation.units[dst] = nation.units.get(dst, 0) + 1
-        if not self.board.is_sea[dst]:
-            self.area_nation[dst] = nation.id
+        self.occupy(dst, nation)
 
     def eliminate(self, nation: Nation) -> None:
         """§8: a nation with no units on the board is removed; its set is free again at once."""
         for area in list(nation.units):
-            if not self.board.is_sea[area] and self.area_nation[area] == nation.id:
-                self.area_nation[area] = EMPTY
+            self.vacate(area, nation)
         nation.units.clear()
         nation.board = 0
         del self.nations[nation.id]
