@@ -1,7 +1,8 @@
 """§6.3.1 combat and §6.3.2 retreat.
 
 ``HBState.battle`` is ``[area, attacker, defender, att_unhurt, att_wounded, def_unhurt,
-def_wounded, defender_retreated, attacker_owner, defender_owner]``.  The attacker's units in the battle are counted
+def_wounded, defender_retreated, attacker_owner, defender_owner, city]``, ``city`` being
+the defending city's strength (2 unhurt, 1 wounded, 0 none; §9.3.1).  The attacker's units in the battle are counted
 there; the defender's stay in its ``units`` (kept equal to unhurt + wounded).  Each
 round every unit rolls; 4+ hits, but the attacker needs 5+ in hills or forest; Religious
 fervour adds one to the attacker's dice.  The side that rolled decides how its hits
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision
 
+from .races import combat_bonus
 from .steps import STEPS
 from .state import units
 
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
     from .state import HBState
 
 EMPTY = -1
-AREA, ATT, DEF, AU, AW, DU, DW, DEF_RETREATED, ATT_OWNER, DEF_OWNER = range(10)
+AREA, ATT, DEF, AU, AW, DU, DW, DEF_RETREATED, ATT_OWNER, DEF_OWNER, CITY = range(11)
 
 
 def hit_outcomes(unhurt: int, wounded: int, hits: int) -> list[tuple[int, int]]:
@@ -43,15 +45,19 @@ def hit_outcomes(unhurt: int, wounded: int, hits: int) -> list[tuple[int, int]]:
 
 
 def attacker_needs(s: "HBState", area: int, attacker) -> int:
-    """§6.3.1, §6.1 Religious fervour: the attacker's hit number in ``area``."""
-    need = s.board.attack_hit[area]
+    """§6.3.1, §6.1 Religious fervour, §9.1 races: the attacker's hit number in ``area``.
+
+    RULINGS HB-Q21: the +1 bonuses add up.
+    """
+    need = s.board.attack_hit[area] - combat_bonus(s, attacker, area)
     if attacker.fervour:
         need -= 1
     return need
 
 
 def defender_needs(s: "HBState", area: int, defender) -> int:
-    return s.tables.hit_on
+    """§6.3.1: the defender hits on 4+ anywhere; §9.1 races add their terrain bonus."""
+    return s.tables.hit_on - combat_bonus(s, defender, area)
 
 
 @STEPS.step("fight")
@@ -75,6 +81,8 @@ def battle_round(s: "HBState", nid: int) -> None:
     need_d = defender_needs(s, bt[AREA], dfd)
     hits_a = sum(1 for _ in range(bt[AU] + bt[AW]) if int(r() * 6) + 1 >= need_a)
     hits_d = sum(1 for _ in range(bt[DU] + bt[DW]) if int(r() * 6) + 1 >= need_d)
+    if bt[CITY] and int(r() * 6) + 1 >= s.tables.hit_on:
+        hits_d += 1  # §9.3.1: the city fights like an army, without terrain or race benefit
     bt[DEF_RETREATED] = 0
     s.then(("allocate", nid, 0, hits_a), ("allocate", nid, 1, hits_d), ("after_round", nid))
 
@@ -96,6 +104,11 @@ def allocate(s: "HBState", nid: int, side: int, hits: int) -> Decision | None:
     if hits == 0:
         return None
     u, w = (bt[DU], bt[DW]) if side == 0 else (bt[AU], bt[AW])
+    if side == 0 and bt[CITY] and hits >= 2 * u + w:
+        # §9.3.1: hits reach a city only once the defending armies are gone; the rest must.
+        bt[CITY] = max(0, bt[CITY] - (hits - 2 * u - w))
+        _apply_hits(s, 0, 0, 0)
+        return None
     if u + w == 0:
         return None
     outcomes = hit_outcomes(u, w, hits)
@@ -138,10 +151,15 @@ def _apply_hits(s: "HBState", side: int, u: int, w: int) -> None:
         att.pool += dead
 
 
+def _fighting(bt: list) -> bool:
+    """Both sides still fight: attackers, and defending armies (a city alone is taken)."""
+    return bool(bt[AU] + bt[AW]) and bool(bt[DU] + bt[DW])
+
+
 @STEPS.step("after_round")
 def after_round(s: "HBState", nid: int) -> None:
     bt = s.battle
-    if bt[AU] + bt[AW] and bt[DU] + bt[DW]:
+    if _fighting(bt):
         s.then(("retreat", nid, 1, 0), ("retreat", nid, 0, 0), ("battle_continue", nid))
     else:
         s.then(("battle_end", nid))
@@ -207,7 +225,7 @@ def retreat_answer(s: "HBState", player: int, key: str, nid: int, side: int, cou
 @STEPS.step("battle_continue")
 def battle_continue(s: "HBState", nid: int) -> None:
     bt = s.battle
-    if bt[AU] + bt[AW] and bt[DU] + bt[DW]:
+    if _fighting(bt):
         s.then(("battle_round", nid))
     else:
         s.then(("battle_end", nid))
@@ -229,6 +247,10 @@ def battle_end(s: "HBState", nid: int) -> None:
         s.moved[area] = s.moved.get(area, 0) + survivors
         text = f"{s.Who(att)} take {b.names[area]} with {units(survivors)} left."
         winner = "attacker"
+        if bt[CITY]:
+            text += " The city is theirs."
+            s.log("city-captured", f"{s.Who(att)} capture the city of {b.names[area]}.", nation=nid,
+                  area=b.ids[area])
     elif bt[DU] + bt[DW]:
         text = f"{s.Who(dfd)} hold {b.names[area]} with {units(bt[DU] + bt[DW])} left."
         winner = "defender"
@@ -237,5 +259,7 @@ def battle_end(s: "HBState", nid: int) -> None:
         winner = "none"
     s.log("battle-result", text, nation=nid, defender=bt[DEF], area=b.ids[area], winner=winner,
           attackers_left=survivors, defenders_left=bt[DU] + bt[DW])
+    if (s.cities >> area) & 1 and (not bt[CITY] or s.area_nation[area] == EMPTY):
+        s.remove_city(area)  # destroyed, or left alone (§9.3.1)
     if att.board == 0:
         s.eliminate(att)

@@ -28,16 +28,27 @@ def passable_mask(s: "HBState") -> int:
     return mask
 
 
-def link_masks(s: "HBState", areas: Iterable[int]) -> dict[int, int]:
-    """For each of ``areas``, the bitmask of the others it is linked to."""
+def link_masks(s: "HBState", areas: Iterable[int], navigation: bool = False) -> dict[int, int]:
+    """For each of ``areas``, the bitmask of the others it is linked to.
+
+    With Navigation (§9.3.1, "this counts also for connections") two adjacent seas
+    count as one passable area.
+    """
     areas = list(areas)
     nbr = s.board.nbr_mask
+    seas = s.board.sea_mask
     hop = passable_mask(s)
     links: dict[int, int] = {}
     for x in areas:
         m = 0
         nx = nbr[x]
         reach = nx & hop
+        if navigation and reach & seas:
+            near = reach & seas
+            while near:
+                low = near & -near
+                reach |= nbr[low.bit_length() - 1] & seas
+                near ^= low
         for y in areas:
             if y != x and ((nx >> y) & 1 or nbr[y] & reach):
                 m |= 1 << y

@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision
 
+from .abilities import all_owned
+from .races import ignores
+from .turn import award_vp
 from .steps import STEPS
 from .state import units
 
@@ -41,8 +44,13 @@ def event(s: "HBState", nid: int) -> None:
               nation=nid, event=name, roll=None, first_turn=True)
         s.then(("do_event", nid, name))
         return
-    roll = s.dice.d6()
-    name = s.tables.event_for(roll + n.civ)
+    if n.prophecy is not None:
+        name, n.prophecy = n.prophecy, None
+        roll = 0
+        s.log("prophecy-fulfilled", f"The prophecy of the {n.name} comes true.", nation=nid, event=name)
+    else:
+        roll = s.dice.d6()
+        name = s.tables.event_for(roll + n.civ)
     if name == "civil-war" and not civil_war_possible(s, n):
         if n.civ + 1 >= len(s.tables.event_table):
             s.log("event-void", f"{s.Who(n)} cannot fall into civil war; no event this turn.",
@@ -137,6 +145,9 @@ def do_event(s: "HBState", nid: int, name: str) -> None:
     n = s.alive(nid)
     if n is None:
         return
+    if ignores(s, n, name):
+        s.log("event-ignored", f"{s.Who(n)} shrug off {EVENT_NAMES[name]} ({n.race}s).", nation=nid, event=name)
+        return
     if name == "strong-leader":
         n.phases = 2
     elif name == "weak-leader":
@@ -152,6 +163,10 @@ def do_event(s: "HBState", nid: int, name: str) -> None:
     elif name == "civil-war":
         s.then(("civil_war", nid))
     elif name == "civilization":
+        if s.abilities_on and all_owned(s, n):
+            s.log("event-reroll-free", f"{s.Who(n)} have every ability; the event is rolled again.", nation=nid)
+            s.then(("event", nid))
+            return
         s.then(("civ_token", nid, "civilization"), ("civilization", nid))
 
 
@@ -176,8 +191,11 @@ def civilization(s: "HBState", nid: int) -> None:
     n = s.alive(nid)
     if n is None:
         return
+    if s.abilities_on:
+        s.then(("choose_ability", nid))
+        return
     vp = s.tables.civilization_vp
-    s.vp[n.owner] += vp
+    award_vp(s, n, vp)
     s.log("civilization", f"{s.Who(n)} flourish: +{vp} VP.", nation=nid, vp=vp, owner=n.owner)
 
 

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision
 
+from .races import first_turn_races, roll_race
 from .steps import STEPS
 from .state import units as plural
 
@@ -19,7 +20,7 @@ EMPTY = -1
 def invasion(s: "HBState") -> None:
     """§5.1 in turn 1 (one nation per player, random order), §5.2 afterwards."""
     if s.turn == 1:
-        order = s.dice.shuffled(range(len(s.names)))
+        order = s.dice.shuffled(s.players_in())
         s.then(*[("enter_first", p) for p in order])
         return
     roll = s.dice.d6()
@@ -28,6 +29,14 @@ def invasion(s: "HBState") -> None:
     s.log("invasion-roll", f"Invasion roll {roll}: {_count_text(count, wanted)}.",
           roll=roll, nations=count)
     s.then(*[("new_nation",) for _ in range(count)])
+
+
+def invader_turn(s: "HBState") -> int:
+    """§9.1, §10.2: the turn added to a new invader's race roll (in continuous play the
+    highest turn count of the players in the game)."""
+    if s.variant == "continuous":
+        return max(s.markers[p] for p in s.players_in())
+    return s.turn
 
 
 def _count_text(count: int, wanted: int) -> str:
@@ -43,6 +52,8 @@ def enter_first(s: "HBState", player: int) -> None:
     if not s.free_sets:
         return
     n = s.create_nation(player)
+    if s.races_on:
+        roll_race(s, n, s.turn, first_turn_races(s))
     s.then(("place_at_sea", n.id, s.tables.first_turn_units))
 
 
@@ -52,6 +63,8 @@ def new_nation(s: "HBState") -> None:
     if not s.free_sets:
         return
     n = s.create_nation()
+    if s.races_on:
+        roll_race(s, n, invader_turn(s))
     units = s.dice.d6() + s.tables.later_units_plus
     s.then(("assign", n.id, ()), ("place_at_sea", n.id, units))
 
@@ -67,7 +80,7 @@ def assign(s: "HBState", nid: int, asked: tuple) -> Decision | None:
     n = s.alive(nid)
     if n is None:
         return None
-    candidates = [p for p in range(len(s.names)) if p not in asked]
+    candidates = [p for p in s.players_in() if p not in asked]
     if not candidates:
         s.log("nation-unclaimed", f"No player could take the {n.name}; they leave Hy Breasil.", nation=nid)
         s.eliminate(n)

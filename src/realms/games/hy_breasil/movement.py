@@ -68,15 +68,24 @@ class Reach:
     but never left (the unit stops there).
     """
 
-    __slots__ = ("nbr", "own", "enemy", "land", "comps", "_cache")
+    __slots__ = ("nbr", "own", "enemy", "land", "comps", "seas", "_cache")
 
     def __init__(self, s: "HBState", n: "Nation") -> None:
         b = s.board
         self.nbr = b.nbr_mask
-        own = n.land
+        # §9.3.1 Diplomacy: permitted nations' areas are crossed as if they were the
+        # nation's own (type A), but never ended in.
+        own = n.land | s.permitted_land(n)
         self.own, self.enemy, self.land = own, s.occupied & ~own, b.land_mask
         self.comps = territories(own, self.nbr)
+        #: §9.3.1 Navigation: a sea reached brings its neighbouring seas along (two as one)
+        self.seas = b.sea_mask if s.abilities_on and "navigation" in n.abilities else 0
         self._cache: dict[int, int] = {}
+
+    def _sea_pairs(self, mask: int) -> int:
+        if self.seas and mask & self.seas:
+            return mask | (_spread(mask & self.seas, self.nbr) & self.seas)
+        return mask
 
     def _territory(self, mask: int) -> int:
         """``mask`` widened by the whole own territory of any own area in it."""
@@ -93,11 +102,11 @@ class Reach:
         if bit & self.own:
             start = next(c for c in self.comps if c & bit)
         else:
-            start = bit
+            start = self._sea_pairs(bit)
         hit = self._cache.get(start)
         if hit is None:
             nbr, enemy = self.nbr, self.enemy
-            level1 = self._territory(_spread(start, nbr) & ~start)
+            level1 = self._territory(self._sea_pairs(_spread(start, nbr) & ~start))
             onward = level1 & ~enemy
             level2 = self._territory(_spread(onward, nbr) & ~start & ~level1)
             hit = self._cache[start] = (start | level1 | level2) & self.land
@@ -122,7 +131,8 @@ def move_options(s: "HBState", n: "Nation") -> tuple[list[tuple[tuple[str, ...],
     elif n.weak:
         allowed = ~reach.enemy
     else:
-        allowed = -1
+        allowed = ~s.protected_land(n)
+    allowed &= ~s.permitted_land(n)
     rows: list[tuple[tuple[str, ...], int]] = []
     may_end = True
     for src in sorted(n.units):
@@ -193,7 +203,8 @@ def move_answer(s: "HBState", player: int, key: str, nid: int, k: int) -> None:
     if owner != EMPTY and owner != nid:
         if s.battle is None:
             defender = s.nations[owner]
-            s.battle = [dst, nid, owner, 0, 0, defender.units[dst], 0, 0, n.owner, defender.owner]
+            s.battle = [dst, nid, owner, 0, 0, defender.units[dst], 0, 0, n.owner, defender.owner,
+                        2 if (s.cities >> dst) & 1 else 0]
         left = n.units[src] - 1
         if left:
             n.units[src] = left

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision
 
+from .races import plague_immune
 from .steps import STEPS
 from .state import units
 
@@ -67,7 +68,8 @@ def plague_own_answer(s: "HBState", player: int, key: str, nid: int, left: int, 
 def _targets(s: "HBState", nid: int, mask: int) -> list[int]:
     nbr = s.board.nbr_mask
     an = s.area_nation
-    return [a for a in s.board.land if an[a] != EMPTY and an[a] != nid and nbr[a] & mask]
+    return [a for a in s.board.land if an[a] != EMPTY and an[a] != nid and nbr[a] & mask
+            and not plague_immune(s, s.nations[an[a]])]
 
 
 @STEPS.step("plague_neighbours")

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision
 
+from .abilities import has
+from .races import area_pips
 from .steps import STEPS
 from .state import units
 
@@ -21,13 +23,19 @@ def pips(s: "HBState", n: "Nation") -> int:
     """§6.2: the nation's population increase points (none under Famine)."""
     if n.famine:
         return 0
+    if s.races_on and n.race is not None:
+        return sum(area_pips(s, n, a) for a in s.land_areas(n))
     table = s.board.pips
     return sum(table[a] for a in s.land_areas(n))
 
 
 def new_units(s: "HBState", n: "Nation") -> int:
-    """§6.2: one unit per 7 PIPs, limited by unused tokens and one per occupied area."""
-    return min(pips(s, n) // s.tables.pips_per_unit, n.pool, len(s.land_areas(n)))
+    """§6.2: one unit per 7 PIPs, limited by unused tokens and one per occupied area.
+
+    §9.3.1 Food preservation adds the PIPs saved last turn (RULINGS HB-Q38: also under
+    Famine) and saves up to 6 of those left unused, whatever the reason they were.
+    """
+    return min((pips(s, n) + n.saved) // s.tables.pips_per_unit, n.pool, len(s.land_areas(n)))
 
 
 @STEPS.step("population")
@@ -35,7 +43,11 @@ def population(s: "HBState", nid: int) -> None:
     n = s.alive(nid)
     if n is None:
         return
+    total = pips(s, n) + n.saved
     count = new_units(s, n)
+    n.saved = 0
+    if has(s, n, "food-preservation"):
+        n.saved = min(total - count * s.tables.pips_per_unit, s.tables.food_preservation_max)
     if count == 0:
         return
     areas = s.land_areas(n)

@@ -30,6 +30,8 @@ class Nation:
     __slots__ = (
         "id", "set", "name", "owner", "units", "land", "board", "pool", "civ", "start_sea",
         "first_turn", "phases", "weak", "fervour", "famine",
+        # advanced rules (§9): race, submission, abilities and their markers
+        "race", "master", "abilities", "capital", "saved", "prophecy", "permits", "spared",
     )
 
     def copy(self) -> "Nation":
@@ -56,6 +58,14 @@ class Nation:
                 "religious_fervour": self.fervour,
                 "famine": self.famine,
             },
+            "race": self.race,
+            "submitted_to": self.master if self.master != EMPTY else None,
+            "abilities": sorted(self.abilities),
+            "capital": board.ids[self.capital] if self.capital != EMPTY else None,
+            "saved_pips": self.saved,
+            "prophecy": self.prophecy,
+            "permits": sorted(self.permits),
+            "spared": sorted(self.spared),
         }
 
 
@@ -67,11 +77,26 @@ class HBState(GameState):
         super().__init__(options, seed)
         self.board: Board = load_board(options["map"])
         self.tables: Tables = self.board.tables
-        self.names: list[str] = list(options["names"])
+        rules = options.get("rules", [])
+        self.races_on = "races" in rules
+        self.submission_on = "submission" in rules
+        self.abilities_on = "abilities" in rules
+        self.variant = options.get("variant")
+        names = list(options["names"])
+        for _, name in options.get("joins", []):
+            if name not in names:
+                names.append(name)
+        #: every player who ever plays (§10: joiners are added, inactive until they join)
+        self.names: list[str] = names
+        self.active = [name in options["names"] for name in names]
+        #: §10.2: each player's own turn marker (turns played)
+        self.markers = [0] * len(names)
         self.vp = [0] * len(self.names)
         self.turn = 1
         self.set_size: int = options["set_size"]
-        self.n_sets: int = options["sets"]
+        #: §9.3 City building: one set is put aside as city tokens
+        self.n_sets: int = options["sets"] - (1 if self.abilities_on else 0)
+        self.cities = 0
         self.nations: dict[int, Nation] = {}
         self.area_nation = [EMPTY] * self.board.n
         self.occupied = 0
@@ -92,6 +117,11 @@ class HBState(GameState):
         other.board = self.board
         other.tables = self.tables
         other.names = self.names
+        other.races_on, other.submission_on = self.races_on, self.submission_on
+        other.abilities_on, other.variant = self.abilities_on, self.variant
+        other.active = list(self.active)
+        other.markers = list(self.markers)
+        other.cities = self.cities
         other.vp = list(self.vp)
         other.turn = self.turn
         other.set_size = self.set_size
@@ -113,6 +143,9 @@ class HBState(GameState):
         return {
             "turn": self.turn,
             "vp": self.vp,
+            "active": self.active,
+            "markers": self.markers,
+            "cities": self.cities,
             "nations": [n.to_json(self.board) for _, n in sorted(self.nations.items())],
             "area_nation": self.area_nation,
             "free_sets": self.free_sets,
@@ -152,6 +185,7 @@ class HBState(GameState):
             "current_nation": self.current if self.current != EMPTY else None,
             "battle": self.battle_json(),
             "free_sets": len(self.free_sets),
+            "cities": [b.ids[a] for a in b.land if (self.cities >> a) & 1],
             "over": self.over,
         }
 
@@ -165,25 +199,61 @@ class HBState(GameState):
             "defender": dfd,
             "attacker_units": {"unhurt": au, "wounded": aw},
             "defender_units": {"unhurt": du, "wounded": dw},
+            "city": {2: "unhurt", 1: "wounded", 0: None}[self.battle[10]],
         }
 
     def result(self) -> dict:
-        """Scores and winners (RULINGS HB-Q1: most VP, then most land areas, then most units)."""
-        land = [0] * len(self.names)
-        units = [0] * len(self.names)
+        """Scores and winners (RULINGS HB-Q1: most VP, then most land areas, then most units).
+
+        In continuous play (§10.3) players are ranked by corrected score, VP per turn
+        played (RULINGS HB-Q45).
+        """
+        n_players = len(self.names)
+        land = [0] * n_players
+        units = [0] * n_players
         for n in self.nations.values():
-            units[n.owner] += n.board
-            land[n.owner] += sum(1 for a in n.units if not self.board.is_sea[a])
-        keys = [(self.vp[p], land[p], units[p]) for p in range(len(self.names))]
-        best = max(keys)
-        winners = [self.names[p] for p in range(len(self.names)) if keys[p] == best]
-        return {
+            if n.owner >= 0:
+                units[n.owner] += n.board
+                land[n.owner] += bin(n.land).count("1")
+        out = {
             "players": list(self.names),
             "scores": dict(zip(self.names, self.vp)),
-            "winners": winners if self.over else [],
-            "winner": winners[0] if self.over and len(winners) == 1 else None,
             "turns": self.turn,
             "over": self.over,
+        }
+        if self.variant == "continuous":
+            corrected = [self.vp[p] / self.markers[p] if self.markers[p] else 0.0 for p in range(n_players)]
+            out["corrected_scores"] = {name: round(corrected[p], 4) for p, name in enumerate(self.names)}
+            out["turns_played"] = dict(zip(self.names, self.markers))
+            keys = [(corrected[p], land[p], units[p]) for p in range(n_players)]
+        else:
+            keys = [(self.vp[p], land[p], units[p]) for p in range(n_players)]
+        best = max(keys)
+        winners = [self.names[p] for p in range(n_players) if keys[p] == best]
+        out["winners"] = winners if self.over else []
+        out["winner"] = winners[0] if self.over and len(winners) == 1 else None
+        if self.races_on or self.submission_on or self.abilities_on:
+            out.update(self.advanced_summary())
+        return out
+
+    def advanced_summary(self) -> dict:
+        """What the advanced rules did this game, from the chronicle."""
+        races: dict[str, list[str]] = {}
+        abilities: dict[str, int] = {}
+        counts = {"submission": 0, "absorption": 0, "city-built": 0}
+        for e in self.events:
+            if e.kind == "race":
+                races.setdefault(e.data["race"], []).append(e.data["name"])
+            elif e.kind == "ability":
+                abilities[e.data["ability"]] = abilities.get(e.data["ability"], 0) + 1
+            elif e.kind in counts:
+                counts[e.kind] += 1
+        return {
+            "races": dict(sorted(races.items())),
+            "abilities": dict(sorted(abilities.items())),
+            "submissions": counts["submission"],
+            "absorptions": counts["absorption"],
+            "cities_built": counts["city-built"],
         }
 
     # -- shared primitives -----------------------------------------------------------------
@@ -201,9 +271,14 @@ class HBState(GameState):
     def alive(self, nid: int) -> Nation | None:
         return self.nations.get(nid)
 
+    def players_in(self) -> list[int]:
+        """The players in the game now (all of them, except in continuous play, §10)."""
+        return [p for p, on in enumerate(self.active) if on]
+
     def nation_limit(self) -> int:
-        """§5.3: N token sets and P players allow N/P nations each, rounded up."""
-        p = len(self.names)
+        """§5.3: N token sets and P players allow N/P nations each, rounded up (HB-Q5:
+        N excludes the city set; P counts the players in the game now)."""
+        p = sum(self.active)
         return -(-self.n_sets // p)
 
     def owned_count(self, player: int) -> int:
@@ -219,6 +294,24 @@ class HBState(GameState):
             mask ^= low
         return out
 
+    def permitted_land(self, nation: Nation) -> int:
+        """§9.3.1 Diplomacy: land of the nations that let ``nation`` through this phase."""
+        mask = 0
+        for nid in nation.permits:
+            other = self.nations.get(nid)
+            if other is not None:
+                mask |= other.land
+        return mask
+
+    def protected_land(self, nation: Nation) -> int:
+        """Land ``nation`` may not attack: its submission partners' (§9.2, RULINGS HB-Q33)
+        and that of nations that gave it passage this turn (§9.3.1 Diplomacy)."""
+        mask = 0
+        for other in self.nations.values():
+            if (other.master == nation.id or nation.master == other.id or other.id in nation.spared):
+                mask |= other.land
+        return mask
+
     def occupy(self, area: int, nation: Nation) -> None:
         """Mark land ``area`` as held by ``nation`` (no-op for seas)."""
         if not self.board.is_sea[area]:
@@ -228,12 +321,22 @@ class HBState(GameState):
             nation.land |= bit
 
     def vacate(self, area: int, nation: Nation) -> None:
-        """Mark land ``area`` as no longer held by ``nation``."""
+        """Mark land ``area`` as no longer held by ``nation``.
+
+        §9.3.1: a city left alone in an area is removed at once — except in the area of a
+        battle, where the city fights on and is settled when the battle ends.
+        """
         if not self.board.is_sea[area] and self.area_nation[area] == nation.id:
             self.area_nation[area] = EMPTY
             bit = 1 << area
             self.occupied &= ~bit
             nation.land &= ~bit
+            if self.cities & bit and (self.battle is None or self.battle[0] != area):
+                self.remove_city(area)
+
+    def remove_city(self, area: int) -> None:
+        self.cities &= ~(1 << area)
+        self.log("city-removed", f"The city of {self.board.names[area]} is abandoned.", area=self.board.ids[area])
 
     def create_nation(self, owner: int = EMPTY, like: Nation | None = None) -> Nation:
         """Take the lowest free token set for a new nation; one token goes in the cup (§5.1).
@@ -258,6 +361,16 @@ class HBState(GameState):
         n.start_sea = like.start_sea if like is not None else None
         n.first_turn = like is None
         n.phases, n.weak, n.fervour, n.famine = 1, False, False, False
+        # HB-Q27, §9.3: a split-off nation keeps the race, abilities and capital; its
+        # saved PIPs start at 0 and it makes its own prophecy (HB-Q38, HB-Q40).
+        n.race = like.race if like is not None else None
+        n.master = EMPTY
+        n.abilities = like.abilities if like is not None else frozenset()
+        n.capital = like.capital if like is not None else EMPTY
+        n.saved = 0
+        n.prophecy = None
+        n.permits = frozenset()
+        n.spared = frozenset()
         self.nations[n.id] = n
         return n
 
@@ -301,6 +414,9 @@ class HBState(GameState):
         nation.units.clear()
         nation.board = 0
         del self.nations[nation.id]
+        for other in self.nations.values():
+            if other.master == nation.id:
+                other.master = EMPTY  # §9.2: submission ends when the master is eliminated
         self.free_sets.append(nation.set)
         self.free_sets.sort()
         if nation.id in self.cup:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from realms.core.decision import Decision
 
 from .connect import bits, components, link_masks
+from .abilities import support_limit as ability_limit
 from .steps import STEPS
 from .state import units
 
@@ -26,7 +27,7 @@ def parts(s: "HBState", n: "Nation") -> list[int]:
     areas = s.land_areas(n)
     if not areas:
         return []
-    links = link_masks(s, areas)
+    links = link_masks(s, areas, s.abilities_on and "navigation" in n.abilities)
     full = 0
     for a in areas:
         full |= 1 << a
@@ -35,8 +36,8 @@ def parts(s: "HBState", n: "Nation") -> list[int]:
 
 
 def support_limit(s: "HBState", n: "Nation") -> int:
-    """§6.4: twice as many units as areas."""
-    return s.tables.units_per_area * len(s.land_areas(n))
+    """§6.4: twice as many units as areas (2.5 times with Taxation, §9.3.1)."""
+    return ability_limit(s, n, bin(n.land).count("1"))
 
 
 @STEPS.step("support")

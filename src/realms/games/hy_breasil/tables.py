@@ -36,6 +36,19 @@ class NationSet:
     colour: str
 
 
+RACES = ("human", "dwarf", "elf", "troll", "hogman", "lizardman")
+ABILITIES = ("capital", "navigation", "food-preservation", "taxation", "diplomacy", "prophecy", "city-building")
+
+
+@dataclass(frozen=True)
+class Race:
+    name: str
+    pips: dict[str, int]
+    combat_bonus: dict[str, int]
+    ignores: frozenset[str]
+    plague_immune: bool
+
+
 @dataclass(frozen=True)
 class Tables:
     first_turn_units: int
@@ -56,6 +69,20 @@ class Tables:
     default_turns: int
     max_turns: int
     nation_sets: tuple[NationSet, ...]
+    race_first_total: int
+    race_table: tuple[str, ...]
+    races: dict[str, Race]
+    abilities: tuple[str, ...]
+    capital_vp: int
+    food_preservation_max: int
+    taxation_units_per_two_areas: int
+    city_cost: int
+    scoring_roll: int
+
+    def race_for(self, total: int) -> str:
+        """Table 2: the race for turn + 2d6 (the last row for anything above)."""
+        i = min(max(total - self.race_first_total, 0), len(self.race_table) - 1)
+        return self.race_table[i]
 
     def event_for(self, total: int) -> str:
         """Table 1: the event for die + civilization tokens (12+ is the last row)."""
@@ -102,7 +129,38 @@ def parse_tables(data: dict, source: str) -> Tables:
     first = g("events.first_turn_event", str)
     if first not in EVENTS:
         raise TableError(f"{source}: [events.first_turn_event] unknown event {first!r}")
+    race_table = tuple(g("races.table", list))
+    for i, r in enumerate(race_table):
+        if r not in RACES:
+            raise TableError(f"{source}: [races.table] entry {i + 1}: unknown race {r!r}")
+    races = {}
+    for name in RACES:
+        entry = g(f"races.{name}", dict)
+        pips_over = entry.get("pips", {})
+        bonus = entry.get("combat_bonus", {})
+        for what, table_ in (("pips", pips_over), ("combat_bonus", bonus)):
+            if not isinstance(table_, dict) or not set(table_) <= set(TERRAINS) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in table_.values()
+            ):
+                raise TableError(f"{source}: [races.{name}] {what} must map terrains to integers")
+        ignores = entry.get("ignores", [])
+        if not isinstance(ignores, list) or not set(ignores) <= set(EVENTS):
+            raise TableError(f"{source}: [races.{name}] ignores must list events")
+        races[name] = Race(name, {**pips, **pips_over}, dict(bonus), frozenset(ignores),
+                           bool(entry.get("plague_immune", False)))
+    abilities = tuple(g("abilities.list", list))
+    if set(abilities) != set(ABILITIES) or len(abilities) != len(ABILITIES):
+        raise TableError(f"{source}: [abilities.list] must name the seven abilities of §9.3.1")
     return Tables(
+        race_first_total=g("races.first_total", int),
+        race_table=race_table,
+        races=races,
+        abilities=abilities,
+        capital_vp=g("abilities.capital_vp", int),
+        food_preservation_max=g("abilities.food_preservation_max", int),
+        taxation_units_per_two_areas=g("abilities.taxation_units_per_two_areas", int),
+        city_cost=g("abilities.city_cost", int),
+        scoring_roll=g("random_scoring.scores_on", int),
         first_turn_units=g("invasion.first_turn_units", int),
         later_units_plus=g("invasion.later_units_plus", int),
         new_nations_by_die=dice,

@@ -42,8 +42,8 @@ def nation_turn(s: "HBState", nid: int) -> None:
         return
     s.current = nid
     n.phases, n.weak, n.fervour, n.famine = 1, False, False, False
-    s.then(("event", nid), ("population", nid), ("movement_phase", nid, 1), ("support", nid),
-           ("end_nation_turn", nid))
+    s.then(("event", nid), ("prophesy", nid), ("population", nid), ("movement_phase", nid, 1),
+           ("cities", nid), ("support", nid), ("end_nation_turn", nid))
 
 
 @STEPS.step("end_nation_turn")
@@ -52,30 +52,65 @@ def end_nation_turn(s: "HBState", nid: int) -> None:
     if n is not None:
         n.first_turn = False
         n.phases, n.weak, n.fervour, n.famine = 1, False, False, False
+        n.permits, n.spared = frozenset(), frozenset()
     s.current = EMPTY
+
+
+def last_turn(s: "HBState") -> bool:
+    """Whether this turn ends the game by its length (§3; a VP target is not known in advance)."""
+    o = s.options
+    return (o["turns"] is not None and s.turn >= o["turns"]) or s.turn >= o["max_turns"]
+
+
+def nation_vp(s: "HBState", n) -> int:
+    """§7: one VP per land area; §9.3.1 Capital: 3 for the nation's own capital."""
+    vp = s.tables.vp_per_area * bin(n.land).count("1")
+    if n.capital != EMPTY and (n.land >> n.capital) & 1:
+        vp += s.tables.capital_vp - s.tables.vp_per_area
+    return vp
 
 
 @STEPS.step("victory")
 def victory(s: "HBState") -> None:
-    """§7: one VP per land area a player's nations occupy."""
-    per = s.tables.vp_per_area
+    """§7: one VP per land area a player's nations occupy.
+
+    §11 Random scoring turns: only on a die of 4+, and always on the last turn
+    (RULINGS HB-Q46).  §9.2: half of a submitted nation's VP, rounded up, go to the
+    owner of the nation it submitted to (RULINGS HB-Q32).
+    """
+    if s.variant == "random-scoring" and not last_turn(s):
+        roll = s.dice.d6()
+        if roll < s.tables.scoring_roll:
+            s.log("no-scoring", f"Scoring roll {roll}: no victory points this turn.", roll=roll)
+            return
+        s.log("scoring", f"Scoring roll {roll}: victory points are awarded.", roll=roll)
     gained = [0] * len(s.names)
     for n in s.nations.values():
-        gained[n.owner] += per * len(s.land_areas(n))
-    for p, g in enumerate(gained):
-        s.vp[p] += g
+        award_vp(s, n, nation_vp(s, n), gained)
     scores = ", ".join(f"{name} {s.vp[p]} (+{gained[p]})" for p, name in enumerate(s.names))
     s.log("victory-points", f"Victory points after turn {s.turn}: {scores}.", gained=gained, vp=list(s.vp))
+
+
+def award_vp(s: "HBState", n, vp: int, gained: list[int] | None = None) -> None:
+    """Give ``vp`` earned by nation ``n`` to its owner, less a submitted nation's share."""
+    if vp <= 0 or n.owner < 0:
+        return
+    shares = [(n.owner, vp)]
+    master = s.nations.get(n.master) if n.master != EMPTY else None
+    if master is not None and master.owner >= 0:
+        half = (vp + 1) // 2
+        shares = [(n.owner, vp - half), (master.owner, half)]
+    for player, amount in shares:
+        s.vp[player] += amount
+        if gained is not None:
+            gained[player] += amount
 
 
 @STEPS.step("end_turn")
 def end_turn(s: "HBState") -> None:
     """§3, §7: stop at the agreed length, else move the Turn token on (RULINGS HB-Q1)."""
-    o = s.options
-    target = o["vp_target"]
-    if (o["turns"] is not None and s.turn >= o["turns"]) or (
-        target is not None and max(s.vp) >= target
-    ) or s.turn >= o["max_turns"]:
+    target = s.options["vp_target"]
+    if last_turn(s) or (target is not None and max(s.vp) >= target):
         s.over = True
         res = s.result()
         who = " and ".join(res["winners"])
