@@ -87,6 +87,9 @@ class GameState:
                 self._pending = [asked] if isinstance(asked, Decision) else list(asked)
                 if not self._pending:
                     raise RuntimeError(f"step {frame[0]!r} asked an empty list of decisions")
+                for d in self._pending:
+                    if not len(d.keys):
+                        raise RuntimeError(f"step {frame[0]!r} asked {d.kind} with no options")
                 self._waiting = frame
                 return
         self._waiting = None

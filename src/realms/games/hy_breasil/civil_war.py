@@ -89,9 +89,7 @@ def _split(s: "HBState", n: "Nation", mask: int) -> None:
     """The chosen areas' units become a new nation with as many civilization tokens."""
     new = s.create_nation(like=n)
     for a in bits(mask):
-        count = n.units[a]
-        s.remove_units(n, a, count)
-        s.add_units(new, a, count)
+        s.transfer(n, new, a, n.units[a])
     s.cup.append(new.id)
     names = ", ".join(s.board.names[a] for a in bits(mask))
     s.log("civil-war", f"Civil war! The {new.name} break away from {s.who(n)}, taking {names}.",

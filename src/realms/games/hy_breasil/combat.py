@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from realms.core.decision import Decision
 
 from .races import combat_bonus
+from .submission import may_submit, submit
 from .steps import STEPS
 from .state import units
 
@@ -61,7 +62,29 @@ def defender_needs(s: "HBState", area: int, defender) -> int:
 
 
 @STEPS.step("fight")
-def fight(s: "HBState", nid: int) -> None:
+def fight(s: "HBState", nid: int) -> Decision | None:
+    """§6.3.1: the battle begins — after the defender's chance to submit (§9.2)."""
+    bt = s.battle
+    att = s.nations[nid]
+    dfd = s.nations[bt[DEF]]
+    if may_submit(s, att, dfd):
+        labels = {"fight": "Fight", "submit": f"Submit to the {att.name}"}
+        return Decision(dfd.owner, "hb.submit", ("fight", "submit"),
+                        f"The {att.name} attack the {dfd.name} in {s.board.names[bt[AREA]]} with {bt[AU]} units: "
+                        "fight, or submit to them?", "§9.2", labels.__getitem__)
+    begin(s, nid)
+    return None
+
+
+@STEPS.on_answer("fight")
+def fight_answer(s: "HBState", player: int, key: str, nid: int) -> None:
+    if key == "fight":
+        begin(s, nid)
+    else:
+        submit(s, s.nations[nid], s.nations[s.battle[DEF]])
+
+
+def begin(s: "HBState", nid: int) -> None:
     bt = s.battle
     att = s.nations[nid]
     dfd = s.nations[bt[DEF]]

@@ -13,6 +13,7 @@ from realms.core.decision import Decision
 
 from .abilities import all_owned
 from .races import ignores
+from .submission import on_event
 from .turn import award_vp
 from .steps import STEPS
 from .state import units
@@ -147,6 +148,8 @@ def do_event(s: "HBState", nid: int, name: str) -> None:
         return
     if ignores(s, n, name):
         s.log("event-ignored", f"{s.Who(n)} shrug off {EVENT_NAMES[name]} ({n.race}s).", nation=nid, event=name)
+        return
+    if on_event(s, n, name):
         return
     if name == "strong-leader":
         n.phases = 2

@@ -83,10 +83,46 @@ def nation_limit_kept(s: "HBState", memory: dict) -> str | None:
     """§5.3: outside a cascade (when every nation has an owner) nobody exceeds the limit."""
     if any(n.owner == EMPTY for n in s.nations.values()):
         return None
+    if memory.get("limit_turn") != s.turn:
+        memory["limit_turn"] = s.turn
+        memory["limit_ok"] = False
     limit = s.nation_limit()
     for p in range(len(s.names)):
         if s.owned_count(p) > limit:
             return f"{s.names[p]} owns {s.owned_count(p)} nations, limit {limit}"
+    return None
+
+
+def cities_conserved(s: "HBState", memory: dict) -> str | None:
+    """§9.3: cities on the map + free city tokens = one set; no city stands alone
+    (outside the area of a battle, where a city fights on)."""
+    from .abilities import free_city_tokens
+
+    count = bin(s.cities).count("1")
+    if count + free_city_tokens(s) != s.set_size or count > s.set_size:
+        return f"{count} cities on the map with {free_city_tokens(s)} free tokens"
+    if s.cities and not s.abilities_on:
+        return "cities on the map without the abilities rule"
+    battle_area = s.battle[0] if s.battle is not None else EMPTY
+    for a in s.board.land:
+        if (s.cities >> a) & 1 and s.area_nation[a] == EMPTY and a != battle_area:
+            return f"a city stands alone in {s.board.ids[a]}"
+    return None
+
+
+def submitted_never_fight(s: "HBState", memory: dict) -> str | None:
+    """§9.2: once submitted, neither nation attacks the other; a submitted nation has a
+    living master."""
+    for n in s.nations.values():
+        if n.master != EMPTY and n.master not in s.nations:
+            return f"{n.name} is submitted to a nation no longer in play"
+    start = memory.get("events_seen", 0)
+    memory["events_seen"] = len(s.events)
+    for e in s.events[start:]:
+        if e.kind == "battle":
+            att, dfd = s.nations.get(e.data["nation"]), s.nations.get(e.data["defender"])
+            if att is not None and dfd is not None and (att.master == dfd.id or dfd.master == att.id):
+                return f"{att.name} and {dfd.name} fight though one submitted to the other"
     return None
 
 
@@ -97,4 +133,6 @@ INVARIANTS = (
     nobody_at_sea_after_turn,
     vp_never_decrease,
     nation_limit_kept,
+    cities_conserved,
+    submitted_never_fight,
 )

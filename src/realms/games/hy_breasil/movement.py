@@ -152,7 +152,32 @@ def movement_phase(s: "HBState", nid: int, k: int) -> None:
     if n is None:
         return
     s.moved = {}
+    s.asked = frozenset()
+    n.permits = frozenset()  # RULINGS HB-Q39: a permission lasts one movement phase
     s.then(("move", nid, k), ("end_movement", nid, k))
+
+
+@STEPS.step("diplomacy")
+def diplomacy(s: "HBState", nid: int, other: int) -> Decision | None:
+    """§9.3.1 Diplomacy: the other nation's owner grants or refuses passage."""
+    n, o = s.alive(nid), s.alive(other)
+    if n is None or o is None:
+        return None
+    labels = {"grant": f"Let the {n.name} pass (they may not attack the {o.name} this turn)",
+              "refuse": "Refuse passage"}
+    return Decision(o.owner, "hb.diplomacy", ("grant", "refuse"),
+                    f"The {n.name} ask the {o.name} for passage through their land.", "§9.3.1",
+                    labels.__getitem__)
+
+
+@STEPS.on_answer("diplomacy")
+def diplomacy_answer(s: "HBState", player: int, key: str, nid: int, other: int) -> None:
+    n, o = s.nations[nid], s.nations[other]
+    if key == "grant":
+        n.permits = n.permits | {other}
+        n.spared = n.spared | {other}
+    s.log("diplomacy", f"The {o.name} {'grant' if key == 'grant' else 'refuse'} the {n.name} passage.",
+          nation=nid, other=other, granted=key == "grant")
 
 
 def _label(s: "HBState", key: str) -> str:
@@ -160,6 +185,8 @@ def _label(s: "HBState", key: str) -> str:
         return "End movement"
     if key == "fight":
         return "Start the battle"
+    if key.startswith("ask:"):
+        return f"Ask the {s.nations[int(key[4:])].name} for passage (Diplomacy)"
     b = s.board
     src, dst = b.parse_move(key)
     owner = s.area_nation[dst]
@@ -183,16 +210,31 @@ def move(s: "HBState", nid: int, k: int) -> Decision | None:
         keys = MaskedKeys(rows, ("fight",))
         prompt = f"Move more units of the {n.name} into {b.names[s.battle[0]]}, or start the battle."
     else:
-        if not rows:
+        asks = diplomacy_asks(s, n)
+        if not rows and not asks:
             return None
-        keys = MaskedKeys(rows, ("done",) if may_end else ())
+        keys = MaskedKeys(rows, (("done",) if may_end else ()) + asks)
         prompt = f"Move a unit of the {n.name}" + (" (strong leader, second phase)" if k == 2 else "") + "."
     return Decision(n.owner, "hb.move", keys, prompt, "§6.3", lambda key: _label(s, key))
+
+
+def diplomacy_asks(s: "HBState", n: "Nation") -> tuple[str, ...]:
+    """§9.3.1 Diplomacy: ask a nation on the map for passage, once per nation and phase."""
+    if not s.abilities_on or "diplomacy" not in n.abilities:
+        return ()
+    asked = set(n.permits) | set(s.asked)
+    return tuple(f"ask:{o.id}" for o in sorted(s.nations.values(), key=lambda o: o.id)
+                 if o.id != n.id and o.land and o.id not in asked)
 
 
 @STEPS.on_answer("move")
 def move_answer(s: "HBState", player: int, key: str, nid: int, k: int) -> None:
     if key == "done":
+        return
+    if key.startswith("ask:"):
+        other = int(key[4:])
+        s.asked = s.asked | {other}
+        s.then(("diplomacy", nid, other), ("move", nid, k))
         return
     if key == "fight":
         s.then(("fight", nid), ("move", nid, k))

@@ -120,15 +120,20 @@ class Battle:
 class HitChances:
     """The chance that one die hits (§6.3.1, §6.1, §9.1, §9.3.1)."""
 
-    attacker: float  # an attacking die against defending armies
-    attacker_vs_city: float  # an attacking die against the city (no terrain benefit)
+    attacker: float  # an attacking die (against the armies, and the city after them)
     defender: float  # a defending army's die
-    city: float  # the city's die (no terrain or race benefit)
+    city: float  # the city's die: the plain hit number, no terrain or race benefit
 
 
-def race_bonus(race: str | None, terrain: str) -> int:
-    """§9.1: +1 to a troll's dice in hills and a hogman's in forest."""
-    return 1 if race is not None and RACE_COMBAT_TERRAIN.get(race) == terrain else 0
+def race_bonus(race: str | None, terrain: str, tables: Tables | None = None) -> int:
+    """§9.1: +1 to a troll's dice in hills and a hogman's in forest, attacking or
+    defending — from the rule tables' races when they have them."""
+    if race is None:
+        return 0
+    races = getattr(tables or load_tables(), "races", None)
+    if races and race in races:
+        return int(races[race].combat_bonus.get(terrain, 0))
+    return 1 if RACE_COMBAT_TERRAIN.get(race) == terrain else 0
 
 
 def _p_die(need: int) -> float:
@@ -138,14 +143,14 @@ def _p_die(need: int) -> float:
 
 def hit_chances(battle: Battle, tables: Tables | None = None) -> HitChances:
     """Per-die hit chances, from the rule tables: both sides hit on ``hit_on`` (4+); the
-    attacker needs ``attacker_hit_on_rough`` (5+) in ``rough`` terrain (§6.3.1)."""
+    attacker needs ``attacker_hit_on_rough`` (5+) in ``rough`` terrain (§6.3.1); the
+    bonuses add up (fervour and race, RULINGS HB-Q21)."""
     t = tables or load_tables()
     army_need = t.attacker_hit_on_rough if battle.terrain in t.rough else t.hit_on
-    mod_a = int(battle.fervour) + race_bonus(battle.attacker_race, battle.terrain)
-    mod_d = race_bonus(battle.defender_race, battle.terrain)
+    mod_a = int(battle.fervour) + race_bonus(battle.attacker_race, battle.terrain, t)
+    mod_d = race_bonus(battle.defender_race, battle.terrain, t)
     return HitChances(
         attacker=_p_die(army_need - mod_a),
-        attacker_vs_city=_p_die(t.hit_on - mod_a),
         defender=_p_die(t.hit_on - mod_d),
         city=_p_die(t.hit_on),
     )
@@ -282,24 +287,6 @@ def _defender_hits(n: int, p: float, city: bool, p_city: float) -> np.ndarray:
     return out
 
 
-def _city_destroyed_given(ha: int, armies_health: int, n_att: int, ch: HitChances) -> float:
-    """§9.3.1: the chance that the city takes two hits, given ``ha`` army-hitting dice
-    of ``n_att`` wiped out armies with ``armies_health`` hit points.  Leftover hits go to
-    the city; dice that miss the armies still hit the city when they reach its plain hit
-    number (the city has no terrain benefit, RULINGS HB-Q204)."""
-    spare = ha - armies_health
-    need = 2 - spare
-    if need <= 0:
-        return 1.0
-    rest = n_att - ha
-    pw = ch.attacker_vs_city - ch.attacker
-    if rest <= 0 or pw <= 0:
-        return 0.0
-    q = pw / (1 - ch.attacker)
-    dist = _binom(rest, q)
-    return float(1.0 - dist[:need].sum())
-
-
 def _side_round_stats(ch: HitChances, city: bool, a: tuple, d: tuple):
     """Hit distributions of one round from sides ``a`` and ``d``."""
     na = a[0] + a[1]
@@ -313,14 +300,11 @@ def _city_destroyed_round(ch: HitChances, pa, pd, a: tuple, d: tuple) -> float:
     """P(this round wipes out the armies, the attacker survives, and the city falls)."""
     hd_health = 2 * d[0] + d[1]
     ha_health = 2 * a[0] + a[1]
-    na = a[0] + a[1]
     survive = float(pd[: min(ha_health, len(pd))].sum())
     if survive == 0.0:
         return 0.0
-    tot = 0.0
-    for ha in range(hd_health, len(pa)):
-        tot += pa[ha] * _city_destroyed_given(ha, hd_health, na, ch)
-    return tot * survive
+    # §9.3.1: hits left once every army is dead must go to the city; two destroy it.
+    return float(pa[hd_health + 2 :].sum()) * survive
 
 
 # --------------------------------------------------------------------------- greedy grid
@@ -421,17 +405,17 @@ def _result_from_terminal(b: Battle, ch: HitChances, terminal: dict, rounds: flo
     taken = cls[_AW] + cls[_DR]
     return OddsResult(
         battle=b,
-        attacker_wins=cls[_AW],
-        defender_wins=cls[_DW],
-        mutual=cls[_MU],
-        attacker_retreats=cls[_AR],
-        defender_retreats=cls[_DR],
-        expected_attackers_left=sum(k * p for k, p in enumerate(att)),
-        expected_defenders_left=sum(k * p for k, p in enumerate(dfd)),
-        expected_rounds=rounds,
-        attackers_left=tuple(att),
-        defenders_left=tuple(dfd),
-        city_captured=max(taken - destroyed, 0.0) if b.city else 0.0,
+        attacker_wins=float(cls[_AW]),
+        defender_wins=float(cls[_DW]),
+        mutual=float(cls[_MU]),
+        attacker_retreats=float(cls[_AR]),
+        defender_retreats=float(cls[_DR]),
+        expected_attackers_left=float(sum(k * p for k, p in enumerate(att))),
+        expected_defenders_left=float(sum(k * p for k, p in enumerate(dfd))),
+        expected_rounds=float(rounds),
+        attackers_left=tuple(float(x) for x in att),
+        defenders_left=tuple(float(x) for x in dfd),
+        city_captured=float(max(taken - destroyed, 0.0)) if b.city else 0.0,
         method=method,
         runs=runs,
         seed=seed,
@@ -701,3 +685,179 @@ def odds_table(n: int, **modifiers) -> np.ndarray:
         for d in range(1, n + 1):
             out[a - 1, d - 1] = solve_battle(proto.with_sizes(a, d)).attacker_takes_area
     return out
+
+
+# --------------------------------------------------------------------------- Monte Carlo
+
+
+@lru_cache(maxsize=1)
+def _counting_state_class():
+    """:class:`HBState` running the game's own steps, counting ``battle_round`` calls."""
+    from realms.core.engine import Steps
+
+    from .state import HBState
+    from .steps import STEPS
+
+    steps = Steps(STEPS.game_id)
+    steps.run = dict(STEPS.run)
+    steps.answer = STEPS.answer
+    play_round = STEPS.run["battle_round"]
+
+    def battle_round(s, *args):
+        s.mc_rounds += 1
+        return play_round(s, *args)
+
+    steps.run["battle_round"] = battle_round
+    return type("RoundCountingHBState", (HBState,), {"STEPS": steps})
+
+
+def _battle_area(s, terrain: str) -> tuple[int, int]:
+    """A land area of ``terrain`` with three land neighbours or more (one for the
+    attackers to come from, two to retreat to), and the first of those neighbours."""
+    b = s.board
+    for a in b.land:
+        if b.terrain[a] == terrain and len(b.land_nbrs[a]) >= 3:
+            return a, b.land_nbrs[a][0]
+    raise OddsError(f"the map has no {terrain} area with three land neighbours for a test battle")
+
+
+def _arrange(battle: Battle, seed: int):
+    """A game state paused at the attacker's "start the battle" decision, set up with the
+    state's own primitives and the game's own movement code (§6.3.1: units move in, then
+    the battle starts)."""
+    from realms.core.game import OptionError
+
+    from realms.games.hy_breasil import GAME
+
+    opts: dict = {"players": 2, "turns": 1, "set_size": max(battle.attackers, battle.defenders, 10) + 3}
+    races = battle.attacker_race is not None or battle.defender_race is not None
+    if races:
+        opts["rules"] = ["races"]
+    try:
+        options = GAME.normalize_options(opts)
+    except OptionError:
+        raise OddsError("monte-carlo: races (§9.1) are not in the game code yet; use --method exact") from None
+    s = _counting_state_class()(options, seed)
+    if races and not getattr(s, "races_on", False):
+        raise OddsError("monte-carlo: races (§9.1) are not in the game code yet; use --method exact")
+    if battle.city and not hasattr(s, "cities"):
+        raise OddsError("monte-carlo: cities (§9.3.1) are not in the game code yet; use --method exact")
+    # Drop the opening of the game (the first invasion's questions): only the battle is played.
+    s._stack.clear()
+    s._pending = []
+    s._waiting = None
+    area, src = _battle_area(s, battle.terrain)
+    att = s.create_nation(owner=0)
+    dfd = s.create_nation(owner=1)
+    if races:
+        att.race, dfd.race = battle.attacker_race, battle.defender_race
+    att.fervour = battle.fervour
+    s.current = att.id
+    s.add_units(dfd, area, battle.defenders)
+    # One more unit than attack: it stays behind, so the game asks before the battle starts.
+    s.add_units(att, src, battle.attackers + 1)
+    if battle.city:
+        s.cities |= 1 << area
+    s.moved = {}
+    s.then(("move", att.id, 1))
+    s._run()
+    key = s.board.move_key(src, area)
+    for _ in range(battle.attackers):
+        s.apply(att.owner, key)
+    d = s.pending()
+    if not d or "fight" not in d[0].keys or s.battle is None:
+        raise OddsError("monte-carlo: could not set up the battle with the game's movement code")
+    return s
+
+
+def monte_carlo(
+    attackers: int,
+    defenders: int,
+    *,
+    runs: int = 1000,
+    seed: int = 0,
+    terrain: str = "plains",
+    fervour: bool = False,
+    attacker_race: str | None = None,
+    defender_race: str | None = None,
+    city: bool = False,
+    policy: str = "greedy",
+    attacker_retreat_below: int = 0,
+    defender_retreat_below: int = 0,
+) -> OddsResult:
+    """Play ``runs`` battles with the game's own combat code and count the outcomes.
+
+    The board is arranged with the state's primitives, the attackers move in with the
+    game's movement code, and ``combat.py`` plays every round; its ``hb.assign-hits`` and
+    ``hb.retreat`` questions are answered by ``policy`` and the retreat thresholds, as
+    the exact solver assumes.  Each run has its own dice, seeded from ``seed``.
+    """
+    battle = Battle(attackers, defenders, terrain, fervour, attacker_race, defender_race, city,
+                    policy, attacker_retreat_below, defender_retreat_below)
+    return monte_carlo_battle(battle, runs, seed)
+
+
+def monte_carlo_battle(battle: Battle, runs: int = 1000, seed: int = 0) -> OddsResult:
+    from realms.core.dice import Dice
+
+    from .combat import AU, AW, DU, DW
+
+    if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
+        raise OddsError(f"runs must be a positive whole number, got {runs!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise OddsError(f"seed must be a whole number, got {seed!r}")
+    ch = hit_chances(battle)
+    if battle.attackers == 0 or battle.defenders == 0:  # nothing to fight
+        k = (_classify(battle.attackers, 0, battle.defenders, 0), battle.attackers, battle.defenders)
+        return _result_from_terminal(battle, ch, {k: 1.0}, 0.0, 0.0, "monte-carlo", runs, seed)
+    base = _arrange(battle, seed)
+    solver = _general(battle) if battle.policy == "best" else None
+    ta, td = battle.attacker_retreat_below, battle.defender_retreat_below
+    master = random.Random(seed)
+    terminal: dict[tuple[int, int, int], float] = {}
+    rounds = 0
+    destroyed = 0
+    for _ in range(runs):
+        s = base.clone()
+        s.dice = Dice(master.getrandbits(63))
+        s.mc_rounds = 0
+        n_events = len(s.events)
+        s.apply(0, "fight")
+        ra = rd = 0  # units retreated by each side
+        while s.battle is not None:
+            d = s.pending()[0]
+            bt = s.battle
+            if d.kind == "hb.assign-hits":
+                _, _, side, hits = s._waiting  # ("allocate", nation, side, hits)
+                a, dd = (bt[AU], bt[AW], ra), (bt[DU], bt[DW], rd)
+                if solver is None:  # greedy: leave the fewest units (the most unhurt)
+                    key = max(d.keys, key=lambda k: int(k[1:].split("w")[0]))
+                elif side == 0:
+                    hd = s._stack[-1][3]  # the defender's hits, rolled with the attacker's
+                    u, w, _ = solver.attacker_choice(a, dd, hits, hd)
+                    key = f"u{u}w{w}"
+                else:
+                    u, w, _ = solver.defender_choice(a, dd, hits)
+                    key = f"u{u}w{w}"
+            elif d.kind == "hb.retreat":
+                side = 0 if d.player == 0 else 1
+                in_area = bt[AU] + bt[AW] if side == 0 else bt[DU] + bt[DW]
+                go = len(d.keys) > 1 and in_area < (ta if side == 0 else td)
+                key = d.keys[1] if go else d.keys[0]
+                if go:
+                    if side == 0:
+                        ra += 1
+                    else:
+                        rd += 1
+            else:
+                raise RuntimeError(f"monte-carlo: unexpected decision {d.kind} during the battle")
+            s.apply(d.player, key)
+        result = next(e for e in reversed(s.events[n_events:]) if e.kind == "battle-result")
+        a_in, d_in = result.data["attackers_left"], result.data["defenders_left"]
+        k = (_classify(a_in, ra, d_in, rd), a_in + ra, d_in + rd)
+        terminal[k] = terminal.get(k, 0) + 1
+        rounds += s.mc_rounds
+        if battle.city and a_in and not any(e.kind == "city-captured" for e in s.events[n_events:]):
+            destroyed += 1
+    return _result_from_terminal(battle, ch, {k: v / runs for k, v in terminal.items()}, rounds / runs,
+                                 destroyed / runs, "monte-carlo", runs, seed)

@@ -107,6 +107,7 @@ class HBState(GameState):
         self.current = EMPTY
         self.moved: dict[int, int] = {}
         self.contested = EMPTY
+        self.asked: frozenset[int] = frozenset()
         self.battle: list[int] | None = None
         self.over = False
         self.then(("turn",))
@@ -136,6 +137,7 @@ class HBState(GameState):
         other.current = self.current
         other.moved = dict(self.moved)
         other.contested = self.contested
+        other.asked = self.asked
         other.battle = list(self.battle) if self.battle is not None else None
         other.over = self.over
 
@@ -155,6 +157,7 @@ class HBState(GameState):
             "current": self.current,
             "moved": sorted(self.moved.items()),
             "contested": self.contested,
+            "asked": sorted(self.asked),
             "battle": self.battle,
             "over": self.over,
         }
@@ -395,6 +398,23 @@ class HBState(GameState):
         nation.pool += count
         if nation.board == 0:
             self.eliminate(nation)
+
+    def transfer(self, old: Nation, new: Nation, area: int, count: int) -> None:
+        """Hand land ``area`` from ``old`` to ``new``: old's units there go back to its pool,
+        ``count`` of new's take their place.  The area (and any city in it) changes hands
+        without ever standing empty (civil war, disconnection, absorption)."""
+        gone = old.units.pop(area)
+        old.board -= gone
+        old.pool += gone
+        old.land &= ~(1 << area)
+        if count:
+            self.add_units(new, area, count)
+        else:
+            self.area_nation[area] = old.id
+            old.land |= 1 << area
+            self.vacate(area, old)
+        if old.board == 0:
+            self.eliminate(old)
 
     def shift(self, nation: Nation, src: int, dst: int) -> None:
         """Move one unit of ``nation`` from ``src`` to ``dst`` (both on the map)."""

@@ -81,9 +81,7 @@ def _detach(s: "HBState", n: "Nation", keep: int) -> None:
     if len(rest) >= 2 and s.free_sets:
         new = s.create_nation(like=n)
         for a in rest:
-            count = n.units[a]
-            s.remove_units(n, a, count)
-            s.add_units(new, a, count)
+            s.transfer(n, new, a, n.units[a])
         s.log("nation-splits", f"Cut off from {s.who(n)}, {names} form the {new.name}.",
               nation=n.id, new_nation=new.id, areas=[b.ids[a] for a in rest])
         s.then(("assign", new.id, ()))
