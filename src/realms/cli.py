@@ -41,8 +41,27 @@ def list_games() -> None:
         click.echo(f"{g.id:12} {g.name} ({g.min_players}–{g.max_players} players)")
 
 
-def _options(players, names, turns, vp_target, sets, set_size, map_name) -> dict:
+def _timeline(values: tuple[str, ...], flag: str) -> list:
+    out = []
+    for v in values:
+        turn, _, name = v.partition(":")
+        if not turn.strip().isdigit() or not name.strip():
+            raise CliError(f"{flag} {v!r}: expected TURN:NAME, e.g. 3:Dana")
+        out.append([int(turn), name.strip()])
+    return out
+
+
+def _options(players, names, turns, vp_target, sets, set_size, map_name, rules=None, variant=None,
+             joins=(), leaves=()) -> dict:
     opts: dict = {}
+    if rules:
+        opts["rules"] = [r.strip() for r in rules.split(",") if r.strip()]
+    if variant:
+        opts["variant"] = variant
+    if joins:
+        opts["joins"] = _timeline(joins, "--join")
+    if leaves:
+        opts["leaves"] = _timeline(leaves, "--leave")
     if names:
         opts["names"] = [n.strip() for n in names.split(",")]
     if players is not None:
@@ -86,6 +105,10 @@ def _print_game(state, as_json: bool) -> None:
 @click.option("--sets", type=click.IntRange(1), help="Number of nation token sets (default 12).")
 @click.option("--set-size", type=click.IntRange(1), help="Tokens per set (default 15).")
 @click.option("--map", "map_name", help="Map name or path to a map TOML file.")
+@click.option("--rules", help="Advanced rules, any of races,submission,abilities (§9).")
+@click.option("--variant", type=click.Choice(["continuous", "random-scoring"]), help="§10 or §11 variant.")
+@click.option("--join", "joins", multiple=True, metavar="TURN:NAME", help="§10: NAME joins at TURN (repeatable).")
+@click.option("--leave", "leaves", multiple=True, metavar="TURN:NAME", help="§10: NAME leaves at TURN (repeatable).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the (first) game.")
 @click.option("--bots", default="random", show_default=True, help="Bot name for every seat, or one per seat (a,b,c).")
 @click.option("--games", "n_games", type=click.IntRange(1), default=1, show_default=True,
@@ -93,13 +116,13 @@ def _print_game(state, as_json: bool) -> None:
 @click.option("--record", "record_file", type=click.Path(dir_okay=False, writable=True),
               help="Write the record of the game (single game only).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary (one line per game).")
-def simulate(game_id, players, names, turns, vp_target, sets, set_size, map_name, seed, bots,
-             n_games, record_file, as_json) -> None:
+def simulate(game_id, players, names, turns, vp_target, sets, set_size, map_name, rules, variant,
+             joins, leaves, seed, bots, n_games, record_file, as_json) -> None:
     """Play GAME with bots and print its chronicle and scores."""
     game = _game(game_id)
     if record_file and n_games > 1:
         raise CliError("--record writes a single game; drop --games or --record")
-    opts = _options(players, names, turns, vp_target, sets, set_size, map_name)
+    opts = _options(players, names, turns, vp_target, sets, set_size, map_name, rules, variant, joins, leaves)
     spec = [b.strip() for b in bots.split(",")]
     for i in range(n_games):
         try:

@@ -81,11 +81,8 @@ def vp_never_decrease(s: "HBState", memory: dict) -> str | None:
 
 def nation_limit_kept(s: "HBState", memory: dict) -> str | None:
     """§5.3: outside a cascade (when every nation has an owner) nobody exceeds the limit."""
-    if any(n.owner == EMPTY for n in s.nations.values()):
+    if s.redistributing or any(n.owner == EMPTY for n in s.nations.values()):
         return None
-    if memory.get("limit_turn") != s.turn:
-        memory["limit_turn"] = s.turn
-        memory["limit_ok"] = False
     limit = s.nation_limit()
     for p in range(len(s.names)):
         if s.owned_count(p) > limit:

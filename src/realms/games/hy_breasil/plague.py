@@ -35,7 +35,7 @@ def plague(s: "HBState", nid: int) -> None:
         s.eliminate(n)
         s.then(("plague_neighbours", nid, owner, roll, mask))
         return
-    s.log("plague", f"Plague strikes {s.who(n)}: {units(roll)} die.", nation=nid, roll=roll, units=roll)
+    s.log("plague", f"Plague strikes {s.who(n)}: {units(roll)} perish.", nation=nid, roll=roll, units=roll)
     s.then(("plague_own", nid, roll, 0, roll))
 
 

@@ -97,6 +97,7 @@ class HBState(GameState):
         #: §9.3 City building: one set is put aside as city tokens
         self.n_sets: int = options["sets"] - (1 if self.abilities_on else 0)
         self.cities = 0
+        self.redistributing = False
         self.nations: dict[int, Nation] = {}
         self.area_nation = [EMPTY] * self.board.n
         self.occupied = 0
@@ -123,6 +124,7 @@ class HBState(GameState):
         other.active = list(self.active)
         other.markers = list(self.markers)
         other.cities = self.cities
+        other.redistributing = self.redistributing
         other.vp = list(self.vp)
         other.turn = self.turn
         other.set_size = self.set_size
@@ -148,6 +150,7 @@ class HBState(GameState):
             "active": self.active,
             "markers": self.markers,
             "cities": self.cities,
+            "redistributing": self.redistributing,
             "nations": [n.to_json(self.board) for _, n in sorted(self.nations.items())],
             "area_nation": self.area_nation,
             "free_sets": self.free_sets,
@@ -463,4 +466,4 @@ def _roman(n: int) -> str:
 
 
 # Register every phase's steps (rulebook order).
-from . import turn, invasion, events, population, movement, combat, support  # noqa: E402,F401
+from . import turn, continuous, invasion, events, population, movement, combat, support  # noqa: E402,F401

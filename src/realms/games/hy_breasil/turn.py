@@ -16,7 +16,7 @@ EMPTY = -1
 def turn(s: "HBState") -> None:
     """§4: the phases of a turn, in order."""
     s.log("turn", f"Turn {s.turn} begins.", number=s.turn)
-    s.then(("invasion",), ("fill_cup",), ("nation_phase",), ("victory",), ("end_turn",))
+    s.then(("membership",), ("invasion",), ("fill_cup",), ("nation_phase",), ("victory",), ("end_turn",))
 
 
 @STEPS.step("fill_cup")
