@@ -24,6 +24,7 @@ SECTION = "Draft phase"
 @STEPS.step("deal")
 def deal(s: "BBState") -> None:
     s.phase = "draft"
+    s.discard = []          # "Shuffle all the action cards": the pile and the leftover too
     n_cards = len(s.tables.cards) - 1
     deck = s.dice.shuffled(list(range(1, n_cards + 1)))
     k = s.tables.rules.deal[s.n]

@@ -307,4 +307,4 @@ def plural(n: int, word: str) -> str:
 
 
 # Register every phase's steps (rulebook order).
-from . import setup, preparation, draft, tricks, actions, marriage, battle, church, claims, scoring  # noqa: E402,F401
+from . import setup, preparation, draft, tricks, actions, upkeep, marriage, battle, church, claims, scoring  # noqa: E402,F401

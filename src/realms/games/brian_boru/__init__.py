@@ -1,0 +1,52 @@
+"""Brian Boru: High King of Ireland (Peer Sylvester, 2021) — card drafting, trick taking
+and area majorities in Ireland around the year 1000.
+
+>>> from realms.games.brian_boru import GAME
+>>> state = GAME.new_game({"players": 3}, seed=1)
+>>> state.pending()[0].kind
+'bb.first-town'
+"""
+
+from __future__ import annotations
+
+from realms.core.game import Game
+
+from .invariants import INVARIANTS
+from .options import normalize_options
+from .state import BBState
+
+
+def _hidden(state: BBState, player: int | None) -> list:
+    """Every card ``player`` may not see now, as shown in views (``"17Y"``): other players'
+    hands, picks and draft packets, the face-down leftover card and the discard pile."""
+    seen = state.visible_cards(player)
+    label = state.tables.card_label
+    return [label(c) for c in range(1, len(state.tables.cards)) if c not in seen]
+
+
+def _draw(state: BBState | None, options: dict) -> str:
+    from .draw import draw
+
+    return draw(state)
+
+
+def _bots() -> dict:
+    from .bots import GreedyBot
+
+    return {"greedy": GreedyBot}
+
+
+GAME = Game(
+    id="brian-boru",
+    name="Brian Boru",
+    min_players=3,
+    max_players=5,
+    state_class=BBState,
+    normalize_options=normalize_options,
+    invariants=INVARIANTS,
+    hidden=_hidden,
+    bots=_bots(),
+    draw=_draw,
+)
+
+__all__ = ["GAME", "BBState"]

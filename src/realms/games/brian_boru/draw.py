@@ -1,0 +1,2 @@
+def draw(state=None):
+    return "<svg/>"
