@@ -44,3 +44,55 @@ def test_conformance_soak():
     n = 2000 if SOAK else 40
     report = check_game(GAME, {"players": 4, "turns": 15}, range(10_000, 10_000 + n), deep_every=997)
     assert report.games == n
+
+
+ALL_RULES = ["races", "submission", "abilities"]
+
+
+def test_conformance_200_seeds_all_advanced_rules():
+    """§9.1–9.3 all on: 200 random games with every invariant, city tokens and
+    submitted pairs included."""
+    report = check_game(GAME, {"players": 4, "turns": 15, "rules": ALL_RULES}, range(200), deep_every=293)
+    assert report.games == 200
+    for kind in ("hb.ability", "hb.capital", "hb.city", "hb.diplomacy", "hb.submit", "hb.withdraw"):
+        assert kind in report.kinds, kind
+
+
+@pytest.mark.parametrize("rules", [["races"], ["submission"], ["abilities"], ["races", "abilities"]])
+def test_conformance_each_rule_alone(rules):
+    """HB-Q47: each advanced rule alone, and in combination."""
+    report = check_game(GAME, {"players": 3, "turns": 10, "rules": rules}, range(500, 515), deep_every=89)
+    assert report.games == 15
+
+
+@pytest.mark.parametrize("options", [
+    {"players": 4, "turns": 12, "variant": "random-scoring", "rules": ALL_RULES},
+    {"names": ["Ana", "Bo", "Cy"], "turns": 12, "variant": "continuous", "rules": ALL_RULES,
+     "joins": [[3, "Dana"], [5, "Eve"], [9, "Bo"]], "leaves": [[4, "Bo"], [7, "Ana"]]},
+])
+def test_conformance_variants(options):
+    """§10 continuous play and §11 random scoring with every advanced rule."""
+    report = check_game(GAME, options, range(700, 730), deep_every=131)
+    assert report.games == 30
+
+
+def test_every_race_ability_submission_absorption_and_city_occurs():
+    """Issue 4: in 200 random-bot games with all advanced rules, every race and ability,
+    submissions, absorptions and cities all occur."""
+    from realms.core.agents import RandomBot, bot_seed
+    from realms.core.match import play
+    from realms.games.hy_breasil.tables import ABILITIES, RACES
+
+    races, abilities = set(), set()
+    totals = {"submissions": 0, "absorptions": 0, "cities_built": 0}
+    for seed in range(200):
+        s = GAME.new_game({"players": 4, "turns": 15, "rules": ALL_RULES}, seed)
+        play(s, [RandomBot(bot_seed(seed, i)) for i in range(4)])
+        res = s.result()
+        races |= set(res["races"])
+        abilities |= set(res["abilities"])
+        for key in totals:
+            totals[key] += res[key]
+    assert races == set(RACES)
+    assert abilities == set(ABILITIES)
+    assert all(v > 0 for v in totals.values()), totals
