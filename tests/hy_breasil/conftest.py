@@ -128,10 +128,10 @@ class HB:
         if "vp_target" not in options:
             options.setdefault("turns", 15)
         s = GAME.new_game({"players": players, **options}, seed)
-        s.nations.clear()
-        s.free_sets = list(range(s.n_sets))
+        for n in list(s.nations.values()):
+            s.eliminate(n)  # the turn-1 nation already created: off the board (§8)
+        assert not any(a != EMPTY for a in s.area_nation) and sorted(s.free_sets) == list(range(s.n_sets))
         s.set_uses = [0] * s.n_sets
-        s.area_nation = [EMPTY] * s.board.n
         s.cup = []
         s.next_id = 1
         s.current = EMPTY
