@@ -1,0 +1,368 @@
+"""Hy Breasil advanced rules (§9.1 races, §9.2 submission, §9.3 civilization abilities)
+and variants (§10 continuous play, §11 random scoring), shared/rules/hy-breasil.txt.
+
+Every ruling of the "Advanced rules" part of RULINGS.md has its named test here
+(``test_hb_q26_…`` to ``test_hb_q109_…``); the other tests pin the small rules of the
+issue one by one.  Positions are built with the ``hb`` scenario builder (conftest.py):
+nations are created with the state's own primitives, the dice are scripted, and the
+step machine is run from the frame under test.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations
+
+import pytest
+
+from realms.core.agents import RandomBot, bot_seed
+from realms.core.game import OptionError
+from realms.core.match import play
+from realms.games.hy_breasil import GAME
+from realms.games.hy_breasil.abilities import free_city_tokens, support_limit as ability_support_limit
+from realms.games.hy_breasil.combat import attacker_needs, defender_needs
+from realms.games.hy_breasil.connect import components, link_masks
+from realms.games.hy_breasil.invasion import invader_turn
+from realms.games.hy_breasil.movement import Reach
+from realms.games.hy_breasil.population import pips
+from realms.games.hy_breasil.support import parts
+from realms.games.hy_breasil.tables import ABILITIES, RACES
+from realms.sim.runner import run_game, summary
+
+AREA, ATT, DEF, AU, AW, DU, DW, DEF_RETREATED, ATT_OWNER, DEF_OWNER, CITY = range(11)
+ALL_RULES = ["races", "submission", "abilities"]
+EMPTY = -1
+
+#: §9.1 table 2, copied from the rulebook (turn + 2d6 → race; 26+ is human).
+TABLE_2 = {
+    3: "lizardman", 4: "hogman", 5: "troll", 6: "hogman", 7: "elf", 8: "lizardman", 9: "dwarf",
+    10: "hogman", 11: "troll", 12: "human", 13: "elf", 14: "lizardman", 15: "dwarf", 16: "hogman",
+    17: "troll", 18: "human", 19: "elf", 20: "lizardman", 21: "dwarf", 22: "human", 23: "troll",
+    24: "elf", 25: "dwarf", 26: "human",
+}
+
+
+# -- small scenario pieces ----------------------------------------------------------------
+def battle_state(s):
+    bt = s.battle
+    return (bt[AU], bt[AW], bt[DU], bt[DW])
+
+
+def attack(hb, s, att, src, dst, count, dice=()):
+    """Move ``count`` units of ``att`` from ``src`` into ``dst`` and start the battle; the
+    next pending decision (the defender's submission offer when §9.2 is on)."""
+    s.dice.push(*dice)
+    d = hb.run(s, ("move", att.id, 1))
+    for _ in range(count):
+        assert d.kind == "hb.move", d
+        d = hb.answer(s, hb.mv(src, dst))
+    if d is not None and d.kind == "hb.move" and "fight" in d.keys:
+        d = hb.answer(s, "fight")
+    return d
+
+
+def terrain_pair(hb, terrain, nbrs=1):
+    """(p, q): land ``p`` of ``terrain`` and an adjacent land area ``q``; ``p`` has at
+    least ``nbrs`` land neighbours."""
+    return hb.pair(lambda x, y: hb.board.terrain[x] == terrain and hb.adjacent(x, y)
+                   and len(hb.land_nbrs(x)) >= nbrs, hb.land())
+
+
+def one_of(hb, terrain, skip=()):
+    return hb.first(a for a in hb.of_terrain(terrain) if a not in skip)
+
+
+def far_apart(hb, count, gap=4, pred=lambda a: True):
+    """``count`` land areas pairwise at least ``gap`` steps apart."""
+    chosen = []
+    for a in hb.land():
+        if pred(a) and all(hb.dist(c).get(a, 99) >= gap for c in chosen):
+            chosen.append(a)
+            if len(chosen) == count:
+                return chosen
+    raise AssertionError("map too small")
+
+
+def finish(hb, s, d, prefer=("done", "accept", "stay", "stop", "refuse", "fight")):
+    """Answer the remaining decisions with the first preferred key (else the first key)."""
+    guard = 0
+    while d is not None:
+        d = hb.answer(s, next((k for k in prefer if k in d.keys), d.keys[0]))
+        guard += 1
+        assert guard < 500
+    return d
+
+
+def vp_gain(hb, s, frame=("victory",)):
+    before = list(s.vp)
+    hb.run(s, frame)
+    return [a - b for a, b in zip(s.vp, before)]
+
+
+def first_free_sea_route(hb):
+    """(x, A, B, y, z): land x on sea A; sea B next to A; land y on B, not on A, three
+    steps from x over the whole map; sea C next to B but not A; land z on C only, four
+    steps from x (x → A → B → C → z)."""
+    b = hb.board
+    for x in hb.land():
+        dx = hb.dist(x)
+        for sea_a in hb.seas_of(x):
+            for sea_b in (v for v in b.nbrs[sea_a] if b.is_sea[v]):
+                ys = [y for y in hb.coast(sea_b) if dx[y] == 3 and sea_a not in b.nbrs[y]]
+                for sea_c in (v for v in b.nbrs[sea_b] if b.is_sea[v] and v != sea_a and v not in b.nbrs[sea_a]):
+                    zs = [z for z in hb.coast(sea_c) if dx[z] == 4]
+                    if ys and zs:
+                        return x, sea_a, sea_b, ys[0], zs[0]
+    raise AssertionError("no sea route on the map")
+
+
+def diplomacy_triple(hb):
+    """(x, y, z): y adjacent to x and z; z not adjacent to x and y their only common
+    neighbour — so x reaches z in one move only by crossing y as its own (type A)."""
+    b = hb.board
+    for x in hb.land():
+        for y in hb.land_nbrs(x):
+            for z in hb.land_nbrs(y):
+                if z == x or z in b.nbrs[x]:
+                    continue
+                if set(b.nbrs[x]) & set(b.nbrs[z]) == {y}:
+                    return x, y, z
+    raise AssertionError("no such triple")
+
+
+# == §9.1 Races ================================================================================
+@pytest.mark.parametrize("turn,d1,d2", [(1, 1, 1), (2, 1, 1), (2, 3, 4), (5, 5, 6), (9, 3, 3),
+                                        (13, 6, 6), (14, 6, 6), (20, 6, 6), (30, 1, 1)])
+def test_race_is_table_2_with_the_turn_added_to_two_dice(hb, turn, d1, d2):
+    """§9.1: a nation entering in the invasion phase rolls two dice, adds the current
+    turn and reads table 2; 26 or more is human."""
+    s = hb.game(players=2, turn=turn, rules=["races"])
+    s.dice.push(d1, d2, 3, 0)  # race dice, then §5.2 units die and the player drawn
+    d = hb.run(s, ("new_nation",))
+    assert d.kind == "hb.entry-sea"
+    (n,) = s.nations.values()
+    total = turn + d1 + d2
+    assert n.race == TABLE_2[min(total, 26)]
+    assert [c[2] for c in s.dice.calls[:2]] == [d1, d2]
+    (e,) = hb.logged(s, "race")
+    assert e.data["race"] == n.race and e.data["nation"] == n.id
+
+
+def test_races_only_with_the_rule(hb):
+    """§9 (HB-Q47): without the races rule no race is rolled — no dice, no race."""
+    s = hb.game(players=2, turn=3)
+    s.dice.push(3, 0)  # only the units die and the player drawn
+    hb.run(s, ("new_nation",))
+    (n,) = s.nations.values()
+    assert n.race is None and s.dice.left == [] and hb.logged(s, "race") == []
+
+
+def test_first_turn_races_all_different(hb):
+    """§9.1: in the first turn no two nations may be of the same race: reroll until the
+    races differ."""
+    s = hb.game(players=3, turn=1, rules=["races"])
+    sea = hb.board.entry_seas[0]
+    s.dice.push([0, 1, 2])
+    s.dice.push(1, 1)                # 1 + 2 = 3: lizardman
+    d = hb.run(s, ("invasion",))
+    s.dice.push(1, 1, 1, 2)          # lizardman again → reroll; 1 + 3 = 4: hogman
+    d = hb.answer(s, hb.id(sea))
+    s.dice.push(1, 1, 2, 1, 3, 3)    # lizardman, hogman → reroll; 1 + 6 = 7: elf
+    d = hb.answer(s, hb.id(sea))
+    assert hb.answer(s, hb.id(sea)) is None
+    by_owner = {n.owner: n.race for n in s.nations.values()}
+    assert by_owner == {0: "lizardman", 1: "hogman", 2: "elf"}
+    assert s.dice.left == []
+
+
+def test_later_turns_may_repeat_a_race(hb):
+    """§9.1: the no-duplicate rule is for the first turn only; later invaders may share
+    a race with nations in play."""
+    s = hb.game(players=2, turn=2, rules=["races"])
+    old = hb.nation(s, 0, {hb.land()[0]: 2})
+    old.race = "elf"
+    s.dice.push(2, 3, 4, 1)  # 2 + 5 = 7: elf, no reroll
+    hb.run(s, ("new_nation",))
+    new = max(s.nations.values(), key=lambda n: n.id)
+    assert new.race == "elf" and s.dice.left == []
+
+
+@pytest.mark.parametrize("race,expected", [
+    ("human", {"plains": 4, "forest": 2, "hills": 2}),
+    ("dwarf", {"plains": 3, "forest": 2, "hills": 3}),
+    ("elf", {"plains": 3, "forest": 3, "hills": 2}),
+    ("troll", {"plains": 2, "forest": 1, "hills": 2}),
+    ("hogman", {"plains": 2, "forest": 2, "hills": 1}),
+    ("lizardman", {"plains": 3, "forest": 2, "hills": 2}),
+])
+def test_race_pips(hb, race, expected):
+    """§9.1: human 4 PIPs for plains; dwarf 3 for hills; elf 3 for forest; troll only 2
+    for plains and 1 for forest; hogman only 2 for plains and 1 for hills; the other
+    terrains keep the §6.2 values (3 plains, 2 forest or hills)."""
+    s = hb.game(players=2, rules=["races"])
+    got = {}
+    for terrain in ("plains", "forest", "hills"):
+        n = hb.nation(s, 0, {one_of(hb, terrain): 1})
+        n.race = race
+        got[terrain] = pips(s, n)
+    assert got == expected
+
+
+def test_hb_q26_race_pips(hb):
+    """HB-Q26 (§9.1): troll hills and hogman forest stay at 2 PIPs — only the terrains the
+    text names change — and the race values count only with the races rule."""
+    s = hb.game(players=2, rules=["races"])
+    troll = hb.nation(s, 0, {one_of(hb, "hills"): 1})
+    troll.race = "troll"
+    hog = hb.nation(s, 0, {one_of(hb, "forest"): 1})
+    hog.race = "hogman"
+    assert pips(s, troll) == 2 and pips(s, hog) == 2
+    # a human nation on two plains: 8 PIPs grow one unit (6 would grow none, §6.2)
+    two = [a for a in hb.of_terrain("plains")][:2]
+    human = hb.nation(s, 1, {a: 1 for a in two})
+    human.race = "human"
+    assert pips(s, human) == 8
+    finish(hb, s, hb.run(s, ("population", human.id)))
+    assert human.board == 3
+    s.races_on = False  # the same nation without the races rule: §6.2 values
+    assert pips(s, human) == 6 and pips(s, troll) == 2
+
+
+def test_hb_q26_troll_bonus_in_hills(hb):
+    """HB-Q26 (§9.1): a troll adds one to its combat dice when fighting in hills, both
+    attacking and defending (a 4 hits in hills as attacker, a 3 as defender); not in
+    forest; and the bonus adds to Religious fervour (HB-Q21)."""
+    hills = terrain_pair(hb, "hills")
+    forest = terrain_pair(hb, "forest")
+    for race, (p, q), die, wounded in (("troll", hills, 4, 1), (None, hills, 4, 0),
+                                       ("troll", forest, 4, 0), ("hogman", hills, 4, 0)):
+        s = hb.game(players=2, rules=["races"])
+        att = hb.nation(s, 0, {q: 2})
+        att.race = race
+        hb.nation(s, 1, {p: 2})
+        attack(hb, s, att, q, p, 1, dice=(die, 1, 1))
+        assert battle_state(s) == (1, 0, 2 - wounded, wounded), (race, hb.board.terrain[p])
+    # defending in hills: the troll's 3 hits an attacker
+    p, q = hills
+    for race, hit in (("troll", 1), ("elf", 0)):
+        s = hb.game(players=2, rules=["races"])
+        att = hb.nation(s, 0, {q: 2})
+        dfd = hb.nation(s, 1, {p: 2})
+        dfd.race = race
+        attack(hb, s, att, q, p, 1, dice=(1, 3, 1))
+        assert battle_state(s) == (1 - hit, hit, 2, 0)
+    s = hb.game(players=2, rules=["races"])
+    troll = hb.nation(s, 0, {q: 2})
+    troll.race = "troll"
+    assert attacker_needs(s, p, troll) == 4 and defender_needs(s, p, troll) == 3
+    troll.fervour = True
+    assert attacker_needs(s, p, troll) == 3
+    s.races_on = False
+    assert defender_needs(s, p, troll) == 4 and attacker_needs(s, p, troll) == 4
+
+
+def test_hogman_bonus_in_forest_attacking_and_defending(hb):
+    """§9.1 Hogman: adds one to combat die rolls when fighting in forest, both when
+    attacking or defending; not in hills."""
+    p, q = terrain_pair(hb, "forest")
+    s = hb.game(players=2, rules=["races"])
+    att = hb.nation(s, 0, {q: 2})
+    att.race = "hogman"
+    dfd = hb.nation(s, 1, {p: 2})
+    dfd.race = "hogman"
+    # attacker's 4 hits (needs 4 instead of 5); defender's 3 hits (needs 3 instead of 4)
+    attack(hb, s, att, q, p, 1, dice=(4, 3, 2))
+    assert battle_state(s) == (0, 1, 1, 1)
+    h, _ = terrain_pair(hb, "hills")
+    assert attacker_needs(s, h, att) == 5 and defender_needs(s, h, dfd) == 4
+
+
+def test_lizardmen_ignore_famine(hb):
+    """§9.1 Lizardman: Famine has no effect — the nation still grows (other races starve)."""
+    areas = hb.of_terrain("plains")[:3]
+    for race, grown in (("lizardman", 1), ("human", 0)):
+        s = hb.game(players=2, rules=["races"])
+        n = hb.nation(s, 0, {a: 1 for a in areas})
+        n.race = race
+        hb.run(s, ("do_event", n.id, "famine"))
+        assert n.famine is (race != "lizardman")
+        finish(hb, s, hb.run(s, ("population", n.id)))
+        assert n.board == 3 + grown
+    assert [e.data["event"] for e in hb.logged(s, "event-ignored")] == []
+
+
+def test_hb_q28_lizardmen_ignore_plague_and_its_spread(hb):
+    """HB-Q28 (§9.1): a lizardman nation ignores Plague entirely — no die, no losses of
+    its own and no removals in neighbouring areas; Famine likewise."""
+    s = hb.game(players=2, rules=["races"])
+    x = hb.first(a for a in hb.land() if len(hb.land_nbrs(a)) >= 2)
+    y = hb.land_nbrs(x)[0]
+    liz = hb.nation(s, 0, {x: 3})
+    liz.race = "lizardman"
+    other = hb.nation(s, 1, {y: 3})
+    assert hb.run(s, ("do_event", liz.id, "plague")) is None
+    assert s.dice.calls == []
+    assert liz.units == {x: 3} and other.units == {y: 3}
+    assert [e.data["event"] for e in hb.logged(s, "event-ignored")] == ["plague"]
+    assert hb.run(s, ("do_event", liz.id, "famine")) is None and not liz.famine
+
+
+def test_plague_cannot_remove_neighbouring_lizardmen(hb):
+    """§9.1 Lizardman: a nation that gets Plague can not remove neighbouring lizardman
+    units — only the other neighbours are offered."""
+    s = hb.game(players=3, rules=["races"])
+    x = hb.first(a for a in hb.land() if len(hb.land_nbrs(a)) >= 2)
+    y1, y2 = hb.land_nbrs(x)[:2]
+    sick = hb.nation(s, 0, {x: 4})
+    sick.race = "human"
+    liz = hb.nation(s, 1, {y1: 2})
+    liz.race = "lizardman"
+    elf = hb.nation(s, 2, {y2: 2})
+    elf.race = "elf"
+    s.dice.push(2)
+    d = hb.run(s, ("do_event", sick.id, "plague"))
+    assert d.kind == "hb.plague-neighbour" and set(d.keys) == {"stop", hb.id(y2)}
+    hb.answer(s, hb.id(y2))
+    assert liz.units == {y1: 2} and elf.units == {y2: 1}
+    # without the races rule the same lizardman nation is an ordinary neighbour
+    s2 = hb.game(players=3)
+    sick2 = hb.nation(s2, 0, {x: 4})
+    liz2 = hb.nation(s2, 1, {y1: 2})
+    liz2.race = "lizardman"
+    s2.dice.push(2)
+    d = hb.run(s2, ("do_event", sick2.id, "plague"))
+    assert hb.id(y1) in d.keys
+
+
+def test_hb_q27_split_nation_keeps_race(hb):
+    """HB-Q27 (§9.1): nations made by civil war or by disconnection keep their parent's
+    race (no race roll); the turn-1 no-duplicate rule binds only the game's first turn —
+    a §10 newcomer may share a race."""
+    s = hb.game(players=2, rules=["races"])
+    x, y = hb.pair(hb.adjacent, hb.land())
+    old = hb.nation(s, 0, {x: 2, y: 2})
+    old.race = "dwarf"
+    s.dice.push(1)  # the new nation goes to player 1
+    d = hb.run(s, ("civil_war", old.id))
+    hb.answer(s, hb.id(y))
+    new = s.nations[s.area_nation[y]]
+    assert new is not old and new.race == "dwarf" and hb.logged(s, "race") == []
+    # disconnection (§6.4)
+    s = hb.game(players=2, rules=["races"])
+    a, z = far_apart(hb, 2, gap=5)
+    n = hb.nation(s, 0, {a: 3, hb.land_nbrs(a)[0]: 2, z: 1, hb.land_nbrs(z)[0]: 1})
+    n.race = "hogman"
+    s.dice.push(0)
+    hb.run(s, ("support", n.id))
+    split = s.nations[s.area_nation[z]]
+    assert split is not n and split.race == "hogman" and hb.logged(s, "race") == []
+    # a §10 newcomer rolls with his own turn count and may repeat a race in play
+    s = hb.game(players=2, turn=4, rules=["races"], variant="continuous", joins=[[4, "Dana"]])
+    elf = hb.nation(s, 0, {hb.land()[0]: 2})
+    elf.race = "elf"
+    s.markers = [3, 3, 0]
+    s.dice.push(2, 4)  # Dana's marker 1 + 6 = 7: elf, kept
+    d = hb.run(s, ("membership",))
+    assert d.kind == "hb.entry-sea" and d.player == 2
+    dana = next(n for n in s.nations.values() if n.owner == 2)
+    assert dana.race == "elf" and s.dice.left == []
