@@ -753,6 +753,34 @@ def test_survivors_of_a_won_battle_do_not_move_again(hb):
     assert {k.split(">")[0] for k in move_keys(d)} == {hb.id(q)}
 
 
+def test_defenders_that_retreated_can_be_attacked_again(hb):
+    """§6.3.3: surviving defenders can be attacked again by other (unmoved) attacking units,
+    also in an area to which they have retreated."""
+    s = hb.game(players=2)
+    p, q = hb.pair(lambda x, y: hb.board.terrain[x] == "plains" and hb.adjacent(x, y)
+                   and any(hb.adjacent(r, y) for r in hb.land_nbrs(x) if r != y), hb.land())
+    r = hb.first(a for a in hb.land_nbrs(p) if a != q and hb.adjacent(a, q))
+    att = hb.nation(s, 0, {q: 4})
+    dfd = hb.nation(s, 1, {p: 2})
+    d = attack(hb, s, att, q, p, 2, dice=(1, 1, 1, 1))
+    assert d.kind == "hb.retreat" and d.player == 1
+    hb.answer(s, hb.id(r))
+    d = hb.answer(s, hb.id(r))  # both defenders fall back to r; p is taken
+    assert dfd.units == {r: 2} and att.units == {q: 2, p: 2}
+    assert d.kind == "hb.move" and hb.mv(q, r) in d.keys
+    hb.answer(s, hb.mv(q, r))
+    assert s.battle is not None and s.battle[0] == r and battle_state(s) == (1, 0, 2, 0)
+
+
+def test_events_last_only_for_the_nations_own_turn(hb):
+    """§6.1: in all cases the events apply only to the current nation turn."""
+    s = hb.game(players=2)
+    n = hb.nation(s, 0, {hb.land()[0]: 2})
+    n.phases, n.weak, n.fervour, n.famine = 2, True, True, True
+    hb.run(s, ("end_nation_turn", n.id))
+    assert (n.phases, n.weak, n.fervour, n.famine) == (1, False, False, False)
+
+
 def test_only_one_battle_at_a_time(hb):
     """§6.3.1: once units moved into another nation's area, no other area occupied by another
     nation may be entered (nor any other move made) until that battle is resolved."""
