@@ -10,19 +10,20 @@ nothing here samples.
 Modifiers: Religious fervour (§6.1) adds one to the attacker's dice; a troll adds one in
 hills and a hogman in forest, attacking or defending (§9.1); a defending city (§9.3.1
 City building) adds one die at the plain hit number, cannot be hit while a defending army
-stands, and is taken over when it alone survives.  Hit numbers come from the game's rule
-tables (``data/rules.toml`` via :func:`load_tables`).
+stands, and is taken over when it alone survives.  Hit numbers and race bonuses come from
+the game's rule tables (``data/rules.toml`` via :func:`load_tables`).
 
-Two solvers share the rules below:
+Two solvers share the rules below and agree to rounding (the tests check it):
 
-* ``_GreedyGrid`` — policy ``greedy`` only: a side's state is its health ``2·unhurt +
-  wounded`` (greedy never leaves more than one wounded unit), so a round moves
-  probability mass down a rectangle of the health grid.  Forward propagation of mass with
-  numpy block updates; ~ms for 30 v 30.
-* ``_General`` — any policy: every (unhurt, wounded, retreated) state of each side,
-  solved backwards (values of every smaller battle come for free), with the ``best``
-  policy's choices made by backward induction.  It also checks the grid solver in the
-  tests.
+* ``_General`` — any policy: every (unhurt, wounded, retreated) state of both sides,
+  solved backwards, so one pass answers every smaller battle too; the ``best`` policy's
+  choices are made there by backward induction.  One such table is kept per set of
+  modifiers and grown to the largest battle asked for: once warm, a query up to
+  :data:`TABLE_UNITS` a side is a look-up.
+* ``_GreedyGrid`` — policy ``greedy`` only, for larger battles: greedy never leaves more
+  than one wounded unit, so a side's state is its health ``2·unhurt + wounded`` and a
+  round moves probability mass down a rectangle of the health grid (forward propagation
+  with numpy block updates).
 
 :func:`monte_carlo` plays the same battles with the game's own combat code
 (``combat.py``: the ``fight``/``battle_round``/``allocate``/``retreat`` steps), answering
@@ -34,19 +35,15 @@ from __future__ import annotations
 
 import math
 import random
+from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
 import numpy as np
 
 from .combat import hit_outcomes
-from .tables import TERRAINS, Tables, load_tables
+from .tables import RACES, TERRAINS, Tables, load_tables
 
-#: §9.1 table 2: every race a nation can have.
-RACES = ("human", "dwarf", "elf", "troll", "hogman", "lizardman")
-#: §9.1: the races that add one to their combat dice, and where ("both when attacking or
-#: defending").  The rule tables have no races yet; they come with the races issue.
-RACE_COMBAT_TERRAIN = {"troll": "hills", "hogman": "forest"}
 POLICIES = ("greedy", "best")
 #: The largest battle the solver takes (a side of a real game has at most a set's tokens).
 MAX_UNITS = 200
@@ -69,7 +66,9 @@ class OddsError(ValueError):
 class Battle:
     """One battle to solve.  A retreat threshold ``N`` > 0 means: at the end of every
     round, a side with fewer than ``N`` units in the area retreats all its unwounded
-    units (RULINGS HB-Q203); 0 never retreats."""
+    units (RULINGS HB-Q202); 0 never retreats.  ``attackers_wounded`` of the
+    ``attackers`` (and likewise for the defenders) are wounded: a battle in progress,
+    about to roll its next round."""
 
     attackers: int
     defenders: int
@@ -81,9 +80,12 @@ class Battle:
     policy: str = "greedy"
     attacker_retreat_below: int = 0
     defender_retreat_below: int = 0
+    attackers_wounded: int = 0
+    defenders_wounded: int = 0
 
     def __post_init__(self) -> None:
-        for name in ("attackers", "defenders", "attacker_retreat_below", "defender_retreat_below"):
+        for name in ("attackers", "defenders", "attacker_retreat_below", "defender_retreat_below",
+                     "attackers_wounded", "defenders_wounded"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool):
                 raise OddsError(f"{name} must be a whole number, got {v!r}")
@@ -94,6 +96,10 @@ class Battle:
         for name in ("attackers", "defenders"):
             if getattr(self, name) > MAX_UNITS:
                 raise OddsError(f"{name} must be at most {MAX_UNITS}, got {getattr(self, name)}")
+        for side in ("attackers", "defenders"):
+            if getattr(self, f"{side}_wounded") > getattr(self, side):
+                raise OddsError(f"{side}_wounded ({getattr(self, f'{side}_wounded')}) cannot exceed "
+                                f"{side} ({getattr(self, side)})")
         if self.terrain not in TERRAINS:
             raise OddsError(f"unknown terrain {self.terrain!r} (known: {', '.join(TERRAINS)})")
         for name in ("attacker_race", "defender_race"):
@@ -112,8 +118,17 @@ class Battle:
 
     def with_sizes(self, attackers: int, defenders: int) -> "Battle":
         d = asdict(self)
-        d.update(attackers=attackers, defenders=defenders)
+        d.update(attackers=attackers, defenders=defenders, attackers_wounded=0, defenders_wounded=0)
         return Battle(**d)
+
+    @property
+    def attacker_start(self) -> tuple[int, int, int]:
+        """(unhurt, wounded, retreated) of the attackers when the next round starts."""
+        return (self.attackers - self.attackers_wounded, self.attackers_wounded, 0)
+
+    @property
+    def defender_start(self) -> tuple[int, int, int]:
+        return (self.defenders - self.defenders_wounded, self.defenders_wounded, 0)
 
 
 @dataclass(frozen=True)
@@ -127,13 +142,10 @@ class HitChances:
 
 def race_bonus(race: str | None, terrain: str, tables: Tables | None = None) -> int:
     """§9.1: +1 to a troll's dice in hills and a hogman's in forest, attacking or
-    defending — from the rule tables' races when they have them."""
+    defending (the ``combat_bonus`` of the races in the rule tables)."""
     if race is None:
         return 0
-    races = getattr(tables or load_tables(), "races", None)
-    if races and race in races:
-        return int(races[race].combat_bonus.get(terrain, 0))
-    return 1 if RACE_COMBAT_TERRAIN.get(race) == terrain else 0
+    return int((tables or load_tables()).races[race].combat_bonus.get(terrain, 0))
 
 
 def _p_die(need: int) -> float:
@@ -144,7 +156,8 @@ def _p_die(need: int) -> float:
 def hit_chances(battle: Battle, tables: Tables | None = None) -> HitChances:
     """Per-die hit chances, from the rule tables: both sides hit on ``hit_on`` (4+); the
     attacker needs ``attacker_hit_on_rough`` (5+) in ``rough`` terrain (§6.3.1); the
-    bonuses add up (fervour and race, RULINGS HB-Q21)."""
+    bonuses add up (fervour and race, RULINGS HB-Q21).  A city's die hits on the plain
+    number; the attacker's dice hit the city on the area's number (RULINGS HB-Q42)."""
     t = tables or load_tables()
     army_need = t.attacker_hit_on_rough if battle.terrain in t.rough else t.hit_on
     mod_a = int(battle.fervour) + race_bonus(battle.attacker_race, battle.terrain, t)
@@ -247,7 +260,7 @@ def _retreat(a: tuple, d: tuple, ta: int, td: int) -> tuple[tuple, tuple]:
     """§6.3.2 at the end of a round, for sides ``(unhurt, wounded, retreated)``: first the
     defender, then — only if the defender stayed — the attacker retreats every unwounded
     unit when it has fewer than its threshold of units in the area.  Wounded units cannot
-    retreat and stay to fight (RULINGS HB-Q203).  Nothing happens once a side is gone."""
+    retreat and stay to fight (RULINGS HB-Q202).  Nothing happens once a side is gone."""
     if not (a[0] + a[1]) or not (d[0] + d[1]):
         return a, d
     if d[0] and d[0] + d[1] < td:
@@ -342,7 +355,9 @@ class _GreedyGrid:
         na_, nd_ = len(sa), len(sd)
         P = np.zeros((na_, nd_))  # mass after a round, before §6.3.2 retreats
         C = np.zeros((na_, nd_))  # mass at the start of a round
-        start = (2 * b.attackers, 2 * b.defenders)  # everybody unhurt
+        if max(b.attackers_wounded, b.defenders_wounded) > 1:
+            raise OddsError("the grid engine starts with at most one wounded unit a side")
+        start = (2 * b.attackers - b.attackers_wounded, 2 * b.defenders - b.defenders_wounded)
         C[start] = 1.0
         H = np.add.outer(np.array(hl_a), np.array(hl_d))
         order = np.argsort(-H, axis=None, kind="stable")
@@ -444,18 +459,19 @@ class _General:
 
     ROUNDS, DESTROYED, SURV = 5, 6, 7
 
-    def __init__(self, proto: Battle, ch: HitChances) -> None:
+    def __init__(self, proto: Battle, ch: HitChances, dists: bool = True) -> None:
         self.proto = proto
+        self.dists = dists
         self.ch = ch
         n_att, n_def = proto.attackers, proto.defenders
         self.n_att, self.n_def = n_att, n_def
         self.best = proto.policy == "best"
-        self.sa = self._space(n_att, proto.attacker_retreat_below, self.best)
-        self.sd = self._space(n_def, proto.defender_retreat_below, self.best)
+        self.sa = self._space(n_att, proto.attacker_retreat_below, self.best, proto.attacker_start)
+        self.sd = self._space(n_def, proto.defender_retreat_below, self.best, proto.defender_start)
         self.ia = {s: i for i, s in enumerate(self.sa)}
         self.id = {s: i for i, s in enumerate(self.sd)}
         self.nA, self.nD = len(self.sa), len(self.sd)
-        self.K = self.SURV + (n_att + 1) + (n_def + 1)
+        self.K = self.SURV + ((n_att + 1) + (n_def + 1) if dists else 0)
         self.out_a = [self._outcomes(s, self.ia, n_def + int(proto.city)) for s in self.sa]
         self.out_d = [self._outcomes(s, self.id, n_att) for s in self.sd]
         self.g_a = [np.array([o[0] for o in outs], dtype=np.int64) for outs in self.out_a]
@@ -472,15 +488,19 @@ class _General:
         self._solve()
 
     @staticmethod
-    def _space(n: int, threshold: int, best: bool) -> list[tuple[int, int, int]]:
-        """Side states (unhurt, wounded, retreated).  Greedy never leaves more than one
-        wounded unit; a side retreats once, fewer than ``threshold`` units."""
+    def _space(n: int, threshold: int, best: bool, start: tuple) -> list[tuple[int, int, int]]:
+        """Side states (unhurt, wounded, retreated) a side of ``n`` units starting in
+        ``start`` can reach.  Greedy kills wounded units first and leaves at most one
+        more wounded; a side retreats once, with fewer than ``threshold`` units."""
+        u0, w0, _ = start
+        w_max = n if best else max(1, w0)
         out = []
         for u in range(n + 1):
-            for w in range(n - u + 1 if best else min(1, n - u) + 1):
-                out.append((u, w, 0))
+            for w in range(min(w_max, n - u) + 1):
+                if best or w <= 1 or u == u0:
+                    out.append((u, w, 0))
         for r in range(1, min(threshold - 1, n) + 1):
-            for w in range(n - r + 1 if best else min(1, n - r) + 1):
+            for w in range(min(w_max, n - r) + 1):
                 out.append((0, w, r))
         return out
 
@@ -513,8 +533,9 @@ class _General:
             if not a_in or not d_in:
                 c = _classify(a_in, a[2], d_in, d[2])
                 row[c] = 1.0
-                row[self.SURV + a_in + a[2]] = 1.0
-                row[s_def + d_in + d[2]] = 1.0
+                if self.dists:
+                    row[self.SURV + a_in + a[2]] = 1.0
+                    row[s_def + d_in + d[2]] = 1.0
                 VA[flat] = 1.0 if c in (_AW, _DR) else 0.0
                 VD[flat] = 1.0 if c in (_DW, _AR) else 0.0
                 continue
@@ -598,7 +619,8 @@ class _General:
 
     def result(self, battle: Battle) -> OddsResult:
         """The answer for ``battle`` (no larger than this table), read off ``V``."""
-        flat = self.ia[(battle.attackers, 0, 0)] * self.nD + self.id[(battle.defenders, 0, 0)]
+        assert self.dists, "a table without survivor distributions"
+        flat = self.ia[battle.attacker_start] * self.nD + self.id[battle.defender_start]
         v = self.V[flat]
         s_def = self.SURV + self.n_att + 1
         att = tuple(float(x) for x in v[self.SURV : self.SURV + battle.attackers + 1])
@@ -621,16 +643,51 @@ class _General:
         )
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)
 def _general(proto: Battle) -> _General:
+    """A table of its own, for a greedy position with more than one wounded unit."""
     return _General(proto, hit_chances(proto))
+
+
+#: Greedy battles up to this size a side are read off one table per set of modifiers
+#: (``best`` ones always are), grown to the largest battle asked for so far: once warm,
+#: a query is a look-up.  Larger greedy battles go to the grid solver.
+TABLE_UNITS = 30
+#: The largest --table heat map.
+MAX_TABLE = 100
+_TABLES: OrderedDict = OrderedDict()
+_TABLES_KEPT = 16
+
+
+def _modifiers(b: Battle) -> tuple:
+    return (b.terrain, b.fervour, b.attacker_race, b.defender_race, b.city, b.policy,
+            b.attacker_retreat_below, b.defender_retreat_below)
+
+
+def _table_for(battle: Battle, dists: bool = True) -> _General:
+    """The cached table for ``battle``'s modifiers, grown to hold ``battle``."""
+    key = (_modifiers(battle), dists)
+    g = _TABLES.get(key)
+    if g is not None and g.n_att >= battle.attackers and g.n_def >= battle.defenders:
+        _TABLES.move_to_end(key)
+        return g
+    n_att = max(battle.attackers, g.n_att if g is not None else 0)
+    n_def = max(battle.defenders, g.n_def if g is not None else 0)
+    proto = Battle(n_att, n_def, *_modifiers(battle))
+    g = _TABLES[key] = _General(proto, hit_chances(proto), dists)
+    _TABLES.move_to_end(key)
+    while len(_TABLES) > _TABLES_KEPT:
+        _TABLES.popitem(last=False)
+    return g
 
 
 @lru_cache(maxsize=256)
 def _solve_cached(battle: Battle, engine: str) -> OddsResult:
     if engine == "grid":
         return _GreedyGrid(battle, hit_chances(battle)).solve()
-    return _general(battle).result(battle)
+    if battle.policy == "greedy" and max(battle.attackers_wounded, battle.defenders_wounded) > 1:
+        return _general(battle).result(battle)
+    return _table_for(battle).result(battle)
 
 
 # --------------------------------------------------------------------------- public API
@@ -657,9 +714,27 @@ def solve(
     return solve_battle(battle, engine)
 
 
+def solve_position(
+    attackers_unhurt: int,
+    attackers_wounded: int,
+    defenders_unhurt: int,
+    defenders_wounded: int,
+    **modifiers,
+) -> OddsResult:
+    """The exact odds of a battle in progress, before its next round (§6.3.1): the same
+    keyword arguments as :func:`solve`.  Bots call this at every round."""
+    fields = {k: modifiers.pop(k) for k in list(modifiers) if k in Battle.__dataclass_fields__}
+    battle = Battle(attackers_unhurt + attackers_wounded, defenders_unhurt + defenders_wounded, **fields,
+                    attackers_wounded=attackers_wounded, defenders_wounded=defenders_wounded)
+    return solve_battle(battle, **modifiers)
+
+
 def solve_battle(battle: Battle, engine: str = "auto") -> OddsResult:
+    """:func:`solve` for a :class:`Battle`."""
     if engine == "auto":
-        engine = "grid" if battle.policy == "greedy" else "general"
+        small_wounds = max(battle.attackers_wounded, battle.defenders_wounded) <= 1
+        big = max(battle.attackers, battle.defenders) > TABLE_UNITS
+        engine = "grid" if battle.policy == "greedy" and small_wounds and big else "general"
     if engine not in ("grid", "general"):
         raise OddsError(f"unknown engine {engine!r} (known: auto, grid, general)")
     if engine == "grid" and battle.policy != "greedy":
@@ -670,21 +745,12 @@ def solve_battle(battle: Battle, engine: str = "auto") -> OddsResult:
 def odds_table(n: int, **modifiers) -> np.ndarray:
     """``table[a-1, d-1]``: the attacker's chance of taking the area (its wins plus the
     defender's retreats) with ``a`` attackers against ``d`` defenders, 1 ≤ a, d ≤ n."""
-    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_UNITS:
-        raise OddsError(f"table size must be 1..{MAX_UNITS}, got {n!r}")
-    proto = Battle(n, n, **modifiers)
-    out = np.zeros((n, n))
-    if proto.policy == "best":
-        g = _general(proto)
-        for a in range(1, n + 1):
-            for d in range(1, n + 1):
-                f = g.ia[(a, 0, 0)] * g.nD + g.id[(d, 0, 0)]
-                out[a - 1, d - 1] = g.VA[f]
-        return out
-    for a in range(1, n + 1):
-        for d in range(1, n + 1):
-            out[a - 1, d - 1] = solve_battle(proto.with_sizes(a, d)).attacker_takes_area
-    return out
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_TABLE:
+        raise OddsError(f"table size must be 1..{MAX_TABLE}, got {n!r}")
+    g = _table_for(Battle(n, n, **modifiers), dists=False)  # one backward pass for all
+    a_idx = np.array([g.ia[(a, 0, 0)] for a in range(1, n + 1)])
+    d_idx = np.array([g.id[(d, 0, 0)] for d in range(1, n + 1)])
+    return g.VA[a_idx[:, None] * g.nD + d_idx[None, :]].copy()
 
 
 # --------------------------------------------------------------------------- Monte Carlo
@@ -807,11 +873,13 @@ def monte_carlo_battle(battle: Battle, runs: int = 1000, seed: int = 0) -> OddsR
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise OddsError(f"seed must be a whole number, got {seed!r}")
     ch = hit_chances(battle)
+    if battle.attackers_wounded or battle.defenders_wounded:
+        raise OddsError("monte-carlo plays whole battles: every unit starts unhurt")
     if battle.attackers == 0 or battle.defenders == 0:  # nothing to fight
         k = (_classify(battle.attackers, 0, battle.defenders, 0), battle.attackers, battle.defenders)
         return _result_from_terminal(battle, ch, {k: 1.0}, 0.0, 0.0, "monte-carlo", runs, seed)
     base = _arrange(battle, seed)
-    solver = _general(battle) if battle.policy == "best" else None
+    solver = _table_for(battle) if battle.policy == "best" else None
     ta, td = battle.attacker_retreat_below, battle.defender_retreat_below
     master = random.Random(seed)
     terminal: dict[tuple[int, int, int], float] = {}
@@ -849,6 +917,8 @@ def monte_carlo_battle(battle: Battle, runs: int = 1000, seed: int = 0) -> OddsR
                         ra += 1
                     else:
                         rd += 1
+            elif d.kind == "hb.submit" and "fight" in d.keys:  # §9.2: never submit
+                key = "fight"
             else:
                 raise RuntimeError(f"monte-carlo: unexpected decision {d.kind} during the battle")
             s.apply(d.player, key)
