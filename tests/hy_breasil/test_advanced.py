@@ -366,3 +366,347 @@ def test_hb_q27_split_nation_keeps_race(hb):
     assert d.kind == "hb.entry-sea" and d.player == 2
     dana = next(n for n in s.nations.values() if n.owner == 2)
     assert dana.race == "elf" and s.dice.left == []
+
+
+# == §9.2 Submission ===========================================================================
+def _duel(hb, rules=("submission",), players=2, attackers=4, defenders=2, nbrs=3, terrain="plains"):
+    s = hb.game(players=players, rules=list(rules))
+    p, q = terrain_pair(hb, terrain, nbrs)
+    att = hb.nation(s, 0, {q: attackers})
+    dfd = hb.nation(s, 1, {p: defenders})
+    return s, p, q, att, dfd
+
+
+def test_hb_q29_submission_offered_before_first_round(hb):
+    """HB-Q29 (§9.2): the defender is offered submission when the attacker starts the
+    battle — after all the units it wants have moved in, before any die of the first
+    round — and again before every later battle."""
+    s, p, q, att, dfd = _duel(hb)
+    d = hb.run(s, ("move", att.id, 1))
+    d = hb.answer(s, hb.mv(q, p))
+    assert d.kind == "hb.move" and "fight" in d.keys and hb.mv(q, p) in d.keys  # not offered yet
+    d = hb.answer(s, hb.mv(q, p))
+    d = hb.answer(s, "fight")
+    assert d.kind == "hb.submit" and d.player == 1 and set(d.keys) == {"fight", "submit"}
+    assert " 2 units" in d.prompt and s.dice.calls == []
+    s.dice.push(1, 1, 6, 6)  # the first round: the attackers miss, the defenders hit twice
+    d = hb.answer(s, "fight")
+    assert s.dice.kinds() == ["die"] * 4 and s.dice.left == []
+    assert d.kind == "hb.assign-hits" and d.player == 1
+    assert dfd.master == EMPTY and [e.kind for e in hb.logged(s, "battle")] == ["battle"]
+
+
+def test_submission_offered_again_for_every_battle(hb):
+    """§9.2: if the defender does not submit the battle is fully resolved; when there are
+    more battles later the defender is, again, given a chance to submit."""
+    s, p, q, att, dfd = _duel(hb, attackers=3, defenders=2)
+    d = attack(hb, s, att, q, p, 1)
+    assert d.kind == "hb.submit"
+    s.dice.push(1, 6, 6)  # the lone attacker misses and takes two hits: killed
+    d = hb.answer(s, "fight")
+    assert s.battle is None and dfd.units == {p: 2} and att.units == {q: 2}
+    assert d.kind == "hb.move"
+    d = hb.answer(s, hb.mv(q, p))
+    d = hb.answer(s, "fight")
+    assert d.kind == "hb.submit" and d.player == 1
+    assert dfd.master == EMPTY
+
+
+def test_no_submission_without_the_rule(hb):
+    """§9 (HB-Q47): without the submission rule the battle starts at once."""
+    s, p, q, att, dfd = _duel(hb, rules=())
+    d = attack(hb, s, att, q, p, 2, dice=(1, 1, 1, 1))
+    assert s.dice.kinds() == ["die"] * 4
+    assert d is None or d.kind != "hb.submit"
+
+
+def test_submit_attacker_withdraws_all_units(hb):
+    """§9.2: if the defender submits, the attacker must immediately withdraw all its
+    units from the contested area, by the rules of attacker retreats (to adjacent land
+    that is empty or its own); the defender keeps its units; they are submitted."""
+    s, p, q, att, dfd = _duel(hb, attackers=4, defenders=2, nbrs=3)
+    d = attack(hb, s, att, q, p, 3)
+    assert d.kind == "hb.submit"
+    d = hb.answer(s, "submit")
+    targets = {hb.id(a) for a in hb.land_nbrs(p) if s.area_nation[a] in (EMPTY, att.id)}
+    assert d.kind == "hb.withdraw" and d.player == 0 and set(d.keys) == targets
+    assert hb.id(q) in targets and len(targets) >= 2
+    other = next(k for k in d.keys if k != hb.id(q))
+    d = hb.answer(s, other)
+    d = hb.answer(s, hb.id(q))
+    d = hb.answer(s, hb.id(q))
+    assert s.battle is None
+    assert att.units == {q: 3, hb.a(other): 1} and att.board == 4
+    assert dfd.units == {p: 2} and s.area_nation[p] == dfd.id
+    assert dfd.master == att.id and att.master == EMPTY
+    assert s.dice.calls == []  # no round was rolled
+    assert [e.kind for e in hb.logged(s, "submission")] == ["submission"]
+    # the withdrawn units have moved: only the unit that never moved may still go
+    assert d.kind == "hb.move"
+    assert {k.split(">")[0] for k in d.keys if ">" in k} == {hb.id(q)}
+    assert s.moved[q] == 2 and s.moved[hb.a(other)] == 1
+    assert hb.invariants(s) == []
+
+
+def test_hb_q30_units_with_nowhere_to_withdraw_are_lost(hb):
+    """HB-Q30 (§9.2, §6.3.2): withdrawing units with no adjacent empty or own land (they
+    came from the sea) are lost, back to the pool."""
+    s = hb.game(players=3, rules=["submission"])
+    sea = hb.board.entry_seas[0]
+    p = hb.coast(sea)[0]
+    att = hb.nation(s, 0, {sea: 5})
+    dfd = hb.nation(s, 1, {p: 2})
+    hb.filler(s, [a for a in hb.land_nbrs(p)], owner=2)
+    d = attack(hb, s, att, sea, p, 3)
+    assert d.kind == "hb.submit"
+    d = hb.answer(s, "submit")
+    assert s.battle is None and dfd.master == att.id
+    assert att.units == {sea: 2} and att.board == 2 and att.pool == 15 - 1 - 2
+    (lost,) = hb.logged(s, "withdraw-lost")
+    assert lost.data["units"] == 3
+    assert hb.invariants(s) == []
+
+
+def test_hb_q33_partners_cannot_enter_each_others_land(hb):
+    """HB-Q33 (§9.2): once a nation has submitted, neither it nor its master may move into
+    the other's land (that would be an attack); other nations stay open to both, and
+    Plague removals between them remain possible."""
+    s = hb.game(players=3, rules=["submission"])
+    x = hb.first(a for a in hb.land() if len(hb.land_nbrs(a)) >= 3)
+    y, z = hb.land_nbrs(x)[:2]
+    master = hb.nation(s, 0, {x: 3})
+    servant = hb.nation(s, 1, {y: 3})
+    third = hb.nation(s, 2, {z: 1})
+    for n, other in ((master, servant), (servant, master)):
+        d = hb.run(s, ("move", n.id, 1))
+        src = next(iter(n.units))
+        assert hb.mv(src, next(iter(other.units))) in d.keys
+    servant.master = master.id
+    d = hb.run(s, ("move", master.id, 1))
+    assert hb.mv(x, y) not in d.keys and hb.mv(x, z) in d.keys
+    d = hb.run(s, ("move", servant.id, 1))
+    assert hb.mv(y, x) not in d.keys
+    assert not [k for k in d.keys if ">" in k and hb.a(k.split(">")[1]) == x]
+    # Plague is not an attack: the servant's plague may strike its master next door
+    s.dice.push(1)
+    d = hb.run(s, ("do_event", servant.id, "plague"))
+    assert d.kind == "hb.plague-neighbour" and hb.id(x) in d.keys
+    assert third.units == {z: 1}
+
+
+def test_hb_q32_half_the_vp_rounded_up_to_the_master(hb):
+    """HB-Q32 (§9.2): half the VP a submitted nation earns while submitted, rounded up,
+    go to its master's owner — per award (each victory points phase, each Civilization
+    bonus); between nations of one player nothing changes."""
+    s = hb.game(players=3, rules=["submission"])
+    land = hb.land()
+    master = hb.nation(s, 0, {land[0]: 1})
+    servant = hb.nation(s, 1, {land[10]: 1, land[20]: 1, land[30]: 1})
+    s.vp = [10, 10, 10]
+    assert vp_gain(hb, s) == [1, 3, 0]  # before submission: 1 and 3
+    servant.master = master.id
+    assert vp_gain(hb, s) == [1 + 2, 1, 0]  # 3 VP: 2 (rounded up) to the master
+    s.remove_units(servant, land[30], 1)
+    s.remove_units(servant, land[20], 1)
+    assert vp_gain(hb, s) == [1 + 1, 0, 0]  # 1 VP: the master gets it all (½ rounded up)
+    assert hb.run(s, ("do_event", servant.id, "civilization")) is None
+    assert s.vp == [10 + 1 + 3 + 2 + 3, 10 + 3 + 1 + 0 + 2, 10]  # 5 VP: 3 and 2
+    # VP earned before the submission stay where they are; a same-owner pair changes nothing
+    mine = hb.nation(s, 2, {land[40]: 1, land[41]: 1})
+    mine.master = hb.nation(s, 2, {land[45]: 1}).id
+    before = s.vp[2]
+    vp_gain(hb, s)
+    assert s.vp[2] == before + 3
+
+
+def test_cannot_submit_if_already_submitted(hb):
+    """§9.2: a nation can not submit if it is already submitted to another nation —
+    the battle starts without an offer."""
+    s, p, q, att, dfd = _duel(hb, players=3)
+    third = hb.nation(s, 2, {far_apart(hb, 1)[0]: 1})
+    dfd.master = third.id
+    d = attack(hb, s, att, q, p, 2, dice=(1, 1, 1, 1))
+    assert s.dice.kinds() == ["die"] * 4  # the first round was rolled straight away
+    assert dfd.master == third.id and hb.logged(s, "submission") == []
+    assert d is None or d.kind != "hb.submit"
+
+
+def test_cannot_submit_to_a_submitted_attacker(hb):
+    """§9.2: nor can a nation submit if the attacking nation is itself submitted."""
+    s, p, q, att, dfd = _duel(hb, players=3)
+    third = hb.nation(s, 2, {far_apart(hb, 1)[0]: 1})
+    att.master = third.id
+    d = attack(hb, s, att, q, p, 2, dice=(1, 1, 1, 1))
+    assert s.dice.kinds() == ["die"] * 4
+    assert dfd.master == EMPTY and (d is None or d.kind != "hb.submit")
+
+
+def _pair(hb, players=3, rules=("submission",), servant_units=None, master_units=None):
+    s = hb.game(players=players, rules=list(rules))
+    a, b = far_apart(hb, 2, gap=4)
+    master = hb.nation(s, 0, master_units or {a: 2, hb.land_nbrs(a)[0]: 2}, start_sea=hb.board.entry_seas[0])
+    servant = hb.nation(s, 1, servant_units or {b: 2, hb.land_nbrs(b)[0]: 2}, start_sea=hb.board.entry_seas[1])
+    servant.master = master.id
+    return s, master, servant
+
+
+@pytest.mark.parametrize("event", ["strong-leader", "reinforcements"])
+def test_submission_ends_on_strong_leader_or_reinforcements(hb, event):
+    """§9.2: submission ends when the submitted nation rolls Strong leader or
+    Reinforcements; the event itself still happens."""
+    s, master, servant = _pair(hb)
+    s.dice.push(3)  # the reinforcements die (unused for Strong leader)
+    hb.run(s, ("do_event", servant.id, event))
+    assert servant.master == EMPTY
+    assert [e.data["nation"] for e in hb.logged(s, "submission-ends")] == [servant.id]
+    if event == "strong-leader":
+        assert servant.phases == 2
+    else:
+        assert servant.units[hb.board.entry_seas[1]] == 3
+
+
+@pytest.mark.parametrize("event", ["religious-fervour", "famine", "civilization", "plague"])
+def test_other_events_keep_the_submission(hb, event):
+    """§9.2: only the listed events end a submission."""
+    s, master, servant = _pair(hb)
+    s.dice.push(1)
+    finish(hb, s, hb.run(s, ("do_event", servant.id, event)), prefer=("stop",))
+    assert servant.master == master.id
+
+
+def test_submission_ends_when_the_master_is_eliminated(hb):
+    """§9.2, §8: submission ends when the nation submitted to is eliminated from play."""
+    s, master, servant = _pair(hb)
+    for a in list(master.units):
+        s.remove_units(master, a, master.units[a])
+    assert master.id not in s.nations and servant.master == EMPTY
+    assert hb.invariants(s) == []
+
+
+def test_submission_ends_when_the_master_submits_to_a_third_nation(hb):
+    """§9.2: submission ends when the master submits to a third nation (which the master
+    may do: it is not itself submitted)."""
+    s = hb.game(players=3, rules=["submission"])
+    p, q = terrain_pair(hb, "plains", 2)
+    third = hb.nation(s, 2, {q: 3})
+    master = hb.nation(s, 0, {p: 2})
+    servant = hb.nation(s, 1, {far_apart(hb, 1)[0]: 2})
+    servant.master = master.id
+    d = attack(hb, s, third, q, p, 1)
+    assert d.kind == "hb.submit" and d.player == 0
+    hb.answer(s, "submit")
+    assert master.master == third.id and servant.master == EMPTY
+    assert [e.data["nation"] for e in hb.logged(s, "submission-ends")] == [servant.id]
+
+
+def test_submission_ends_when_the_master_has_a_civil_war(hb):
+    """§9.2: submission ends when the master gets a Civil war event; the breakaway
+    nation is not a master either."""
+    s, master, servant = _pair(hb)
+    s.dice.push(2)
+    d = hb.run(s, ("do_event", master.id, "civil-war"))
+    finish(hb, s, d)
+    assert servant.master == EMPTY
+    assert len(s.nations) == 3
+    assert all(n.master == EMPTY for n in s.nations.values())
+
+
+def test_hb_q31_kept_event_ends_submission(hb):
+    """HB-Q31 (§9.2): the event the nation keeps, after rerolls, is the one that counts:
+    a rerolled Weak leader does not absorb, a rerolled Strong leader does not free; a
+    Prophecy counts when its event happens; a master's impossible Civil war (rerolled)
+    frees nobody."""
+    s, master, servant = _pair(hb)
+    s.dice.push(6)  # 6 + 0: Weak leader
+    d = hb.run(s, ("event", servant.id))
+    assert s._waiting[2] == "weak-leader"
+    s.dice.push(2)  # 2 + 1 token: Religious fervour
+    d = hb.answer(s, "reroll")
+    assert s._waiting[2] == "religious-fervour"
+    hb.answer(s, "accept")
+    assert servant.id in s.nations and servant.master == master.id and servant.fervour
+    s.dice.push(1)  # 1 + 1 token: Strong leader
+    hb.run(s, ("event", servant.id))
+    assert s._waiting[2] == "strong-leader"
+    s.dice.push(2)  # 2 + 2: Civilization (5 VP without abilities)
+    hb.answer(s, "reroll")
+    hb.answer(s, "accept")
+    assert servant.master == master.id and not hb.logged(s, "submission-ends")
+    # a prophecy of Strong leader frees the nation when it happens
+    servant.prophecy = "strong-leader"
+    hb.run(s, ("event", servant.id))
+    assert servant.master == master.id  # not yet: the owner may still reroll
+    hb.answer(s, "accept")
+    assert servant.master == EMPTY
+    # the master's Civil war is impossible (one area): rerolled, the servant stays
+    s2, m2, sv2 = _pair(hb, master_units={hb.land()[0]: 3})
+    s2.dice.push(6)
+    m2.civ = 2  # 6 + 2 = 8: Civil war, impossible with one area
+    m2.pool -= 2
+    s2.dice.push(1)  # 1 + 2 = 3: Religious fervour
+    hb.run(s2, ("event", m2.id))
+    assert s2._waiting[2] == "religious-fervour" and sv2.master == m2.id
+
+
+def test_absorption_on_weak_leader(hb):
+    """§9.2: a submitted nation rolling Weak leader is absorbed: all its units are
+    replaced by units of the controlling nation; the absorbed nation no longer exists
+    and its tokens are returned (§8)."""
+    s, master, servant = _pair(hb)
+    areas = dict(servant.units)
+    pool = master.pool
+    assert hb.run(s, ("do_event", servant.id, "weak-leader")) is None
+    assert servant.id not in s.nations and servant.set in s.free_sets
+    for a, c in areas.items():
+        assert master.units[a] == c and s.area_nation[a] == master.id
+    assert master.pool == pool - sum(areas.values())
+    assert not master.weak  # the absorbed nation's weak leader is not the master's
+    assert [e.data["nation"] for e in hb.logged(s, "absorption")] == [servant.id]
+    assert hb.conserved(master, s) and hb.invariants(s) == []
+
+
+def test_hb_q34_absorption_replaces_units_as_the_pool_allows(hb):
+    """HB-Q34 (§9.2): when the controlling nation has too few spare units, its owner picks
+    the areas to take over one at a time (each replaced as far as the pool goes); the
+    rest are removed.  Cities stay with their areas; a city in an area left empty goes;
+    the absorbed nation's capital and saved PIPs are lost with it."""
+    s = hb.game(players=3, rules=["submission", "abilities"])
+    base, b = far_apart(hb, 2, gap=5)
+    land = [base] + hb.land_nbrs(base)[:3]
+    master = hb.nation(s, 0, {land[0]: 3, land[1]: 3, land[2]: 3, land[3]: 2})
+    assert master.pool == 3
+    b2, b3 = hb.land_nbrs(b)[:2]
+    servant = hb.nation(s, 1, {b: 2, b2: 4, b3: 1})
+    servant.master = master.id
+    servant.capital, servant.saved = b, 4
+    s.cities = (1 << b) | (1 << b2)
+    d = hb.run(s, ("do_event", servant.id, "weak-leader"))
+    assert d.kind == "hb.absorb-area" and d.player == 0 and set(d.keys) == hb.ids([b, b2, b3])
+    d = hb.answer(s, hb.id(b2))  # 3 of the 4 units there can be replaced
+    assert d is None
+    assert master.units[b2] == 3 and master.pool == 0
+    assert b not in master.units and b3 not in master.units
+    assert s.area_nation[b] == EMPTY and s.area_nation[b3] == EMPTY
+    assert servant.id not in s.nations
+    assert (s.cities >> b2) & 1 and not (s.cities >> b) & 1
+    assert master.capital == EMPTY and master.saved == 0
+    assert hb.invariants(s) == []
+    # a master with an empty pool takes nothing: the absorbed units are all removed
+    s = hb.game(players=3, rules=["submission"])
+    master = hb.nation(s, 0, {land[0]: 4, land[1]: 4, land[2]: 3, land[3]: 3})
+    assert master.pool == 0
+    servant = hb.nation(s, 1, {b: 2, b2: 2})
+    servant.master = master.id
+    assert hb.run(s, ("do_event", servant.id, "weak-leader")) is None
+    assert servant.id not in s.nations and s.area_nation[b] == s.area_nation[b2] == EMPTY
+    assert master.board == 14 and hb.invariants(s) == []
+
+
+def test_civil_war_of_a_submitted_nation(hb):
+    """§9.2: if a submitted nation gets Civil war, the new nation is not submitted; the
+    original nation is still submitted."""
+    s, master, servant = _pair(hb)
+    s.dice.push(2)
+    finish(hb, s, hb.run(s, ("do_event", servant.id, "civil-war")))
+    (new,) = [n for n in s.nations.values() if n not in (master, servant)]
+    assert servant.master == master.id and new.master == EMPTY
