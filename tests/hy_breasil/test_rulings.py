@@ -882,3 +882,30 @@ def test_hb_q105_allocation_offers_distinct_outcomes(hb):
     d = attack(hb, s, att, q, p, 3, dice=(6, 1, 1, 1, 1, 1))
     assert battle_state(s) == (3, 0, 2, 1)  # one hit: only one outcome, nothing asked
     assert d.kind == "hb.retreat"
+
+
+def test_hb_q4_split_off_assigned_before_support_limit(hb):
+    """§6.4: the disconnected areas "are made into a new nation that is immediately assigned
+    to a player as described in section 5.3"; only then are the remaining areas held to
+    twice as many units as areas.  If the parent's owner, at the limit, relinquishes the
+    parent for the new nation (as HB-Q4 allows), the parent's new owner decides which of
+    its units are removed (HB-Q4: "from that moment its new owner makes its decisions")."""
+    s = hb.game(players=6)  # limit 2
+    chosen = []
+    for a in hb.land():
+        if all(hb.dist(c)[a] >= 5 for c in chosen):
+            chosen.append(a)
+            if len(chosen) == 2:
+                break
+    x, z = chosen
+    nx, nz = hb.land_nbrs(x)[0], hb.land_nbrs(z)[0]
+    o = hb.first(a for a in hb.land() if all(hb.dist(c)[a] >= 3 for c in (x, nx, z, nz)))
+    parent = hb.nation(s, 0, {x: 3, nx: 3, z: 1, nz: 1})  # keeps x, nx: 6 units on 2 areas
+    hb.nation(s, 0, {o: 1})
+    s.dice.push(0, 3)  # the split nation is drawn for player 0, the parent then for player 3
+    d = hb.run(s, ("support", parent.id))
+    split = s.nations[s.area_nation[z]]
+    assert d.kind == "hb.nation-limit" and d.player == 0, (d.kind, split.owner)
+    d = hb.answer(s, f"relinquish:{parent.id}")
+    assert split.owner == 0 and parent.owner == 3
+    assert d.kind == "hb.support-remove" and d.player == 3

@@ -27,9 +27,7 @@ def plague(s: "HBState", nid: int) -> None:
     n = s.nations[nid]
     roll = s.dice.d6()
     if n.board <= roll:
-        mask = 0
-        for a in list(n.units):
-            mask |= 1 << a
+        mask = n.land  # land only: seas never border for the plague (RULINGS HB-Q12)
         s.log("plague", f"Plague ({roll}) wipes out {s.who(n)}.", nation=nid, roll=roll, units=n.board)
         owner = n.owner
         s.eliminate(n)

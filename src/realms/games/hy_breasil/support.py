@@ -2,7 +2,9 @@
 
 If the nation's areas are not all connected, it keeps the connected part with the most
 units (the owner breaks ties).  The rest becomes a new nation — when a token set is
-free and the rest spans two or more areas — that plays from the next nation phase on;
+free and the rest spans two or more areas — "immediately assigned" by §5.3 (before the
+parent's support limit, so its owner is settled first) and playing from the next nation
+phase on;
 otherwise the rest is emptied.  Then the owner removes units above twice the number of
 areas, one at a time, from areas holding two or more (RULINGS HB-Q102).
 """
@@ -59,7 +61,9 @@ def support(s: "HBState", nid: int) -> Decision | None:
             return Decision(n.owner, "hb.keep-part", keys,
                             f"The {n.name} are split into parts of equal strength: which part do they keep?",
                             "§6.4", label)
-        _detach(s, n, groups[0])
+        s.then(("support_limit", nid))
+        _detach(s, n, groups[0])  # its §5.3 assignment runs before the support limit
+        return None
     s.then(("support_limit", nid))
     return None
 
@@ -69,8 +73,8 @@ def support_answer(s: "HBState", player: int, key: str, nid: int) -> None:
     n = s.nations[nid]
     a = s.board.index[key]
     keep = next(g for g in parts(s, n) if (g >> a) & 1)
-    _detach(s, n, keep)
     s.then(("support_limit", nid))
+    _detach(s, n, keep)
 
 
 def _detach(s: "HBState", n: "Nation", keep: int) -> None:
