@@ -149,8 +149,8 @@ def race_bonus(race: str | None, terrain: str, tables: Tables | None = None) -> 
 
 
 def _p_die(need: int) -> float:
-    """The chance that a d6 shows ``need`` or more (1 when need ≤ 1, 0 when need > 6)."""
-    return min(max(7 - need, 0), 6) / 6
+    """The chance that a d6 scores ``need`` or more; a 6 always hits (RULINGS HB-Q21)."""
+    return min(max(7 - need, 1), 6) / 6
 
 
 def hit_chances(battle: Battle, tables: Tables | None = None) -> HitChances:
