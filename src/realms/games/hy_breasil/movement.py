@@ -247,12 +247,7 @@ def move_answer(s: "HBState", player: int, key: str, nid: int, k: int) -> None:
             defender = s.nations[owner]
             s.battle = [dst, nid, owner, 0, 0, defender.units[dst], 0, 0, n.owner, defender.owner,
                         2 if (s.cities >> dst) & 1 else 0]
-        left = n.units[src] - 1
-        if left:
-            n.units[src] = left
-        else:
-            del n.units[src]
-            s.vacate(src, n)
+        s.lift(n, src)
         s.battle[3] += 1
     else:
         s.shift(n, src, dst)

@@ -419,14 +419,18 @@ class HBState(GameState):
         if old.board == 0:
             self.eliminate(old)
 
-    def shift(self, nation: Nation, src: int, dst: int) -> None:
-        """Move one unit of ``nation`` from ``src`` to ``dst`` (both on the map)."""
+    def lift(self, nation: Nation, src: int) -> None:
+        """Take one unit of ``nation`` off ``src`` (it is moving; ``board`` is unchanged)."""
         left = nation.units[src] - 1
         if left:
             nation.units[src] = left
         else:
             del nation.units[src]
             self.vacate(src, nation)
+
+    def shift(self, nation: Nation, src: int, dst: int) -> None:
+        """Move one unit of ``nation`` from ``src`` to ``dst`` (both on the map)."""
+        self.lift(nation, src)
         nation.units[dst] = nation.units.get(dst, 0) + 1
         self.occupy(dst, nation)
 
