@@ -48,6 +48,7 @@ class Region:
     name: str
     threshold: int
     points: int
+    label: tuple[float, float] | None = None   # drawing position of the name
 
 
 @dataclass(frozen=True)
@@ -228,10 +229,15 @@ def parse_board(data: dict, source: str = "board.toml") -> Board:
         where = f"{source}: [[region]] {rid!r}"
         if rid in region_index:
             raise TableError(f"{where}: duplicate region id")
+        label = r.get("label")
+        if label is not None:
+            if not isinstance(label, list) or len(label) != 2:
+                raise TableError(f"{where}: label must be a position [x, y], got {label!r}")
+            label = (_num(label[0], f"{where} label x"), _num(label[1], f"{where} label y"))
         region_index[rid] = len(regions)
         regions.append(Region(len(regions), rid, _str(_get(r, "name", where), f"{where} name"),
                               _int(_get(r, "threshold", where), f"{where} threshold", 1),
-                              _int(_get(r, "points", where), f"{where} points", 0)))
+                              _int(_get(r, "points", where), f"{where} points", 0), label))
     towns: list[Town] = []
     town_index: dict[int, int] = {}
     width = _num(_get(data, "width", source), f"{source}: width")
