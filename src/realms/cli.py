@@ -177,6 +177,11 @@ def map_show(game_id, map_name, output) -> None:
     click.echo(f"wrote {output}")
 
 
+from realms.cli_odds import odds  # noqa: E402
+
+cli.add_command(odds)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command with one-line errors."""
     try:

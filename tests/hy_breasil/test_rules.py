@@ -656,7 +656,8 @@ def _star_and_moon(hb, terrain):
 def test_rulebook_example_star_attacks_moon_in_plains(hb):
     """§6.3.1 example: 3 "star" units attack 2 "moon" units in plains. Star rolls 2, 4, 6 and
     moon 3, 4: star applies both hits to one moon army, which is removed; moon wounds one
-    star army. One unhurt and one wounded star army and one unhurt moon army remain."""
+    star army. Two unhurt and one wounded star armies and one unhurt moon army remain (the
+    draft's "one unhurt" is a slip: RULINGS HB-Q110)."""
     s, p, q, star, moon = _star_and_moon(hb, ("plains",))
     d = attack(hb, s, star, q, p, 3, dice=(2, 4, 6, 3, 4))
     assert d.kind == "hb.assign-hits" and d.player == 0  # star decides how its hits fall
