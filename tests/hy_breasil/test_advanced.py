@@ -710,3 +710,400 @@ def test_civil_war_of_a_submitted_nation(hb):
     finish(hb, s, hb.run(s, ("do_event", servant.id, "civil-war")))
     (new,) = [n for n in s.nations.values() if n not in (master, servant)]
     assert servant.master == master.id and new.master == EMPTY
+
+
+# == §9.3 Civilization abilities ===============================================================
+def connected_land(hb, start, k, avoid=()):
+    """``k`` land areas connected by adjacency, breadth-first from ``start``."""
+    out, frontier = [start], [start]
+    while len(out) < k:
+        nxt = []
+        for u in frontier:
+            for v in hb.land_nbrs(u):
+                if v not in out and v not in avoid and len(out) < k:
+                    out.append(v)
+                    nxt.append(v)
+        assert nxt, "ran out of land"
+        frontier = nxt
+    return out
+
+
+def test_civilization_gives_an_ability_instead_of_5_vp(hb):
+    """§9.3, §6.1: with civilization abilities a Civilization result gives the nation an
+    ability of its owner's choice instead of 5 VP; the civilization token is still
+    taken (it marks the ability)."""
+    s = hb.game(players=2, rules=["abilities"])
+    n = hb.nation(s, 1, {hb.land()[0]: 3})
+    s.vp = [4, 4]
+    d = hb.run(s, ("do_event", n.id, "civilization"))
+    assert d.kind == "hb.ability" and d.player == 1 and list(d.keys) == list(ABILITIES)
+    assert (n.civ, n.pool) == (1, 10)
+    assert hb.answer(s, "taxation") is None
+    assert n.abilities == {"taxation"} and s.vp == [4, 4]
+    (e,) = hb.logged(s, "ability")
+    assert e.data == {"nation": n.id, "ability": "taxation", "how": "civilization"}
+    # the next Civilization offers only the abilities not yet owned
+    d = hb.run(s, ("do_event", n.id, "civilization"))
+    assert list(d.keys) == [a for a in ABILITIES if a != "taxation"]
+    # with one left it is gained without a question
+    n.abilities = frozenset(a for a in ABILITIES if a != "navigation")
+    assert hb.run(s, ("do_event", n.id, "civilization")) is None
+    assert n.abilities == set(ABILITIES)
+
+
+def test_rerolling_by_choice_takes_a_token_but_gives_no_ability(hb):
+    """§9.3: a civilization token taken to reroll an event is just set aside — no ability."""
+    s = hb.game(players=2, rules=["abilities"])
+    n = hb.nation(s, 0, {hb.land()[0]: 3})
+    s.dice.push(6, 2)  # Weak leader, then 2 + 1 = 3: Religious fervour
+    hb.run(s, ("event", n.id))
+    hb.answer(s, "reroll")
+    assert n.civ == 1 and n.abilities == frozenset()
+    assert s._waiting[2] == "religious-fervour"
+
+
+def test_hb_q107_all_abilities_reroll_without_token(hb):
+    """HB-Q107 (§9.3, §6.1): the token is taken first (from the pool, else from the
+    board), then the ability chosen; with all seven owned the event is rerolled at once
+    and no token is taken."""
+    s = hb.game(players=2, rules=["abilities"])
+    x, y = hb.pair(hb.adjacent, hb.land())
+    n = hb.nation(s, 0, {x: 7, y: 7})
+    assert n.pool == 0
+    d = hb.run(s, ("do_event", n.id, "civilization"))
+    assert d.kind == "hb.civ-token-from-board" and set(d.keys) == hb.ids([x, y])
+    d = hb.answer(s, hb.id(y))
+    assert (n.civ, n.units[y], n.pool) == (1, 6, 0)
+    assert d.kind == "hb.ability"
+    hb.answer(s, "navigation")
+    n.abilities = frozenset(ABILITIES)
+    civ, pool, board = n.civ, n.pool, n.board
+    s.dice.push(2)  # the free reroll: 2 + 1 token = 3
+    d = hb.run(s, ("do_event", n.id, "civilization"))
+    assert (n.civ, n.pool, n.board) == (civ, pool, board)
+    assert s._waiting == ("event_choice", n.id, "religious-fervour", 2)
+    assert "event-reroll-free" in hb.kinds_logged(s)
+
+
+def test_hb_q35_master_gains_abilities_with_tokens(hb):
+    """HB-Q35 (§9.3): on submission the master gains every ability the submitted nation
+    has and has not itself, each with a civilization token of its own; it also gains
+    those the submitted nation gains while submitted; it keeps them after the
+    submission ends."""
+    s = hb.game(players=2, rules=["submission", "abilities"])
+    p, q = terrain_pair(hb, "plains", 2)
+    master = hb.nation(s, 0, {q: 4})
+    servant = hb.nation(s, 1, {p: 2}, start_sea=hb.board.entry_seas[0])
+    master.abilities = frozenset({"navigation"})
+    servant.abilities = frozenset({"navigation", "taxation"})
+    d = attack(hb, s, master, q, p, 2)
+    d = hb.answer(s, "submit")
+    while d is not None and d.kind == "hb.withdraw":
+        d = hb.answer(s, hb.id(q))
+    assert servant.master == master.id
+    assert master.abilities == {"navigation", "taxation"}
+    assert (master.civ, master.pool, master.board) == (1, 9, 4)
+    assert [(e.data["nation"], e.data["ability"], e.data["how"]) for e in hb.logged(s, "ability")] == [
+        (master.id, "taxation", "submission")]
+    # an ability gained while submitted passes on too
+    d = hb.run(s, ("do_event", servant.id, "civilization"))
+    assert d.kind == "hb.ability" and d.player == 1
+    hb.answer(s, "diplomacy")
+    assert "diplomacy" in servant.abilities and "diplomacy" in master.abilities
+    assert master.civ == 2
+    # the submission ends; the master keeps what it gained
+    s.dice.push(1)
+    hb.run(s, ("do_event", servant.id, "reinforcements"))
+    assert servant.master == EMPTY and master.abilities == {"navigation", "taxation", "diplomacy"}
+    assert hb.conserved(master, s) and hb.conserved(servant, s)
+
+
+def test_abilities_pass_to_split_off_nations(hb):
+    """§9.3: a nation created by Civil war or by disconnection in the support phase gets
+    the same abilities as the nation it split from (and its race and capital: HB-Q27,
+    HB-Q36), but no saved PIPs and no prophecy of its own yet (HB-Q38, HB-Q40)."""
+    s = hb.game(players=2, rules=["races", "abilities"])
+    x, y = hb.pair(hb.adjacent, hb.land())
+    old = hb.nation(s, 0, {x: 2, y: 2}, civ=3)
+    old.abilities = frozenset({"navigation", "taxation", "prophecy"})
+    old.race, old.capital, old.saved, old.prophecy = "elf", x, 5, "famine"
+    s.dice.push(1)
+    hb.run(s, ("civil_war", old.id))
+    hb.answer(s, hb.id(y))
+    new = s.nations[s.area_nation[y]]
+    assert new is not old and new.abilities == old.abilities and new.civ == 3
+    assert (new.race, new.capital, new.saved, new.prophecy) == ("elf", x, 0, None)
+    # disconnection
+    s = hb.game(players=2, rules=["abilities"])
+    a, z = far_apart(hb, 2, gap=5)
+    n = hb.nation(s, 0, {a: 3, hb.land_nbrs(a)[0]: 2, z: 1, hb.land_nbrs(z)[0]: 1}, civ=2)
+    n.abilities = frozenset({"city-building", "diplomacy"})
+    s.dice.push(1)
+    hb.run(s, ("support", n.id))
+    split = s.nations[s.area_nation[z]]
+    assert split is not n and split.abilities == {"city-building", "diplomacy"} and split.civ == 2
+
+
+# -- Capital --------------------------------------------------------------------------------
+def test_hb_q36_capital_scores_three_while_held(hb):
+    """HB-Q36 (§9.3.1 Capital): the capital is chosen at once among the nation's areas and
+    counts 3 VP for that nation while it holds it (1 VP for anyone else); a lost capital
+    is never re-chosen but can be retaken; a split-off nation inherits it; a master
+    gaining Capital chooses its own at once."""
+    s = hb.game(players=3, rules=["submission", "abilities"])
+    a, b, c = connected_land(hb, hb.land()[0], 3)
+    n = hb.nation(s, 0, {a: 1, b: 2, c: 1})
+    d = hb.run(s, ("do_event", n.id, "civilization"))
+    d = hb.answer(s, "capital")
+    assert d.kind == "hb.capital" and d.player == 0 and set(d.keys) == hb.ids([a, b, c])
+    assert hb.answer(s, hb.id(b)) is None
+    assert n.capital == b
+    assert vp_gain(hb, s) == [1 + 3 + 1, 0, 0]
+    # lost to another nation: 1 VP for the captor, none extra for the former owner
+    s.remove_units(n, b, 2)
+    other = hb.nation(s, 1, {b: 2})
+    assert vp_gain(hb, s) == [2, 1, 0]
+    assert hb.run(s, ("choose_capital", n.id)) is None and n.capital == b  # never re-chosen
+    # retaken: 3 VP again
+    s.remove_units(other, b, 2)
+    s.add_units(n, b, 1)
+    assert vp_gain(hb, s) == [5, 0, 0]
+    # split-off nation inherits the capital
+    heir = s.create_nation(2, like=n)
+    assert heir.capital == b
+    # a master gaining Capital through submission chooses its own among its areas
+    x, y = far_apart(hb, 2, gap=4, pred=lambda v: min(hb.dist(v)[w] for w in (a, b, c)) >= 3)
+    master = hb.nation(s, 1, {x: 1, hb.land_nbrs(x)[0]: 1})
+    servant = hb.nation(s, 2, {y: 1})
+    servant.abilities, servant.capital = frozenset({"capital"}), y
+    from realms.games.hy_breasil.submission import submit
+    s.battle = [y, master.id, servant.id, 0, 0, 1, 0, 0, 1, 2, 0]
+    submit(s, master, servant)
+    d = hb.run(s, *reversed(s._stack))
+    assert d.kind == "hb.capital" and d.player == 1
+    assert set(d.keys) == hb.ids([x, hb.land_nbrs(x)[0]])
+
+
+def test_several_nations_may_share_a_capital_area(hb):
+    """§9.3.1 Capital: several nations may choose the same area as capital; each scores 3
+    for it only while it holds it."""
+    s = hb.game(players=2, rules=["abilities"])
+    a, b = hb.pair(hb.adjacent, hb.land())
+    n1 = hb.nation(s, 0, {a: 1})
+    n2 = hb.nation(s, 1, {b: 1})
+    for n in (n1, n2):
+        n.abilities, n.capital = frozenset({"capital"}), a
+    assert vp_gain(hb, s) == [3, 1]
+    s.remove_units(n1, a, 1)
+    s.remove_units(n2, b, 1)
+    n1 = hb.nation(s, 0, {b: 1})
+    n2 = hb.nation(s, 1, {a: 1})
+    n2.abilities, n2.capital = frozenset({"capital"}), a
+    assert vp_gain(hb, s) == [1, 3]
+
+
+# -- Navigation ----------------------------------------------------------------------------
+def test_hb_q37_navigation_two_seas_as_one(hb):
+    """HB-Q37 (§9.3.1 Navigation): two adjacent seas count as one — land → sea → sea →
+    land is two type-B steps — but only once: a third sea costs a step.  A unit starting
+    at sea may cross the next sea freely."""
+    x, sea_a, sea_b, y, z = first_free_sea_route(hb)
+    for nav in (False, True):
+        s = hb.game(players=2, rules=["abilities"])
+        n = hb.nation(s, 0, {x: 2})
+        if nav:
+            n.abilities = frozenset({"navigation"})
+        reach = Reach(s, n).from_area(x)
+        assert bool((reach >> y) & 1) is nav
+        assert not (reach >> z) & 1
+        d = hb.run(s, ("move", n.id, 1))
+        assert (hb.mv(x, y) in d.keys) is nav
+        # from the sea: A and B as one, then C, then land on C
+        s2 = hb.game(players=2, rules=["abilities"])
+        m = hb.nation(s2, 0, {sea_a: 1})
+        if nav:
+            m.abilities = frozenset({"navigation"})
+        assert bool((Reach(s2, m).from_area(sea_a) >> z) & 1) is nav
+    # the ability counts only with the abilities rule
+    s = hb.game(players=2)
+    n = hb.nation(s, 0, {x: 2})
+    n.abilities = frozenset({"navigation"})
+    assert not (Reach(s, n).from_area(x) >> y) & 1
+
+
+def test_navigation_counts_for_support_connections(hb):
+    """§9.3.1 Navigation: "this counts also for connections in the support phase" — two
+    areas across two adjacent seas are connected, so the nation keeps both."""
+    x, sea_a, sea_b, y, z = first_free_sea_route(hb)
+    for nav in (True, False):
+        s = hb.game(players=2, rules=["abilities"])
+        n = hb.nation(s, 0, {x: 2, y: 1})
+        if nav:
+            n.abilities = frozenset({"navigation"})
+        assert len(parts(s, n)) == (1 if nav else 2)
+        hb.run(s, ("support", n.id))
+        assert set(n.units) == ({x, y} if nav else {x})
+
+
+# -- Food preservation -------------------------------------------------------------------------
+def test_hb_q38_food_preservation_saves_unused_pips(hb):
+    """HB-Q38 (§9.3.1 Food preservation): after growth up to 6 unused PIPs are saved for
+    the next turn and added to the new PIPs — whatever left them unused (the remainder
+    below 7, an empty pool); saved PIPs count even under Famine; without the ability
+    nothing is saved."""
+    s = hb.game(players=2, rules=["abilities"])
+    plains = hb.of_terrain("plains")
+    n = hb.nation(s, 0, {plains[0]: 1, plains[1]: 1})
+    n.abilities = frozenset({"food-preservation"})
+    hb.run(s, ("population", n.id))
+    assert (n.board, n.saved) == (2, 6)      # 6 PIPs: no unit, 6 saved
+    finish(hb, s, hb.run(s, ("population", n.id)))
+    assert (n.board, n.saved) == (3, 5)      # 6 + 6 = 12: one unit, 5 saved
+    n.famine = True
+    hb.run(s, ("population", n.id))
+    assert (n.board, n.saved) == (3, 5)      # Famine: no new PIPs, the granary stays
+    n.famine = False
+    # an empty pool: 9 PIPs + 5 saved unused, capped at 6
+    full = hb.nation(s, 1, {plains[2]: 5, plains[3]: 5, plains[4]: 4})
+    full.abilities = frozenset({"food-preservation"})
+    assert full.pool == 0
+    hb.run(s, ("population", full.id))
+    assert (full.board, full.saved) == (14, 6)
+    # a split-off nation starts with an empty granary
+    assert s.create_nation(1, like=full).saved == 0
+    # without the ability the unused PIPs are lost
+    plain = hb.nation(s, 1, {plains[5]: 1, plains[6]: 1})
+    plain.saved = 0
+    hb.run(s, ("population", plain.id))
+    assert plain.saved == 0 and plain.board == 2
+
+
+# -- Taxation -----------------------------------------------------------------------------------
+def test_taxation_two_and_a_half_units_per_area(hb):
+    """§9.3.1 Taxation: the nation can have 2.5 times (rounded down) as many units as
+    areas in the support phase — each two areas support five units."""
+    s = hb.game(players=2, rules=["abilities"])
+    n = hb.nation(s, 0, {hb.land()[0]: 1})
+    assert [ability_support_limit(s, n, k) for k in range(1, 6)] == [2, 4, 6, 8, 10]
+    n.abilities = frozenset({"taxation"})
+    assert [ability_support_limit(s, n, k) for k in range(1, 6)] == [2, 5, 7, 10, 12]
+    land = connected_land(hb, hb.land()[10], 3)
+    for tax, kept in ((True, 7), (False, 6)):
+        s = hb.game(players=2, rules=["abilities"])
+        m = hb.nation(s, 0, {land[0]: 4, land[1]: 3, land[2]: 1})
+        if tax:
+            m.abilities = frozenset({"taxation"})
+        finish(hb, s, hb.run(s, ("support", m.id)))
+        assert m.board == kept
+
+
+# -- Diplomacy ----------------------------------------------------------------------------------
+def test_hb_q39_diplomacy_passage_and_ban(hb):
+    """HB-Q39 (§9.3.1 Diplomacy): the moving nation asks, the other nation's owner grants
+    or refuses; granted, its units cross that nation's areas as their own (type A) but do
+    not end there; the permitting nation may not be attacked for the rest of the turn;
+    a permission lasts one movement and combat phase (a Strong leader's second phase
+    asks again) and each nation is asked once per phase."""
+    x, y, z = diplomacy_triple(hb)
+    s = hb.game(players=2, rules=["abilities"])
+    n = hb.nation(s, 0, {x: 3})
+    n.abilities = frozenset({"diplomacy"})
+    n.phases = 2
+    o = hb.nation(s, 1, {y: 1})
+    d = hb.run(s, ("movement_phase", n.id, 1), ("end_movement", n.id, 1))
+    ask = f"ask:{o.id}"
+    assert ask in d.keys and hb.mv(x, z) not in d.keys and hb.mv(x, y) in d.keys
+    d = hb.answer(s, ask)
+    assert d.kind == "hb.diplomacy" and d.player == 1 and set(d.keys) == {"grant", "refuse"}
+    d = hb.answer(s, "grant")
+    assert d.kind == "hb.move" and d.player == 0
+    assert hb.mv(x, z) in d.keys          # through y as if it were their own
+    assert hb.mv(x, y) not in d.keys      # no attack on the permitting nation, no stop there
+    assert ask not in d.keys              # asked once
+    d = hb.answer(s, hb.mv(x, z))
+    assert n.units == {x: 2, z: 1} and o.units == {y: 1}
+    d = hb.answer(s, "done")
+    # Strong leader's second phase: the permission is gone, the ban stays
+    assert d.kind == "hb.move" and n.permits == frozenset() and o.id in n.spared
+    assert ask in d.keys and hb.mv(x, y) not in d.keys
+    assert [e.data["granted"] for e in hb.logged(s, "diplomacy")] == [True]
+    # next turn the ban is over
+    hb.run(s, ("end_nation_turn", n.id))
+    d = hb.run(s, ("movement_phase", n.id, 1))
+    assert hb.mv(x, y) in d.keys
+
+
+def test_diplomacy_refused(hb):
+    """§9.3.1 Diplomacy: a refused nation gets no passage — and may still attack."""
+    x, y, z = diplomacy_triple(hb)
+    s = hb.game(players=2, rules=["abilities"])
+    n = hb.nation(s, 0, {x: 3})
+    n.abilities = frozenset({"diplomacy"})
+    o = hb.nation(s, 1, {y: 1})
+    d = hb.run(s, ("movement_phase", n.id, 1))
+    hb.answer(s, f"ask:{o.id}")
+    d = hb.answer(s, "refuse")
+    assert hb.mv(x, z) not in d.keys and hb.mv(x, y) in d.keys
+    assert f"ask:{o.id}" not in d.keys and n.spared == frozenset()
+    # without the ability there is nobody to ask
+    n.abilities = frozenset()
+    d = hb.run(s, ("movement_phase", n.id, 1))
+    assert not [k for k in d.keys if k.startswith("ask:")]
+
+
+def test_diplomacy_not_for_support_connections(hb):
+    """§9.3.1 Diplomacy: the permission ends with the movement and combat phase, so it
+    can not be used for connections in the support phase: an area reached through the
+    other nation's land is cut off."""
+    x, y, z = diplomacy_triple(hb)
+    s = hb.game(players=2, rules=["abilities"])
+    n = hb.nation(s, 0, {x: 3})
+    n.abilities = frozenset({"diplomacy"})
+    o = hb.nation(s, 1, {y: 1})
+    hb.run(s, ("movement_phase", n.id, 1), ("end_movement", n.id, 1), ("support", n.id))
+    hb.answer(s, f"ask:{o.id}")
+    hb.answer(s, "grant")
+    hb.answer(s, hb.mv(x, z))
+    assert hb.answer(s, "done") is None
+    assert n.units == {x: 2} and s.area_nation[z] == EMPTY
+    assert [e.kind for e in hb.logged(s, "areas-abandoned")] == ["areas-abandoned"]
+
+
+# -- Prophecy -------------------------------------------------------------------------------
+def test_hb_q40_prophecy_predicts_next_event(hb):
+    """HB-Q40 (§9.3.1 Prophecy): on gaining Prophecy the next turn's event is rolled at
+    once (with the token count after the Civilization token); in the next events phase
+    the predicted event happens without a roll — rerollable at the usual cost — and then
+    the next prediction is rolled."""
+    s = hb.game(players=2, rules=["abilities"])
+    n = hb.nation(s, 0, {hb.land()[0]: 3})
+    d = hb.run(s, ("do_event", n.id, "civilization"))
+    s.dice.push(2)  # 2 + 1 token = 3: Religious fervour foretold
+    assert hb.answer(s, "prophecy") is None
+    assert n.prophecy == "religious-fervour" and not n.fervour
+    (e,) = hb.logged(s, "prophecy")
+    assert e.data["roll"] == 2
+    # the next turn: no die for the event; the prediction happens; a new one is rolled
+    s.dice = type(s.dice)(5)  # 5 + 1 = 6: Weak leader foretold for the turn after
+    d = hb.run(s, ("event", n.id), ("prophesy", n.id))
+    assert s._waiting == ("event_choice", n.id, "religious-fervour", 0) and s.dice.calls == []
+    assert hb.answer(s, "accept") is None
+    assert n.fervour and n.prophecy == "weak-leader"
+    # rerolling a predicted event costs a token and rolls afresh, now
+    s.dice.push(1, 4)  # reroll 1 + 2 = 3: fervour; next prophecy 4 + 2 = 6
+    hb.run(s, ("event", n.id), ("prophesy", n.id))
+    assert s._waiting[2] == "weak-leader"
+    hb.answer(s, "reroll")
+    assert s._waiting == ("event_choice", n.id, "religious-fervour", 1)
+    hb.answer(s, "accept")
+    assert n.civ == 2 and n.prophecy == "weak-leader" and not n.weak
+    # a split-off prophetic nation rolls its own event, then its own prediction
+    heir = s.create_nation(1, like=n)
+    s.add_units(heir, hb.land()[20], 2)
+    heir.first_turn = False
+    assert heir.prophecy is None
+    s.dice.push(1, 6)  # its own event 1 + 2 = 3: fervour; then 6 + 2 = 8: Civil war foretold
+    hb.run(s, ("event", heir.id), ("prophesy", heir.id))
+    assert s._waiting == ("event_choice", heir.id, "religious-fervour", 1)
+    assert hb.answer(s, "accept") is None
+    assert heir.fervour and heir.prophecy == "civil-war" and n.prophecy == "weak-leader"
