@@ -1107,3 +1107,190 @@ def test_hb_q40_prophecy_predicts_next_event(hb):
     assert s._waiting == ("event_choice", heir.id, "religious-fervour", 1)
     assert hb.answer(s, "accept") is None
     assert heir.fervour and heir.prophecy == "civil-war" and n.prophecy == "weak-leader"
+
+
+# -- City building ---------------------------------------------------------------------------
+def _builder(hb, s, units, owner=0):
+    n = hb.nation(s, owner, units)
+    n.abilities = frozenset({"city-building"})
+    return n
+
+
+def test_hb_q41_city_needs_four_armies(hb):
+    """HB-Q41 (§9.3.1 City building): just before its support phase the nation may
+    exchange 3 armies in an area for a city token (the armies go back to the pool); one
+    city per area, several in one turn; an area needs four or more armies, since a city
+    left alone is removed at once."""
+    s = hb.game(players=2, rules=["abilities"])
+    a, b, c = connected_land(hb, hb.land()[0], 3)
+    n = _builder(hb, s, {a: 3, b: 4, c: 7})
+    d = hb.run(s, ("cities", n.id))
+    assert d.kind == "hb.city" and d.player == 0 and set(d.keys) == {"done"} | hb.ids([b, c])
+    pool = n.pool
+    d = hb.answer(s, hb.id(b))
+    assert n.units[b] == 1 and n.pool == pool + 3 and (s.cities >> b) & 1
+    assert set(d.keys) == {"done", hb.id(c)}
+    d = hb.answer(s, hb.id(c))
+    assert d is None  # c keeps 4 armies, but it has its city: one per area
+    assert n.units == {a: 3, b: 1, c: 4}
+    assert [e.data["area"] for e in hb.logged(s, "city-built")] == [hb.id(b), hb.id(c)]
+    assert free_city_tokens(s) == 15 - 2 and hb.invariants(s) == []
+    # the step comes just before the support phase in the nation's turn
+    s._stack.clear()
+    hb.call(s, "nation_turn", n.id)
+    order = [f[0] for f in reversed(s._stack)]
+    assert order.index("cities") == order.index("support") - 1
+    assert order.index("movement_phase") < order.index("cities")
+    s._stack.clear()
+    # not without the ability, nor with "done"
+    m = hb.nation(s, 1, {hb.land()[30]: 6})
+    assert hb.run(s, ("cities", m.id)) is None
+    m.abilities = frozenset({"city-building"})
+    d = hb.run(s, ("cities", m.id))
+    assert d.kind == "hb.city" and hb.id(hb.land()[30]) in d.keys
+    assert hb.answer(s, "done") is None
+    assert not (s.cities >> hb.land()[30]) & 1
+
+
+def test_no_city_when_all_city_tokens_are_in_use(hb):
+    """§9.3.1 City building: if all city tokens are in use no city can be built until
+    tokens are freed by destroying cities."""
+    s = hb.game(players=2, rules=["abilities"])
+    x = hb.land()[0]
+    n = _builder(hb, s, {x: 6})
+    others = [a for a in hb.land() if a != x][:15]
+    for a in others:
+        s.cities |= 1 << a
+    assert free_city_tokens(s) == 0
+    assert hb.run(s, ("cities", n.id)) is None
+    s.cities &= ~(1 << others[0])
+    d = hb.run(s, ("cities", n.id))
+    assert d.kind == "hb.city" and hb.id(x) in d.keys
+
+
+def test_hb_q108_city_set_reduces_the_limit(hb):
+    """HB-Q108, HB-Q5 (§9.3, §5.3): with civilization abilities one token set is put
+    aside for cities (the highest-numbered), so there is one nation less, and the nation
+    limit divides the remaining sets among the players, rounded up."""
+    plain = hb.game(players=3, sets=7)
+    advanced = hb.game(players=3, sets=7, rules=["abilities"])
+    assert (plain.n_sets, plain.nation_limit()) == (7, 3)        # 7 / 3 rounded up
+    assert (advanced.n_sets, advanced.nation_limit()) == (6, 2)  # 6 / 3
+    assert advanced.free_sets == list(range(6))
+    made = hb.use_up_sets(advanced)
+    assert len(made) == 6 and {n.set for n in made} == set(range(6))
+    assert hb.game(players=4, rules=["abilities"]).n_sets == 11
+    with pytest.raises(OptionError):
+        GAME.new_game({"players": 4, "sets": 4, "rules": ["abilities"]})
+
+
+def _city_battle(hb, terrain="plains", defenders=1, attackers=4, rules=("abilities",), nbrs=2):
+    s = hb.game(players=3, rules=list(rules))
+    p, q = terrain_pair(hb, terrain, nbrs)
+    att = hb.nation(s, 0, {q: attackers})
+    dfd = hb.nation(s, 1, {p: defenders})
+    s.cities |= 1 << p
+    return s, p, q, att, dfd
+
+
+def test_hb_q42_city_fights_after_armies(hb):
+    """HB-Q42 (§9.3.1): the city fights for the defender like an army (its die hits on
+    4+); the attacker can not hit it while defending armies stand; once they are gone
+    unused hits must go to the city; a city left as the sole defender with attackers in
+    the area is taken over — the captor gains no ability; a wounded city heals."""
+    s, p, q, att, dfd = _city_battle(hb)
+    d = attack(hb, s, att, q, p, 3, dice=(5, 1, 1, 1, 6))  # 1 hit each way; the city's 6 hits
+    assert s.battle[CITY] == 2  # the hit wounded the army, never the city
+    assert battle_state(s) == (2, 1, 0, 1)
+    assert d.kind == "hb.retreat" and d.player == 0  # the wounded defender cannot retreat
+    s.dice.push(5, 5, 1, 1, 1)  # two hits: the wounded army dies, the other hit wounds the city
+    d = hb.answer(s, "stay")
+    assert s.battle is None
+    assert s.area_nation[p] == att.id and att.units[p] == 3
+    assert (s.cities >> p) & 1  # the city is theirs
+    assert "city-building" not in att.abilities
+    assert [e.data["area"] for e in hb.logged(s, "city-captured")] == [hb.id(p)]
+    assert dfd.id not in s.nations and hb.invariants(s) == []
+    # attacked in turn, the captured city defends for its new owner, healed
+    other = hb.nation(s, 2, {hb.first(a for a in hb.land_nbrs(p) if s.area_nation[a] == EMPTY): 2})
+    src = next(iter(other.units))
+    hb.run(s, ("move", other.id, 1))
+    hb.answer(s, hb.mv(src, p))
+    assert s.battle[CITY] == 2 and s.battle[DEF] == att.id
+
+
+def test_city_destroyed_by_two_unused_hits(hb):
+    """§9.3.1: like other units a city takes two hits to eliminate; a destroyed city's
+    token is free again and the attacker takes the bare area."""
+    s, p, q, att, dfd = _city_battle(hb)
+    attack(hb, s, att, q, p, 4, dice=(6, 6, 6, 6, 1, 1))
+    assert s.battle is None and s.area_nation[p] == att.id
+    assert not (s.cities >> p) & 1 and free_city_tokens(s) == 15
+    assert hb.logged(s, "city-captured") == [] and len(hb.logged(s, "city-removed")) == 1
+    assert hb.invariants(s) == []
+
+
+def test_city_has_no_terrain_or_race_benefit(hb):
+    """§9.3.1: the city fights like an army but gets no benefit from terrain or race (a
+    troll's 3 in hills hits, the city's 3 does not); the attacker needs 5+ in hills
+    whatever its hits fall on, the city included (HB-Q42)."""
+    s, p, q, att, dfd = _city_battle(hb, terrain="hills", attackers=4, rules=("races", "abilities"))
+    dfd.race = "troll"
+    d = attack(hb, s, att, q, p, 3, dice=(4, 4, 4, 3, 3))
+    assert battle_state(s) == (2, 1, 1, 0) and s.battle[CITY] == 2
+    assert d.kind == "hb.retreat" and d.player == 1
+    d = hb.answer(s, "stay")
+    assert d.kind == "hb.retreat" and d.player == 0
+    s.dice.push(5, 5, 5, 1, 1)  # three 5s: the army takes two, the city one
+    hb.answer(s, "stay")
+    assert s.battle is None and s.area_nation[p] == att.id and (s.cities >> p) & 1
+    (e,) = hb.logged(s, "city-captured")
+
+
+def test_city_cannot_retreat_and_is_taken_when_the_armies_leave(hb):
+    """§9.3.1: the city can not retreat; if the defending armies all retreat the city is
+    the sole defender and the attacker takes it over."""
+    s, p, q, att, dfd = _city_battle(hb, defenders=2, nbrs=3)
+    d = attack(hb, s, att, q, p, 3, dice=(1, 1, 1, 1, 1, 1))
+    assert d.kind == "hb.retreat" and d.player == 1
+    away = next(k for k in d.keys if k != "stay")
+    d = hb.answer(s, away)
+    d = hb.answer(s, away)
+    assert s.battle is None and dfd.units == {hb.a(away): 2}
+    assert s.area_nation[p] == att.id and (s.cities >> p) & 1
+    assert len(hb.logged(s, "city-captured")) == 1 and hb.invariants(s) == []
+
+
+def test_city_alone_is_removed(hb):
+    """§9.3.1: if, for any reason, a city is alone in an area, it is removed at once —
+    here its last army marches out."""
+    s = hb.game(players=2, rules=["abilities"])
+    x = hb.first(a for a in hb.land() if hb.land_nbrs(a))
+    e = hb.land_nbrs(x)[0]
+    n = hb.nation(s, 0, {x: 1, e: 1})
+    s.cities |= 1 << x
+    hb.run(s, ("move", n.id, 1))
+    hb.answer(s, hb.mv(x, e))
+    assert not (s.cities >> x) & 1 and n.units == {e: 2}
+    assert [ev.data["area"] for ev in hb.logged(s, "city-removed")] == [hb.id(x)]
+    # a plague taking the last army does the same
+    y = hb.first(a for a in hb.land() if a not in (x, e) and hb.dist(x)[a] > 3)
+    m = hb.nation(s, 1, {y: 1, hb.land_nbrs(y)[0]: 3})
+    s.cities |= 1 << y
+    s.remove_units(m, y, 1)
+    assert not (s.cities >> y) & 1 and hb.invariants(s) == []
+
+
+def test_cities_stay_with_their_areas_and_are_not_units(hb):
+    """HB-Q42 (§9.3.1): cities stay with their areas through civil war; a city is not an
+    army for any other purpose — not for the support limit."""
+    s = hb.game(players=2, rules=["abilities"])
+    x, y = hb.pair(hb.adjacent, hb.land())
+    n = hb.nation(s, 0, {x: 2, y: 2})
+    s.cities |= 1 << x
+    assert hb.run(s, ("support", n.id)) is None and n.board == 4  # 4 units on 2 areas: fine
+    s.dice.push(1)
+    hb.run(s, ("civil_war", n.id))
+    hb.answer(s, hb.id(x))
+    new = s.nations[s.area_nation[x]]
+    assert new is not n and (s.cities >> x) & 1 and hb.invariants(s) == []
