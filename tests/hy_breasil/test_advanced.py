@@ -22,6 +22,7 @@ from realms.games.hy_breasil import GAME
 from realms.games.hy_breasil.abilities import free_city_tokens, support_limit as ability_support_limit
 from realms.games.hy_breasil.combat import attacker_needs, defender_needs
 from realms.games.hy_breasil.connect import components, link_masks
+from realms.games.hy_breasil.invariants import INVARIANTS
 from realms.games.hy_breasil.invasion import invader_turn
 from realms.games.hy_breasil.movement import Reach
 from realms.games.hy_breasil.population import pips
@@ -1294,3 +1295,323 @@ def test_cities_stay_with_their_areas_and_are_not_units(hb):
     hb.answer(s, hb.id(x))
     new = s.nations[s.area_nation[x]]
     assert new is not n and (s.cities >> x) & 1 and hb.invariants(s) == []
+
+
+# == §10 Continuous play ========================================================================
+def _continuous(hb, players=3, turn=3, joins=(), leaves=(), rules=()):
+    return hb.game(players=players, turn=turn, variant="continuous", rules=list(rules),
+                   joins=[list(j) for j in joins], leaves=[list(x) for x in leaves])
+
+
+def test_join_and_leave_are_options_of_the_continuous_variant():
+    """§10.1: players enter and leave at the start of a turn, given as options; a joiner
+    is a player of the game, inactive until he joins."""
+    s = GAME.new_game({"players": 3, "variant": "continuous", "joins": [[3, "Dana"]],
+                       "leaves": [[4, "P2"]], "turns": 5}, 1)
+    assert s.names == ["P1", "P2", "P3", "Dana"] and s.active == [True, True, True, False]
+    assert s.options["joins"] == [[3, "Dana"]] and s.options["leaves"] == [[4, "P2"]]
+    seen = []
+    play(s, [RandomBot(bot_seed(1, i)) for i in range(4)],
+         after_each=lambda st: seen.append((st.turn, tuple(st.active))))
+    assert s.over and s.markers == [5, 3, 5, 3]
+    joins = [(e.turn, e.data["player"]) for e in s.events if e.kind == "player-joins"]
+    leaves = [(e.turn, e.data["player"]) for e in s.events if e.kind == "player-leaves"]
+    assert joins == [(3, 3)] and leaves == [(4, 1)]
+    assert all(n.owner != 1 for n in s.nations.values())  # the leaver holds nothing
+    assert (3, (True, True, True, True)) in seen and (5, (True, False, True, True)) in seen
+
+
+@pytest.mark.parametrize("options,message", [
+    ({"joins": [[3, "Dana"]]}, "continuous"),
+    ({"variant": "continuous", "leaves": [[3, "P2"]], "joins": [[3, "P2"]]}, "leave and re-enter"),
+    ({"variant": "continuous", "joins": [[3, "P1"]]}, "already in the game"),
+    ({"variant": "continuous", "leaves": [[3, "Zed"]]}, "not in the game"),
+    ({"variant": "continuous", "joins": [[1, "Dana"]]}, "turn ≥ 2"),
+    ({"variant": "continuous", "leaves": [[3, "P1"], [3, "P2"]]}, "2..6"),
+    ({"variant": "sometimes"}, "variant"),
+])
+def test_bad_joins_and_leaves_are_rejected(options, message):
+    """§10.1: a player can not leave and re-enter in the same turn; joins and leaves need
+    the continuous variant and must make sense (OptionError names the problem)."""
+    with pytest.raises(OptionError, match=message):
+        GAME.new_game({"players": 3, **options})
+
+
+def test_leave_and_rejoin_in_different_turns_is_allowed():
+    """§10.1: leaving and re-entering in different turns is fine."""
+    s = GAME.new_game({"players": 3, "variant": "continuous", "leaves": [[3, "P2"]], "joins": [[4, "P2"]]})
+    assert s.names == ["P1", "P2", "P3"]
+
+
+def test_hb_q43_leave_then_join_then_redistribute(hb):
+    """HB-Q43 (§10.1): at the start of a turn leavers go first, then newcomers enter, each
+    with a new nation as in §5.1 (before the invasion roll); then the leavers' nations are
+    handed out by §5.3 among the players now in — a newcomer included."""
+    s = _continuous(hb, players=3, turn=3, joins=[(3, "Dana")], leaves=[(3, "P3")])
+    land = hb.land()
+    mine = hb.nation(s, 0, {land[0]: 2})
+    gone1 = hb.nation(s, 2, {land[10]: 2})
+    gone2 = hb.nation(s, 2, {land[20]: 2})
+    sea = hb.board.entry_seas[0]
+    d = hb.run(s, ("membership",))
+    assert s.active == [True, True, False, True] and s.redistributing
+    assert d.kind == "hb.entry-sea" and d.player == 3  # Dana's new nation comes first
+    dana = max(s.nations.values(), key=lambda n: n.id)
+    assert dana.owner == 3 and dana.first_turn and dana.id not in (gone1.id, gone2.id)
+    assert gone1.owner == EMPTY and gone2.owner == EMPTY
+    s.dice.push(3, 1)  # the orphans are drawn to Dana and to P2
+    assert hb.answer(s, hb.id(sea)) is None
+    assert dana.units == {sea: 10}
+    assert (gone1.owner, gone2.owner, mine.owner) == (3, 1, 0)
+    assert not s.redistributing
+    assert [c[1] for c in s.dice.calls] == [(0, 1, 3), (0, 1, 3)]  # P3 is never drawn
+    kinds = [e.kind for e in s.events]
+    assert kinds.index("player-leaves") < kinds.index("player-joins") < kinds.index("nation-enters")
+    # the turn runs membership before the invasion roll
+    s._stack.clear()
+    hb.call(s, "turn")
+    order = [f[0] for f in reversed(s._stack)]
+    assert order.index("membership") < order.index("invasion")
+
+
+def test_redistribution_by_the_new_limits(hb):
+    """§10.1, §5.3: when a player enters the limits fall; players above the new limit
+    give up nations, assigned as in §5.3, after all additions and removals."""
+    s = _continuous(hb, players=2, turn=3, joins=[(3, "Cy")])
+    land = hb.land()
+    p1 = [hb.nation(s, 0, {land[i]: 1}) for i in range(6)]
+    p2 = [hb.nation(s, 1, {land[10 + i]: 1}) for i in range(2)]
+    assert s.nation_limit() == 6
+    d = hb.run(s, ("membership",))
+    assert d.kind == "hb.entry-sea" and d.player == 2
+    d = hb.answer(s, hb.id(hb.board.entry_seas[0]))
+    assert s.nation_limit() == 4  # 12 sets, 3 players
+    assert d.kind == "hb.excess-nation" and d.player == 0
+    assert set(d.keys) == {f"give:{n.id}" for n in p1}
+    s.dice.push(2)
+    d = hb.answer(s, f"give:{p1[0].id}")
+    assert p1[0].owner == 2 and [c[1] for c in s.dice.calls] == [(1, 2)]  # the giver is not drawn
+    assert d.kind == "hb.excess-nation" and d.player == 0
+    s.dice.push(1)
+    assert hb.answer(s, f"give:{p1[5].id}") is None
+    assert [s.owned_count(p) for p in range(3)] == [4, 3, 2]
+    assert hb.invariants(s) == []
+
+
+def test_hb_q44_turn_markers(hb):
+    """HB-Q44 (§10.2): each player has his own turn marker, 1 in the turn he enters,
+    incremented at the start of every turn he is in the game; a returning player resumes
+    where his marker stopped."""
+    s = _continuous(hb, players=3, turn=2, joins=[(3, "Dana"), (6, "P2")], leaves=[(4, "P2")])
+    assert s.markers == [1, 1, 1, 0]
+    history = {}
+    for turn in range(2, 8):
+        s.turn = turn
+        finish(hb, s, hb.run(s, ("membership",)))
+        history[turn] = list(s.markers)
+    assert history == {2: [2, 2, 2, 0], 3: [3, 3, 3, 1], 4: [4, 3, 4, 2],
+                       5: [5, 3, 5, 3], 6: [6, 4, 6, 4], 7: [7, 5, 7, 5]}
+    returns = [e.data["returning"] for e in s.events if e.kind == "player-joins"]
+    assert returns == [False, True]
+    # a returning player enters with a new nation as in §5.1, like a newcomer
+    assert sorted(n.owner for n in s.nations.values()) == [1, 3]
+
+
+def test_race_of_a_newcomer_and_of_invaders_in_continuous_play(hb):
+    """§10.2: the first nation of a player who enters or re-enters rolls its race with his
+    own number of turns added; invaders use the highest turn count of the players still
+    in the game."""
+    s = _continuous(hb, players=3, turn=9, joins=[(9, "P2")], leaves=[(5, "P2")], rules=["races"])
+    s.active = [True, False, True]
+    s.markers = [8, 3, 8]
+    s.dice.push(1, 1)  # P2's marker 4 + 2 = 6: hogman (global turn 9 + 2 would be human-side 11: troll)
+    d = hb.run(s, ("membership",))
+    assert d.kind == "hb.entry-sea" and d.player == 1
+    (n,) = s.nations.values()
+    assert s.markers == [9, 4, 9] and n.race == "hogman"
+    s.markers = [9, 4, 12]
+    s.active = [True, True, False]
+    assert invader_turn(s) == 9  # the leaver's 12 does not count
+    s.dice.push(1, 2, 3, 0)  # 9 + 3 = 12: human
+    hb.run(s, ("new_nation",))
+    newest = max(s.nations.values(), key=lambda m: m.id)
+    assert newest.race == "human"
+
+
+def test_re_entry_resumes_the_score(hb):
+    """§10.3: a player who leaves keeps his VP and turns; if he re-enters he starts from
+    his old score and number of turns."""
+    s = _continuous(hb, players=3, turn=4, joins=[(6, "P2")], leaves=[(4, "P2")])
+    land = hb.land()
+    hb.nation(s, 1, {land[0]: 1, land[1]: 1})
+    s.vp = [5, 7, 5]
+    s.markers = [3, 3, 3]
+    s.dice.push(0)
+    finish(hb, s, hb.run(s, ("membership",)))
+    assert s.vp[1] == 7 and s.markers[1] == 3 and s.owned_count(1) == 0
+    (e,) = [e for e in s.events if e.kind == "player-leaves"]
+    assert (e.data["vp"], e.data["turns"]) == (7, 3)
+    s.turn = 6
+    d = hb.run(s, ("membership",))
+    sea = hb.board.entry_seas[0]
+    hb.answer(s, hb.id(sea))
+    mine = next(n for n in s.nations.values() if n.owner == 1 and n.units.get(sea))
+    s.shift(mine, sea, hb.coast(sea)[0])
+    vp_gain(hb, s)
+    assert s.vp[1] == 8 and s.markers[1] == 4
+
+
+def test_hb_q45_corrected_score_ranks_players(hb):
+    """HB-Q45 (§10.3): in continuous play everyone — players in the game and those who
+    left — is ranked by corrected score, VP divided by turns played."""
+    s = _continuous(hb, players=3, turn=15, leaves=[(10, "P2")])
+    s.active = [True, False, True]
+    s.vp = [30, 27, 24]
+    s.markers = [15, 9, 10]
+    s.over = True
+    res = s.result()
+    assert res["corrected_scores"] == {"P1": 2.0, "P2": 3.0, "P3": 2.4}
+    assert res["turns_played"] == {"P1": 15, "P2": 9, "P3": 10}
+    assert res["winner"] == "P2" and res["winners"] == ["P2"]
+    # a normal game ranks by VP
+    t = hb.game(players=3)
+    t.vp, t.over = [30, 27, 24], True
+    assert t.result()["winner"] == "P1" and "corrected_scores" not in t.result()
+
+
+def test_hb_q109_newcomer_without_free_set(hb):
+    """HB-Q109 (§10.1): a newcomer with no free token set gains no nation now; he can
+    receive one by §5.3 assignments — here the redistribution under the new limit."""
+    s = _continuous(hb, players=2, turn=3, joins=[(3, "Cy")])
+    land = hb.land()
+    for i in range(12):
+        hb.nation(s, i % 2, {land[i * 3]: 1})
+    assert not s.free_sets
+    d = hb.run(s, ("membership",))
+    assert [e.data["player"] for e in hb.logged(s, "no-nation")] == [2]
+    assert s.owned_count(2) == 0
+    assert d.kind == "hb.excess-nation"  # 6 each, the limit is now 4
+    s.dice.push(2, 2, 2, 2)
+    d = finish(hb, s, d)
+    assert [s.owned_count(p) for p in range(3)] == [4, 4, 4]
+    assert hb.invariants(s) == []
+
+
+# == §11 Random scoring turns ====================================================================
+def test_hb_q46_random_scoring(hb):
+    """HB-Q46 (§11): a die at the end of each turn — victory points only on 4 or more;
+    the last turn of a fixed length always scores, without a roll; with a VP target every
+    turn rolls; the roll cancels only the victory points phase; turns without scoring
+    still count."""
+    s = hb.game(players=2, turn=3, turns=10, variant="random-scoring")
+    land = hb.land()
+    hb.nation(s, 0, {land[0]: 1, land[1]: 1})
+    hb.nation(s, 1, {land[10]: 1})
+    for roll, gained in ((1, [0, 0]), (3, [0, 0]), (4, [2, 1]), (6, [2, 1])):
+        s.dice.push(roll)
+        assert vp_gain(hb, s) == gained
+        assert s.dice.left == []
+    assert [e.data["roll"] for e in hb.logged(s, "no-scoring")] == [1, 3]
+    s.dice.push(2)
+    hb.run(s, ("victory",))
+    hb.call(s, "end_turn")
+    assert s.turn == 4 and not s.over and s._stack[-1] == ("turn",)  # an unscored turn counts
+    s._stack.clear()
+    s.turn = 10
+    calls = len(s.dice.calls)
+    assert vp_gain(hb, s) == [2, 1] and len(s.dice.calls) == calls  # the last turn: no roll
+    # Civilization's 5 VP do not depend on the roll
+    civ = hb.nation(s, 1, {land[20]: 1})
+    assert hb.run(s, ("do_event", civ.id, "civilization")) is None and s.vp[1] >= 5
+    # a VP-target game rolls every turn (no last turn known) until max_turns
+    t = hb.game(players=2, vp_target=500, variant="random-scoring", turn=40)
+    hb.nation(t, 0, {land[0]: 1})
+    t.dice.push(3)
+    assert vp_gain(hb, t) == [0, 0]
+    t.turn = t.options["max_turns"]
+    assert vp_gain(hb, t) == [1, 0] and t.dice.left == []
+
+
+def test_without_random_scoring_every_turn_scores(hb):
+    """§7 (§11 off): no scoring roll; every turn scores."""
+    s = hb.game(players=2, turn=3)
+    hb.nation(s, 0, {hb.land()[0]: 1})
+    assert vp_gain(hb, s) == [1, 0] and s.dice.calls == []
+
+
+# == §9 combinations and whole games =============================================================
+def test_hb_q47_any_combination(hb):
+    """HB-Q47 (§9): the advanced rules can be included one or more at a time, in any
+    combination, with either variant; each switch turns on only its own rule."""
+    subsets = [list(c) for k in range(4) for c in combinations(ALL_RULES, k)]
+    for rules in subsets:
+        for variant in (None, "random-scoring", "continuous"):
+            opts = {"players": 3, "turns": 3, "rules": list(reversed(rules)), "variant": variant}
+            s = GAME.new_game(opts, 5)
+            assert s.options["rules"] == rules  # rulebook order
+            assert (s.races_on, s.submission_on, s.abilities_on) == tuple(r in rules for r in ALL_RULES)
+            assert s.n_sets == (11 if "abilities" in rules else 12)
+            memory = {inv.__name__: {} for inv in INVARIANTS}
+            problems = []
+
+            def check(st):
+                for inv in INVARIANTS:
+                    problem = inv(st, memory[inv.__name__])
+                    if problem:
+                        problems.append(problem)
+
+            play(s, [RandomBot(bot_seed(5, i)) for i in range(3)], after_each=check)
+            assert s.over and problems == [], (rules, variant)
+            res = s.result()
+            assert ("races" in res) is bool(rules)
+            if "races" not in rules:
+                assert all(n.race is None for n in s.nations.values())
+            if "abilities" not in rules:
+                assert all(not n.abilities for n in s.nations.values()) and s.cities == 0
+            if "submission" not in rules:
+                assert all(n.master == EMPTY for n in s.nations.values())
+    assert GAME.new_game({"players": 3, "rules": "abilities,races"}).options["rules"] == ["races", "abilities"]
+    with pytest.raises(OptionError, match="unknown rule"):
+        GAME.new_game({"players": 3, "rules": ["races", "magic"]})
+
+
+@pytest.mark.parametrize("variant,extra", [
+    (None, {}),
+    ("random-scoring", {}),
+    ("continuous", {}),
+    ("continuous", {"joins": [[3, "Eve"]], "leaves": [[6, "P2"]]}),
+])
+def test_full_games_summary_has_the_advanced_fields(variant, extra):
+    """Issue 4: the JSON summary of a game with all advanced rules gains ``races`` (race →
+    nations that had it), ``abilities`` (ability → times gained), ``submissions``,
+    ``absorptions`` and ``cities_built``, agreeing with the chronicle."""
+    totals = {"submissions": 0, "abilities": 0}
+    for seed in range(3):
+        opts = {"players": 4, "rules": ALL_RULES, "variant": variant, **extra}
+        state = run_game(GAME, opts, seed, ["random"])
+        out = summary(state)
+        json.loads(json.dumps(out))
+        assert state.over and out["options"]["variant"] == variant
+        assert set(out["races"]) <= set(RACES) and out["races"]
+        assert all(isinstance(v, list) and all(isinstance(x, str) for x in v) for v in out["races"].values())
+        assert set(out["abilities"]) <= set(ABILITIES)
+        assert all(isinstance(v, int) and v > 0 for v in out["abilities"].values())
+        counts = out["event_counts"]
+        assert out["submissions"] == counts.get("submission", 0)
+        assert out["absorptions"] == counts.get("absorption", 0)
+        assert out["cities_built"] == counts.get("city-built", 0)
+        assert sum(out["abilities"].values()) == counts.get("ability", 0)
+        assert sum(len(v) for v in out["races"].values()) == counts.get("race", 0)
+        totals["submissions"] += out["submissions"]
+        totals["abilities"] += sum(out["abilities"].values())
+        if variant == "continuous":
+            assert set(out["corrected_scores"]) == set(out["players"])
+        if variant == "random-scoring":
+            assert counts.get("scoring", 0) + counts.get("no-scoring", 0) == out["turns"] - 1
+    assert totals["submissions"] > 0 and totals["abilities"] > 0
+
+
+def test_summary_without_advanced_rules_has_no_advanced_fields():
+    """Issue 4: the advanced fields belong to games with advanced rules."""
+    out = summary(run_game(GAME, {"players": 4, "turns": 3}, 0, ["random"]))
+    assert not {"races", "abilities", "submissions", "absorptions", "cities_built"} & set(out)
