@@ -40,7 +40,7 @@ def deal(s: "BBState") -> None:
 @STEPS.step("pick")
 def pick(s: "BBState", k: int) -> list[Decision] | None:
     """The ``k``-th pick (0-based) of a pass, for every player at once."""
-    if len(s.packets[0]) <= s.tables.rules.straight_to_pile:
+    if k == 0 and len(s.packets[0]) <= s.tables.rules.straight_to_pile:
         for p in range(s.n):
             s.picks[p].extend(s.packets[p])
             s.packets[p] = []
