@@ -21,7 +21,6 @@ from realms.core.match import play
 from realms.games.hy_breasil import GAME
 from realms.games.hy_breasil.abilities import free_city_tokens, support_limit as ability_support_limit
 from realms.games.hy_breasil.combat import attacker_needs, defender_needs
-from realms.games.hy_breasil.connect import components, link_masks
 from realms.games.hy_breasil.invariants import INVARIANTS
 from realms.games.hy_breasil.invasion import invader_turn
 from realms.games.hy_breasil.movement import Reach
@@ -170,6 +169,7 @@ def test_first_turn_races_all_different(hb):
     d = hb.answer(s, hb.id(sea))
     s.dice.push(1, 1, 2, 1, 3, 3)    # lizardman, hogman → reroll; 1 + 6 = 7: elf
     d = hb.answer(s, hb.id(sea))
+    assert d.kind == "hb.entry-sea" and d.player == 2
     assert hb.answer(s, hb.id(sea)) is None
     by_owner = {n.owner: n.race for n in s.nations.values()}
     assert by_owner == {0: "lizardman", 1: "hogman", 2: "elf"}
@@ -620,9 +620,9 @@ def test_hb_q31_kept_event_ends_submission(hb):
     s, master, servant = _pair(hb)
     s.dice.push(6)  # 6 + 0: Weak leader
     d = hb.run(s, ("event", servant.id))
-    assert s._waiting[2] == "weak-leader"
+    assert d.kind == "hb.event" and d.player == 1 and s._waiting[2] == "weak-leader"
     s.dice.push(2)  # 2 + 1 token: Religious fervour
-    d = hb.answer(s, "reroll")
+    hb.answer(s, "reroll")
     assert s._waiting[2] == "religious-fervour"
     hb.answer(s, "accept")
     assert servant.id in s.nations and servant.master == master.id and servant.fervour
@@ -1087,6 +1087,7 @@ def test_hb_q40_prophecy_predicts_next_event(hb):
     # the next turn: no die for the event; the prediction happens; a new one is rolled
     s.dice = type(s.dice)(5)  # 5 + 1 = 6: Weak leader foretold for the turn after
     d = hb.run(s, ("event", n.id), ("prophesy", n.id))
+    assert d.kind == "hb.event"
     assert s._waiting == ("event_choice", n.id, "religious-fervour", 0) and s.dice.calls == []
     assert hb.answer(s, "accept") is None
     assert n.fervour and n.prophecy == "weak-leader"
@@ -1395,6 +1396,7 @@ def test_redistribution_by_the_new_limits(hb):
     s.dice.push(1)
     assert hb.answer(s, f"give:{p1[5].id}") is None
     assert [s.owned_count(p) for p in range(3)] == [4, 3, 2]
+    assert all(n.owner == 1 for n in p2) and p1[5].owner == 1
     assert hb.invariants(s) == []
 
 
@@ -1453,6 +1455,7 @@ def test_re_entry_resumes_the_score(hb):
     assert (e.data["vp"], e.data["turns"]) == (7, 3)
     s.turn = 6
     d = hb.run(s, ("membership",))
+    assert d.kind == "hb.entry-sea" and d.player == 1
     sea = hb.board.entry_seas[0]
     hb.answer(s, hb.id(sea))
     mine = next(n for n in s.nations.values() if n.owner == 1 and n.units.get(sea))
@@ -1615,3 +1618,28 @@ def test_summary_without_advanced_rules_has_no_advanced_fields():
     """Issue 4: the advanced fields belong to games with advanced rules."""
     out = summary(run_game(GAME, {"players": 4, "turns": 3}, 0, ["random"]))
     assert not {"races", "abilities", "submissions", "absorptions", "cities_built"} & set(out)
+
+
+def test_cli_switches_rules_variant_joins_and_leaves(capsys):
+    """Issue 4: the rules and variants are switched on from the CLI too —
+    ``--rules races,submission,abilities --variant continuous --join 3:Dana --leave 5:P2``
+    — and a leave and re-entry in one turn is refused with a one-line error (§10.1)."""
+    from realms.cli import main
+
+    code = main(["simulate", "hy-breasil", "--rules", "races,submission,abilities", "--variant", "continuous",
+                 "--join", "3:Dana", "--leave", "5:P2", "--turns", "6", "--seed", "3", "--json"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    data = json.loads(out.out)
+    assert data["options"]["rules"] == ALL_RULES and data["options"]["variant"] == "continuous"
+    assert data["options"]["joins"] == [[3, "Dana"]] and data["options"]["leaves"] == [[5, "P2"]]
+    assert data["players"] == ["P1", "P2", "P3", "P4", "Dana"]
+    assert data["turns_played"] == {"P1": 6, "P2": 4, "P3": 6, "P4": 6, "Dana": 4}
+    for key in ("races", "abilities", "submissions", "absorptions", "cities_built", "corrected_scores"):
+        assert key in data
+    code = main(["simulate", "hy-breasil", "--variant", "random-scoring", "--turns", "3", "--seed", "1", "--json"])
+    out = capsys.readouterr()
+    assert code == 0 and json.loads(out.out)["options"]["variant"] == "random-scoring"
+    code = main(["simulate", "hy-breasil", "--variant", "continuous", "--join", "3:P2", "--leave", "3:P2"])
+    err = capsys.readouterr().err
+    assert code != 0 and err.count("\n") == 1 and "re-enter" in err
