@@ -32,6 +32,7 @@ class BBState(GameState):
         super().__init__(options, seed)
         t = self.tables = load_tables()
         b = self.board = t.board
+        self.town_keys = b.keys
         r = t.rules
         self.names: list[str] = list(options["names"])
         n = self.n = len(self.names)
@@ -76,6 +77,7 @@ class BBState(GameState):
     def _copy_into(self, other: "BBState") -> None:  # type: ignore[override]
         other.tables = self.tables
         other.board = self.board
+        other.town_keys = self.town_keys
         other.names = self.names
         other.n = self.n
         other.round = self.round
@@ -250,7 +252,7 @@ class BBState(GameState):
         return f"town {town.id} ({self.board.regions[town.region].name}, {COLOUR_NAMES[town.colour]})"
 
     def town_key(self, t: int) -> str:
-        return str(self.board.towns[t].id)
+        return self.town_keys[t]
 
     def town_of(self, key: str) -> int:
         return self.board.town_index[int(key)]

@@ -77,6 +77,16 @@ class Board:
     designed_roads: tuple[tuple[int, int], ...]
     regions_points: tuple[int, ...]
 
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Option keys of the towns (their printed numbers), by town index."""
+        return _town_keys(self.towns)
+
+
+@lru_cache(maxsize=None)
+def _town_keys(towns: tuple) -> tuple[str, ...]:
+    return tuple(str(t.id) for t in towns)
+
 
 @dataclass(frozen=True)
 class Card:
