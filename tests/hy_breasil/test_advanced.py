@@ -1034,6 +1034,25 @@ def test_hb_q39_diplomacy_passage_and_ban(hb):
     assert hb.mv(x, y) in d.keys
 
 
+def test_diplomacy_under_weak_leader(hb):
+    """§9.3.1 Diplomacy, §6.1 Weak leader: passage is not an attack — a weak-led nation
+    may cross the permitting nation's land — but it may not stop there, which would
+    start a battle."""
+    x, y, z = diplomacy_triple(hb)
+    s = hb.game(players=2, rules=["abilities"])
+    n = hb.nation(s, 0, {x: 3})
+    n.abilities = frozenset({"diplomacy"})
+    n.weak = True
+    o = hb.nation(s, 1, {y: 1})
+    hb.run(s, ("movement_phase", n.id, 1))
+    hb.answer(s, f"ask:{o.id}")
+    d = hb.answer(s, "grant")
+    assert hb.mv(x, z) in d.keys and hb.mv(x, y) not in d.keys
+    d = hb.answer(s, hb.mv(x, z))
+    assert s.battle is None and o.units == {y: 1} and n.units == {x: 2, z: 1}
+    assert hb.mv(x, y) not in d.keys
+
+
 def test_diplomacy_refused(hb):
     """§9.3.1 Diplomacy: a refused nation gets no passage — and may still attack."""
     x, y, z = diplomacy_triple(hb)
@@ -1433,8 +1452,9 @@ def test_race_of_a_newcomer_and_of_invaders_in_continuous_play(hb):
     assert s.markers == [9, 4, 9] and n.race == "hogman"
     s.markers = [9, 4, 12]
     s.active = [True, True, False]
-    assert invader_turn(s) == 9  # the leaver's 12 does not count
-    s.dice.push(1, 2, 3, 0)  # 9 + 3 = 12: human
+    s.turn = 5
+    assert invader_turn(s) == 9  # neither the global turn nor the leaver's 12
+    s.dice.push(1, 2, 3, 0)  # 9 + 3 = 12: human (5 + 3 would be a lizardman)
     hb.run(s, ("new_nation",))
     newest = max(s.nations.values(), key=lambda m: m.id)
     assert newest.race == "human"
