@@ -42,3 +42,20 @@ def test_greedy_registered_for_the_game():
     assert "greedy" in GAME.bots
     s = play(GAME.new_game({"players": 5}, 9), [GAME.bots["greedy"](i) for i in range(5)])
     assert s.over
+
+
+def test_greedy_games_keep_every_invariant():
+    """Greedy play reaches other corners than random play: the invariants hold there too."""
+    from realms.games.brian_boru.invariants import INVARIANTS
+
+    for seed in range(12):
+        players = 3 + seed % 3
+        memory: dict = {}
+
+        def check(state):
+            for inv in INVARIANTS:
+                assert inv(state, memory) is None, (seed, inv.__name__, inv(state, memory))
+
+        s = play(GAME.new_game({"players": players}, 500 + seed),
+                 [GreedyBot(bot_seed(seed, i)) for i in range(players)], after_each=check)
+        assert s.over and len(s.answers) > 150

@@ -25,6 +25,31 @@ NOBODY = -1
 SECTION = "Actions"
 
 
+_WORDS = {
+    "town": ("claim the active town", "claim the active town"),
+    "coin": ("take a coin", "take {n} coins"),
+    "pay": ("pay a coin", "pay {n} coins"),
+    "renown": ("take a renown token", "take {n} renown tokens"),
+    "church": ("place a church disc", "place {n} church discs"),
+    "raider": ("take a Viking raider", "take {n} Viking raiders"),
+    "marriage": ("climb a marriage track space", "climb {n} marriage track spaces"),
+    "expand": ("you may expand for 5 coins", "you may expand for 5 coins"),
+    "unviking": ("remove a Viking control token", "remove a Viking control token"),
+    "any-town": ("a disc in any empty town", "a disc in any empty town"),
+    "points": ("{a} points", "{a}×{n} points"),
+    "region-town": ("a disc in an empty town of a region", "a disc in an empty town of a region"),
+}
+
+
+def describe(groups: tuple[Group, ...]) -> str:
+    """An action in words: ``"take 3 coins, you may expand for 5 coins"``."""
+    parts = []
+    for name, arg, count in groups:
+        one, many = _WORDS[name]
+        parts.append((one if count == 1 else many).format(n=count, a=arg))
+    return ", ".join(parts)
+
+
 def action_frames(p: int, groups: tuple[Group, ...]) -> list[tuple]:
     return [("sym", p, g[0], g[1], g[2]) for g in groups]
 

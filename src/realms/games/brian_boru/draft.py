@@ -49,13 +49,10 @@ def pick(s: "BBState", k: int) -> list[Decision] | None:
         s.log("draft", f"The draft is over: {len(s.hands[0])} cards in each hand.", hand=len(s.hands[0]))
         return None
     s.then(("pick_done", k))
-    label = s.tables.card_label
-    by_label = s.tables.card_by_label
-    cards = s.tables.cards
+    from .tricks import card_labeler
 
-    def labeler(key: str) -> str:
-        c = cards[by_label[key]]
-        return f"{c.label} ({c.colour})"
+    label = s.tables.card_label
+    labeler = card_labeler(s)
 
     return [
         Decision(p, "bb.draft", [label(c) for c in s.packets[p]],

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision
 
-from .actions import action_frames
+from .actions import action_frames, describe
 from .steps import STEPS
 
 if TYPE_CHECKING:
@@ -47,11 +47,17 @@ def lead_cards(s: "BBState", p: int) -> list[int]:
     return sorted(ok or hand)
 
 
+def card_text(s: "BBState", key: str) -> str:
+    """A card for people: ``"17Y (yellow 17) — wins: … | loses: … or …"``."""
+    from .tables import COLOUR_NAMES
+
+    c = s.tables.cards[s.tables.card_by_label[key]]
+    lose = " or ".join(describe(g) for g in c.secondary)
+    return f"{c.label} ({COLOUR_NAMES[c.colour]} {c.value}) — wins: {describe(c.primary)} | loses: {lose}"
+
+
 def card_labeler(s: "BBState"):
-    def label(key: str) -> str:
-        c = s.tables.cards[s.tables.card_by_label[key]]
-        return f"{c.label}"
-    return label
+    return lambda key: card_text(s, key)
 
 
 @STEPS.step("trick")
@@ -170,8 +176,7 @@ def act(s: "BBState", p: int, card: int) -> Decision | None:
     keys = [str(i + 1) for i in range(len(c.secondary))]
 
     def label(key: str) -> str:
-        groups = c.secondary[int(key) - 1]
-        return ", ".join(f"{g[0]}" + (f":{g[1]}" if g[1] else "") + (f" ×{g[2]}" if g[2] > 1 else "") for g in groups)
+        return describe(c.secondary[int(key) - 1])
 
     return Decision(p, "bb.secondary", keys,
                     f"{s.names[p]}: you lost the trick with {c.label}; choose a secondary action.",
