@@ -87,3 +87,28 @@ def test_map_show_writes_svg(capsys, tmp_path):
     text = out.read_text()
     assert text.startswith("<?xml") or text.startswith("<svg")
     assert "Loch" in text and "#5f9e4f" in text
+
+
+def test_tournament_rotates_seats_and_reports_shares(capsys):
+    """realms tournament: every bot plays every seat; shares with 95% intervals."""
+    code, out, err = run(capsys, "tournament", "hy-breasil", "--bots", "random", "--players", "3",
+                         "--games", "4", "--turns", "2", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    (st,) = data["standings"]
+    assert st["games"] == 12 and abs(st["wins"] - 4) < 1e-9  # one win (or its shares) a game
+    lo, hi = st["win_share_95"]
+    assert 0 <= lo <= st["win_share"] <= hi <= 1
+
+
+def test_tournament_greedy_beats_random_at_brian_boru(capsys):
+    code, out, err = run(capsys, "tournament", "brian-boru", "--bots", "greedy,random", "--players", "3",
+                         "--games", "12", "--json")
+    assert code == 0, err
+    shares = {s["bot"]: s["win_share"] for s in json.loads(out)["standings"]}
+    assert shares["greedy"] > shares["random"]
+
+
+def test_tournament_bad_bot(capsys):
+    code, _, err = run(capsys, "tournament", "hy-breasil", "--bots", "random,oracle")
+    assert code == 2 and "unknown bot 'oracle'" in err

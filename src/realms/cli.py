@@ -79,7 +79,7 @@ def _options(players, names, turns, vp_target, sets, set_size, map_name, rules=N
     return opts
 
 
-def _print_game(state, as_json: bool) -> None:
+def _print_game(state, as_json: bool, unit: str = "VP") -> None:
     if as_json:
         click.echo(json.dumps(summary(state), ensure_ascii=False))
         return
@@ -89,7 +89,7 @@ def _print_game(state, as_json: bool) -> None:
     click.echo("")
     click.echo("Final scores:")
     for name, vp in sorted(res["scores"].items(), key=lambda kv: -kv[1]):
-        click.echo(f"  {name:12} {vp:4} VP")
+        click.echo(f"  {name:12} {vp:4} {unit}")
     if res["winner"]:
         click.echo(f"Winner: {res['winner']}")
     elif res["winners"]:
@@ -136,7 +136,39 @@ def simulate(game_id, players, names, turns, vp_target, sets, set_size, map_name
                 raise CliError(f"{record_file}: cannot write ({exc.strerror})") from None
         if n_games > 1 and not as_json:
             click.echo(f"=== game {i + 1} (seed {seed + i}) ===")
-        _print_game(state, as_json)
+        _print_game(state, as_json, game.score_name)
+
+
+@cli.command("tournament")
+@click.argument("game_id", metavar="GAME")
+@click.option("--bots", default="random", show_default=True, help="Bots to compare, comma-separated (e.g. greedy,random).")
+@click.option("--players", type=click.IntRange(1, 99), help="Seats per game (default: the game's default).")
+@click.option("--games", "n_games", type=click.IntRange(1), default=100, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--rules", help="Advanced rules (hy-breasil), comma-separated.")
+@click.option("--turns", type=click.IntRange(1), help="Game length in turns (hy-breasil).")
+@click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
+def tournament_cmd(game_id, bots, players, n_games, seed, rules, turns, as_json) -> None:
+    """Play GAME many times, rotating the bots round the seats, and rank them by win share."""
+    from realms.sim.tournament import tournament
+
+    game = _game(game_id)
+    opts = _options(players, None, turns, None, None, None, None, rules)
+    spec = [b.strip() for b in bots.split(",") if b.strip()]
+    try:
+        standings = tournament(game, opts, spec, n_games, seed)
+    except (OptionError, MapError) as exc:
+        raise CliError(str(exc)) from None
+    if as_json:
+        click.echo(json.dumps({"game": game.id, "games": n_games, "seed": seed,
+                               "standings": [s.to_json() for s in standings]}))
+        return
+    click.echo(f"{game.name}: {n_games} games, seats rotated")
+    click.echo(f"  {'bot':10} {'games':>6} {'wins':>8} {'share':>7}  95% interval   mean {game.score_name}")
+    for st in sorted(standings, key=lambda s: -s.share):
+        lo, hi = st.interval()
+        click.echo(f"  {st.bot:10} {st.games:6} {st.wins:8.1f} {st.share:7.1%}  {lo:5.1%}–{hi:5.1%}  "
+                   f"{st.score_total / st.games:8.1f}")
 
 
 @cli.command()
@@ -148,7 +180,7 @@ def replay(file, as_json) -> None:
         state = replay_record(Record.load(file), file)
     except (RecordError, MapError) as exc:
         raise CliError(str(exc)) from None
-    _print_game(state, as_json)
+    _print_game(state, as_json, get_game(state.GAME_ID).score_name)
 
 
 @cli.group("map")

@@ -129,3 +129,16 @@ def test_finished_game_refuses_answers():
     assert s.pending() == [] and s.result()["over"]
     with pytest.raises(IllegalAnswer, match="over"):
         s.apply(0, "x")
+
+
+def test_pending_for_shows_only_a_players_own_decisions():
+    """A simultaneous draft (Brian Boru) shows each player only his own packet."""
+    g = get_game("brian-boru")
+    s = g.new_game({"players": 3}, seed=2)
+    while len(s.pending()) < 2:
+        d = s.pending()[0]
+        s.apply(d.player, d.keys[0])
+    players = {d.player for d in s.pending()}
+    for p in players:
+        assert [d.player for d in s.pending_for(p)] == [p]
+    assert s.pending_for(None) == []

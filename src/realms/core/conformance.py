@@ -8,8 +8,9 @@ many seeds and, along the way, checks that:
 - illegal answers (unknown keys, wrong player, out-of-range index) are refused with
   :class:`IllegalAnswer` and leave the state untouched;
 - clones are independent of the original in both directions;
-- ``view(p)`` is JSON-serialisable for every seat and for spectators, and shows none
-  of the values the game declares hidden from that viewer.
+- ``view(p)`` is JSON-serialisable for every seat and for spectators, and neither it
+  nor the decisions that viewer is shown (``pending_for(p)``) reveal any of the values
+  the game declares hidden from that viewer.
 """
 
 from __future__ import annotations
@@ -105,10 +106,13 @@ def check_views(game: Game, state: GameState, seed: int, step: int) -> None:
         except (TypeError, ValueError) as exc:
             _fail(game, seed, step, f"view({viewer}) is not JSON-serialisable: {exc}")
         json.loads(text)
+        asked = json.dumps([d.to_json() for d in state.pending_for(viewer)], sort_keys=True)
         for secret in game.hidden(state, viewer):
             needle = json.dumps(secret, sort_keys=True)
             if needle in text:
                 _fail(game, seed, step, f"view({viewer}) shows hidden value {needle[:60]}")
+            if needle in asked:
+                _fail(game, seed, step, f"decisions shown to {viewer} reveal hidden value {needle[:60]}")
 
 
 def check_replay(game: Game, state: GameState, seed: int, step: int) -> None:

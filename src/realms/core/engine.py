@@ -99,6 +99,11 @@ class GameState:
         """What must be decided now; empty once the game is over."""
         return list(self._pending)
 
+    def pending_for(self, player: int | None) -> list[Decision]:
+        """The decisions ``player`` may see: only his own (a simultaneous draft shows each
+        player his own packet, never another's); none for spectators."""
+        return [d for d in self._pending if d.player == player]
+
     def is_over(self) -> bool:
         return not self._pending
 

@@ -42,6 +42,8 @@ class Game:
     invariants: tuple[Invariant, ...] = ()
     hidden: Callable[[GameState, "int | None"], list[Any]] = field(default=lambda s, p: [])
     bots: dict = field(default_factory=dict)
+    #: what the scores count, for people ("VP", "points")
+    score_name: str = "VP"
     #: ``draw(state_or_None, options) -> SVG text``: the board, or a position on it.
     draw: Callable[["GameState | None", dict], str] | None = None
 

@@ -47,6 +47,7 @@ GAME = Game(
     hidden=_hidden,
     bots=_bots(),
     draw=_draw,
+    score_name="points",
 )
 
 __all__ = ["GAME", "BBState"]
