@@ -992,3 +992,17 @@ def test_nation_without_units_is_removed_and_its_set_freed(hb):
     assert b.id in s.nations and b.id in s.cup  # units at sea keep a nation in play
     again = s.create_nation(1)
     assert again.set == a.set and again.pool == 14 and again.civ == 0
+
+
+def test_type_a_territories_follow_each_maps_adjacency():
+    """§6.3 type-A steps: the groups of own land depend on the map's adjacency, so the
+    memo is kept per map — a second map in the same process gets its own groups."""
+    from types import SimpleNamespace
+
+    from realms.games.hy_breasil.movement import territories
+
+    own = 0b111
+    chain = SimpleNamespace(nbr_mask=(0b010, 0b101, 0b010), territory_memo={})  # 0-1-2 in a row
+    apart = SimpleNamespace(nbr_mask=(0, 0, 0), territory_memo={})               # no adjacency
+    assert territories(own, chain) == [0b111]
+    assert sorted(territories(own, apart)) == [0b001, 0b010, 0b100]

@@ -47,6 +47,8 @@ class Board:
         for i in graph.land:
             self.land_mask |= 1 << i
         self.nbr_mask = graph.nbr_mask
+        #: own-land mask → its territories (see movement.territories)
+        self.territory_memo: dict[int, list[int]] = {}
         #: §6.3 option keys, ``move_keys[src][dst] == "src-id>dst-id"``.
         self.move_keys = tuple(tuple(f"{a}>{b}" for b in self.ids) for a in self.ids)
 

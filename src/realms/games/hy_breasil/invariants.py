@@ -91,13 +91,25 @@ def nation_limit_kept(s: "HBState", memory: dict) -> str | None:
 
 
 def cities_conserved(s: "HBState", memory: dict) -> str | None:
-    """§9.3: cities on the map + free city tokens = one set; no city stands alone
-    (outside the area of a battle, where a city fights on)."""
-    from .abilities import free_city_tokens
-
+    """§9.3: the cities on the map are those built less those removed, never more than
+    the one set of city tokens, all on land; no city stands alone (outside the area of a
+    battle, where a city fights on)."""
     count = bin(s.cities).count("1")
-    if count + free_city_tokens(s) != s.set_size or count > s.set_size:
-        return f"{count} cities on the map with {free_city_tokens(s)} free tokens"
+    if "city_balance" not in memory:  # first look: the cities already there are the baseline
+        memory["city_balance"], memory["city_events"] = count, len(s.events)
+    start = memory["city_events"]
+    memory["city_events"] = len(s.events)
+    balance = memory["city_balance"]
+    for e in s.events[start:]:
+        if e.kind == "city-built":
+            balance += 1
+        elif e.kind == "city-removed":
+            balance -= 1
+    memory["city_balance"] = balance
+    if count != balance:
+        return f"{count} cities on the map, but {balance} built and not removed"
+    if count > s.set_size or s.cities & ~s.board.land_mask:
+        return f"{count} cities for {s.set_size} city tokens, or a city at sea"
     if s.cities and not s.abilities_on:
         return "cities on the map without the abilities rule"
     battle_area = s.battle[0] if s.battle is not None else EMPTY

@@ -34,14 +34,13 @@ def _spread(mask: int, nbr: tuple[int, ...]) -> int:
     return out
 
 
-_TERRITORIES: dict[int, list[int]] = {}
-
-
-def territories(own: int, nbr: tuple[int, ...]) -> list[int]:
-    """The groups of own land joined by adjacency (type-A steps), memoised by mask."""
-    hit = _TERRITORIES.get(own)
+def territories(own: int, board) -> list[int]:
+    """The groups of own land joined by adjacency (type-A steps), memoised per map by mask."""
+    memo = board.territory_memo
+    hit = memo.get(own)
     if hit is not None:
         return hit
+    nbr = board.nbr_mask
     comps = []
     rest = own
     while rest:
@@ -52,9 +51,9 @@ def territories(own: int, nbr: tuple[int, ...]) -> list[int]:
             comp |= grow
         comps.append(comp)
         rest &= ~comp
-    if len(_TERRITORIES) > 200_000:
-        _TERRITORIES.clear()
-    _TERRITORIES[own] = comps
+    if len(memo) > 200_000:
+        memo.clear()
+    memo[own] = comps
     return comps
 
 
@@ -77,7 +76,7 @@ class Reach:
         # nation's own (type A), but never ended in.
         own = n.land | s.permitted_land(n)
         self.own, self.enemy, self.land = own, s.occupied & ~own, b.land_mask
-        self.comps = territories(own, self.nbr)
+        self.comps = territories(own, b)
         #: §9.3.1 Navigation: a sea reached brings its neighbouring seas along (two as one)
         self.seas = b.sea_mask if s.abilities_on and "navigation" in n.abilities else 0
         self._cache: dict[int, int] = {}
