@@ -95,9 +95,10 @@ def test_tournament_rotates_seats_and_reports_shares(capsys):
                          "--games", "4", "--turns", "2", "--json")
     assert code == 0, err
     data = json.loads(out)
-    (st,) = data["standings"]
-    assert st["games"] == 12 and abs(st["wins"] - 4) < 1e-9  # one win (or its shares) a game
-    lo, hi = st["win_share_95"]
+    assert data["games"] == 4
+    st = data["bots"]["random"]
+    assert st["seats"] == 12 and abs(st["wins"] - 4) < 1e-9  # one win (or its shares) a game
+    lo, hi = st["win_share_ci95"]
     assert 0 <= lo <= st["win_share"] <= hi <= 1
 
 
@@ -105,7 +106,7 @@ def test_tournament_greedy_beats_random_at_brian_boru(capsys):
     code, out, err = run(capsys, "tournament", "brian-boru", "--bots", "greedy,random", "--players", "3",
                          "--games", "12", "--json")
     assert code == 0, err
-    shares = {s["bot"]: s["win_share"] for s in json.loads(out)["standings"]}
+    shares = {bot: s["win_share"] for bot, s in json.loads(out)["bots"].items()}
     assert shares["greedy"] > shares["random"]
 
 

@@ -161,10 +161,10 @@ def tournament_cmd(game_id, bots, players, n_games, seed, rules, turns, as_json)
         raise CliError(str(exc)) from None
     if as_json:
         click.echo(json.dumps({"game": game.id, "games": n_games, "seed": seed,
-                               "standings": [s.to_json() for s in standings]}))
+                               "bots": {s.bot: s.to_json() for s in standings}}))
         return
     click.echo(f"{game.name}: {n_games} games, seats rotated")
-    click.echo(f"  {'bot':10} {'games':>6} {'wins':>8} {'share':>7}  95% interval   mean {game.score_name}")
+    click.echo(f"  {'bot':10} {'seats':>6} {'wins':>8} {'share':>7}  95% interval   mean {game.score_name}")
     for st in sorted(standings, key=lambda s: -s.share):
         lo, hi = st.interval()
         click.echo(f"  {st.bot:10} {st.games:6} {st.wins:8.1f} {st.share:7.1%}  {lo:5.1%}–{hi:5.1%}  "

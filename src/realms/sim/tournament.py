@@ -33,10 +33,12 @@ class Standing:
         return (max(0.0, centre - half), min(1.0, centre + half))
 
     def to_json(self) -> dict:
+        """``seats`` played, ``wins`` (a shared win split), ``win_share`` with its Wilson
+        ``win_share_ci95``, and the mean score (``mean_vp``: VP, or the game's points)."""
         lo, hi = self.interval()
-        return {"bot": self.bot, "games": self.games, "wins": round(self.wins, 4),
-                "win_share": round(self.share, 4), "win_share_95": [round(lo, 4), round(hi, 4)],
-                "mean_score": round(self.score_total / self.games, 3) if self.games else 0.0}
+        return {"seats": self.games, "wins": round(self.wins, 4),
+                "win_share": round(self.share, 4), "win_share_ci95": [round(lo, 4), round(hi, 4)],
+                "mean_vp": round(self.score_total / self.games, 3) if self.games else 0.0}
 
 
 def tournament(game: Game, options: dict, bots: list[str], games: int, seed: int) -> list[Standing]:
