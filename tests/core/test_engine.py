@@ -142,3 +142,25 @@ def test_pending_for_shows_only_a_players_own_decisions():
     for p in players:
         assert [d.player for d in s.pending_for(p)] == [p]
     assert s.pending_for(None) == []
+
+
+def test_record_for_a_player_hides_other_picks_and_the_seed():
+    """Brian Boru (issue 6): a running game's record given to a player is his view —
+    no seed, other players' draft picks masked; a finished game's record is whole."""
+    from realms.core.agents import RandomBot
+    from realms.core.match import play
+
+    g = get_game("brian-boru")
+    s = g.new_game({"players": 3}, seed=5)
+    while "bb.draft" not in s.answer_kinds[-6:] or len(s.pending()) > 1:
+        d = s.pending()[0]
+        s.apply(d.player, d.keys[0])
+    mine = g.record_for(s, 0)
+    assert "seed" not in mine and mine["format"] == "realms-view-record"
+    drafts = [(a, k) for a, k in zip(mine["answers"], s.answer_kinds) if k == "bb.draft"]
+    assert drafts and all((key is None) == (p != 0) for (p, key), _ in drafts)
+    assert any(p == 0 and key is not None for (p, key), _ in drafts)
+    public = [(a, k) for a, k in zip(mine["answers"], s.answer_kinds) if k != "bb.draft"]
+    assert all(key is not None for (p, key), _ in public)
+    play(s, [RandomBot(i) for i in range(3)])
+    assert g.record_for(s, 0) == s.record().to_json()

@@ -68,6 +68,7 @@ class GameState:
         self.dice = Dice(seed)
         self.events: list = []
         self.answers: list[tuple[int, str]] = []
+        self.answer_kinds: list[str] = []
         self._stack: list[tuple] = []
         self._pending: list[Decision] = []
         self._waiting: tuple | None = None
@@ -149,6 +150,7 @@ class GameState:
         frame = self._waiting
         assert frame is not None
         self.answers.append((decision.player, key))
+        self.answer_kinds.append(decision.kind)
         if len(self._pending) == 1:
             self._pending = []
             self.STEPS.answer[frame[0]](self, decision.player, key, *frame[1:])
@@ -168,6 +170,7 @@ class GameState:
         other.dice = self.dice.clone()
         other.events = list(self.events)
         other.answers = list(self.answers)
+        other.answer_kinds = list(self.answer_kinds)
         other._stack = list(self._stack)
         other._pending = list(self._pending)
         other._waiting = self._waiting

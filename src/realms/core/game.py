@@ -42,6 +42,8 @@ class Game:
     invariants: tuple[Invariant, ...] = ()
     hidden: Callable[[GameState, "int | None"], list[Any]] = field(default=lambda s, p: [])
     bots: dict = field(default_factory=dict)
+    #: decision kinds whose answers other players must not learn (a secret draft pick)
+    private_kinds: frozenset = frozenset()
     #: what the scores count, for people ("VP", "points")
     score_name: str = "VP"
     #: ``draw(state_or_None, options) -> SVG text``: the board, or a position on it.
@@ -50,6 +52,29 @@ class Game:
     def new_game(self, options: dict | None = None, seed: int = 0) -> GameState:
         """A new game with validated ``options`` (defaults filled in) and ``seed``."""
         return self.state_class(self.normalize_options(dict(options or {})), seed)
+
+    def record_for(self, state: GameState, player: int | None) -> dict:
+        """The record as ``player`` may have it (``None``: a spectator).
+
+        A finished game's record is whole.  While a game runs, a player's copy leaves out
+        the seed (it would reveal every future die and shuffle) and the keys of other
+        players' private answers (``private_kinds``); it is a history to read, not to
+        replay — the full record is the server's.
+        """
+        if state.is_over():
+            return state.record().to_json()
+        answers = [
+            [p, key if (p == player or kind not in self.private_kinds) else None]
+            for (p, key), kind in zip(state.answers, state.answer_kinds)
+        ]
+        return {
+            "format": "realms-view-record",
+            "version": state.RECORD_VERSION,
+            "game": self.id,
+            "options": state.options,
+            "player": player,
+            "answers": answers,
+        }
 
     def replay(self, record: Record, source: str = "record") -> GameState:
         """The state a record leads to; a :class:`RecordError` names the first bad answer."""
