@@ -312,6 +312,8 @@ class HBState(GameState):
     def protected_land(self, nation: Nation) -> int:
         """Land ``nation`` may not attack: its submission partners' (§9.2, RULINGS HB-Q33)
         and that of nations that gave it passage this turn (§9.3.1 Diplomacy)."""
+        if not (self.submission_on or nation.spared):
+            return 0
         mask = 0
         for other in self.nations.values():
             if (other.master == nation.id or nation.master == other.id or other.id in nation.spared):
