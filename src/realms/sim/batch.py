@@ -1,0 +1,385 @@
+"""Many games at once: local processes (or a Dask cluster), a progress bar, and a
+resumable ``games.jsonl``.
+
+Every game is played from its own seed (game ``i`` of a run that starts at seed ``s``
+has seed ``s + i``; its bots' seeds derive from it), so a game's line is the same on any
+worker, in any order, on any machine.  Lines are written as games finish; at the end
+the file is rewritten in seed order, so equal seeds give equal files whatever the worker
+count.  Ctrl-C stops the run and keeps every finished game; ``resume=True`` plays only
+the seeds still missing.
+
+>>> from realms.sim.batch import Simulation, run
+>>> lines = run(Simulation("hy-breasil", {"players": 3, "turns": 2}, ("random",), seed=1, games=2))
+>>> [ln["seed"] for ln in lines]
+[1, 2]
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import os
+import signal
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import closing, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterator, Sequence
+
+from realms.core.game import get_game
+
+from .runner import make_bots, summary
+from .stats import watch, watcher_for
+
+#: one game to play: its seed and the bot of every seat (or one bot for all)
+Job = tuple[int, tuple[str, ...]]
+
+
+class SimulationError(RuntimeError):
+    """A run that cannot go on; the message names the file, the seed or the problem."""
+
+
+class Interrupted(Exception):
+    """Ctrl-C: ``done`` of ``total`` games are finished and kept."""
+
+    def __init__(self, done: int, total: int) -> None:
+        super().__init__(f"interrupted after {done} of {total} games")
+        self.done = done
+        self.total = total
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """``games`` games of ``game`` with ``options``, seeds ``seed``, ``seed + 1``, …"""
+
+    game: str
+    options: dict = field(default_factory=dict)
+    bots: tuple[str, ...] = ("random",)
+    seed: int = 1
+    games: int = 1
+
+    @property
+    def seeds(self) -> range:
+        return range(self.seed, self.seed + self.games)
+
+    def jobs(self) -> list[Job]:
+        return [(s, tuple(self.bots)) for s in self.seeds]
+
+    def check(self) -> dict:
+        """Validate the options and bots now (one clear error before any worker starts);
+        return the normalised options as the lines record them."""
+        game = get_game(self.game)
+        state = game.new_game(self.options, self.seed)
+        make_bots(game, list(self.bots), len(state.result()["players"]), self.seed)
+        return json.loads(json.dumps(state.options))
+
+
+# =========================================================================== one game
+
+
+def play_game(game_id: str, options: dict, seed: int, bots: Sequence[str], chronicle: bool = False) -> dict:
+    """Play one game with bots and return its line: the JSON summary of ``realms simulate
+    --json``, the seats' ``bots``, and the watcher's ``stats`` (and the ``chronicle``
+    if asked).  The same answers as :func:`realms.sim.runner.run_game`: same state hash."""
+    game = get_game(game_id)
+    state = game.new_game(options, seed)
+    players = len(state.result()["players"])
+    spec = list(bots)
+    agents = make_bots(game, spec, players, seed)
+    watcher = watcher_for(game_id)
+    tap = watch(state, watcher)
+    while True:
+        pending = state.pending()
+        if not pending:
+            break
+        d = pending[0]
+        seat = d.player
+        index = agents[seat].choose(d, lambda: state.view(seat))
+        watcher.on_decision(state, d, index)
+        state.apply_index(seat, index)
+    tap.close()
+    line = summary(state)
+    line["bots"] = spec * players if len(spec) == 1 else spec
+    line["stats"] = watcher.data()
+    if chronicle:
+        line["chronicle"] = state.chronicle()
+    return json.loads(json.dumps(line, ensure_ascii=False))
+
+
+def play_batch(game_id: str, options: dict, jobs: Sequence[Job], chronicle: bool = False) -> list[dict]:
+    """Play several games (one task of a worker or of the cluster)."""
+    out = []
+    for seed, bots in jobs:
+        try:
+            out.append(play_game(game_id, options, seed, bots, chronicle))
+        except Exception as exc:  # a bug in a game: name the seed that shows it
+            raise SimulationError(f"game with seed {seed} failed: {type(exc).__name__}: {exc}") from None
+    return out
+
+
+# =========================================================================== games.jsonl
+
+
+class GamesFile:
+    """``games.jsonl``: one line per finished game, appended as games finish."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def load(self) -> list[dict]:
+        """The complete lines (a line cut short by an interruption is dropped)."""
+        if not self.path.exists():
+            return []
+        out = []
+        with self.path.open(encoding="utf-8") as f:
+            for i, text in enumerate(f, 1):
+                text = text.strip()
+                if not text:
+                    continue
+                try:
+                    line = json.loads(text)
+                except json.JSONDecodeError:
+                    continue  # the last line of an interrupted write
+                if not isinstance(line, dict) or "seed" not in line:
+                    raise SimulationError(f"{self.path}:{i}: not a game line")
+                out.append(line)
+        return out
+
+    def append(self, lines: list[dict]) -> None:
+        with self.path.open("a", encoding="utf-8") as f:
+            for line in lines:
+                f.write(json.dumps(line, ensure_ascii=False) + "\n")
+            f.flush()
+
+    def rewrite(self, lines: list[dict]) -> None:
+        """Replace the file by ``lines`` in seed order (atomically)."""
+        tmp = self.path.with_suffix(".jsonl.tmp")
+        with tmp.open("w", encoding="utf-8") as f:
+            for line in sorted(lines, key=lambda ln: ln["seed"]):
+                f.write(json.dumps(line, ensure_ascii=False) + "\n")
+        os.replace(tmp, self.path)
+
+
+def _matches(line: dict, sim: Simulation, options: dict, players: int) -> str | None:
+    spec = list(sim.bots)
+    bots = spec * players if len(spec) == 1 else spec
+    if line.get("game") != sim.game:
+        return f"game {line.get('game')!r}, not {sim.game!r}"
+    if line.get("options") != options:
+        return f"options {line.get('options')}, not {options}"
+    if line.get("bots") != bots:
+        return f"bots {','.join(line.get('bots') or [])}, not {','.join(bots)}"
+    return None
+
+
+# =========================================================================== executors
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the main process, which stops the run cleanly."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _context():
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def batches(jobs: list[Job], size: int) -> list[list[Job]]:
+    return [jobs[i:i + size] for i in range(0, len(jobs), size)]
+
+
+def local_batch_size(n_jobs: int, workers: int) -> int:
+    """Small batches keep the bar moving and the workers evenly loaded; a batch still
+    amortises the inter-process round trip (a game takes tens of milliseconds)."""
+    return max(1, min(8, n_jobs // (max(workers, 1) * 8)))
+
+
+def _in_process(game_id: str, options: dict, jobs: list[Job], chronicle: bool) -> Iterator[list[dict]]:
+    for job in jobs:
+        yield play_batch(game_id, options, [job], chronicle)
+
+
+def _processes(game_id: str, options: dict, jobs: list[Job], chronicle: bool, workers: int,
+               batch_size: int | None) -> Iterator[list[dict]]:
+    size = batch_size or local_batch_size(len(jobs), workers)
+    ex = ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_ignore_sigint)
+    try:
+        todo = {ex.submit(play_batch, game_id, options, b, chronicle) for b in batches(jobs, size)}
+        while todo:
+            done, todo = wait(todo, return_when=FIRST_COMPLETED)
+            for fut in done:
+                yield fut.result()
+    finally:
+        ex.shutdown(wait=False, cancel_futures=True)
+
+
+def executor(game_id: str, options: dict, jobs: list[Job], *, workers: int = 1, cluster=None,
+             chronicle: bool = False, batch_size: int | None = None) -> Iterator[list[dict]]:
+    """Batches of finished lines, as they finish (in any order)."""
+    if cluster is not None:
+        from .cluster import run_on_cluster
+
+        return run_on_cluster(cluster, game_id, options, jobs, chronicle=chronicle, batch_size=batch_size)
+    if workers <= 1:
+        return _in_process(game_id, options, jobs, chronicle)
+    return _processes(game_id, options, jobs, chronicle, workers, batch_size)
+
+
+# =========================================================================== progress
+
+
+@contextmanager
+def progress_bar(total: int, done: int = 0, label: str = "games", enabled: bool = True):
+    """A rich progress bar on standard error: games done, games/s, time left.
+    Yields ``advance(n)``."""
+    if not enabled:
+        yield lambda n: None
+        return
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+    from rich.text import Text
+
+    start = time.perf_counter()
+
+    class Rate(ProgressColumn):
+        def render(self, task) -> Text:
+            elapsed = time.perf_counter() - start
+            new = task.completed - done
+            rate = new / elapsed if elapsed > 0 and new else 0.0
+            return Text(f"{rate:6.1f} games/s", style="progress.data.speed")
+
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(),
+               TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=False) as prog:
+        task = prog.add_task(label, total=total, completed=done)
+        yield lambda n: prog.advance(task, n)
+
+
+# =========================================================================== a run
+
+
+@dataclass
+class RunInfo:
+    """How a run went (not part of the figures: it varies from run to run)."""
+
+    workers: int = 1
+    cluster: str | None = None
+    played: int = 0
+    resumed: int = 0
+    seconds: float = 0.0
+
+    @property
+    def games_per_second(self) -> float:
+        return self.played / self.seconds if self.seconds > 0 else 0.0
+
+    def to_json(self) -> dict:
+        return {"workers": self.workers, "cluster": self.cluster, "played": self.played,
+                "resumed": self.resumed, "seconds": round(self.seconds, 3),
+                "games_per_second": round(self.games_per_second, 2)}
+
+
+def run(sim: Simulation, *, workers: int = 1, out: str | Path | None = None, resume: bool = False,
+        cluster=None, progress: bool = False, chronicle: bool = False, batch_size: int | None = None,
+        info: RunInfo | None = None, on_batch: Callable[[list[dict]], None] | None = None) -> list[dict]:
+    """Play ``sim``'s games and return their lines in seed order.
+
+    ``out``: a folder; finished games go to ``out/games.jsonl`` as they finish (fresh,
+    or continued with ``resume``: lines of the same game, options and bots are kept, and
+    only missing seeds are played).  ``cluster``: a Dask scheduler address or
+    ``distributed.Client``.  Ctrl-C raises :class:`Interrupted` after keeping what is
+    finished.  ``info`` (a :class:`RunInfo`) is filled with the timing.
+    """
+    options = sim.check()
+    players = len(get_game(sim.game).new_game(sim.options, sim.seed).result()["players"])
+    info = info if info is not None else RunInfo()
+    info.workers = workers
+    info.cluster = cluster if isinstance(cluster, str) else (None if cluster is None else "client")
+    kept: dict[int, dict] = {}
+    file = None
+    if out is not None:
+        folder = Path(out)
+        folder.mkdir(parents=True, exist_ok=True)
+        file = GamesFile(folder / "games.jsonl")
+        if resume:
+            wanted = set(sim.seeds)
+            for line in file.load():
+                problem = _matches(line, sim, options, players)
+                if problem:
+                    raise SimulationError(f"{file.path}: cannot resume: it holds games of another "
+                                          f"simulation (seed {line['seed']}: {problem})")
+                if line["seed"] in wanted:
+                    kept[line["seed"]] = line
+            file.rewrite(list(kept.values()))
+        else:
+            file.rewrite([])
+    info.resumed = len(kept)
+    jobs = [job for job in sim.jobs() if job[0] not in kept]
+    start = time.perf_counter()
+    try:
+        with progress_bar(sim.games, len(kept), f"{sim.game}", progress) as advance:
+            with closing(executor(sim.game, options, jobs, workers=workers, cluster=cluster,
+                                  chronicle=chronicle, batch_size=batch_size)) as results:
+                for lines in results:
+                    if file is not None:
+                        file.append([{k: v for k, v in ln.items() if k != "chronicle"} for ln in lines])
+                    for ln in lines:
+                        kept[ln["seed"]] = ln
+                    info.played += len(lines)
+                    if on_batch is not None:
+                        on_batch(lines)
+                    advance(len(lines))
+    except KeyboardInterrupt:
+        info.seconds = time.perf_counter() - start
+        raise Interrupted(len(kept), sim.games) from None
+    info.seconds = time.perf_counter() - start
+    ordered = [kept[s] for s in sorted(kept)]
+    if file is not None:
+        file.rewrite([{k: v for k, v in ln.items() if k != "chronicle"} for ln in ordered])
+    return ordered
+
+
+# =========================================================================== tournaments
+
+
+def tournament(game_id: str, options: dict, bots: list[str], games: int, seed: int, *, workers: int = 1,
+               cluster=None, progress: bool = False):
+    """:func:`realms.sim.tournament.tournament` on several workers: the same line-ups
+    (rotated one seat a game), the same seeds, the same standings."""
+    from .tournament import Standing
+
+    game = get_game(game_id)
+    standings = {b: Standing(b) for b in dict.fromkeys(bots)}
+    players = options.get("players") or len(options.get("names") or []) or len(bots)
+    opts = dict(options, players=players)
+    game.new_game(opts, seed)  # options checked before any worker starts
+    jobs: list[Job] = [(seed + i, tuple(bots[(s + i) % len(bots)] for s in range(players)))
+                       for i in range(games)]
+    make_bots(game, list(jobs[0][1]), players, seed)
+    lines: list[dict] = []
+    size = max(1, min(16, games // (max(workers, 1) * 8)))
+    with progress_bar(games, 0, f"{game_id} tournament", progress) as advance:
+        with closing(executor(game_id, opts, jobs, workers=workers, cluster=cluster, batch_size=size)) as results:
+            for batch in results:
+                lines.extend(batch)
+                advance(len(batch))
+    for line in sorted(lines, key=lambda ln: ln["seed"]):
+        names = line["players"]
+        winners = set(line["winners"])
+        for i, bot in enumerate(line["bots"]):
+            st = standings[bot]
+            st.games += 1
+            st.score_total += line["scores"][names[i]]
+            if names[i] in winners:
+                st.wins += 1 / len(winners)
+    return list(standings.values())
+
+
+def default_workers() -> int:
+    return max(1, os.cpu_count() or 1)
+
+
+__all__ = ["Simulation", "Interrupted", "SimulationError", "RunInfo", "run", "play_game", "play_batch",
+           "tournament", "GamesFile", "default_workers"]
