@@ -21,6 +21,12 @@ class CliError(click.ClickException):
     exit_code = 2
 
 
+class Stopped(click.ClickException):
+    """Ctrl-C during a batch run (the finished games are kept)."""
+
+    exit_code = 130
+
+
 def _game(game_id: str):
     try:
         return get_game(game_id)
@@ -80,20 +86,25 @@ def _options(players, names, turns, vp_target, sets, set_size, map_name, rules=N
 
 
 def _print_game(state, as_json: bool, unit: str = "VP") -> None:
+    _print_line({**summary(state), "chronicle": state.chronicle()}, as_json, unit)
+
+
+def _print_line(line: dict, as_json: bool, unit: str = "VP") -> None:
+    """A game's JSON summary line, or its chronicle and final scores."""
     if as_json:
-        click.echo(json.dumps(summary(state), ensure_ascii=False))
+        click.echo(json.dumps({k: v for k, v in line.items() if k not in ("bots", "stats", "chronicle")},
+                              ensure_ascii=False))
         return
-    for line in state.chronicle():
-        click.echo(line)
-    res = state.result()
+    for text in line.get("chronicle", []):
+        click.echo(text)
     click.echo("")
     click.echo("Final scores:")
-    for name, vp in sorted(res["scores"].items(), key=lambda kv: -kv[1]):
+    for name, vp in sorted(line["scores"].items(), key=lambda kv: -kv[1]):
         click.echo(f"  {name:12} {vp:4} {unit}")
-    if res["winner"]:
-        click.echo(f"Winner: {res['winner']}")
-    elif res["winners"]:
-        click.echo(f"Shared victory: {', '.join(res['winners'])}")
+    if line["winner"]:
+        click.echo(f"Winner: {line['winner']}")
+    elif line["winners"]:
+        click.echo(f"Shared victory: {', '.join(line['winners'])}")
 
 
 @cli.command()
@@ -116,14 +127,30 @@ def _print_game(state, as_json: bool, unit: str = "VP") -> None:
 @click.option("--record", "record_file", type=click.Path(dir_okay=False, writable=True),
               help="Write the record of the game (single game only).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary (one line per game).")
+@click.option("--workers", type=click.IntRange(1), help="Play the games in this many processes (progress bar).")
+@click.option("--report", "report_dir", type=click.Path(file_okay=False),
+              help="Write a report folder: summary.json, games.jsonl, index.html and charts.")
+@click.option("--resume", is_flag=True, help="Continue the interrupted run in --report's folder.")
+@click.option("--cluster", metavar="URL", help="Run on a Dask cluster (tcp://host:8786) instead of local processes.")
 def simulate(game_id, players, names, turns, vp_target, sets, set_size, map_name, rules, variant,
-             joins, leaves, seed, bots, n_games, record_file, as_json) -> None:
-    """Play GAME with bots and print its chronicle and scores."""
+             joins, leaves, seed, bots, n_games, record_file, as_json, workers, report_dir, resume, cluster) -> None:
+    """Play GAME with bots and print its chronicle and scores.
+
+    With --report DIR (or --workers, --cluster) the games run in parallel; each is the
+    game of its seed whatever the workers.  Ctrl-C keeps the games finished so far in
+    DIR/games.jsonl; --resume plays the rest."""
     game = _game(game_id)
     if record_file and n_games > 1:
         raise CliError("--record writes a single game; drop --games or --record")
     opts = _options(players, names, turns, vp_target, sets, set_size, map_name, rules, variant, joins, leaves)
     spec = [b.strip() for b in bots.split(",")]
+    if resume and not report_dir:
+        raise CliError("--resume continues a --report folder; give --report DIR")
+    if report_dir or workers or cluster:
+        if record_file:
+            raise CliError("--record writes a single game; drop --record or --report/--workers/--cluster")
+        _simulate_batch(game, opts, spec, seed, n_games, as_json, workers, report_dir, resume, cluster)
+        return
     for i in range(n_games):
         try:
             state = run_game(game, opts, seed + i, spec)
@@ -139,6 +166,40 @@ def simulate(game_id, players, names, turns, vp_target, sets, set_size, map_name
         _print_game(state, as_json, game.score_name)
 
 
+def _simulate_batch(game, opts, spec, seed, n_games, as_json, workers, report_dir, resume, cluster) -> None:
+    """simulate with --report/--workers/--cluster: realms.sim.batch, then the report."""
+    from realms.sim.batch import Interrupted, RunInfo, Simulation, SimulationError, default_workers, run
+
+    sim = Simulation(game.id, opts, tuple(spec), seed, n_games)
+    workers = workers or (default_workers() if report_dir and not cluster else 1)
+    info = RunInfo()
+    try:
+        lines = run(sim, workers=workers, out=report_dir, resume=resume, cluster=cluster,
+                    progress=sys.stderr.isatty(), chronicle=not report_dir and not as_json, info=info)
+    except (OptionError, MapError, SimulationError) as exc:
+        raise CliError(str(exc)) from None
+    except Interrupted as exc:
+        where = f"; they are kept in {Path(report_dir) / 'games.jsonl'}: run the same command with --resume " \
+                "to finish" if report_dir else ""
+        raise Stopped(f"interrupted after {exc.done} of {exc.total} games{where}") from None
+    if not report_dir:
+        for i, line in enumerate(lines):
+            if n_games > 1 and not as_json:
+                click.echo(f"=== game {i + 1} (seed {line['seed']}) ===")
+            _print_line(line, as_json, game.score_name)
+        return
+    from realms.sim.report import write_report
+
+    simulation = {"game": game.id, "game_name": game.name, "score_name": game.score_name,
+                  "options": lines[0]["options"] if lines else opts, "bots": spec, "seed": seed, "games": n_games}
+    write_report(report_dir, lines, simulation, info.to_json())
+    click.echo(f"{len(lines)} games of {game.name} ({info.played} played in {info.seconds:.1f} s, "
+               f"{info.games_per_second:.1f} games/s, {info.cluster or f'{workers} worker(s)'}"
+               f"{f', {info.resumed} kept from before' if info.resumed else ''})")
+    for name in ("index.html", "summary.json", "games.jsonl"):
+        click.echo(f"wrote {Path(report_dir) / name}")
+
+
 @cli.command("tournament")
 @click.argument("game_id", metavar="GAME")
 @click.option("--bots", default="random", show_default=True, help="Bots to compare, comma-separated (e.g. greedy,random).")
@@ -148,7 +209,8 @@ def simulate(game_id, players, names, turns, vp_target, sets, set_size, map_name
 @click.option("--rules", help="Advanced rules (hy-breasil), comma-separated.")
 @click.option("--turns", type=click.IntRange(1), help="Game length in turns (hy-breasil).")
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
-def tournament_cmd(game_id, bots, players, n_games, seed, rules, turns, as_json) -> None:
+@click.option("--workers", type=click.IntRange(1), help="Play the games in this many processes (progress bar).")
+def tournament_cmd(game_id, bots, players, n_games, seed, rules, turns, as_json, workers) -> None:
     """Play GAME many times, rotating the bots round the seats, and rank them by win share."""
     from realms.sim.tournament import tournament
 
@@ -156,7 +218,16 @@ def tournament_cmd(game_id, bots, players, n_games, seed, rules, turns, as_json)
     opts = _options(players, None, turns, None, None, None, None, rules)
     spec = [b.strip() for b in bots.split(",") if b.strip()]
     try:
-        standings = tournament(game, opts, spec, n_games, seed)
+        if workers:
+            from realms.sim import batch
+
+            try:
+                standings = batch.tournament(game.id, opts, spec, n_games, seed, workers=workers,
+                                             progress=sys.stderr.isatty())
+            except batch.Interrupted as exc:
+                raise Stopped(f"interrupted after {exc.done} of {exc.total} games") from None
+        else:
+            standings = tournament(game, opts, spec, n_games, seed)
     except (OptionError, MapError) as exc:
         raise CliError(str(exc)) from None
     if as_json:
@@ -181,6 +252,33 @@ def replay(file, as_json) -> None:
     except (RecordError, MapError) as exc:
         raise CliError(str(exc)) from None
     _print_game(state, as_json, get_game(state.GAME_ID).score_name)
+
+
+@cli.command("history")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="HTML file to write.")
+@click.option("--seed", type=int, help="FILE a games.jsonl: the game of this seed (default: the first).")
+def history_cmd(file, output, seed) -> None:
+    """Write the history of one game as a page: the chronicle turn by turn, a histomap of
+    the land each nation held, and the map at the end of every turn (a slider).
+
+    FILE is a record (realms simulate --record) or a report's games.jsonl, whose game is
+    played again from its seed and bots."""
+    from realms.sim.history import history_html, record_from_games
+
+    try:
+        if file.endswith(".jsonl"):
+            record = record_from_games(file, seed)
+        else:
+            record = Record.load(file)
+        html = history_html(record, file)
+    except (RecordError, MapError, OptionError) as exc:
+        raise CliError(str(exc)) from None
+    try:
+        Path(output).write_text(html, encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"{output}: cannot write ({exc.strerror})") from None
+    click.echo(f"wrote {output}")
 
 
 @cli.group("map")
