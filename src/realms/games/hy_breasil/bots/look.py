@@ -1,0 +1,248 @@
+"""What the auto bot reads from ``view(player)``, parsed once per decision.
+
+The view names areas by id; the bot works on area indices and bitmasks of the static
+board (``load_board(map)``: public knowledge, like the printed map).  Nothing here
+touches a game state: :class:`TableTop` rebuilds, from the view alone, the few things
+the game's own movement rules (:class:`..movement.Reach`) read, so the bot plans with
+exactly the rules a person at the table applies.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from functools import lru_cache
+
+from ..board import Board, load_board
+from ..movement import Reach
+
+EMPTY = -1
+
+
+class NationView:
+    """One nation as the view shows it."""
+
+    __slots__ = ("id", "name", "owner", "units", "land", "pool", "civ", "start_sea", "first_turn",
+                 "phases", "weak", "fervour", "famine", "race", "master", "abilities", "capital",
+                 "permits", "spared", "total")
+
+    def __init__(self, raw: dict, index: dict[str, int], is_sea: tuple) -> None:
+        self.id = raw["id"]
+        self.name = raw["name"]
+        self.owner = raw["owner"]
+        units = {index[k]: c for k, c in raw["units"].items()}
+        self.units = units
+        land = 0
+        for a in units:
+            if not is_sea[a]:
+                land |= 1 << a
+        self.land = land
+        self.pool = raw["pool"]
+        self.civ = raw["civilization_tokens"]
+        ss = raw.get("start_sea")
+        self.start_sea = index[ss] if ss is not None else None
+        self.first_turn = raw["first_turn"]
+        flags = raw["event_flags"]
+        self.phases = flags["movement_phases"]
+        self.weak = flags["weak_leader"]
+        self.fervour = flags["religious_fervour"]
+        self.famine = flags["famine"]
+        self.race = raw.get("race")
+        self.master = raw.get("submitted_to")
+        self.abilities = frozenset(raw.get("abilities") or ())
+        cap = raw.get("capital")
+        self.capital = index[cap] if cap is not None else EMPTY
+        self.permits = frozenset(raw.get("permits") or ())
+        self.spared = frozenset(raw.get("spared") or ())
+        self.total = sum(units.values())
+
+    @property
+    def areas(self) -> int:
+        return bin(self.land).count("1")
+
+
+class Battle:
+    __slots__ = ("area", "attacker", "defender", "au", "aw", "du", "dw", "city")
+
+    def __init__(self, raw: dict, index: dict[str, int]) -> None:
+        self.area = index[raw["area"]]
+        self.attacker = raw["attacker"]
+        self.defender = raw["defender"]
+        self.au = raw["attacker_units"]["unhurt"]
+        self.aw = raw["attacker_units"]["wounded"]
+        self.du = raw["defender_units"]["unhurt"]
+        self.dw = raw["defender_units"]["wounded"]
+        self.city = {"unhurt": 2, "wounded": 1, None: 0}[raw.get("city")]
+
+
+class Look:
+    """The parsed view: who holds which area, the nations, the battle, the cup."""
+
+    __slots__ = ("view", "me", "turn", "board", "nations", "area_nation", "occupied", "battle", "cup",
+                 "current", "cities", "free_sets", "vp", "names", "rules")
+
+    def __init__(self, view: dict, board: Board | None = None) -> None:
+        self.view = view
+        self.board = b = board or load_board(view.get("map", "hy-breasil"))
+        self.me = view["you"]
+        self.turn = view["turn"]
+        index = b.index
+        nations: dict[int, NationView] = {}
+        for raw in view["nations"]:
+            nv = NationView(raw, index, b.is_sea)
+            nations[nv.id] = nv
+        self.nations = nations
+        an = [EMPTY] * b.n
+        occ = 0
+        for aid, info in view["areas"].items():
+            a = index[aid]
+            an[a] = info["nation"]
+            occ |= 1 << a
+        self.area_nation = an
+        self.occupied = occ
+        bt = view.get("battle")
+        self.battle = Battle(bt, index) if bt else None
+        self.cup = frozenset(view.get("cup") or ())
+        self.current = view.get("current_nation")
+        cities = 0
+        for aid in view.get("cities") or ():
+            cities |= 1 << index[aid]
+        self.cities = cities
+        self.free_sets = view.get("free_sets", 0)
+        players = view["players"]
+        self.vp = [p["vp"] for p in players]
+        self.names = [p["name"] for p in players]
+        #: the advanced rules, when the view carries the options (it does not yet: see AUTO.md)
+        opts = view.get("options") or {}
+        self.rules = frozenset(view.get("rules") or opts.get("rules") or ())
+
+    # -- ownership -----------------------------------------------------------------------
+    def owner_of_area(self, a: int) -> int:
+        nid = self.area_nation[a]
+        if nid == EMPTY:
+            return EMPTY
+        n = self.nations.get(nid)
+        return n.owner if n is not None else EMPTY
+
+    def colour_land(self, player: int) -> int:
+        """Land held by any nation of ``player`` (a "colour")."""
+        mask = 0
+        for n in self.nations.values():
+            if n.owner == player:
+                mask |= n.land
+        return mask
+
+    def mine(self) -> list[NationView]:
+        return [n for n in self.nations.values() if n.owner == self.me]
+
+    def nation_named(self, text: str) -> NationView | None:
+        """The nation whose name a prompt mentions (longest name first: "X II" before "X")."""
+        best = None
+        for n in self.nations.values():
+            if n.name in text and (best is None or len(n.name) > len(best.name)):
+                best = n
+        return best
+
+    # -- movement --------------------------------------------------------------------------
+    def reach(self, n: NationView) -> Reach:
+        """The game's own §6.3 reach for ``n`` on the board as the view shows it."""
+        return Reach(TableTop(self, n), n)
+
+    def empty_land(self) -> int:
+        return self.board.land_mask & ~self.occupied
+
+    def passable(self) -> int:
+        """Seas and empty land: what a §6.4 connection may cross (RULINGS HB-Q23)."""
+        return self.board.sea_mask | self.empty_land()
+
+
+class TableTop:
+    """The parts of a game state that :class:`..movement.Reach` reads, from a view."""
+
+    __slots__ = ("board", "occupied", "abilities_on", "_permitted")
+
+    def __init__(self, look: Look, n: NationView) -> None:
+        self.board = look.board
+        self.occupied = look.occupied
+        self.abilities_on = bool(n.abilities)
+        permitted = 0
+        for nid in n.permits:
+            o = look.nations.get(nid)
+            if o is not None:
+                permitted |= o.land
+        self._permitted = permitted
+
+    def permitted_land(self, n) -> int:
+        return self._permitted
+
+
+def bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def popcount(mask: int) -> int:
+    return bin(mask).count("1")
+
+
+def spread(mask: int, nbr: tuple[int, ...]) -> int:
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= nbr[low.bit_length() - 1]
+        mask ^= low
+    return out
+
+
+@lru_cache(maxsize=8)
+def distances(board: Board) -> tuple[tuple[int, ...], ...]:
+    """Steps between every two areas over the whole map (land and sea): how "far" an army
+    is from the space it attacks (§3.2.2.1, AU-Q22)."""
+    n = board.n
+    rows = []
+    for src in range(n):
+        d = [n + 1] * n
+        d[src] = 0
+        q = deque([src])
+        while q:
+            u = q.popleft()
+            for v in board.nbrs[u]:
+                if d[v] > d[u] + 1:
+                    d[v] = d[u] + 1
+                    q.append(v)
+        rows.append(tuple(d))
+    return tuple(rows)
+
+
+def components(look: Look, n: NationView) -> list[int]:
+    """The §6.4 connected parts of ``n``'s land (bitmasks): two areas are linked when
+    adjacent or when both border one sea or empty land area (RULINGS HB-Q23)."""
+    b = look.board
+    nbr = b.nbr_mask
+    hop = look.passable()
+    areas = bits(n.land)
+    links = {}
+    for x in areas:
+        reach = nbr[x] & hop
+        m = 0
+        for y in areas:
+            if y != x and ((nbr[x] >> y) & 1 or nbr[y] & reach):
+                m |= 1 << y
+        links[x] = m
+    out = []
+    rest = n.land
+    while rest:
+        low = rest & -rest
+        group = frontier = low
+        while frontier:
+            bit = frontier & -frontier
+            frontier ^= bit
+            new = links[bit.bit_length() - 1] & rest & ~group
+            group |= new
+            frontier |= new
+        out.append(group)
+        rest &= ~group
+    return out
