@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from realms.core.game import Game
 
+from .bots import AutoBot
 from .invariants import INVARIANTS
 from .options import normalize_options
 from .state import HBState
@@ -36,6 +37,7 @@ GAME = Game(
     invariants=INVARIANTS,
     hidden=_hidden,
     draw=_draw,
+    bots={"auto": AutoBot},
 )
 
 __all__ = ["GAME", "HBState"]
