@@ -205,13 +205,21 @@ def _processes(game_id: str, options: dict, jobs: list[Job], chronicle: bool, wo
                batch_size: int | None) -> Iterator[list[dict]]:
     size = batch_size or local_batch_size(len(jobs), workers)
     ex = ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_ignore_sigint)
+    todo: set = set()
     try:
-        todo = {ex.submit(play_batch, game_id, options, b, chronicle) for b in batches(jobs, size)}
+        for b in batches(jobs, size):
+            todo.add(ex.submit(play_batch, game_id, options, b, chronicle))
         while todo:
             done, todo = wait(todo, return_when=FIRST_COMPLETED)
             for fut in done:
                 yield fut.result()
     finally:
+        # Cancel here, not only through shutdown(cancel_futures=True): once this generator
+        # lets go of the executor, its manager thread no longer sees that flag and would
+        # play every queued batch before the process could exit.  The batches already
+        # running finish (a few games); their results are dropped.
+        for fut in todo:
+            fut.cancel()
         ex.shutdown(wait=False, cancel_futures=True)
 
 

@@ -19,6 +19,8 @@ from typing import Iterator, Sequence
 from .batch import Job, SimulationError, batches, play_batch
 
 MAX_BATCH = 50
+#: How long to try reaching the scheduler before giving up.
+CONNECT_TIMEOUT = "10s"
 
 
 def cluster_batch_size(n_jobs: int, threads: int) -> int:
@@ -34,7 +36,7 @@ def connect(cluster):
     if isinstance(cluster, Client):
         return cluster, False
     try:
-        return Client(cluster, timeout="10s"), True
+        return Client(cluster, timeout=CONNECT_TIMEOUT), True
     except (OSError, TimeoutError) as exc:
         raise SimulationError(f"cannot reach the Dask scheduler at {cluster}: {exc}") from None
 

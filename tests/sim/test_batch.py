@@ -1,0 +1,161 @@
+"""The batch runner: same games whatever the workers or cluster, resumable, interruptible."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from realms.core.game import get_game
+from realms.sim import batch
+from realms.sim.batch import GamesFile, Interrupted, RunInfo, Simulation, SimulationError, play_game, run
+from realms.sim.report import build_summary
+from realms.sim.runner import run_game, summary
+from realms.sim.tournament import tournament as serial_tournament
+
+SIM = Simulation("hy-breasil", {"players": 3, "turns": 3}, ("random",), seed=21, games=12)
+
+
+def _figures(lines):
+    return build_summary(lines, {}, exact=lambda key: 0.5)["figures"]
+
+
+def test_a_line_is_the_simulate_json_summary_plus_bots_and_stats():
+    game = get_game("hy-breasil")
+    line = play_game("hy-breasil", {"players": 3, "turns": 3}, 5, ["random"])
+    expected = json.loads(json.dumps(summary(run_game(game, {"players": 3, "turns": 3}, 5, ["random"]))))
+    assert {k: v for k, v in line.items() if k not in ("bots", "stats")} == expected
+    assert line["bots"] == ["random"] * 3 and line["stats"]["kind"] == "hy-breasil"
+
+
+def test_one_and_two_workers_give_identical_files(tmp_path):
+    one = run(SIM, workers=1, out=tmp_path / "a")
+    info = RunInfo()
+    two = run(SIM, workers=2, out=tmp_path / "b", batch_size=1, info=info)
+    assert one == two and [ln["seed"] for ln in one] == list(SIM.seeds)
+    assert (tmp_path / "a" / "games.jsonl").read_bytes() == (tmp_path / "b" / "games.jsonl").read_bytes()
+    assert _figures(one) == _figures(two)
+    assert info.played == 12 and info.workers == 2 and info.seconds > 0
+
+
+def test_dask_local_cluster_gives_the_same_games():
+    import distributed
+
+    local = run(SIM)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as lc:
+        info = RunInfo()
+        remote = run(SIM, cluster=lc.scheduler_address, batch_size=3, info=info)
+    assert remote == local
+    assert info.cluster == lc.scheduler_address and info.played == 12
+
+
+def test_cluster_batches_keep_tasks_few():
+    from realms.sim.cluster import cluster_batch_size
+
+    assert cluster_batch_size(1000, 2) == 50
+    assert cluster_batch_size(100, 4) == 7  # about four tasks per thread
+    assert cluster_batch_size(3, 8) == 1
+
+
+def test_unreachable_cluster_is_a_clear_error(monkeypatch):
+    from realms.sim import cluster
+
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", "1s")
+    with pytest.raises(SimulationError, match="cannot reach the Dask scheduler"):
+        run(Simulation("hy-breasil", {"players": 3, "turns": 1}, games=1), cluster="tcp://127.0.0.1:9")
+
+
+def _interrupt_after(n_batches):
+    seen = []
+
+    def on_batch(lines):
+        seen.append(lines)
+        if len(seen) == n_batches:
+            raise KeyboardInterrupt
+
+    return on_batch
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_interrupted_run_keeps_games_and_resume_finishes_without_duplicates(tmp_path, workers):
+    full = run(SIM)
+    with pytest.raises(Interrupted) as exc:
+        run(SIM, workers=workers, out=tmp_path, batch_size=2, on_batch=_interrupt_after(2))
+    kept = GamesFile(tmp_path / "games.jsonl").load()
+    assert exc.value.done == len(kept) and 0 < len(kept) < SIM.games
+    with (tmp_path / "games.jsonl").open("a") as f:  # a line cut short by the interruption
+        f.write('{"game": "hy-breasil", "seed": 9')
+    info = RunInfo()
+    resumed = run(SIM, workers=workers, out=tmp_path, resume=True, info=info)
+    assert info.resumed == len(kept) and info.played == SIM.games - len(kept)
+    assert resumed == full
+    seeds = [json.loads(t)["seed"] for t in (tmp_path / "games.jsonl").read_text().splitlines()]
+    assert seeds == list(SIM.seeds)
+
+
+def test_resume_refuses_another_simulation(tmp_path):
+    run(Simulation("hy-breasil", {"players": 3, "turns": 2}, seed=1, games=2), out=tmp_path)
+    with pytest.raises(SimulationError, match="another simulation"):
+        run(Simulation("hy-breasil", {"players": 4, "turns": 2}, seed=1, games=3), out=tmp_path, resume=True)
+
+
+def test_resume_can_extend_a_finished_run(tmp_path):
+    run(Simulation("hy-breasil", {"players": 3, "turns": 2}, seed=1, games=3), out=tmp_path)
+    info = RunInfo()
+    lines = run(Simulation("hy-breasil", {"players": 3, "turns": 2}, seed=1, games=5), out=tmp_path,
+                resume=True, info=info)
+    assert info.resumed == 3 and info.played == 2 and [ln["seed"] for ln in lines] == [1, 2, 3, 4, 5]
+
+
+def test_without_resume_a_folder_starts_afresh(tmp_path):
+    run(Simulation("hy-breasil", {"players": 3, "turns": 2}, seed=1, games=3), out=tmp_path)
+    run(Simulation("hy-breasil", {"players": 3, "turns": 2}, seed=10, games=2), out=tmp_path)
+    assert [ln["seed"] for ln in GamesFile(tmp_path / "games.jsonl").load()] == [10, 11]
+
+
+def test_a_failing_game_names_its_seed(monkeypatch):
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("boom")
+
+    monkeypatch.setattr(batch, "play_game", broken)
+    with pytest.raises(SimulationError, match="seed 21 failed: ZeroDivisionError: boom"):
+        run(SIM)
+
+
+def test_parallel_tournament_equals_the_serial_one():
+    game = get_game("brian-boru")
+    serial = serial_tournament(game, {"players": 4}, ["greedy", "random"], 16, 3)
+    parallel = batch.tournament("brian-boru", {"players": 4}, ["greedy", "random"], 16, 3, workers=2)
+    assert [s.to_json() for s in parallel] == [s.to_json() for s in serial]
+    assert sum(s.games for s in parallel) == 64
+
+
+def test_ctrl_c_on_the_command_keeps_games_and_resume_completes(tmp_path):
+    """A real SIGINT to the command's process group (as a terminal sends it)."""
+    out = tmp_path / "rep"
+    realms = Path(sys.executable).with_name("realms")
+    args = [str(realms), "simulate", "hy-breasil", "--players", "3", "--turns", "3", "--games", "3000",
+            "--workers", "2", "--report", str(out)]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, text=True)
+    jsonl = out / "games.jsonl"
+    deadline = time.time() + 30
+    while time.time() < deadline and not (jsonl.exists() and jsonl.stat().st_size > 0):
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "--resume" in err and "interrupted after" in err
+    kept = GamesFile(jsonl).load()
+    seeds = [ln["seed"] for ln in kept]
+    assert 0 < len(seeds) < 3000 and len(set(seeds)) == len(seeds)
+    assert not (out / "summary.json").exists()
+    n = max(seeds) + 3  # resume, here over a shorter range so the test stays quick
+    done = subprocess.run(args[:8] + [str(n)] + args[9:] + ["--resume"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert f"kept from before" in done.stdout
+    assert [ln["seed"] for ln in GamesFile(jsonl).load()] == list(range(1, n + 1))
+    assert json.loads((out / "summary.json").read_text())["figures"]["games"] == n

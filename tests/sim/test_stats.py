@@ -1,0 +1,226 @@
+"""The figures' arithmetic on small known inputs, and the watchers on real games."""
+
+import math
+
+import pytest
+
+from realms.core.agents import RandomBot
+from realms.sim import stats
+from realms.sim.batch import play_game
+from realms.sim.runner import run_game
+from realms.core.game import get_game
+
+
+# ---------------------------------------------------------------- arithmetic
+
+
+def test_wilson_known_values():
+    lo, hi = stats.wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    assert stats.wilson(0, 0) == (0.0, 1.0)
+    lo, hi = stats.wilson(0, 20)
+    assert lo == 0.0 and hi == pytest.approx(0.1611, abs=1e-4)
+
+
+def test_mean_ci_and_describe():
+    m = stats.mean_ci([1, 2, 3])
+    assert m["mean"] == 2 and m["sd"] == 1
+    assert m["ci95"] == [pytest.approx(2 - 1.96 / math.sqrt(3), abs=1e-4), pytest.approx(2 + 1.96 / math.sqrt(3), abs=1e-4)]
+    d = stats.describe([4, 1, 3, 2])
+    assert (d["min"], d["q1"], d["median"], d["q3"], d["max"]) == (1, 1.75, 2.5, 3.25, 4)
+    assert stats.mean_ci([])["n"] == 0
+
+
+def test_counts_are_in_value_order():
+    assert list(stats.counts([10, -2, 3, 3]).items()) == [("-2", 1), ("3", 2), ("10", 1)]
+
+
+def _line(seed, scores, winners, bots=("random",) * 3, **extra):
+    names = list(scores)
+    return {"seed": seed, "players": names, "scores": scores, "winners": winners, "bots": list(bots),
+            "turns": extra.pop("turns", 3), "decisions": 10, **extra}
+
+
+def test_win_share_by_seat_splits_shared_wins():
+    lines = [_line(1, {"A": 5, "B": 3, "C": 1}, ["A"]),
+             _line(2, {"A": 4, "B": 4, "C": 1}, ["A", "B"]),
+             _line(3, {"A": 0, "B": 1, "C": 9}, ["C"], bots=("x", "random", "random"))]
+    seats = stats.win_share_by_seat(lines)
+    assert [s["wins"] for s in seats] == [1.5, 0.5, 1.0]
+    assert [s["share"] for s in seats] == [0.5, pytest.approx(0.1667, abs=1e-4), pytest.approx(0.3333, abs=1e-4)]
+    assert seats[0]["bots"] == {"random": 2, "x": 1}
+    lo, hi = stats.wilson(1.5, 3)
+    assert seats[0]["ci95"] == [round(lo, 4), round(hi, 4)]
+
+
+def test_score_distribution_winner_and_margin():
+    lines = [_line(1, {"A": 5, "B": 3, "C": 1}, ["A"]), _line(2, {"A": 4, "B": 4, "C": 1}, ["A", "B"])]
+    sc = stats.score_distribution(lines)
+    assert sc["by_seat"][0]["counts"] == {"4": 1, "5": 1} and sc["by_seat"][0]["mean"] == 4.5
+    assert sc["winner"]["counts"] == {"4": 1, "5": 1}
+    assert sc["margin"]["counts"] == {"0": 1, "2": 1}
+
+
+def _hb_line(seed, stats_block, turns=5):
+    return _line(seed, {"A": 1, "B": 0, "C": 0}, ["A"], turns=turns, stats={"kind": "hy-breasil", **stats_block})
+
+
+def test_nation_lifetimes_count_both_ends_and_censor_survivors():
+    block = {"nations": [[1, "Elves", "elf", 0, 1, 3, "enters"],      # turns 1-3: 3
+                         [2, "Split", "elf", 1, 2, None, "split"],    # 2-5, still standing: 4
+                         [3, "Trolls", None, 2, 4, 4, "enters"]],     # gone in its first turn: 1
+             "turns": [], "events": {}, "battles": []}
+    lt = stats.nation_lifetimes([_hb_line(1, block)])
+    ov = lt["overall"]
+    assert ov["nations"] == 3 and ov["fallen"] == 2
+    assert ov["counts"] == {"1": 1, "3": 1, "4": 1} and ov["counts_fallen"] == {"1": 1, "3": 1}
+    assert ov["survived_share"] == pytest.approx(1 / 3, abs=1e-4)
+    assert lt["by_race"]["elf"]["lifetime"]["mean"] == 3.5
+    assert lt["by_race"]["none"]["nations"] == 1
+    assert lt["by_origin"]["split"]["fallen"] == 0
+
+
+def test_table1_events_effect_against_baseline():
+    a = {"nations": [], "turns": [], "battles": [], "first_turn": 2,
+         "events": {"plague": {"came_up": 3, "rerolled": 1, "delta": {"-3": 1, "-1": 1}},
+                    "reinforcements": {"came_up": 2, "rerolled": 0, "delta": {"2": 2}}}}
+    b = {"nations": [], "turns": [], "battles": [], "first_turn": 1,
+         "events": {"plague": {"came_up": 1, "rerolled": 0, "delta": {"-2": 1}}}}
+    ev = stats.table1_events([_hb_line(1, a), _hb_line(2, b)])
+    assert ev["rolled"] == 6 and ev["first_turn_strong_leader"] == 3 and ev["games"] == 2
+    plague = ev["events"]["plague"]
+    assert (plague["came_up"], plague["rerolled"], plague["accepted"]) == (4, 1, 3)
+    assert plague["area_change"]["mean"] == -2 and plague["per_game"] == 2
+    assert ev["baseline"]["mean"] == pytest.approx(-0.4)  # (-3 -1 -2 +2 +2) / 5
+    assert plague["vs_baseline"] == pytest.approx(-1.6)
+    assert ev["events"]["reinforcements"]["share"] == pytest.approx(2 / 6, abs=1e-4)
+
+
+def test_areas_by_turn_averages_over_games_that_reached_the_turn():
+    a = {"nations": [], "events": {}, "battles": [],
+         "turns": [{"turn": 1, "seat_areas": [2, 0], "nations": {"1": 2}},
+                   {"turn": 2, "seat_areas": [3, 1], "nations": {"1": 3, "2": 1}}]}
+    b = {"nations": [], "events": {}, "battles": [],
+         "turns": [{"turn": 1, "seat_areas": [0, 4], "nations": {"5": 4}}]}
+    rows = stats.areas_by_turn([_hb_line(1, a), _hb_line(2, b)])["turns"]
+    assert rows[0] == {"turn": 1, "games": 2, "seat_areas": [1.0, 2.0], "all_nations": 3.0, "nations_holding_land": 1.0}
+    assert rows[1] == {"turn": 2, "games": 1, "seat_areas": [3.0, 1.0], "all_nations": 4.0, "nations_holding_land": 2.0}
+
+
+def test_battles_against_given_odds():
+    rows = [["plains", 2, 1, "", "", 0, 0, 10, 6, 1, 0],
+            ["forest", 1, 1, "", "", 0, 0, 4, 1, 0, 2],
+            ["plains", 3, 1, "", "", 0, 0, 10, 9, 0, 0]]
+    block = {"nations": [], "turns": [], "events": {}, "battles": rows}
+    p = {("plains", 2, 1, "", "", 0, 0): 0.5, ("forest", 1, 1, "", "", 0, 0): 0.25,
+         ("plains", 3, 1, "", "", 0, 0): 0.9}
+    b = stats.battles([_hb_line(1, block)], exact=lambda key: p[key])
+    plains = b["by_terrain"]["plains"]
+    assert (plains["battles"], plains["attacker_won"], plains["retreated"]) == (20, 15, 1)
+    assert plains["expected_rate"] == pytest.approx(0.7)  # (10·0.5 + 10·0.9) / 20
+    var = 10 * 0.25 + 10 * 0.09
+    assert plains["z"] == round((15 - 14) / math.sqrt(var), 2)
+    assert b["by_terrain"]["all"]["battles"] == 24 and b["by_terrain"]["forest"]["off_policy"] == 2
+    assert list(b["by_terrain"])[-1] == "all"
+    assert b["per_game"]["mean"] == 24
+
+
+def test_points_by_source_and_sources():
+    assert stats.point_source("claim token of Munster") == "claim tokens"
+    assert stats.point_source("half the claim token of Connaught") == "claim tokens (shared)"
+    assert stats.point_source("towns in 5 regions") == "regions"
+    assert stats.point_source("most coins") == "most coins"
+    lines = [_line(1, {"A": 1}, ["A"], stats={"kind": "brian-boru", "points": {"x": [2, 0], "y": [1, 1]}}),
+             _line(2, {"A": 1}, ["A"], stats={"kind": "brian-boru", "points": {"x": [4, 2]}})]
+    src = stats.points_by_source(lines)["sources"]
+    assert list(src) == ["x", "y"]
+    assert src["x"]["per_game_by_seat"] == [3.0, 1.0] and src["x"]["per_game"] == 4.0
+    assert src["x"]["share"] == pytest.approx(0.8)
+
+
+def test_figures_pick_the_game_sections():
+    hb = stats.figures([_hb_line(1, {"nations": [], "turns": [], "events": {}, "battles": []})], exact=lambda k: 0.5)
+    assert {"nations", "table1_events", "areas_by_turn", "battles"} <= set(hb) and "points_by_source" not in hb
+    plain = stats.figures([_line(2, {"A": 1, "B": 2}, ["B"])])
+    assert set(plain) == {"games", "win_share_by_seat", "scores", "length"}
+
+
+# ---------------------------------------------------------------- watchers on real games
+
+
+def test_hy_breasil_watcher_agrees_with_the_game():
+    opts = {"players": 4, "turns": 6, "rules": ["races"]}
+    line = play_game("hy-breasil", opts, 11, ["random"])
+    state = run_game(get_game("hy-breasil"), opts, 11, ["random"])
+    st = line["stats"]
+    counts = line["event_counts"]
+    born = counts.get("nation-enters", 0) + counts.get("civil-war", 0) + counts.get("nation-splits", 0)
+    assert len(st["nations"]) == born
+    assert sum(1 for n in st["nations"] if n[5] is not None) <= counts.get("nation-removed", 0)
+    alive = {str(nid): bin(n.land).count("1") for nid, n in state.nations.items() if n.land}
+    assert st["turns"][-1]["nations"] == alive and st["turns"][-1]["turn"] == 6
+    assert [t["turn"] for t in st["turns"]] == list(range(1, 7))
+    assert sum(st["turns"][-1]["seat_areas"]) == sum(alive.values())
+    accepted = sum(r["came_up"] - r["rerolled"] for r in st["events"].values())
+    first = st["first_turn"]
+    assert accepted + first == counts.get("event", 0)
+    assert sum(r["rerolled"] for r in st["events"].values()) == counts.get("event-reroll", 0)
+    assert sum(row[7] for row in st["battles"]) == counts.get("battle", 0)
+    for nid, name, race, owner, born_turn, died, origin in st["nations"]:
+        assert race is not None and origin in ("enters", "civil-war", "split")
+        assert died is None or died >= born_turn
+
+
+def test_event_delta_is_the_change_in_land_over_the_turn():
+    """Recompute one game's deltas from its own per-turn land counts."""
+    w = stats.HyBreasilWatcher()
+    state = get_game("hy-breasil").new_game({"players": 3, "turns": 5}, 4)
+    tap = stats.watch(state, w)
+    bots = [RandomBot(s) for s in range(3)]
+    while state.pending():
+        d = state.pending()[0]
+        state.apply_index(d.player, bots[d.player].choose(d, None))
+    tap.close()
+    expected: dict = {}
+    for turn, nid, name, accepted, _ in w.events:
+        if accepted:
+            before = w.areas.get(turn - 1, {}).get(nid, 0)
+            expected.setdefault(name, []).append(w.areas.get(turn, {}).get(nid, 0) - before)
+    got = {name: sorted(int(k) for k, n in row["delta"].items() for _ in range(n))
+           for name, row in w.data()["events"].items() if row["delta"]}
+    assert got == {k: sorted(v) for k, v in expected.items()} and got
+
+
+class _SolverPolicyBot(RandomBot):
+    """Random, except in battle: greedy hit assignment and never a retreat — the policy
+    the exact odds assume."""
+
+    def choose(self, d, view):
+        if d.kind == "hb.retreat":
+            return 0
+        if d.kind == "hb.assign-hits":
+            return max(range(len(d.keys)), key=lambda i: int(d.keys[i][1:].split("w")[0]))
+        return super().choose(d, view)
+
+
+def test_simulated_battles_agree_with_the_exact_odds(monkeypatch):
+    """The check the battle figure exists for: with bots that fight as the solver assumes,
+    the attacker's win rate in the simulator matches the exact odds on every terrain."""
+    from realms.core import agents
+
+    monkeypatch.setitem(agents.GENERIC_BOTS, "solver-policy", _SolverPolicyBot)
+    lines = [play_game("hy-breasil", {"players": 4, "turns": 10, "rules": ["races"]}, s, ["solver-policy"])
+             for s in range(1, 41)]
+    b = stats.battles(lines)["by_terrain"]
+    assert b["all"]["battles"] > 1500 and b["all"]["retreated"] == 0 and b["all"]["off_policy"] == 0
+    for terrain, row in b.items():
+        assert abs(row["z"]) < 4, (terrain, row)
+        assert row["ci95"][0] - 0.02 <= row["expected_rate"] <= row["ci95"][1] + 0.02
+
+
+def test_brian_boru_sources_add_up_to_the_scores():
+    line = play_game("brian-boru", {"players": 4}, 3, ["greedy"])
+    pts = line["stats"]["points"]
+    for seat, name in enumerate(line["players"]):
+        assert sum(row[seat] for row in pts.values()) == line["scores"][name]
+    assert "most church discs" in pts or "claim tokens" in pts
