@@ -319,6 +319,9 @@ def main(argv: list[str] | None = None) -> int:
     except click.exceptions.Abort:
         click.echo("realms: aborted", err=True)
         return 130
+    except Stopped as exc:
+        click.echo(f"realms: {exc.format_message()}", err=True)
+        return exc.exit_code
     except click.ClickException as exc:
         click.echo(f"realms: error: {exc.format_message()}", err=True)
         return exc.exit_code
