@@ -378,8 +378,7 @@ def test_full_games_auto_never_empties_a_space_or_leaves_units_at_sea():
                     look = self.look
                     src, _ = look.board.parse_move(key)
                     n = look.nations[look.current]
-                    if look.battle is None or look.battle.attacker != n.id or True:
-                        assert look.board.is_sea[src] or n.units[src] >= 2, key
+                    assert look.board.is_sea[src] or n.units[src] >= 2, key
                     checked += 1
             return i
 
@@ -412,3 +411,566 @@ def test_tournament_auto_beats_three_random_bots():
     lo, hi = auto.interval()
     assert auto.share >= 0.6 and lo > 0.25
     assert auto.score_total / auto.games > 2 * rnd.score_total / rnd.games
+
+
+# -- AUTO.md rulings, one test each ------------------------------------------------------------------
+def planner_for(bot: AutoBot, s, n) -> Planner:
+    """A planner for nation ``n`` on the state's board (no options to choose from)."""
+    look = Look(s.view(n.owner))
+    bot.look = look
+    return Planner(bot, look, look.nations[n.id], Phase(s.turn, n.id, 1),
+                   MoveKeys(Decision(n.owner, "hb.move", (), ""), look))
+
+
+def hemmed_in(hb, players: int = 3):
+    """Tír Tairngire (7 armies) between lone armies in Mag Adair (player 1) and Dún Ailinne
+    (player 2); everything else held two deep by player 2."""
+    s = hb.game(players=players)
+    home, a1, a2 = hb.a("tir-tairngire"), hb.a("mag-adair"), hb.a("dun-ailinne")
+    n = hb.nation(s, 0, {home: 7})
+    e1 = hb.nation(s, 1, {a1: 1})
+    e2 = hb.nation(s, 2, {a2: 1})
+    fill(hb, s, 2, [home, a1, a2], per_area=2)
+    return s, n, e1, e2, home, a1, a2
+
+
+def test_au_q1_cubes_and_tr_before_the_event(hb):
+    """AU-Q1: Phases 1–2 run at the first decision of the nation's turn — its event choice —
+    so a Reinforcements event shown there counts as an invasion (+2) for the change roll."""
+    s = hb.game(players=2)
+    n = hb.nation(s, 0, {hb.land()[0]: 2}, start_sea="muir-lir")
+    s.current = n.id
+    bot = make_bot(3)
+    m = bot.memory.sheet(n.id, s.turn)
+    m.tr, m.cubes, m.cube_turn = 3, {1: 2}, s.turn - 1
+    s.dice.push(1)  # 1 + 0 tokens: Reinforcements
+    hb.run(s, ("event", n.id))
+    assert ask(bot, s) == "accept"
+    assert (s.turn, n.id) in bot.memory.started
+    assert m.tr == 4 and m.cubes == {1: 1}  # d6 3 +1 (deadpile 0 < 3) +2 invasion = 6: +1
+    assert "invasion +2" in bot.explanations[0][1] and "TR 3→4" in bot.explanations[0][1]
+
+
+def test_au_q2_battles_follow_the_at_order_one_at_a_time(hb):
+    """AU-Q2: no Phase IV order of its own — each offensive action is fought before the next
+    is chosen, so battles come in AT order: the Mortal Enemy's space (AT 1) first."""
+    s, n, e1, e2, home, a1, a2 = hemmed_in(hb)
+    bot = make_bot()
+    prime(bot, s, n, 5, cubes={1: 2})
+    keys = move_phase(hb, bot, s, n)
+    assert keys == [hb.mv(home, a1)] * 2 + ["fight"]
+    s.dice.push(6, 6, 1)  # two hits kill the lone defender, its die misses
+    d = hb.answer(s, "fight")
+    assert s.area_nation[a1] == n.id and d.kind == "hb.move"
+    more = []
+    while d is not None and d.kind == "hb.move":
+        k = ask(bot, s)
+        more.append(k)
+        if k == "fight":
+            break
+        d = hb.answer(s, k)
+    assert more == [hb.mv(home, a2)] * 2 + ["fight"]
+
+
+def test_au_q3_no_overrun_conquerors_stop(hb):
+    """AU-Q3: no overrun — the armies that took a space have moved (§6.3.3) and are not
+    sent on; the next attack comes from armies that have not moved."""
+    s, n, e1, e2, home, a1, a2 = hemmed_in(hb)
+    bot = make_bot()
+    prime(bot, s, n, 5, cubes={1: 2})
+    move_phase(hb, bot, s, n)
+    s.dice.push(6, 6, 1)
+    hb.answer(s, "fight")
+    k = ask(bot, s)
+    assert bot.phase.moved[a1] == 2 and bot.phase.plan.target == a2
+    assert src_dst(hb, k)[0] == home
+
+
+def test_au_q4_armies_at_sea_that_cannot_land_join_the_attack(hb):
+    """AU-Q4 (§3.2's sea exception, §3.2.6): armies at sea with no own or empty land in
+    reach are added to the attack before it starts; the sea counts as overstacked."""
+    s = hb.game(players=3)
+    sea, prey = hb.a("tonn-cliodhna"), hb.a("gorias")
+    n = hb.nation(s, 0, {sea: 4})
+    hb.nation(s, 1, {prey: 1})
+    fill(hb, s, 2, [prey], per_area=2)
+    bot = make_bot()
+    prime(bot, s, n, 5)
+    s.dice.push(6, 6, 1, 1, 1)  # the battle starts by itself once no army can join
+    keys = move_phase(hb, bot, s, n)
+    assert keys == [hb.mv(sea, prey)] * 4  # MO 2 (TR 5 against DV 1) plus two stranded armies
+    assert s.area_nation[prey] == n.id and n.units[prey] == 4
+
+
+def test_au_q4_armies_at_sea_with_land_in_reach_do_not_join(hb):
+    """AU-Q4: with an empty coast in reach, the armies at sea land there instead."""
+    s = hb.game(players=3)
+    sea, prey, coast = hb.a("tonn-cliodhna"), hb.a("gorias"), hb.a("ros-da-shailech")
+    n = hb.nation(s, 0, {sea: 4})
+    hb.nation(s, 1, {prey: 1})
+    fill(hb, s, 2, [prey, coast], per_area=2)
+    bot = make_bot()
+    prime(bot, s, n, 5)
+    keys = move_phase(hb, bot, s, n)
+    assert keys[0] == hb.mv(sea, coast)  # the empty space first (AT 1), one army
+    assert keys[1:] == [hb.mv(sea, prey)] * 2 + ["fight"]
+
+
+def test_au_q5_hills_and_forest_add_half_an_army():
+    """AU-Q5: +0.5 per defender in hills or forest — exactly the true ratio of the
+    attacker's hit chances (4+ against 5+: 3/6 ÷ 2/6 = 1.5)."""
+    t = GAME.new_game({"players": 2}, 0).tables
+    ratio = (7 - t.hit_on) / (7 - t.attacker_hit_on_rough)
+    assert T.unit_dv(rough=True) == ratio == 1.5
+    assert T.unit_dv(rough=False) == 1.0
+
+
+def test_au_q6_races_fervour_cities_and_wounds():
+    """AU-Q6: each +1 to the dice is +0.5 per army (fervour, troll in hills, hogman in
+    forest); a city is one plain army; a wounded army counts half."""
+    assert T.unit_ov(1) == 1.5 and T.unit_ov(2) == 2.0
+    assert T.unit_dv(rough=True, race_bonus=1) == 2.0
+    assert T.dv(2, rough=False, city=True) == 3.0
+    assert T.dv(2, rough=True, city=True) == 4.0  # the city gets no terrain benefit
+    assert T.side_value(1, 2, 1.0) == 2.0 and T.side_value(0, 1, 1.0, city=1) == 1.0
+
+
+def test_au_q7_whole_armies_may_top_the_best_or():
+    """AU-Q7: the fewest whole armies reaching the MO, even above DV + best OR."""
+    off = T.offence(1.0, 5, ov_per_unit=1.5)  # MO 2.0, max 2.5, armies of 1.5
+    assert off.units == 2 and off.ov == 3.0 > off.maximum
+    off = T.offence(1.5, 3)  # MO 3.0, max 3.5
+    assert off.units == 3 and off.minimum <= off.ov <= off.maximum
+
+
+def test_au_q8_mega_passive_reads_three_and_a_half_to_three():
+    """AU-Q8: TR 0's window is 3.5–3.0, not the printed 3.5–2.0."""
+    assert T.or_range(0) == (3.5, 3.0)
+    assert T.offence(1.0, 0).minimum == 4.0 > T.offence(1.0, 1).minimum == 3.5
+
+
+def test_au_q9_tr_lives_on_zero_to_seven():
+    """AU-Q9: results are clamped to 0–7; 0 is reached only by modifiers; a TR 0 nation
+    keeps rolling for changes."""
+    assert T.initial_tr(6, True) == 7
+    assert T.change_tr(7, 6, 0).after == 7
+    assert T.change_tr(1, 1, 5).after == 0  # −1 for the deadpile: 0
+    assert T.change_tr(0, 6, 0).after == 1
+    assert min(T.initial_tr(r, False) for r in range(1, 7)) == 1
+
+
+def test_au_q10_entering_from_the_sea_is_a_major_invasion():
+    """AU-Q10: a nation's first turn (arriving from the sea) adds 2 to its initial roll."""
+    s = GAME.new_game({"players": 2, "turns": 1}, 11)
+    bot = make_bot(3, seed=4)
+    other = RandomBot(9)
+    while s._pending:
+        d = s._pending[0]
+        if d.player == 0 and d.kind == "hb.move":
+            break
+        agent = bot if d.player == 0 else other
+        s.apply_index(d.player, agent.choose(d, lambda: s.view(d.player)))
+    if s._pending and s._pending[0].kind == "hb.move":
+        ask(bot, s)
+    nid = next(n.id for n in s.nations.values() if n.owner == 0)
+    assert bot.memory.sheets[nid].tr == 5
+    assert any("initial TR 5" in x and "+2 invasion" in x for _, x in bot.explanations)
+
+
+def test_au_q10_split_off_nations_keep_tr_and_cubes_not_the_deadpile(hb):
+    """AU-Q10: a part split off (civil war, §6.4) keeps the parent's TR and cubes; its
+    deadpile starts empty; the split is no conquest (no cube)."""
+    s = hb.game(players=2)
+    a, b, c = hb.a("tir-tairngire"), hb.a("dun-ailinne"), hb.a("mag-slecht")
+    parent = hb.nation(s, 0, {a: 2, b: 1, c: 1}, start_sea="muir-lir")
+    mem = Memory()
+    mem.observe(Look(s.view(0)), "hb.move")
+    sheet = mem.sheets[parent.id]
+    sheet.tr, sheet.cubes, sheet.dead = 6, {1: 2}, 3
+    child = s.create_nation(0, like=parent)
+    for x in (b, c):
+        s.transfer(parent, child, x, 1)
+    added = mem.observe(Look(s.view(0)), "hb.civil-war-area")
+    assert added == []
+    kid = mem.sheets[child.id]
+    assert kid.tr == 6 and kid.cubes == {1: 2} and kid.dead == 0
+
+
+def test_au_q11_scoring_rounds_every_third_turn():
+    """AU-Q11: the automatic rise comes in turns 3, 6, 9, 12, 15 (5 in 15, as Britannia
+    II's 5 scoring rounds in 16)."""
+    assert [t for t in range(1, 16) if T.is_scoring_round(t)] == [3, 6, 9, 12, 15]
+
+
+def test_au_q12_deadpile_excludes_the_support_limit(hb):
+    """AU-Q12: units lost to the §6.4 support limit at the end of the nation's own turn
+    are not dead; units killed afterwards by others are."""
+    s = hb.game(players=2)
+    a, b = hb.a("tir-tairngire"), hb.a("dun-ailinne")
+    n = hb.nation(s, 0, {a: 5, b: 1})
+    other = hb.nation(s, 1, {hb.a("findias"): 1})
+    mem = Memory()
+    s.current = n.id
+    mem.observe(Look(s.view(0)), "hb.move")  # 6 units, 2 areas: support for 4
+    s.remove_units(n, a, 2)
+    s.current = other.id
+    mem.observe(Look(s.view(0)), "hb.retreat")
+    assert mem.sheets[n.id].dead == 0
+    s.remove_units(n, a, 1)
+    mem.observe(Look(s.view(0)), "hb.retreat")
+    assert mem.sheets[n.id].dead == 1
+
+
+def test_au_q13_pvpv_is_the_next_rounds_vp(hb):
+    """AU-Q13: an empty space is worth its VP (3 for the nation's capital); an enemy space
+    adds the half share a submission would bring, only while §9.2 makes it possible."""
+    s = hb.game(players=2)
+    home, cap, prey = hb.a("tir-tairngire"), hb.a("dun-ailinne"), hb.a("mag-adair")
+    n = hb.nation(s, 0, {home: 3})
+    n.capital = cap
+    enemy = hb.nation(s, 1, {prey: 1, "achadh-glas": 1, "dun-sobairce": 1})
+    bot = make_bot()
+    p = planner_for(bot, s, n)
+    assert p.pvpv(cap) == 3 and p.pvpv(hb.a("mag-slecht")) == 1 and p.pvpv(prey) == 1
+    bot._submission_seen = True
+    assert planner_for(bot, s, n).pvpv(prey) == 1 + 2  # ⌈3 VP / 2⌉
+    enemy.master = n.id
+    assert planner_for(bot, s, n).pvpv(prey) == 1  # already submitted: no submission to win
+
+
+def test_au_q14_pvpv_is_counted_for_the_seat(hb):
+    """AU-Q14: taking a sibling nation's space gains the seat nothing (+1 − 1); with
+    Special Rule B its AT is 0 − DV − 2."""
+    s = hb.game(players=2)
+    home, sib = hb.a("tir-tairngire"), hb.a("mag-adair")
+    n = hb.nation(s, 0, {home: 3})
+    hb.nation(s, 0, {sib: 1})
+    bot = make_bot()
+    p = planner_for(bot, s, n)
+    assert p.pvpv(sib) == 0
+    p.keys.rows = {home: 1 << sib}
+    [(at, *_)] = p.targets(None)
+    assert at == -3.0
+
+
+def test_au_q15_cubes_are_colours_never_the_own(hb):
+    """AU-Q15: the cube is the colour (owner) of the winning nation; a conquest by the
+    nation's own colour adds none."""
+    s = hb.game(players=3)
+    a, b, c = hb.a("tir-tairngire"), hb.a("dun-ailinne"), hb.a("mag-slecht")
+    n = hb.nation(s, 0, {a: 1, b: 1, c: 1})
+    sib = hb.nation(s, 0, {hb.a("mag-adair"): 1})
+    foe = hb.nation(s, 2, {hb.a("eas-ruaidh"): 1})
+    mem = Memory()
+    mem.observe(Look(s.view(0)), "hb.move")
+    s.remove_units(n, a, 1)
+    s.add_units(sib, a, 1)
+    s.remove_units(n, b, 1)
+    s.add_units(foe, b, 1)
+    added = mem.observe(Look(s.view(0)), "hb.move")
+    assert added == [(n.id, 2, b)] and mem.sheets[n.id].cubes == {2: 1}
+
+
+def test_au_q16_only_a_taken_space_is_a_won_battle(hb):
+    """AU-Q16: a space left empty (both sides fell, or the defender retreated and nobody
+    took it) is no won attack: no cube."""
+    s = hb.game(players=2)
+    a, b = hb.a("tir-tairngire"), hb.a("dun-ailinne")
+    n = hb.nation(s, 0, {a: 1, b: 1})
+    hb.nation(s, 1, {hb.a("findias"): 1})
+    mem = Memory()
+    mem.observe(Look(s.view(0)), "hb.move")
+    s.remove_units(n, a, 1)
+    assert mem.observe(Look(s.view(0)), "hb.move") == []
+    assert mem.sheets[n.id].cubes == {}
+
+
+def test_au_q17_one_cube_removal_per_nation_turn(hb):
+    """AU-Q17: the cube removal is once per nation turn, not again in a Strong leader's
+    second movement phase."""
+    s = hb.game(players=2)
+    n = hb.nation(s, 0, {"tir-tairngire": 2, "dun-ailinne": 1})
+    hb.nation(s, 1, {"findias": 1})
+    s.current = n.id
+    bot = make_bot(3)
+    m = bot.memory.sheet(n.id, s.turn)
+    m.tr, m.cubes, m.cube_turn = 3, {1: 3}, s.turn - 1
+    for k in (1, 2):
+        hb.run(s, ("movement_phase", n.id, k))
+        ask(bot, s)
+    assert m.cubes == {1: 2}
+    assert bot.phase.k == 2
+
+
+def test_au_q18_special_rule_b_steers_away_from_siblings(hb):
+    """AU-Q18: with a sibling's lone army and an enemy's lone army side by side, the bot
+    attacks the enemy (AT 0 against −3)."""
+    s = hb.game(players=3)
+    home, sib, prey = hb.a("tir-tairngire"), hb.a("dun-ailinne"), hb.a("mag-adair")
+    n = hb.nation(s, 0, {home: 5})
+    hb.nation(s, 0, {sib: 1})
+    hb.nation(s, 1, {prey: 1})
+    fill(hb, s, 2, [home, sib, prey], per_area=2)
+    bot = make_bot()
+    prime(bot, s, n, 6)
+    keys = move_phase(hb, bot, s, n)
+    assert keys[0] == hb.mv(home, prey)
+    assert all(src_dst(hb, k)[1] != sib for k in keys if ">" in k)
+
+
+def test_au_q19_overstacked_means_more_than_two_or_at_sea(hb):
+    """AU-Q19: "overstacked" spaces (armies leave them first) hold more than two armies;
+    the sea counts as overstacked (AU-Q4)."""
+    s = hb.game(players=2)
+    a, b, c = hb.a("tir-tairngire"), hb.a("dun-ailinne"), hb.a("mag-slecht")
+    n = hb.nation(s, 0, {a: 3, b: 2, hb.a("muir-lir"): 1, c: 1})
+    p = planner_for(make_bot(), s, n)
+    assert p.overstacked(a) and not p.overstacked(b) and p.overstacked(hb.a("muir-lir"))
+    target = hb.a("mag-adair")  # next to Mag Slécht and Tír Tairngire, two from Dún Ailinne
+    order = p.source_order(target, [b, a])
+    assert order == [a, b]
+
+
+def test_au_q20_overpopulation_attacks_the_lowest_dv(hb):
+    """AU-Q20 (§3.2.4): a nation above its §6.4 support limit with no attack reaching its MO
+    attacks the space of lowest DV with its free armies."""
+    s = hb.game(players=3)
+    home, side, prey = hb.a("tir-tairngire"), hb.a("dun-ailinne"), hb.a("mag-adair")
+    n = hb.nation(s, 0, {home: 5, side: 1})  # 6 armies, support for 4
+    hb.nation(s, 1, {prey: 2})
+    fill(hb, s, 2, [home, side, prey], per_area=2)
+    bot = make_bot()
+    prime(bot, s, n, 1)  # MO against DV 2 is 4.5: five armies, only four are free
+    keys = move_phase(hb, bot, s, n)
+    assert keys[-1] == "fight" and len(keys) == 5
+    targets = {src_dst(hb, k)[1] for k in keys[:-1]}
+    assert len(targets) == 1
+    t = targets.pop()
+    assert hb.board.terrain[t] == "plains" and s.battle[AU] == 4
+    assert any("overpopulated (6 armies, support 4)" in x for _, x in bot.explanations)
+
+
+def test_au_q21_placement_by_vp_armies_then_dv_per_army(hb):
+    """AU-Q21: VP, fewest armies, then the space where an army defends worst: plains
+    before forest before hills for a troll (its hills are its mountains twice over)."""
+    s = hb.game(players=2)
+    hills, forest, plains = hb.a("cnoc-na-sul"), hb.a("coill-cuilinn"), hb.a("gorias")
+    n = hb.nation(s, 0, {hills: 1, forest: 1, plains: 2})
+    n.race = "troll"
+    s.current = n.id
+    bot = make_bot()
+    prime(bot, s, n, 3)
+    hb.run(s, ("place", n.id, 1, 0, 1))
+    assert ask(bot, s) == hb.id(forest)
+    n.units[plains] = 1
+    assert ask(bot, s) == hb.id(plains)
+
+
+def test_au_q22_the_furthest_armies_move_first(hb):
+    """AU-Q22: distance is counted in map steps; the army two steps away goes before the
+    one next door (both spaces overstacked)."""
+    s = hb.game(players=3)
+    near, far, prey = hb.a("tir-tairngire"), hb.a("dun-ailinne"), hb.a("mag-adair")
+    n = hb.nation(s, 0, {near: 3, far: 3})
+    hb.nation(s, 1, {prey: 1})
+    fill(hb, s, 2, [near, far, prey], per_area=2)
+    d = distances(hb.board)
+    assert d[far][prey] == 2 and d[near][prey] == 1
+    bot = make_bot()
+    prime(bot, s, n, 5)
+    keys = move_phase(hb, bot, s, n)
+    assert keys == [hb.mv(far, prey), hb.mv(near, prey), "fight"]  # far is no longer overstacked
+
+
+def test_au_q23_no_space_emptied_and_no_target_off_the_nation(hb):
+    """AU-Q23: a space's last army never moves (condition (a) never holds: every space
+    scores); a target must join the nation's land (§6.4 integrity)."""
+    s = hb.game(players=2)
+    home, lone = hb.a("tir-tairngire"), hb.a("findias")
+    sea = hb.a("muir-lir")
+    n = hb.nation(s, 0, {home: 1, sea: 2})
+    p = planner_for(make_bot(), s, n)
+    p.keys.rows = {home: 1 << hb.a("mag-adair"), sea: (1 << hb.a("tir-na-mbeo")) | (1 << hb.a("dun-ailinne"))}
+    assert p.movers(home) == 0 and p.movers(sea) == 2
+    assert p.linked(hb.a("dun-ailinne")) and not p.linked(hb.a("tir-na-mbeo"))
+    assert [t[3] for t in p.targets(None)] == [hb.a("dun-ailinne")]
+    assert not p.linked(lone)
+
+
+def test_au_q24_empty_spaces_take_one_army_each(hb):
+    """AU-Q24: arriving from the sea, the nation spreads one army to each empty space."""
+    s = hb.game(players=2)
+    sea = hb.a("muir-lir")
+    n = hb.nation(s, 0, {sea: 5})
+    hb.nation(s, 1, {"findias": 1})
+    bot = make_bot()
+    prime(bot, s, n, 3)
+    keys = move_phase(hb, bot, s, n, until_fight=False)
+    assert len(keys) == 5 and len({src_dst(hb, k)[1] for k in keys}) == 5
+    assert sorted(n.units.values()) == [1, 1, 1, 1, 1]
+    assert all(not hb.board.is_sea[a] for a in n.units)
+
+
+def test_au_q25_defender_retreats_all_unwounded_to_one_space(hb):
+    """AU-Q25: a retreat takes every unwounded army to the one space the §4.2 list picks;
+    the wounded stay."""
+    s = hb.game(players=2)
+    home, base = hb.a("tir-tairngire"), hb.a("dun-ailinne")
+    n = hb.nation(s, 0, {home: 3, hb.a("mag-slecht"): 1})
+    enemy = hb.nation(s, 1, {base: 6})
+    s.current = enemy.id
+    hb.run(s, ("move", enemy.id, 1))
+    for _ in range(4):
+        hb.answer(s, hb.mv(base, home))
+    s.dice.push(6, 1, 1, 1, 1, 1, 1)  # one hit wounds a defender; the defenders miss
+    s.dice.push(6, 1, 1, 1, 1)  # next round: the wounded defender falls
+    d = hb.answer(s, "fight")
+    assert d.kind == "hb.retreat" and d.player == 0
+    bot = make_bot(6)
+    prime(bot, s, n, 3)
+    dests = []
+    while d is not None and d.kind == "hb.retreat" and d.player == 0:
+        k = ask(bot, s)
+        dests.append(k)
+        d = hb.answer(s, k)
+    assert len(dests) == 2 and len(set(dests)) == 1
+    assert n.units[hb.a(dests[0])] >= 2 and s.area_nation[home] == enemy.id
+
+
+def test_au_q25_attacker_with_only_wounds_does_not_check(hb):
+    """AU-Q25, §4.1.1: the attacker checks only after losing an army; a wound is no loss
+    (the bot rolls no die: its script is empty)."""
+    s, n, e1, e2, home, a1, a2 = hemmed_in(hb)
+    s.add_units(e1, a1, 2)
+    s.add_units(e2, a2, 1)
+    bot = make_bot()
+    prime(bot, s, n, 7)  # MO = DV 2: two armies
+    keys = move_phase(hb, bot, s, n)
+    assert keys == [hb.mv(home, a2)] * 2 + ["fight"]
+    s.dice.push(1, 1, 6, 1)  # the attackers miss; one of them is wounded
+    d = hb.answer(s, "fight")
+    while d is not None and d.player != 0:
+        d = hb.answer(s, "stay")
+    assert d.kind == "hb.retreat" and s.battle[AW] == 1 and s.battle[AU] == 1
+    assert ask(bot, s) == "stay"
+    assert not any("retreat check" in x for _, x in bot.explanations)
+
+
+def test_au_q26_retreat_modifier_signs():
+    """AU-Q26: staying modifiers are −1, fleeing +1; Hy Breasil's constant two cancel."""
+    c = T.retreat_check(3, 2.0, 2.0, space_pvpv=1)
+    assert dict(c.modifiers) == {"space has a PVPV": -1, "strength": 0, "kills give no VP": 1}
+    assert dict(T.retreat_check(3, 2.0, 2.0, space_pvpv=0).modifiers)["space has no PVPV"] == 1
+    assert c.total == 3 and not c.passed
+
+
+def test_au_q27_submission_checked_before_the_battle(hb):
+    """AU-Q27: the check is rolled at the §9.2 offer before the battle; a nation never
+    submits to a smaller one; a last space adds 5."""
+    s = hb.game(players=2, rules=["submission"])
+    mine = hb.nation(s, 0, {"tir-tairngire": 1})
+    att = hb.nation(s, 1, {"dun-ailinne": 4, "eas-ruaidh": 1, "mag-slecht": 1})
+    s.current = att.id
+    hb.run(s, ("move", att.id, 1))
+    hb.answer(s, hb.mv("dun-ailinne", "tir-tairngire"))
+    d = hb.answer(s, "fight")
+    assert d.kind == "hb.submit" and d.player == 0
+    bot = make_bot(1)
+    prime(bot, s, mine, 2)
+    assert ask(bot, s) == "submit"  # d6 1 +2 areas +1 TR 2 +5 last space = 9
+    big = hb.nation(s, 0, {a: 1 for a in ("findias", "mag-luirg", "murias", "crich-cualann")})
+    look = Look(s.view(0))
+    assert not T.submission_possible(look.nations[big.id].areas, look.nations[att.id].areas)
+
+
+def test_au_q28_no_population_grant_and_no_enemy_transfer(hb):
+    """AU-Q28: §4.3.1 is dropped: a submission leaves the submitted nation's cubes and
+    Mortal Enemy as they were."""
+    s = hb.game(players=2, rules=["submission"])
+    mine = hb.nation(s, 0, {"tir-tairngire": 1})
+    att = hb.nation(s, 1, {"dun-ailinne": 4, "eas-ruaidh": 1})
+    s.current = att.id
+    hb.run(s, ("move", att.id, 1))
+    hb.answer(s, hb.mv("dun-ailinne", "tir-tairngire"))
+    hb.answer(s, "fight")
+    bot = make_bot(6)
+    m = prime(bot, s, mine, 2, cubes={1: 1})
+    assert ask(bot, s) == "submit"
+    hb.answer(s, "submit")
+    assert mine.master == att.id
+    bot.memory.observe(Look(s.view(0)), "hb.move")
+    assert m.cubes == {1: 1} and bot.mortal_enemy(mine.id) == 1
+
+
+def test_au_q29_weak_leader_takes_empty_land_but_never_attacks(hb):
+    """AU-Q29: under Weak leader the nation still takes empty spaces (no combat) and moves
+    defensively; it never enters another nation's land."""
+    s = hb.game(players=2)
+    home = hb.a("tir-tairngire")
+    n = hb.nation(s, 0, {home: 6})
+    hb.nation(s, 1, {"mag-adair": 1, "dun-ailinne": 1})
+    n.weak = True
+    bot = make_bot()
+    prime(bot, s, n, 7)
+    keys = move_phase(hb, bot, s, n, until_fight=False)
+    dests = [src_dst(hb, k)[1] for k in keys if ">" in k]
+    assert keys[-1] == "done" and dests
+    assert all(s.area_nation[x] == n.id for x in dests)
+    assert "fight" not in keys
+
+
+def test_au_q29_strong_leader_plans_its_second_phase_afresh(hb):
+    """AU-Q29: the second movement phase starts a new plan: offensive actions again."""
+    s = hb.game(players=2)
+    n = hb.nation(s, 0, {"tir-tairngire": 4})
+    hb.nation(s, 1, {"findias": 1})
+    s.current = n.id
+    bot = make_bot()
+    prime(bot, s, n, 3)
+    hb.run(s, ("movement_phase", n.id, 1))
+    ask(bot, s)
+    phase1 = bot.phase
+    assert phase1.k == 1
+    d = hb.run(s, ("movement_phase", n.id, 2))
+    assert "second phase" in d.prompt
+    k = ask(bot, s)
+    assert bot.phase is not phase1 and bot.phase.k == 2 and bot.phase.mode == "offence"
+    assert ">" in k
+
+
+def test_au_q30_the_bot_never_rolls_the_games_dice(hb):
+    """AU-Q30: the bot's rolls and ties come from its own seeded dice; the state's scripted
+    dice are untouched, and the same seed answers the same."""
+    s = hb.game(players=2)
+    n = hb.nation(s, 0, {"tir-tairngire": 4})
+    hb.nation(s, 1, {"mag-adair": 1})
+    s.current = n.id
+    hb.run(s, ("movement_phase", n.id, 1))
+    before = list(s.dice.calls)
+    answers = {ask(AutoBot(42), s) for _ in range(3)}
+    assert len(answers) == 1 and s.dice.calls == before
+    a = GAME.new_game({"players": 2, "turns": 3}, 8)
+    b = GAME.new_game({"players": 2, "turns": 3}, 8)
+    play(a, [AutoBot(1), AutoBot(2)])
+    play(b, [AutoBot(1), AutoBot(2)])
+    assert a.answers == b.answers
+
+
+def test_au_q31_leaders_raiders_and_kings_are_dropped():
+    """AU-Q31: no leader, raiding or king terms anywhere in the arithmetic."""
+    assert set(inspect.signature(T.change_tr).parameters) == {"tr", "roll", "deadpile", "invasion", "scoring"}
+    assert set(inspect.signature(T.dv).parameters) == {"defenders", "rough", "race_bonus", "city"}
+    assert set(inspect.signature(T.retreat_check).parameters) == {"roll", "mine", "theirs", "space_pvpv", "kills_give_vp"}
+
+
+def test_au_q32_a_seats_nations_act_on_their_own_sheets(hb):
+    """AU-Q32: each nation of a seat has its own TR, cubes and deadpile."""
+    s = hb.game(players=2)
+    a = hb.nation(s, 0, {"tir-tairngire": 2})
+    b = hb.nation(s, 0, {"findias": 2})
+    hb.nation(s, 1, {"mag-adair": 1})
+    bot = make_bot()
+    prime(bot, s, a, 1, cubes={1: 2})
+    prime(bot, s, b, 6)
+    assert bot.tr_of(a.id) == 1 and bot.tr_of(b.id) == 6
+    assert bot.mortal_enemy(a.id) == 1 and bot.mortal_enemy(b.id) is None

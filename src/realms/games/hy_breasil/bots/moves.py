@@ -139,7 +139,13 @@ class Planner:
         self.board = b
         self.tables = b.tables
         self.dist = distances(b)
-        self.tr = bot.tr_of(n.id)
+        self._tr: int | None = None
+
+    @property
+    def tr(self) -> int:
+        if self._tr is None:
+            self._tr = self.bot.tr_of(self.n.id)
+        return self._tr
 
     # -- armies ------------------------------------------------------------------------------
     def unmoved(self, a: int) -> int:
