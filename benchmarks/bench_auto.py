@@ -1,0 +1,168 @@
+"""The ``auto`` bot (issue 5): speed, strength and how history-like its games are.
+
+Prints:
+
+* the bot's mean (and 95th percentile) thinking time per auto nation turn, in ms — the
+  time spent in ``AutoBot.choose`` for the decisions of one of its nations' turns (target
+  ≤ 20 ms), and the whole nation turn with the engine's own work;
+* 4-auto games per second (4 players, 15 turns);
+* ``realms tournament hy-breasil --bots auto,random,random,random --games 200 --seed 1``:
+  auto's win share with its Wilson 95% interval (target ≥ 0.6) and mean VP;
+* the "history" of 4-auto games: mean nations alive per turn, mean nation lifetime in
+  turns, and the share of games whose first-turn nations are all gone by turn 15.
+
+Run: ``.venv/bin/python benchmarks/bench_auto.py [--games 200] [--auto-games 100]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from realms.core.agents import bot_seed
+from realms.core.match import play
+from realms.games.hy_breasil import GAME
+from realms.games.hy_breasil.bots import AutoBot
+
+OPTIONS = {"players": 4, "turns": 15}
+
+
+class TimedAuto(AutoBot):
+    """An auto bot that clocks its decisions per nation turn (its nations only)."""
+
+    def __init__(self, seed: int, clock: dict) -> None:
+        super().__init__(seed)
+        self.clock = clock
+
+    def choose(self, decision, view):
+        t = time.perf_counter()
+        i = super().choose(decision, view)
+        dt = time.perf_counter() - t
+        look = self.look
+        cur = look.nations.get(look.current) if look.current is not None else None
+        if cur is not None and cur.owner == look.me:
+            key = (id(self.clock), look.turn, cur.id)
+            self.clock[key] = self.clock.get(key, 0.0) + dt
+        return i
+
+
+def nation_turn_times(games: int) -> tuple[list[float], list[float]]:
+    """Bot time per auto nation turn, and wall time per nation turn (engine included)."""
+    bot_times: list[float] = []
+    wall: list[float] = []
+    for seed in range(games):
+        clock: dict = {}
+        state = GAME.new_game(OPTIONS, 10_000 + seed)
+        agents = [TimedAuto(bot_seed(seed, k), clock) for k in range(4)]
+        marks: list[tuple[float, int]] = []
+        last = [None]
+
+        def after(s):
+            key = (s.turn, s.current)
+            if key != last[0]:
+                marks.append((time.perf_counter(), s.current))
+                last[0] = key
+
+        t0 = time.perf_counter()
+        play(state, agents, after_each=after)
+        marks.append((time.perf_counter(), -1))
+        bot_times.extend(clock.values())
+        for (t1, cur), (t2, _) in zip(marks, marks[1:]):
+            if cur != -1:
+                wall.append(t2 - t1)
+        del t0
+    return bot_times, wall
+
+
+def four_auto(games: int) -> tuple[float, list]:
+    t = time.perf_counter()
+    states = []
+    for seed in range(games):
+        s = GAME.new_game(OPTIONS, seed)
+        play(s, [AutoBot(bot_seed(seed, k)) for k in range(4)])
+        states.append(s)
+    return time.perf_counter() - t, states
+
+
+def history(state) -> tuple[float, list[int], bool]:
+    """(mean nations alive per turn, lifetimes in turns, first-turn nations all gone by 15)."""
+    born: dict[int, int] = {}
+    died: dict[int, int] = {}
+    first: set[int] = set()
+    alive: set[int] = set()
+    per_turn: list[int] = []
+    for e in state.events:
+        if e.kind == "turn" and e.turn > 1:
+            per_turn.append(len(alive))
+        if e.kind == "nation-enters":
+            nid = e.data["nation"]
+            born.setdefault(nid, e.turn)
+            alive.add(nid)
+            if e.turn == 1:
+                first.add(nid)
+        elif e.kind in ("civil-war", "nation-splits"):
+            born[e.data["new_nation"]] = e.turn
+            alive.add(e.data["new_nation"])
+        elif e.kind == "nation-removed":
+            died[e.data["nation"]] = e.turn
+            alive.discard(e.data["nation"])
+    per_turn.append(len(alive))
+    end = state.turn + 1
+    lifetimes = [died.get(n, end) - b for n, b in born.items()]
+    gone = all(n in died and died[n] <= 15 for n in first)
+    return sum(per_turn) / len(per_turn), lifetimes, gone
+
+
+def tournament_cli(games: int, seed: int) -> dict:
+    cmd = [sys.executable, "-m", "realms.cli", "tournament", "hy-breasil", "--bots", "auto,random,random,random",
+           "--games", str(games), "--seed", str(seed), "--json"]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, cwd=Path(__file__).parent.parent)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def pct(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", type=int, default=200, help="tournament games (auto + 3 random)")
+    ap.add_argument("--auto-games", type=int, default=100, help="4-auto games for speed and history")
+    ap.add_argument("--timing-games", type=int, default=20, help="4-auto games clocked per nation turn")
+    args = ap.parse_args()
+
+    four_auto(2)  # warm up: imports, map tables
+    bot_t, wall_t = nation_turn_times(args.timing_games)
+    print(f"auto nation turns clocked:          {len(bot_t):8d}  ({args.timing_games} 4-auto games)")
+    print(f"bot ms per auto nation turn:        {1000 * sum(bot_t) / len(bot_t):8.2f}  (p95 {1000 * pct(bot_t, 0.95):.2f}; target ≤ 20)")
+    print(f"wall ms per nation turn (+engine):  {1000 * sum(wall_t) / len(wall_t):8.2f}")
+
+    dt, states = four_auto(args.auto_games)
+    print(f"4-auto games/s (1 process):         {args.auto_games / dt:8.2f}  ({1000 * dt / args.auto_games:.0f} ms a game)")
+    alive, lifetimes, gone = [], [], 0
+    for s in states:
+        a, life, g = history(s)
+        alive.append(a)
+        lifetimes += life
+        gone += g
+    print(f"4-auto nations alive per turn:      {sum(alive) / len(alive):8.2f}")
+    print(f"4-auto mean nation lifetime (turns):{sum(lifetimes) / len(lifetimes):8.2f}")
+    print(f"4-auto first-turn nations gone by 15:{gone / len(states):7.2f}  (share of games)")
+
+    t = time.perf_counter()
+    res = tournament_cli(args.games, 1)
+    auto = res["bots"]["auto"]
+    lo, hi = auto["win_share_ci95"]
+    print(f"realms tournament hy-breasil --bots auto,random,random,random --games {args.games} --seed 1:")
+    print(f"  auto win share {auto['win_share']:.3f} (95% {lo:.3f}–{hi:.3f}; target ≥ 0.6), mean VP "
+          f"{auto['mean_vp']:.1f}; random mean VP {res['bots']['random']['mean_vp']:.1f}  "
+          f"[{time.perf_counter() - t:.0f} s]")
+
+
+if __name__ == "__main__":
+    main()
