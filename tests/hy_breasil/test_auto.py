@@ -974,3 +974,138 @@ def test_au_q32_a_seats_nations_act_on_their_own_sheets(hb):
     prime(bot, s, b, 6)
     assert bot.tr_of(a.id) == 1 and bot.tr_of(b.id) == 6
     assert bot.mortal_enemy(a.id) == 1 and bot.mortal_enemy(b.id) is None
+
+
+# -- preference lists for decisions the solitaire rules never face (AUTO.md) -----------------------
+def decide(bot: AutoBot, s, player: int, kind: str, keys, prompt: str = "") -> str:
+    d = Decision(player, kind, tuple(keys), prompt)
+    return d.keys[bot.choose(d, lambda: s.view(player))]
+
+
+def test_hit_allocation_kills_first():
+    """Phase IV: the fewest armies left, then the least health."""
+    bot = make_bot()
+    d = Decision(0, "hb.assign-hits", ("u1w1", "u0w3", "u2w0", "u1w0"), "")
+    assert bot.assign_hits(d, None) == "u1w0"
+    d = Decision(0, "hb.assign-hits", ("u1w0", "u0w1"), "")
+    assert bot.assign_hits(d, None) == "u0w1"
+
+
+def test_entry_sea_most_attractive_landing_away_from_own_colour(hb):
+    """§5: the sea whose reachable spaces add up to the most AT; −2 per space of the own
+    colour in reach (Special Rule B)."""
+    s = hb.game(players=2)
+    fill(hb, s, 1, [a for a in hb.land() if a in hb.coast(hb.a("muir-lir")) or a in hb.coast(hb.a("tonn-rudraige"))])
+    mine = hb.nation(s, 0, {"tir-na-mbeo": 1})
+    bot = make_bot()
+    key = decide(bot, s, 0, "hb.entry-sea", ("muir-lir", "tonn-rudraige", "muir-fomoire"), "(7 units)")
+    assert key == "muir-lir" or key == "tonn-rudraige"
+    s.add_units(mine, hb.a("mag-breg"), 1)
+    s.add_units(mine, hb.a("mag-mell"), 1)
+    # Tonn Rudraige now reaches three own spaces, Muir Lir one
+    assert decide(bot, s, 0, "hb.entry-sea", ("muir-lir", "tonn-rudraige"), "(7 units)") == "muir-lir"
+
+
+def test_nation_limit_relinquishes_a_weaker_nation_or_refuses(hb):
+    """§5.3: relinquish the own nation of lowest PVPV if the new one promises more."""
+    s = hb.game(players=2)
+    small = hb.nation(s, 0, {"findias": 1})
+    big = hb.nation(s, 0, {a: 1 for a in ("tir-tairngire", "dun-ailinne", "mag-slecht", "mag-adair", "eas-ruaidh")})
+    new = s.create_nation()
+    bot = make_bot()
+    keys = ("refuse", f"relinquish:{small.id}", f"relinquish:{big.id}")
+    prompt = f"P1 is at the nation limit (2): refuse the {new.name}, or relinquish a nation for it?"
+    assert decide(bot, s, 0, "hb.nation-limit", keys, prompt) == f"relinquish:{small.id}"
+    for a in ("mag-luirg", "murias", "crich-cualann", "achadh-abhla"):
+        s.add_units(small, hb.a(a), 1)
+    assert decide(bot, s, 0, "hb.nation-limit", keys, prompt) == "refuse"
+
+
+def test_removals_take_from_the_biggest_stack_never_the_last_army(hb):
+    """Support limit, civilization token, plague: §1.1 read backwards — never a space's last
+    army if avoidable, the lowest PVPV, the most armies, rough before plain."""
+    s = hb.game(players=2)
+    n = hb.nation(s, 0, {"tir-tairngire": 3, "doire-calgaich": 3, "dun-ailinne": 1})
+    s.current = n.id
+    bot = make_bot()
+    prime(bot, s, n, 3)
+    keys = ("tir-tairngire", "doire-calgaich", "dun-ailinne")
+    for kind in ("hb.support-remove", "hb.civ-token-from-board", "hb.plague-own"):
+        assert decide(bot, s, 0, kind, keys) == "doire-calgaich", kind
+    n.capital = hb.a("doire-calgaich")
+    assert decide(bot, s, 0, "hb.support-remove", keys) == "tir-tairngire"
+
+
+def test_plague_spreads_to_enemies_mortal_enemy_first_never_own_colour(hb):
+    """Plague: never the own colour; the Mortal Enemy's armies first; else the fewest."""
+    s = hb.game(players=3)
+    n = hb.nation(s, 0, {"tir-tairngire": 3})
+    hb.nation(s, 0, {"dun-ailinne": 1})
+    hb.nation(s, 1, {"mag-adair": 2})
+    hb.nation(s, 2, {"mag-slecht": 3})
+    s.current = n.id
+    bot = make_bot()
+    prime(bot, s, n, 3)
+    keys = ("stop", "dun-ailinne", "mag-adair", "mag-slecht")
+    assert decide(bot, s, 0, "hb.plague-neighbour", keys) == "mag-adair"
+    bot.memory.sheets[n.id].cubes = {2: 1}
+    assert decide(bot, s, 0, "hb.plague-neighbour", keys) == "mag-slecht"
+    assert decide(bot, s, 0, "hb.plague-neighbour", ("stop", "dun-ailinne")) == "stop"
+
+
+def test_civil_war_gives_away_the_weakest_spaces(hb):
+    """Civil war: the breakaway gets the lowest PVPV, fewest armies, rough before plains."""
+    s = hb.game(players=2)
+    n = hb.nation(s, 0, {"tir-tairngire": 3, "doire-calgaich": 1, "dun-ailinne": 1, "mag-slecht": 2})
+    s.current = n.id
+    bot = make_bot()
+    prime(bot, s, n, 3)
+    keys = ("tir-tairngire", "doire-calgaich", "dun-ailinne", "mag-slecht")
+    assert decide(bot, s, 0, "hb.civil-war-area", keys) == "doire-calgaich"
+
+
+def test_keep_part_keeps_the_most_vp(hb):
+    """§6.4 tie in units: keep the part worth more VP next round."""
+    s = hb.game(players=2)
+    n = hb.nation(s, 0, {"tir-tairngire": 2, "findias": 1, "mag-luirg": 1})
+    s.current = n.id
+    bot = make_bot()
+    prime(bot, s, n, 3)
+    assert decide(bot, s, 0, "hb.keep-part", ("findias", "tir-tairngire")) == "findias"
+
+
+def test_abilities_capital_and_cities(hb):
+    """§9.3: Capital first; the capital goes where a leader would (most armies); a city is
+    built only as overpopulation relief."""
+    s = hb.game(players=2, rules=["abilities"])
+    n = hb.nation(s, 0, {"tir-tairngire": 4, "doire-calgaich": 2})
+    s.current = n.id
+    bot = make_bot()
+    prime(bot, s, n, 3)
+    assert decide(bot, s, 0, "hb.ability", ("navigation", "taxation", "capital")) == "capital"
+    assert decide(bot, s, 0, "hb.ability", ("navigation", "prophecy", "taxation")) == "taxation"
+    assert decide(bot, s, 0, "hb.capital", ("tir-tairngire", "doire-calgaich")) == "tir-tairngire"
+    assert decide(bot, s, 0, "hb.city", ("done", "tir-tairngire")) == "done"  # 6 armies, support 4
+    s.add_units(n, hb.a("tir-tairngire"), 1)
+    assert decide(bot, s, 0, "hb.city", ("done", "tir-tairngire")) == "tir-tairngire"  # 7: 3 too many
+
+
+def test_diplomacy_refuses_the_mortal_enemy(hb):
+    """§9.3.1 Diplomacy: refused to the Mortal Enemy's colour, granted otherwise."""
+    s = hb.game(players=3, rules=["abilities"])
+    mine = hb.nation(s, 0, {"tir-tairngire": 2})
+    asker = hb.nation(s, 1, {"findias": 2})
+    bot = make_bot()
+    prompt = f"The {asker.name} ask the {mine.name} for passage through their land."
+    assert decide(bot, s, 0, "hb.diplomacy", ("grant", "refuse"), prompt) == "grant"
+    bot.memory.sheet(mine.id, s.turn).cubes = {1: 1}
+    assert decide(bot, s, 0, "hb.diplomacy", ("grant", "refuse"), prompt) == "refuse"
+
+
+def test_excess_nation_gives_up_the_least_valuable(hb):
+    """§10.1: give up the nation of lowest PVPV, then fewest armies."""
+    s = hb.game(players=2)
+    a = hb.nation(s, 0, {"tir-tairngire": 2, "dun-ailinne": 1})
+    b = hb.nation(s, 0, {"findias": 3})
+    bot = make_bot()
+    assert decide(bot, s, 0, "hb.excess-nation", (f"give:{a.id}", f"give:{b.id}")) == f"give:{b.id}"
