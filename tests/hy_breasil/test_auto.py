@@ -14,8 +14,6 @@ import inspect
 import random
 import re
 
-import pytest
-
 from realms.core.agents import RandomBot, bot_seed
 from realms.core.decision import Decision
 from realms.core.match import play
@@ -260,7 +258,7 @@ def test_placement_preference_list(hb):
     s.current = n.id
     bot = make_bot()
     prime(bot, s, n, 3)
-    d = hb.run(s, ("place", n.id, 1, 0, 1))
+    hb.run(s, ("place", n.id, 1, 0, 1))
     assert ask(bot, s) == hb.id(plain[1])
     n.capital = plain[0]
     assert ask(bot, s) == hb.id(plain[0])

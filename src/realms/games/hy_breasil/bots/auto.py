@@ -35,7 +35,6 @@ True
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Callable
 
@@ -44,7 +43,7 @@ from realms.core.dice import Dice
 
 from ..events import EVENT_NAMES
 from . import tactics as T
-from .look import EMPTY, Look, NationView, bits, components, spread
+from .look import EMPTY, Look, NationView, bits, components
 from .memory import Memory, support_limit
 from .moves import MoveKeys, Phase, Planner
 
@@ -56,13 +55,13 @@ ABILITY_PREFERENCE = ("capital", "taxation", "food-preservation", "navigation", 
                       "diplomacy", "prophecy")
 #: the events the reroll list looks at, by the name shown in the decision
 EVENT_BY_LABEL = {label: key for key, label in EVENT_NAMES.items()}
-#: AU-Q3x: a nation rerolls at most this many times a turn (tokens are the price)
+#: AUTO.md "Event rerolls": a nation rerolls at most this many times a turn (tokens are the price)
 REROLLS_PER_TURN = 1
 #: the VP an event must cost before a civilization token is spent on a reroll
 REROLL_PVPV = 2
 #: a plague die, rounded up, for the reroll list
 PLAGUE_GUESS = 4
-#: AU-Q-limit: what a nation arriving from the sea is worth before it lands (≈ half of the
+#: AUTO.md "Nation limit" (§5.3): what a nation arriving from the sea is worth before it lands (≈ half of the
 #: 5–10 units it brings, each taking one space)
 INVADER_VALUE = 4
 
