@@ -88,8 +88,9 @@ def four_auto(games: int) -> tuple[float, list]:
     return time.perf_counter() - t, states
 
 
-def history(state) -> tuple[float, list[int], bool]:
-    """(mean nations alive per turn, lifetimes in turns, first-turn nations all gone by 15)."""
+def history(state) -> tuple[float, list[int], bool, int, int]:
+    """(mean nations alive per turn, lifetimes in turns, first-turn nations all gone by 15,
+    first-turn nations gone by 15, first-turn nations)."""
     born: dict[int, int] = {}
     died: dict[int, int] = {}
     first: set[int] = set()
@@ -113,8 +114,8 @@ def history(state) -> tuple[float, list[int], bool]:
     per_turn.append(len(alive))
     end = state.turn + 1
     lifetimes = [died.get(n, end) - b for n, b in born.items()]
-    gone = all(n in died and died[n] <= 15 for n in first)
-    return sum(per_turn) / len(per_turn), lifetimes, gone
+    fell = sum(1 for n in first if n in died and died[n] <= 15)
+    return sum(per_turn) / len(per_turn), lifetimes, fell == len(first), fell, len(first)
 
 
 def tournament_cli(games: int, seed: int) -> dict:
@@ -144,15 +145,18 @@ def main() -> None:
 
     dt, states = four_auto(args.auto_games)
     print(f"4-auto games/s (1 process):         {args.auto_games / dt:8.2f}  ({1000 * dt / args.auto_games:.0f} ms a game)")
-    alive, lifetimes, gone = [], [], 0
+    alive, lifetimes, gone, fell, firsts = [], [], 0, 0, 0
     for s in states:
-        a, life, g = history(s)
+        a, life, g, f, k = history(s)
         alive.append(a)
         lifetimes += life
         gone += g
+        fell += f
+        firsts += k
     print(f"4-auto nations alive per turn:      {sum(alive) / len(alive):8.2f}")
     print(f"4-auto mean nation lifetime (turns):{sum(lifetimes) / len(lifetimes):8.2f}")
-    print(f"4-auto first-turn nations gone by 15:{gone / len(states):7.2f}  (share of games)")
+    print(f"4-auto first-turn nations gone by 15:{gone / len(states):7.2f}  (share of games where all are gone)")
+    print(f"4-auto first-turn nations fallen:   {fell / firsts:8.2f}  (share of those nations gone by turn 15)")
 
     t = time.perf_counter()
     res = tournament_cli(args.games, 1)
