@@ -190,6 +190,17 @@ class AutoBot:
     def areas_of_keys(self, look: Look, decision: Decision) -> list[int]:
         return [look.board.index[k] for k in decision.keys]
 
+    def holder(self, look: Look, decision: Decision) -> NationView:
+        """The nation whose areas a decision lists (the current nation, except when a
+        master's token is taken in its servant's turn, §9.3)."""
+        for k in decision.keys:
+            a = look.board.index.get(k)
+            if a is not None:
+                n = look.nations.get(look.area_nation[a])
+                if n is not None and n.owner == look.me:
+                    return n
+        return look.nations[look.current]
+
     def event_of(self, decision: Decision) -> str | None:
         text = decision.label("accept") if decision.labeler else decision.prompt
         for label, key in EVENT_BY_LABEL.items():
@@ -433,7 +444,7 @@ class AutoBot:
     def plague_own(self, decision: Decision, look: Look) -> str:
         """Plague: as a removal; among equals the space bordering most enemy armies (the
         plague spreads from the spaces where the nation lost armies)."""
-        n = look.nations[look.current]
+        n = self.holder(look, decision)
         nbr = look.board.nbr_mask
         enemy = look.occupied & ~look.colour_land(look.me)
 
@@ -460,24 +471,24 @@ class AutoBot:
         return min(cands)[1]
 
     def support_remove(self, decision: Decision, look: Look) -> str:
-        n = look.nations[look.current]
+        n = self.holder(look, decision)
         return look.board.ids[min(self.areas_of_keys(look, decision), key=lambda a: self.removal_key(look, n, a))]
 
     def civ_token(self, decision: Decision, look: Look) -> str:
-        n = look.nations[look.current]
+        n = self.holder(look, decision)
         return look.board.ids[min(self.areas_of_keys(look, decision), key=lambda a: self.removal_key(look, n, a))]
 
     def civil_war_area(self, decision: Decision, look: Look) -> str:
         """Civil war: the breakaway takes the spaces of lowest PVPV with the fewest armies,
         hills and forest before plains (the nation keeps its strength and its PIPs)."""
-        n = look.nations[look.current]
+        n = self.holder(look, decision)
         return look.board.ids[min(self.areas_of_keys(look, decision),
                                   key=lambda a: (self.value(look, n, a), n.units.get(a, 0),
                                                  0 if self.rough(look, a) else 1, self.rand()))]
 
     def keep_part(self, decision: Decision, look: Look) -> str:
         """§6.4 tie: keep the part with the highest PVPV (its VP next round), then the die."""
-        n = look.nations[look.current]
+        n = self.holder(look, decision)
         parts = components(look, n)
         cap = look.board.tables.capital_vp - 1
 
