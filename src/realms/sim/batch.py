@@ -66,13 +66,14 @@ class Simulation:
     def jobs(self) -> list[Job]:
         return [(s, tuple(self.bots)) for s in self.seeds]
 
-    def check(self) -> dict:
+    def check(self) -> tuple[dict, int]:
         """Validate the options and bots now (one clear error before any worker starts);
-        return the normalised options as the lines record them."""
+        return the normalised options as the lines record them, and the player count."""
         game = get_game(self.game)
         state = game.new_game(self.options, self.seed)
-        make_bots(game, list(self.bots), len(state.result()["players"]), self.seed)
-        return json.loads(json.dumps(state.options))
+        players = len(state.result()["players"])
+        make_bots(game, list(self.bots), players, self.seed)
+        return json.loads(json.dumps(state.options)), players
 
 
 # =========================================================================== one game
@@ -260,7 +261,7 @@ def progress_bar(total: int, done: int = 0, label: str = "games", enabled: bool 
             return Text(f"{rate:6.1f} games/s", style="progress.data.speed")
 
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), Rate(),
-               TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn())
+               TimeElapsedColumn(), TextColumn("elapsed"), TimeRemainingColumn(), TextColumn("left"))
     with Progress(*columns, console=Console(stderr=True), transient=False) as prog:
         task = prog.add_task(label, total=total, completed=done)
         yield lambda n: prog.advance(task, n)
@@ -300,8 +301,7 @@ def run(sim: Simulation, *, workers: int = 1, out: str | Path | None = None, res
     ``distributed.Client``.  Ctrl-C raises :class:`Interrupted` after keeping what is
     finished.  ``info`` (a :class:`RunInfo`) is filled with the timing.
     """
-    options = sim.check()
-    players = len(get_game(sim.game).new_game(sim.options, sim.seed).result()["players"])
+    options, players = sim.check()
     info = info if info is not None else RunInfo()
     info.workers = workers
     info.cluster = cluster if isinstance(cluster, str) else (None if cluster is None else "client")
