@@ -1006,3 +1006,23 @@ def test_type_a_territories_follow_each_maps_adjacency():
     apart = SimpleNamespace(nbr_mask=(0, 0, 0), territory_memo={})               # no adjacency
     assert territories(own, chain) == [0b111]
     assert sorted(territories(own, apart)) == [0b001, 0b010, 0b100]
+
+
+def test_decisions_carry_their_facts_and_the_view_its_options():
+    """§5.1, §6.1: what a question is about is in ``Decision.info`` (the nation arriving and
+    its units; the event offered), and the view shows the game's options — so bots and
+    clients never read facts out of prompts."""
+    from realms.games.hy_breasil import GAME
+
+    s = GAME.new_game({"players": 3, "rules": ["races"]}, seed=3)
+    d = s.pending()[0]
+    assert d.kind == "hb.entry-sea" and d.info["units"] == 10 and d.info["nation"] in s.nations
+    assert d.to_json()["info"] == d.info
+    view = s.view(0)
+    assert view["options"]["rules"] == ["races"] and view["options"]["map"] == "hy-breasil"
+    while d.kind != "hb.event":
+        s.apply(d.player, d.keys[0])
+        d = s.pending()[0]
+    assert d.info["event"] in {"reinforcements", "strong-leader", "weak-leader", "religious-fervour",
+                               "plague", "famine", "civil-war", "civilization"}
+    assert d.info["nation"] == s.current

@@ -34,6 +34,9 @@ class Decision:
     prompt: str
     section: str = ""
     labeler: Callable[[str], str] | None = field(default=None, repr=False, compare=False)
+    #: the facts behind the question, as plain JSON (the event offered, the nation at
+    #: stake…), so that bots and clients need not read them out of the prompt
+    info: dict | None = field(default=None, compare=False)
 
     @property
     def options(self) -> tuple[Option, ...]:
@@ -49,6 +52,7 @@ class Decision:
             "kind": self.kind,
             "prompt": self.prompt,
             "section": self.section,
+            "info": self.info or {},
             "options": [{"key": o.key, "label": o.label} for o in self.options],
         }
 

@@ -87,7 +87,7 @@ def event_choice(s: "HBState", nid: int, name: str, roll: int) -> Decision | Non
              "reroll": "Reroll it (take a civilization token)"}.__getitem__
     return Decision(n.owner, "hb.event", ("accept", "reroll"),
                     f"The {n.name} rolled {roll} + {n.civ} civilization tokens: {EVENT_NAMES[name]}. Accept or reroll?",
-                    "§6.1", label)
+                    "§6.1", label, {"nation": nid, "event": name, "roll": roll, "civilization_tokens": n.civ})
 
 
 @STEPS.on_answer("event_choice")

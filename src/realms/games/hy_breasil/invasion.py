@@ -98,7 +98,7 @@ def assign(s: "HBState", nid: int, asked: tuple) -> Decision | None:
 
     return Decision(player, "hb.nation-limit", tuple(keys),
                     f"{s.names[player]} is at the nation limit ({s.nation_limit()}): refuse the {n.name}, or relinquish a nation for it?",
-                    "§5.3", label)
+                    "§5.3", label, {"nation": nid, "limit": s.nation_limit()})
 
 
 @STEPS.on_answer("assign")
@@ -132,7 +132,7 @@ def place_at_sea(s: "HBState", nid: int, units: int) -> Decision | None:
     keys = tuple(b.ids[i] for i in b.entry_seas)
     return Decision(n.owner, "hb.entry-sea", keys,
                     f"Where do the {n.name} ({units} units) arrive? Choose a sea area.",
-                    "§5.1" if s.turn == 1 else "§5.2", s.label_area)
+                    "§5.1" if s.turn == 1 else "§5.2", s.label_area, {"nation": nid, "units": units})
 
 
 @STEPS.on_answer("place_at_sea")

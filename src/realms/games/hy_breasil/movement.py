@@ -166,7 +166,7 @@ def diplomacy(s: "HBState", nid: int, other: int) -> Decision | None:
               "refuse": "Refuse passage"}
     return Decision(o.owner, "hb.diplomacy", ("grant", "refuse"),
                     f"The {n.name} ask the {o.name} for passage through their land.", "§9.3.1",
-                    labels.__getitem__)
+                    labels.__getitem__, {"asker": nid, "nation": other})
 
 
 @STEPS.on_answer("diplomacy")

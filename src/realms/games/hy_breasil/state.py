@@ -169,8 +169,10 @@ class HBState(GameState):
     def view(self, player: int | None) -> dict:
         """Everything on the table: Hy Breasil hides nothing but the future dice."""
         b = self.board
+        o = self.options
         return {
             "game": self.GAME_ID,
+            "options": {k: o[k] for k in ("map", "turns", "vp_target", "rules", "variant", "sets", "set_size")},
             "turn": self.turn,
             "you": player,
             "players": [
@@ -189,6 +191,7 @@ class HBState(GameState):
             },
             "cup": sorted(self.cup),
             "current_nation": self.current if self.current != EMPTY else None,
+            "moved": {b.ids[a]: c for a, c in sorted(self.moved.items())} if self.current != EMPTY else {},
             "battle": self.battle_json(),
             "free_sets": len(self.free_sets),
             "cities": [b.ids[a] for a in b.land if (self.cities >> a) & 1],
