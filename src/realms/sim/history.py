@@ -316,9 +316,9 @@ body{margin:0;font-family:Georgia,'DejaVu Serif',serif;background:#faf8f2;color:
 header{background:#3b2f24;color:#f3ead8;padding:14px 26px}
 header h1{margin:0;font-size:24px} header p{margin:4px 0 0;color:#d9ccb4;font-size:14px}
 .wrap{display:grid;grid-template-columns:minmax(320px,1fr) minmax(480px,1.25fr);gap:18px;padding:14px 22px}
-#chronicle{height:calc(100vh - 110px);overflow-y:auto;background:#fff;border:1px solid #ddd3bf;padding:4px 16px}
-#chronicle h2{font-size:17px;margin:14px 0 4px;cursor:pointer;border-bottom:1px solid #e4dccb;position:sticky;
-top:0;background:#fff}
+#chronicle{height:calc(100vh - 110px);overflow-y:auto;position:relative;background:#fff;border:1px solid #ddd3bf;padding:4px 16px}
+#chronicle h2{font-size:17px;margin:14px -16px 4px;padding:2px 16px;cursor:pointer;border-bottom:1px solid #e4dccb;
+position:sticky;top:0;background:#fff;z-index:1}
 #chronicle section.active h2{color:#a33}
 #chronicle ol{margin:0;padding-left:18px;font-size:13.5px;line-height:1.45}
 #chronicle li.battle{color:#6a3d2a} #chronicle li.fall{color:#a33;font-weight:bold}
@@ -331,7 +331,7 @@ figure.turnmap[hidden]{display:none}
 table{border-collapse:collapse;font-size:13px;margin:6px 0} td,th{border:1px solid #ddd3bf;padding:2px 8px}
 """
 
-SCRIPT = """
+SCRIPT = r"""
 (function(){
 const slider=document.getElementById('slider');
 const turns=JSON.parse(document.getElementById('turns').textContent);
@@ -343,12 +343,14 @@ function show(t,scroll){
   document.getElementById('turn-label').textContent=t===0?'setup':'turn '+t;
   document.getElementById('hm-cursor').setAttribute('y', top0+row*i);
   document.querySelectorAll('#chronicle section').forEach(s=>s.classList.toggle('active', +s.dataset.turn===t));
-  if(scroll){const s=document.querySelector('#chronicle section[data-turn="'+t+'"]'); if(s) s.scrollIntoView({block:'start'});}
+  if(scroll){const s=document.querySelector('#chronicle section[data-turn="'+t+'"]'); if(s){const c=document.getElementById('chronicle'); c.scrollTop=s.offsetTop;}}
 }
 slider.addEventListener('input',()=>show(turns[+slider.value],true));
 document.querySelectorAll('.hm-row').forEach(g=>g.addEventListener('click',()=>show(+g.dataset.turn,true)));
 document.querySelectorAll('#chronicle h2').forEach(h=>h.addEventListener('click',()=>show(+h.parentNode.dataset.turn,false)));
-show(turns[turns.length-1],false);
+const m=location.hash.match(/turn=(\d+)/);
+show(m&&turns.includes(+m[1])?+m[1]:turns[turns.length-1],!!m);
+slider.addEventListener('change',()=>history.replaceState(null,'','#turn='+turns[+slider.value]));
 })();
 """
 

@@ -209,12 +209,16 @@ def draw_charts(summary: dict, folder: Path) -> dict[str, str]:
         src = f["points_by_source"]["sources"]
         n_seats = max(len(v["per_game_by_seat"]) for v in src.values())
         fig, ax = plt.subplots(figsize=(9, 3.6))
-        left = [0.0] * n_seats
+        pos = [0.0] * n_seats
+        neg = [0.0] * n_seats
         cmap = plt.get_cmap("tab20")
         for i, (name, v) in enumerate(src.items()):
             vals = v["per_game_by_seat"] + [0] * (n_seats - len(v["per_game_by_seat"]))
+            left = [n if x < 0 else p for x, p, n in zip(vals, pos, neg)]
             ax.barh([f"seat {s + 1}" for s in range(n_seats)], vals, left=left, color=cmap(i % 20), label=name)
-            left = [a + b for a, b in zip(left, vals)]
+            pos = [p + max(x, 0) for p, x in zip(pos, vals)]
+            neg = [n + min(x, 0) for n, x in zip(neg, vals)]
+        ax.axvline(0, color="#000", lw=0.6)
         ax.invert_yaxis()
         ax.set_xlabel("points per game (mean)")
         ax.set_title("Points by source")
@@ -303,7 +307,7 @@ def render_html(summary: dict, charts: dict[str, str]) -> str:
                  "Intervals are Wilson score intervals.</p></section>")
 
     sc = f["scores"]
-    parts.append(f"<section><h2>{escape(unit)} distributions</h2>" + _img(charts, "scores", "score distributions"))
+    parts.append(f"<section><h2>{escape(unit[:1].upper() + unit[1:])} distributions</h2>" + _img(charts, "scores", "score distributions"))
     rows = [[f"seat {s['seat']}", _num(s["mean"]), _ci(s["ci95"]), _num(s["sd"]), s["min"], _num(s["q1"], 1),
              _num(s["median"], 1), _num(s["q3"], 1), s["max"]] for s in sc["by_seat"]]
     for label, key in (("winner", "winner"), ("winning margin", "margin")):
@@ -313,7 +317,8 @@ def render_html(summary: dict, charts: dict[str, str]) -> str:
                          _num(s["median"], 1), _num(s["q3"], 1), s["max"]])
     parts.append(_table(["", "mean", "95% interval", "sd", "min", "q1", "median", "q3", "max"], rows))
     ln = f["length"]
-    parts.append(f'<p class="note">Games lasted {_num(ln["turns"]["mean"], 1)} turns on average '
+    turns = "rounds" if summary.get("game") == "brian-boru" else "turns"
+    parts.append(f'<p class="note">Games lasted {_num(ln["turns"]["mean"], 1)} {turns} on average '
                  f'({ln["turns"]["min"]}–{ln["turns"]["max"]}), with {_num(ln["decisions"]["mean"], 0)} '
                  "decisions each.</p></section>")
 
@@ -382,8 +387,8 @@ def render_html(summary: dict, charts: dict[str, str]) -> str:
         parts.append(_table(["source", "per game", "share"] + [f"seat {i + 1}" for i in range(n_seats)],
                             [[s, _num(v["per_game"]), _pct(v["share"])] + [_num(x) for x in v["per_game_by_seat"]]
                              for s, v in src.items()]))
-        parts.append('<p class="note">Mean points per game from each scoring reason; “other”: points paid '
-                     "away (not from a scoring rule).</p></section>")
+        parts.append('<p class="note">Mean points per game from each source: the starting points, each '
+                     "scoring reason, and the points paid away for actions without coins (negative).</p></section>")
 
     parts.append('<section><h2>Files</h2><p class="note"><a href="summary.json">summary.json</a> (every figure) · '
                  '<a href="games.jsonl">games.jsonl</a> (one line per game; <code>realms history</code> '

@@ -301,24 +301,33 @@ def point_source(why: str) -> str:
 
 
 class BrianBoruWatcher(Watcher):
-    """Points by source and seat (``points``: ``{source: [points of seat 0, …]}``);
-    ``other`` is what the sources do not explain (points paid away)."""
+    """Points by source and seat (``points``: ``{source: [points of seat 0, …]}``):
+    ``starting points`` (what players hold before anything is scored), each scoring
+    reason (:func:`point_source`), ``paid away`` (points lost paying for an action
+    without coins), and ``other`` for anything these do not explain (none so far)."""
 
     kind = "brian-boru"
 
     def __init__(self) -> None:
         self.points: dict[str, list[int]] = {}
-        self.n = 0
+        self.start: list[int] | None = None
 
     def on_event(self, state, e) -> None:
+        if self.start is None:
+            self.start = list(state.points)
         if e.kind == "points":
-            self.n = len(state.names)
-            row = self.points.setdefault(point_source(e.data["why"]), [0] * self.n)
+            row = self.points.setdefault(point_source(e.data["why"]), [0] * len(state.names))
             row[e.data["player"]] += e.data["points"]
+        elif e.kind == "pay" and "points" in e.data:
+            row = self.points.setdefault("paid away", [0] * len(state.names))
+            row[e.data["player"]] -= e.data["points"]
 
     def finish(self, state) -> None:
         res = state.result()
         n = len(res["players"])
+        start = (self.start or []) + [0] * (n - len(self.start or []))
+        if any(start):
+            self.points["starting points"] = start
         totals = [0] * n
         for row in self.points.values():
             row.extend([0] * (n - len(row)))
