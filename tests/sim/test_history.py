@@ -106,4 +106,5 @@ def test_brian_boru_history_by_round():
     assert last.total == len(state.board.towns)
     assert {s.key for s in last.shares} <= {"p0", "p1", "p2", "vikings"}
     html = history_html(state.record())
-    assert "<h2>Round 1</h2>" in html and "towns controlled" in html
+    assert "<h2>Round 1</h2>" in html and "towns controlled" in html and ">round 1</text>" in html
+    assert "'round '+t" in html

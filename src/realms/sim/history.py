@@ -204,7 +204,8 @@ def _descends(key: str, ancestor: str, parents: dict) -> bool:
     return False
 
 
-def histomap_svg(turns: list[TurnPicture], *, width: int = 560, row: int = 44, measure: str = "land") -> str:
+def histomap_svg(turns: list[TurnPicture], *, width: int = 560, row: int = 44, measure: str = "land",
+                 turn_word: str = "turn") -> str:
     """The stacked streams, top to bottom, one row per turn end, as an SVG element."""
     if not turns:
         return '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>'
@@ -234,7 +235,7 @@ def histomap_svg(turns: list[TurnPicture], *, width: int = 560, row: int = 44, m
            f'<rect x="{left_pad}" y="{top}" width="{inner}" height="{row * len(turns)}" fill="#f4efe1"/>']
     for i, tp in enumerate(turns):
         y = top + row * i
-        label = "setup" if tp.turn == 0 else f"turn {tp.turn}"
+        label = "setup" if tp.turn == 0 else f"{turn_word} {tp.turn}"
         held = sum(s.value for s in tp.shares)
         of_map = f"{held / tp.total:.0%}" if tp.total else ""
         out.append(f'<g class="hm-row" data-turn="{tp.turn}"><rect class="hm-hit" x="0" y="{y}" width="{width}" '
@@ -340,7 +341,7 @@ function show(t,scroll){
   const i=turns.indexOf(t); if(i<0) return;
   slider.value=i;
   document.querySelectorAll('figure.turnmap').forEach(f=>f.hidden=(+f.dataset.turn!==t));
-  document.getElementById('turn-label').textContent=t===0?'setup':'turn '+t;
+  document.getElementById('turn-label').textContent=t===0?'setup':'%TURN% '+t;
   document.getElementById('hm-cursor').setAttribute('y', top0+row*i);
   document.querySelectorAll('#chronicle section').forEach(s=>s.classList.toggle('active', +s.dataset.turn===t));
   if(scroll){const s=document.querySelector('#chronicle section[data-turn="'+t+'"]'); if(s){const c=document.getElementById('chronicle'); c.scrollTop=s.offsetTop;}}
@@ -385,7 +386,7 @@ def render_html(h: History, source: str = "") -> str:
     scores = sorted(res["scores"].items(), key=lambda kv: -kv[1])
     score_rows = "".join(f"<tr><td>{escape(n)}</td><td>{v}</td></tr>" for n, v in scores)
     row = 44 if len(h.turns) <= 20 else 26
-    hm = histomap_svg(h.turns, row=row, measure=MEASURE.get(game.id, f"{unit} scored"))
+    hm = histomap_svg(h.turns, row=row, measure=MEASURE.get(game.id, f"{unit} scored"), turn_word=turn_word.lower())
     maps = "".join(f'<figure class="turnmap" data-turn="{tp.turn}" hidden>{_inline(tp.svg)}</figure>'
                    for tp in h.turns if tp.svg is not None)
     from .report import options_text
@@ -407,7 +408,7 @@ def render_html(h: History, source: str = "") -> str:
         f'<input id="slider" type="range" min="0" max="{max(len(h.turns) - 1, 0)}" step="1"></div>'
         f'<div id="maps">{maps}</div></div></div>'
         f'<script type="application/json" id="turns">{turns_json}</script>'
-        f"<script>{SCRIPT.replace('%ROW%', str(row))}</script></body></html>\n"
+        f"<script>{SCRIPT.replace('%ROW%', str(row)).replace('%TURN%', turn_word.lower())}</script></body></html>\n"
     )
 
 
