@@ -1,0 +1,408 @@
+"""The web app: HTTP + WebSocket API over the game contract, and the browser client.
+
+One process keeps every live game in memory (state rebuilt by replaying the stored
+answers on first use) and each game's answers in the database.  An answer is checked on a
+copy of the state, the bots whose turn follows answer on that copy until a person is
+awaited, and the whole batch is committed in one transaction; only then does the copy
+become the game and the 200 go out.  A refused or failed answer leaves the game as it was.
+
+API (OpenAPI at ``/docs``):
+
+- ``GET /api/health``
+- ``POST /api/games`` ``{game, options, seed?, seats}`` → 201 ``{id, seats: [{seat, kind, token}]}``
+- ``GET /api/games/{id}`` (``Authorization: Bearer TOKEN``; none: a spectator) → ``{view, pending, version, …}``
+- ``POST /api/games/{id}/answers`` ``{key, version}`` → 200 the new state; 409 stale version;
+  422 not an option; 403 not the seat that must decide; 404 unknown game
+- ``GET /api/games/{id}/record``, ``GET /api/games/{id}/board.svg``
+- ``WS /api/games/{id}/ws?token=…``: the state, then each new state
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import re
+import secrets
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Header, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+from realms.core.agents import GENERIC_BOTS, Agent, bot_seed
+from realms.core.decision import IllegalAnswer
+from realms.core.engine import GameState
+from realms.core.game import Game, OptionError, UnknownGame, games, get_game
+from realms.core.mapgraph import MapError
+
+from .store import GameRow, Store
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+#: a bundled map name; paths to files on the server are not accepted from the web
+MAP_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+MAX_SEED = 2**31 - 1
+#: bots of an all-bot game play at most this many decisions when it is created
+MAX_BOT_DECISIONS = 200_000
+CHRONICLE_LINES = 200
+
+
+# -- request bodies ----------------------------------------------------------------------
+class NewGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    game: str = Field(description="a game id, e.g. hy-breasil or brian-boru")
+    options: dict[str, Any] = Field(default_factory=dict, description="options by the CLI's names, e.g. {\"turns\": 15, \"rules\": [\"races\"]}")
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+    seats: list[str] = Field(min_length=1, max_length=8, description="\"human\" or a bot name per seat")
+
+
+class Answer(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    key: str = Field(max_length=500, description="the key of one of the options pending")
+    version: int = Field(ge=0, description="the version of the state the answer was chosen in")
+
+
+class Created(BaseModel):
+    id: str
+    seats: list[dict]
+
+
+# -- live games ---------------------------------------------------------------------------
+@dataclass
+class Live:
+    row: GameRow
+    game: Game
+    state: GameState
+    agents: dict[int, Agent]
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    sockets: dict[Any, int | None] = field(default_factory=dict)  # websocket -> seat
+
+    @property
+    def version(self) -> int:
+        return len(self.state.answers)
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat a token belongs to (compared in constant time), None for no token;
+        raises 403 for a token of no seat."""
+        if not token:
+            return None
+        found = None
+        for i, s in enumerate(self.row.seats):
+            t = s.get("token") or ""
+            if t and hmac.compare_digest(t.encode(), token.encode()) and found is None:
+                found = i
+        if found is None:
+            raise HTTPException(403, "this token is not a seat of this game")
+        return found
+
+
+def _bot_factories(game: Game) -> dict:
+    return {**GENERIC_BOTS, **game.bots}
+
+
+def make_agents(game: Game, seats: list[dict], seed: int) -> dict[int, Agent]:
+    factories = _bot_factories(game)
+    return {i: factories[s["kind"]](bot_seed(seed, i)) for i, s in enumerate(seats) if s["kind"] != "human"}
+
+
+def run_bots(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DECISIONS) -> None:
+    """Let the bots answer their pending decisions until a person is awaited or the game ends."""
+    for _ in range(limit):
+        decision = next((d for d in state.pending() if d.player in agents), None)
+        if decision is None:
+            return
+        p = decision.player
+        state.apply_index(p, agents[p].choose(decision, lambda: state.view(p)))
+    raise RuntimeError(f"bots did not finish within {limit} decisions")
+
+
+def rebuild(row: GameRow) -> Live:
+    """The live game of a stored row: its answers replayed, its bots walked through their own
+    past answers so that their memory and dice are where they were."""
+    game = get_game(row.game)
+    state = game.new_game(row.options, row.seed)
+    agents = make_agents(game, row.seats, row.seed)
+    for i, (p, key) in enumerate(row.answers):
+        agent = agents.get(p)
+        if agent is not None:
+            decision = state.decision_for(p)
+            try:
+                agent.choose(decision, lambda: state.view(p))
+            except Exception:  # a bot that changed since; the stored answer still rules
+                pass
+        try:
+            state.apply(p, key)
+        except IllegalAnswer as exc:
+            raise RuntimeError(f"game {row.id}: stored answer #{i + 1} no longer replays: {exc}") from None
+    return Live(row=row, game=game, state=state, agents=agents)
+
+
+def _chronicle(live: Live, seat: int | None) -> list[str]:
+    """The last lines of the chronicle, leaving out any line that names something hidden
+    from ``seat`` (a card in another hand)."""
+    state = live.state
+    lines = state.chronicle()[-CHRONICLE_LINES:]
+    secrets_ = [str(h) for h in live.game.hidden(state, seat) if isinstance(h, str) and h]
+    if secrets_:
+        lines = [ln for ln in lines if not any(s in ln for s in secrets_)]
+    return lines
+
+
+def state_payload(live: Live, seat: int | None) -> dict:
+    """What ``seat`` (None: a spectator) may see now: the view, its pending decisions, the version."""
+    state = live.state
+    over = state.is_over()
+    names = state.options.get("names") or [f"P{i + 1}" for i in range(len(live.row.seats))]
+    return {
+        "id": live.row.id,
+        "game": live.game.id,
+        "version": live.version,
+        "seat": seat,
+        "view": state.view(seat),
+        "pending": [d.to_json() for d in state.pending_for(seat)],
+        "awaiting": sorted({d.player for d in state.pending()}),
+        "seats": [{"seat": i, "kind": s["kind"], "name": names[i] if i < len(names) else f"P{i + 1}"}
+                  for i, s in enumerate(live.row.seats)],
+        "over": over,
+        "result": state.result() if over else None,
+        "score_name": live.game.score_name,
+        "chronicle": _chronicle(live, seat),
+    }
+
+
+def _token_from_header(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise HTTPException(403, "Authorization must be 'Bearer TOKEN'")
+    return token.strip()
+
+
+class Server:
+    """The games of one database, live in memory."""
+
+    def __init__(self, database: str | None = None) -> None:
+        self.store = Store(database)
+        self.live: dict[str, Live] = {}
+        self._loading = asyncio.Lock()
+
+    async def get(self, game_id: str) -> Live:
+        live = self.live.get(game_id)
+        if live is not None:
+            return live
+        if len(game_id) > 40:
+            raise HTTPException(404, f"no game {game_id!r}")
+        async with self._loading:
+            live = self.live.get(game_id)
+            if live is None:
+                row = await asyncio.to_thread(self.store.load, game_id)
+                if row is None:
+                    raise HTTPException(404, f"no game {game_id!r}")
+                live = await asyncio.to_thread(rebuild, row)
+                self.live[game_id] = live
+        return live
+
+    # -- creating -----------------------------------------------------------------------
+    def _create_sync(self, body: NewGame) -> Live:
+        try:
+            game = get_game(body.game)
+        except UnknownGame as exc:
+            raise HTTPException(422, str(exc)) from None
+        n = len(body.seats)
+        if not game.min_players <= n <= game.max_players:
+            raise HTTPException(422, f"{game.name} is for {game.min_players} to {game.max_players} players, "
+                                     f"got {n} seats")
+        factories = _bot_factories(game)
+        for kind in body.seats:
+            if kind != "human" and kind not in factories:
+                known = ", ".join(["human", *sorted(factories)])
+                raise HTTPException(422, f"unknown seat kind {kind!r} (known: {known})")
+        options = dict(body.options)
+        if "players" in options and options["players"] != n:
+            raise HTTPException(422, f"option 'players' ({options['players']!r}) must equal the number of seats ({n})")
+        options["players"] = n
+        if "map" in options and not (isinstance(options["map"], str) and MAP_NAME.match(options["map"])):
+            raise HTTPException(422, "option 'map' must be the name of a bundled map")
+        try:
+            options = game.normalize_options(options)
+            seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED)
+            state = game.state_class(options, seed)
+        except (OptionError, MapError, ValueError, KeyError) as exc:
+            raise HTTPException(422, f"bad options: {exc}") from None
+        seats = [{"kind": k, "token": secrets.token_urlsafe(24) if k == "human" else None} for k in body.seats]
+        game_id = secrets.token_hex(8)
+        row = GameRow(game_id, game.id, options, seed, seats, [])
+        agents = make_agents(game, seats, seed)
+        run_bots(state, agents)
+        self.store.create(game_id, game.id, options, seed, seats, list(state.answers))
+        row.answers = list(state.answers)
+        return Live(row=row, game=game, state=state, agents=agents)
+
+    async def create(self, body: NewGame) -> Live:
+        live = await asyncio.to_thread(self._create_sync, body)
+        self.live[live.row.id] = live
+        return live
+
+    # -- answering ----------------------------------------------------------------------
+    def _answer_sync(self, live: Live, seat: int, key: str) -> GameState:
+        new = live.state.clone()
+        try:
+            new.apply(seat, key)
+        except IllegalAnswer as exc:
+            raise HTTPException(422, str(exc)) from None
+        run_bots(new, live.agents)
+        start = live.version
+        self.store.append(live.row.id, start, new.answers[start:])
+        return new
+
+    async def answer(self, live: Live, seat: int | None, body: Answer) -> dict:
+        async with live.lock:
+            if body.version != live.version:
+                raise HTTPException(409, f"stale version {body.version}: the game is at version {live.version}")
+            if seat is None:
+                raise HTTPException(403, "spectators cannot answer; send the seat's token")
+            if not any(d.player == seat for d in live.state.pending()):
+                if live.state.is_over():
+                    raise HTTPException(403, "the game is over; nobody must decide")
+                raise HTTPException(403, f"seat {seat} has no decision to make now")
+            try:
+                new = await asyncio.to_thread(self._answer_sync, live, seat, body.key)
+            except HTTPException:
+                raise
+            except Exception as exc:
+                # the database refused or failed: forget the cached game (its bots may
+                # have moved on) so that it is rebuilt from what was committed
+                self.live.pop(live.row.id, None)
+                raise HTTPException(503, f"the answer could not be stored: {type(exc).__name__}") from None
+            live.state = new
+            live.row.answers = list(new.answers)
+            payload = state_payload(live, seat)
+        asyncio.get_running_loop().create_task(self.push(live))
+        return payload
+
+    async def push(self, live: Live) -> None:
+        """Send the new state to every page watching the game, each as its seat sees it."""
+        cache: dict[int | None, dict] = {}
+        for ws, seat in list(live.sockets.items()):
+            if seat not in cache:
+                cache[seat] = state_payload(live, seat)
+            try:
+                await ws.send_json(cache[seat])
+            except Exception:
+                live.sockets.pop(ws, None)
+
+
+def create_app(database: str | None = None) -> FastAPI:
+    server = Server(database)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        yield
+        server.store.close()
+
+    app = FastAPI(title="realms", version="1", lifespan=lifespan,
+                  description="Play realms games (Hy Breasil, Brian Boru…) against people and bots.")
+    app.state.server = server
+
+    @app.get("/api/health")
+    async def health() -> dict:
+        return {"status": "ok"}
+
+    @app.get("/api/catalog")
+    async def catalog() -> dict:
+        """The games that can be created, their player counts and seat kinds."""
+        return {"games": [
+            {"id": g.id, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
+             "seat_kinds": ["human", *sorted(_bot_factories(g))], "score_name": g.score_name}
+            for g in games().values()
+        ]}
+
+    @app.get("/api/games")
+    async def list_games() -> dict:
+        """The newest games, for spectators."""
+        return {"games": await asyncio.to_thread(server.store.list_games)}
+
+    @app.post("/api/games", status_code=201, response_model=Created)
+    async def create_game(body: NewGame) -> dict:
+        live = await server.create(body)
+        asyncio.get_running_loop().create_task(server.push(live))
+        return {"id": live.row.id,
+                "seats": [{"seat": i, "kind": s["kind"], "token": s["token"]}
+                          for i, s in enumerate(live.row.seats) if s["kind"] == "human"]}
+
+    @app.get("/api/games/{game_id}")
+    async def get_state(game_id: str, authorization: str | None = Header(default=None)) -> dict:
+        live = await server.get(game_id)
+        seat = live.seat_of(_token_from_header(authorization))
+        return state_payload(live, seat)
+
+    @app.post("/api/games/{game_id}/answers")
+    async def post_answer(game_id: str, body: Answer, authorization: str | None = Header(default=None)) -> dict:
+        live = await server.get(game_id)
+        seat = live.seat_of(_token_from_header(authorization))
+        return await server.answer(live, seat, body)
+
+    @app.get("/api/games/{game_id}/record")
+    async def get_record(game_id: str, authorization: str | None = Header(default=None)) -> dict:
+        """A finished game's full record (replayable by ``realms replay``); for a running one,
+        only what the asking seat may see."""
+        live = await server.get(game_id)
+        seat = live.seat_of(_token_from_header(authorization))
+        return live.game.record_for(live.state, seat)
+
+    @app.get("/api/games/{game_id}/board.svg")
+    async def board(game_id: str, at: int | None = Query(default=None, ge=0)) -> Response:
+        """The board now, or (finished games only) after the first ``at`` answers: the replay viewer."""
+        live = await server.get(game_id)
+        if live.game.draw is None:
+            raise HTTPException(404, f"{live.game.name} has no board picture")
+        state = live.state
+        if at is not None:
+            if not state.is_over():
+                raise HTTPException(403, "earlier positions are shown once the game is over")
+            at = min(at, len(state.answers))
+            record = state.record()
+            record.answers = record.answers[:at]
+            state = await asyncio.to_thread(live.game.replay, record)
+        svg = await asyncio.to_thread(live.game.draw, state, state.options)
+        return Response(svg, media_type="image/svg+xml")
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def ws_state(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+        try:
+            live = await server.get(game_id)
+            seat = live.seat_of(token)
+        except HTTPException as exc:
+            await websocket.close(code=4000 + exc.status_code, reason=str(exc.detail)[:120])
+            return
+        await websocket.accept()
+        live.sockets[websocket] = seat
+        try:
+            await websocket.send_json(state_payload(live, seat))
+            while True:  # the page sends nothing we need; this notices it leaving
+                await websocket.receive_text()
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            live.sockets.pop(websocket, None)
+
+    # -- the browser client ---------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html")
+
+    @app.get("/games/{game_id}", include_in_schema=False)
+    async def game_page(game_id: str) -> FileResponse:
+        return FileResponse(WEB_DIR / "game.html")
+
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+    @app.exception_handler(RuntimeError)
+    async def runtime_error(request: Request, exc: RuntimeError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc)}, status_code=500)
+
+    return app

@@ -1,0 +1,27 @@
+"""``realms serve``: the web app on a host and port, games kept in a database."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--database", default="realms.db", show_default=True, metavar="URL",
+              help="A SQLite file path, or a database URL (postgresql://user:pass@host/db).")
+@click.option("--log-level", default="warning", show_default=True,
+              type=click.Choice(["critical", "error", "warning", "info", "debug"]), help="Server log level.")
+def serve(host: str, port: int, database: str, log_level: str) -> None:
+    """Play in the browser: the lobby at http://HOST:PORT/, the API's docs at /docs.
+
+    Games and every answer are stored in DATABASE (a SQLite file by default); after a
+    restart each game continues exactly where it was.
+    """
+    import uvicorn
+
+    from .app import create_app
+
+    app = create_app(database)
+    click.echo(f"realms: serving on http://{host}:{port}/ (games in {app.state.server.store.engine.url})", err=True)
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets")

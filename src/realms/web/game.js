@@ -1,0 +1,194 @@
+// A game page: the board (SVG from the server), the pending decision as buttons and as
+// clickable areas/towns, scores, hand, chronicle; new states arrive over the WebSocket.
+const $ = (id) => document.getElementById(id);
+const gameId = location.pathname.split("/").filter(Boolean).pop();
+const token = new URLSearchParams(location.hash.slice(1)).get("token");
+const auth = token ? { Authorization: `Bearer ${token}` } : {};
+
+let current = null;      // the last state payload shown
+let boardVersion = -1;   // version of the board picture shown
+let boardSeq = 0;
+let selection = [];      // areas clicked so far for a multi-part option ("src>dst")
+let sending = false;
+
+// the parts of an option key that may name a board element: "a>b", "a:b", "a,b" …
+const keyParts = (key) => key.split(/[>:,|\s]+/).filter(Boolean);
+
+function boardElement(part) {
+  return document.getElementById(`area-${part}`) || document.getElementById(`town-${part}`);
+}
+
+async function loadBoard(version, at = null) {
+  const seq = ++boardSeq;
+  const url = at === null ? `/api/games/${gameId}/board.svg?v=${version}` : `/api/games/${gameId}/board.svg?at=${at}`;
+  const r = await fetch(url);
+  if (!r.ok || seq !== boardSeq) return;
+  const text = await r.text();
+  if (seq !== boardSeq) return;
+  $("board").innerHTML = text.replace(/^<\?xml[^>]*>\s*/, "");
+  boardVersion = at === null ? version : -1;
+  wireBoard();
+}
+
+// mark the board elements that options name, and answer by clicking them
+function wireBoard() {
+  if (!current) return;
+  const decision = current.pending[0];
+  selection = [];
+  if (!decision) return;
+  const byPart = new Map();
+  for (const o of decision.options) {
+    for (const p of keyParts(o.key)) {
+      if (!byPart.has(p)) byPart.set(p, []);
+      byPart.get(p).push(o.key);
+    }
+  }
+  for (const [part] of byPart) {
+    const el = boardElement(part);
+    if (!el) continue;
+    el.classList.add("clickable");
+    el.dataset.part = part;
+    el.onclick = () => clickPart(part, decision);
+  }
+}
+
+function clickPart(part, decision) {
+  let sel = [...selection, part];
+  let candidates = decision.options.filter((o) => sel.every((p) => keyParts(o.key).includes(p)));
+  if (candidates.length === 0) {
+    sel = [part];
+    candidates = decision.options.filter((o) => keyParts(o.key).includes(part));
+  }
+  // a click that completes a key ("src>dst" after "src") answers it
+  const exact = candidates.filter((o) => keyParts(o.key).length === sel.length);
+  if (candidates.length === 1 || exact.length === 1) {
+    answer((exact.length === 1 ? exact[0] : candidates[0]).key);
+    return;
+  }
+  selection = sel;
+  document.querySelectorAll("#board .selected").forEach((e) => e.classList.remove("selected"));
+  for (const p of sel) boardElement(p)?.classList.add("selected");
+  const keys = new Set(candidates.map((o) => o.key));
+  document.querySelectorAll("#options button").forEach((b) => b.classList.toggle("hidden", !keys.has(b.dataset.key)));
+}
+
+async function answer(key) {
+  if (sending || !current) return;
+  sending = true;
+  $("error").textContent = "";
+  try {
+    const r = await fetch(`/api/games/${gameId}/answers`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", ...auth },
+      body: JSON.stringify({ key, version: current.version }),
+    });
+    const data = await r.json();
+    if (r.ok) render(data);
+    else {
+      $("error").textContent = `${r.status}: ${typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)}`;
+      if (r.status === 409) await refresh();
+    }
+  } finally {
+    sending = false;
+  }
+}
+
+function text(el, s) { el.textContent = s; return el; }
+
+function render(state) {
+  if (current && state.version < current.version) return; // an older push arriving late
+  current = state;
+  const me = state.seat;
+  const names = state.seats.map((s) => s.name);
+  $("title").textContent = `${state.game} · game ${state.id}`;
+  $("who").textContent = me === null ? "spectating" : `you are ${names[me]} (seat ${me + 1})`;
+  $("version").textContent = state.version;
+  document.body.dataset.version = state.version;
+  // decision
+  const d = state.pending[0];
+  const opts = $("options");
+  opts.innerHTML = "";
+  if (d) {
+    text($("prompt"), `${d.prompt}${d.section ? ` (${d.section})` : ""}`);
+    $("status").textContent = "";
+    for (const o of d.options) {
+      const b = document.createElement("button");
+      b.className = "option";
+      b.dataset.key = o.key;
+      b.textContent = o.label;
+      b.onclick = () => answer(o.key);
+      opts.appendChild(b);
+    }
+  } else {
+    $("prompt").textContent = "";
+    if (state.over) {
+      const r = state.result || {};
+      $("status").textContent = `The game is over. ${r.winner ? `Winner: ${r.winner}.` : r.winners && r.winners.length ? `Shared: ${r.winners.join(", ")}.` : ""}`;
+    } else {
+      $("status").textContent = `Waiting for ${state.awaiting.map((p) => names[p]).join(", ")}…`;
+    }
+  }
+  // scores
+  const table = $("scores");
+  table.innerHTML = `<tr><th>player</th><th>seat</th><th>${state.score_name}</th></tr>`;
+  (state.view.players || []).forEach((p, i) => {
+    const tr = document.createElement("tr");
+    const score = p.vp ?? p.points ?? "";
+    for (const c of [p.name, state.seats[i]?.kind ?? "", score]) tr.appendChild(text(document.createElement("td"), String(c)));
+    if (state.awaiting.includes(i)) tr.style.fontWeight = "bold";
+    table.appendChild(tr);
+  });
+  // hand (Brian Boru)
+  const hand = state.view.hand;
+  $("hand-box").hidden = !Array.isArray(hand) || me === null;
+  if (Array.isArray(hand)) {
+    $("hand").innerHTML = "";
+    for (const c of hand) $("hand").appendChild(text(document.createElement("span"), String(c)));
+  }
+  // chronicle
+  const ol = $("chronicle");
+  ol.innerHTML = "";
+  for (const line of state.chronicle.slice(-60)) ol.appendChild(text(document.createElement("li"), line));
+  ol.scrollTop = ol.scrollHeight;
+  $("record-link").href = "#";
+  $("record-link").onclick = async (e) => {
+    e.preventDefault();
+    const r = await fetch(`/api/games/${gameId}/record`, { headers: auth });
+    const blob = new Blob([JSON.stringify(await r.json(), null, 1)], { type: "application/json" });
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = `${state.game}-${gameId}.json`;
+    a.click();
+  };
+  // replay viewer for finished games
+  $("replay").hidden = !state.over;
+  if (state.over) {
+    const s = $("replay-slider");
+    s.max = state.version;
+    if (!s.dataset.wired) {
+      s.value = state.version;
+      s.dataset.wired = "1";
+      s.oninput = () => { $("replay-at").textContent = `${s.value}/${s.max}`; loadBoard(state.version, Number(s.value)); };
+    }
+    $("replay-at").textContent = `${s.value}/${s.max}`;
+  }
+  if (state.version !== boardVersion) loadBoard(state.version);
+  else wireBoard();
+}
+
+async function refresh() {
+  const r = await fetch(`/api/games/${gameId}`, { headers: auth });
+  const data = await r.json();
+  if (!r.ok) { $("error").textContent = `${r.status}: ${data.detail}`; return; }
+  render(data);
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const q = token ? `?token=${encodeURIComponent(token)}` : "";
+  const ws = new WebSocket(`${proto}://${location.host}/api/games/${gameId}/ws${q}`);
+  ws.onmessage = (ev) => render(JSON.parse(ev.data));
+  ws.onclose = () => setTimeout(connect, 1500);
+}
+
+refresh().then(connect);

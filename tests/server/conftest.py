@@ -1,0 +1,65 @@
+"""Fixtures for the web app: an app on a fresh database (SQLite, and PostgreSQL when
+REALMS_TEST_POSTGRES names a server), and helpers that play through the API."""
+
+from __future__ import annotations
+
+import os
+import uuid
+import warnings
+
+import pytest
+
+warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+
+
+def pytest_configure(config) -> None:
+    config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from realms.server.app import create_app  # noqa: E402
+
+PG = os.environ.get("REALMS_TEST_POSTGRES")  # e.g. postgresql://realms:realms@127.0.0.1/realms
+
+
+def database_params() -> list:
+    return ["sqlite", "postgresql"] if PG else ["sqlite"]
+
+
+def fresh_database(kind: str, tmp_path) -> str:
+    if kind == "sqlite":
+        return str(tmp_path / "realms.db")
+    # one schema per test would need search_path games; a fresh database is simpler
+    from sqlalchemy import create_engine, text
+
+    name = "realms_test_" + uuid.uuid4().hex[:10]
+    admin = create_engine(PG.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return PG.rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture(params=database_params())
+def database(request, tmp_path) -> str:
+    return fresh_database(request.param, tmp_path)
+
+
+@pytest.fixture
+def client(database):
+    with TestClient(create_app(database)) as c:
+        yield c
+
+
+def bearer(token: str | None) -> dict:
+    return {"Authorization": f"Bearer {token}"} if token else {}
+
+
+def new_game(client, game="hy-breasil", seats=("human", "auto", "auto", "auto"), options=None, seed=7):
+    body = {"game": game, "options": options if options is not None else ({"turns": 2} if game == "hy-breasil" else {}),
+            "seats": list(seats)}
+    if seed is not None:
+        body["seed"] = seed
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
