@@ -248,17 +248,6 @@ class Server:
         return live
 
     # -- answering ----------------------------------------------------------------------
-    def _answer_sync(self, live: Live, seat: int, key: str) -> GameState:
-        new = live.state.clone()
-        try:
-            new.apply(seat, key)
-        except IllegalAnswer as exc:
-            raise HTTPException(422, str(exc)) from None
-        run_bots(new, live.agents)
-        start = live.version
-        self.store.append(live.row.id, start, new.answers[start:])
-        return new
-
     async def answer(self, live: Live, seat: int | None, body: Answer) -> dict:
         async with live.lock:
             if body.version != live.version:
@@ -269,19 +258,26 @@ class Server:
                 if live.state.is_over():
                     raise HTTPException(403, "the game is over; nobody must decide")
                 raise HTTPException(403, f"seat {seat} has no decision to make now")
+            # on a copy: a refused answer, or one the database does not take, changes nothing
+            new = live.state.clone()
             try:
-                new = await asyncio.to_thread(self._answer_sync, live, seat, body.key)
-            except HTTPException:
-                raise
+                new.apply(seat, body.key)
+            except IllegalAnswer as exc:
+                raise HTTPException(422, str(exc)) from None
+            try:
+                run_bots(new, live.agents)
+                start = live.version
+                await asyncio.wrap_future(self.store.submit(live.row.id, start, new.answers[start:]))
             except Exception as exc:
-                # the database refused or failed: forget the cached game (its bots may
-                # have moved on) so that it is rebuilt from what was committed
+                # forget the cached game (its bots may have moved on) so that it is rebuilt
+                # from what was committed
                 self.live.pop(live.row.id, None)
                 raise HTTPException(503, f"the answer could not be stored: {type(exc).__name__}") from None
             live.state = new
             live.row.answers = list(new.answers)
             payload = state_payload(live, seat)
-        asyncio.get_running_loop().create_task(self.push(live))
+        if live.sockets:
+            asyncio.get_running_loop().create_task(self.push(live))
         return payload
 
     async def push(self, live: Live) -> None:
@@ -335,24 +331,24 @@ def create_app(database: str | None = None) -> FastAPI:
                           for i, s in enumerate(live.row.seats) if s["kind"] == "human"]}
 
     @app.get("/api/games/{game_id}")
-    async def get_state(game_id: str, authorization: str | None = Header(default=None)) -> dict:
+    async def get_state(game_id: str, authorization: str | None = Header(default=None)) -> JSONResponse:
         live = await server.get(game_id)
         seat = live.seat_of(_token_from_header(authorization))
-        return state_payload(live, seat)
+        return JSONResponse(state_payload(live, seat))
 
     @app.post("/api/games/{game_id}/answers")
-    async def post_answer(game_id: str, body: Answer, authorization: str | None = Header(default=None)) -> dict:
+    async def post_answer(game_id: str, body: Answer, authorization: str | None = Header(default=None)) -> JSONResponse:
         live = await server.get(game_id)
         seat = live.seat_of(_token_from_header(authorization))
-        return await server.answer(live, seat, body)
+        return JSONResponse(await server.answer(live, seat, body))
 
     @app.get("/api/games/{game_id}/record")
-    async def get_record(game_id: str, authorization: str | None = Header(default=None)) -> dict:
+    async def get_record(game_id: str, authorization: str | None = Header(default=None)) -> JSONResponse:
         """A finished game's full record (replayable by ``realms replay``); for a running one,
         only what the asking seat may see."""
         live = await server.get(game_id)
         seat = live.seat_of(_token_from_header(authorization))
-        return live.game.record_for(live.state, seat)
+        return JSONResponse(live.game.record_for(live.state, seat))
 
     @app.get("/api/games/{game_id}/board.svg")
     async def board(game_id: str, at: int | None = Query(default=None, ge=0)) -> Response:

@@ -1,0 +1,197 @@
+"""The web app under load (issue 8): answers per second through the HTTP API and latency.
+
+Starts ``realms serve`` on a loopback port with a temporary SQLite file (or --database),
+creates GAMES games of a person against bot opponents, and plays them all at once from
+scripted clients (one asyncio task per game, each answering its game's decision as soon
+as the previous answer's 200 arrives).  Every answer is durable before its 200.  Then the
+server is SIGKILLed mid-run, restarted, and the answers acknowledged but missing are counted
+(must be 0).
+
+    .venv/bin/python benchmarks/bench_server.py [--games 100] [--seconds 10] [--bots auto]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import httpx
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(database: str) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "realms.server", "--port", str(port), "--database", database],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            if httpx.get(url + "/api/health", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("server did not start")
+
+
+async def create_games(url: str, n: int, seats: list[str]) -> list[dict]:
+    async with httpx.AsyncClient(base_url=url, timeout=30) as c:
+        out = []
+        for i in range(n):
+            r = await c.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 15},
+                                                 "seed": 1000 + i, "seats": seats})
+            r.raise_for_status()
+            out.append({"id": r.json()["id"], "token": r.json()["seats"][0]["token"], "acked": 0})
+        return out
+
+
+class Conn:
+    """A minimal HTTP/1.1 keep-alive client: a load script must cost less than the server
+    it measures (httpx's pool costs more CPU than the server per request here)."""
+
+    def __init__(self, url: str) -> None:
+        host, port = url.split("//", 1)[1].split(":")
+        self.host, self.port = host, int(port)
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, token: str, body: dict | None = None) -> tuple[int, dict]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        data = json.dumps(body).encode() if body is not None else b""
+        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nAuthorization: Bearer {token}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n").encode()
+        self.writer.write(head + data)
+        raw = await self.reader.readuntil(b"\r\n\r\n")
+        lines = raw.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        length = next(int(ln.split(":", 1)[1]) for ln in lines if ln.lower().startswith("content-length:"))
+        payload = await self.reader.readexactly(length)
+        return status, json.loads(payload)
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+async def load(url: str, games: list[dict], seconds: float, latencies: list[float] | None,
+               rate: float = 0.0) -> int:
+    """Play all games at once for ``seconds``; returns the number of answers acknowledged.
+
+    ``rate`` > 0 paces the clients to that many answers per second in all (each game
+    answering at rate/games per second, staggered): an offered load held, whose latency
+    is the server's; 0 answers as fast as the server allows (latency is then mostly queueing).
+    """
+    done = 0
+    start = time.perf_counter()
+    end = start + seconds
+    period = len(games) / rate if rate > 0 else 0.0
+
+    async def play(i: int, g: dict) -> None:
+        nonlocal done
+        conn = Conn(url)
+        try:
+            _, state = await conn.request("GET", f"/api/games/{g['id']}", g["token"])
+            k = 0
+            while time.perf_counter() < end and not state["over"]:
+                if period:
+                    due = start + period * (k + i / len(games))
+                    k += 1
+                    delay = due - time.perf_counter()
+                    if delay > 0:
+                        await asyncio.sleep(delay)
+                opts = state["pending"][0]["options"]
+                key = opts[(state["version"] * 7) % len(opts)]["key"]
+                t0 = time.perf_counter()
+                status, new = await conn.request("POST", f"/api/games/{g['id']}/answers", g["token"],
+                                                 {"key": key, "version": state["version"]})
+                if latencies is not None:
+                    latencies.append(time.perf_counter() - t0)
+                if status != 200:
+                    raise SystemExit(f"answer refused: {status} {new}")
+                state = new
+                g["acked"] = state["version"]
+                done += 1
+        except (OSError, asyncio.IncompleteReadError):
+            return  # killed under us
+        finally:
+            conn.close()
+
+    await asyncio.gather(*(play(i, g) for i, g in enumerate(games)))
+    return done
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--bots", default="auto", help="bot kind of the opponents (auto, random)")
+    ap.add_argument("--opponents", type=int, default=1)
+    ap.add_argument("--rate", type=float, default=500.0, help="answers/s offered in all for the latency run")
+    ap.add_argument("--database", help="database URL (default: a temporary SQLite file)")
+    args = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="realms-bench-")
+    database = args.database or os.path.join(tmp, "bench.db")
+    seats = ["human"] + [args.bots] * args.opponents
+
+    proc, url = start(database)
+    try:
+        games = asyncio.run(create_games(url, args.games, seats))
+        def run(rate: float, title: str) -> None:
+            lat: list[float] = []
+            t0 = time.perf_counter()
+            acked0 = sum(g["acked"] for g in games)
+            n = asyncio.run(load(url, games, args.seconds, lat, rate))
+            dt = time.perf_counter() - t0
+            lat.sort()
+            p50 = lat[len(lat) // 2] * 1000
+            p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
+            stored = sum(g["acked"] for g in games) - acked0
+            print(f"{title}: {n / dt:.0f} answers/s through the API, p50 {p50:.1f} ms, p99 {p99:.1f} ms "
+                  f"(mean {statistics.fmean(lat) * 1000:.1f} ms; with the bots' {stored / dt:.0f} decisions/s stored)")
+
+        print(f"{args.games} games at once ({' vs '.join(seats)}), {'database ' + args.database if args.database else 'SQLite file'}, "
+              f"{args.seconds:.0f} s per run, every answer committed before its 200")
+        run(args.rate, f"  held {args.rate:.0f}/s offered")
+        run(0.0, "  flat out")
+
+        # SIGKILL mid-run, restart, count acknowledged answers that are missing
+        async def kill_mid_run() -> None:
+            task = asyncio.create_task(load(url, games, 3.0, None))
+            await asyncio.sleep(1.5)
+            os.kill(proc.pid, signal.SIGKILL)
+            await task
+
+        asyncio.run(kill_mid_run())
+        proc.wait(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    proc, url = start(database)
+    try:
+        lost = 0
+        with httpx.Client(base_url=url, timeout=30) as c:
+            for g in games:
+                v = c.get(f"/api/games/{g['id']}", headers={"Authorization": f"Bearer {g['token']}"}).json()["version"]
+                lost += max(0, g["acked"] - v)
+        print(f"after SIGKILL mid-run and restart: {lost} acknowledged answers lost (of {sum(g['acked'] for g in games)})")
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+if __name__ == "__main__":
+    main()
