@@ -14,6 +14,7 @@ warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testcli
 
 def pytest_configure(config) -> None:
     config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")
+    config.addinivalue_line("markers", "browser: Playwright + Debian chromium tests (REALMS_BROWSER=1)")
 
 from fastapi.testclient import TestClient  # noqa: E402
 

@@ -28,6 +28,7 @@ async function loadBoard(version, at = null) {
   $("board").innerHTML = text.replace(/^<\?xml[^>]*>\s*/, "");
   boardVersion = at === null ? version : -1;
   wireBoard();
+  document.body.dataset.board = at === null ? version : `at-${at}`;
 }
 
 // mark the board elements that options name, and answer by clicking them

@@ -1,0 +1,192 @@
+"""The browser client in a real browser (issue 8): Playwright driving Debian's chromium
+(/usr/bin/chromium, headless) against a real ``realms serve`` process.
+
+Run by ``.ci/run`` with REALMS_BROWSER=1 (it installs chromium); without that variable
+these tests are not collected as runnable, and with it a missing chromium is a failure.
+Screenshots go to $REALMS_SCREENSHOTS (default: the test's temporary folder).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import httpx
+import pytest
+
+from .test_durability import start_server
+
+CHROMIUM = os.environ.get("REALMS_CHROMIUM", "/usr/bin/chromium")
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(os.environ.get("REALMS_BROWSER") != "1",
+                       reason="browser tests run with REALMS_BROWSER=1 (set by .ci/run, which installs chromium)"),
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    proc, url = start_server(str(tmp_path_factory.mktemp("browser") / "realms.db"))
+    yield url
+    proc.terminate()
+    proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: apt-get install -y chromium"
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                  "--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic"],
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    ctx.close()
+    assert not errors, errors
+
+
+def shot(page, name: str, tmp_path) -> Path:
+    folder = Path(os.environ.get("REALMS_SCREENSHOTS", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def create_in_lobby(page, url: str, game: str, seed: int, turns: int | None = None) -> tuple[str, str]:
+    """Fill the lobby form (game, seats as offered, seed, turns) and return (game id, token) of seat 1."""
+    page.goto(url + "/")
+    page.select_option("#game", game)
+    if turns is not None:
+        page.fill("#turns", str(turns))
+    page.fill("#seed", str(seed))
+    page.click("#create-button")
+    link = page.locator("a.seat-link").first
+    link.wait_for()
+    href = link.get_attribute("href")
+    gid = href.split("/games/")[1].split("#")[0]
+    token = href.split("#token=")[1]
+    link.click()
+    page.wait_for_selector("#options button.option")
+    wait_board(page)
+    return gid, token
+
+
+def wait_board(page) -> None:
+    """Wait until the board shown is the one of the state shown (it loads after the state)."""
+    page.wait_for_function("document.body.dataset.board === document.body.dataset.version", timeout=15000)
+
+
+def state(url, gid, token) -> dict:
+    return httpx.get(f"{url}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}).json()
+
+
+def answer_once(page, use_board: bool) -> None:
+    """Answer the decision shown: by clicking areas/towns on the board when asked (and
+    when they name an option), else the first option button shown."""
+    v = page.evaluate("document.body.dataset.version")
+    changed = f"document.body.dataset.version !== '{v}'"
+    if use_board:
+        wait_board(page)
+        for _ in range(3):
+            clickable = page.locator("#board .clickable")
+            if clickable.count() == 0:
+                break
+            clickable.first.dispatch_event("click")
+            try:
+                page.wait_for_function(changed, timeout=1500)
+                return
+            except Exception:
+                continue
+    page.locator("#options button.option:not(.hidden)").first.click()
+    page.wait_for_function(changed, timeout=15000)
+
+
+def test_hy_breasil_against_three_auto_bots(server, page, tmp_path):
+    gid, token = create_in_lobby(page, server, "hy-breasil", seed=5, turns=3)
+    assert page.locator("#board svg polygon[id^='area-']").count() > 10
+    assert page.locator("#scores tr").count() == 5  # header + 4 players
+    board_clicks = 0
+    for i in range(400):
+        s = state(server, gid, token)
+        if s["over"] or s["view"]["turn"] >= 3:
+            break
+        before = s["version"]
+        use_board = i % 2 == 0
+        had_clickable = page.locator("#board .clickable").count() > 0
+        answer_once(page, use_board)
+        if use_board and had_clickable and state(server, gid, token)["version"] > before:
+            board_clicks += 1
+    s = state(server, gid, token)
+    assert s["view"]["turn"] >= 3 or s["over"], "the first turns were not played through by clicking"
+    assert board_clicks > 0, "no decision was answered on the board"
+    shot(page, "hy-breasil-game", tmp_path)
+    # the board shows nations' colours and unit counts
+    assert page.locator("#board text.area-label").count() > 0
+    # reload: the same state
+    version, prompt = page.evaluate("document.body.dataset.version"), page.inner_text("#prompt")
+    page.reload()
+    page.wait_for_function(f"document.body.dataset.version === '{version}'")
+    assert page.inner_text("#prompt") == prompt
+    assert page.locator("#chronicle li").count() > 0
+
+
+def test_another_seats_token_cannot_answer(server, page):
+    r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seed": 9,
+                                                 "seats": ["human", "human"]})
+    seats = {s["seat"]: s["token"] for s in r.json()["seats"]}
+    gid = r.json()["id"]
+    awaited = state(server, gid, seats[0])["awaiting"][0]
+    other = 1 - awaited
+    page.goto(f"{server}/games/{gid}#token={seats[other]}")
+    page.wait_for_selector("#status")
+    page.wait_for_function("document.body.dataset.version !== undefined")
+    assert "Waiting for" in page.inner_text("#status")
+    assert page.locator("#options button.option").count() == 0
+    key = state(server, gid, seats[awaited])["pending"][0]["options"][0]["key"]
+    version = int(page.evaluate("document.body.dataset.version"))
+    status = page.evaluate(
+        """async ([gid, token, key, version]) => (await fetch(`/api/games/${gid}/answers`, {method: 'POST',
+            headers: {'Content-Type': 'application/json', Authorization: `Bearer ${token}`},
+            body: JSON.stringify({key, version})})).status""",
+        [gid, seats[other], key, version])
+    assert status == 403
+    assert state(server, gid, seats[awaited])["version"] == version
+
+
+def test_brian_boru_through_a_draft_and_a_trick(server, page, tmp_path):
+    gid, token = create_in_lobby(page, server, "brian-boru", seed=4)
+    tricks_seen = False
+    dealt = None  # hand size once the draft is over
+    for _ in range(300):
+        s = state(server, gid, token)
+        if s["over"]:
+            break
+        v = s["view"]
+        if dealt is None and v["phase"] == "action":
+            dealt = len(v["hand"])
+            shot(page, "brian-boru-after-draft", tmp_path)
+        if dealt is not None and all(p["hand_size"] < dealt for p in v["players"]):
+            tricks_seen = True  # every player has played a card: a trick is done
+            break
+        answer_once(page, use_board=True)
+        if not page.locator("#hand-box").is_hidden():
+            assert page.locator("#hand span").count() == len(state(server, gid, token)["view"]["hand"])
+    assert tricks_seen, "did not get through a draft and a trick"
+    shot(page, "brian-boru-game", tmp_path)
+    assert page.locator("#board circle[id^='town-']").count() > 10
