@@ -56,8 +56,8 @@ def test_dask_local_cluster_gives_the_same_games():
 def test_cluster_batches_keep_tasks_few():
     from realms.sim.cluster import cluster_batch_size
 
-    assert cluster_batch_size(1000, 2) == 50
-    assert cluster_batch_size(100, 4) == 7  # about four tasks per thread
+    assert cluster_batch_size(1000, 2) == 20
+    assert cluster_batch_size(100, 4) == 4  # about eight tasks per thread
     assert cluster_batch_size(3, 8) == 1
 
 

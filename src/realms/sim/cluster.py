@@ -6,8 +6,9 @@ Start the cluster with Dask's own commands (realms installed on every machine)::
     dask worker tcp://host:8786 --nworkers 4 --nthreads 1   # on each worker machine
 
 Games are sent in batches, one task per batch, so that Dask's per-task overhead (about a
-millisecond) stays small against the games (tens of milliseconds each): by default about
-four batches per worker thread, at most 50 games a batch.  A task plays its games with
+millisecond) stays small against the games (tens to hundreds of milliseconds each): by
+default about eight batches per worker thread, at most 20 games a batch, so that the
+last batches do not leave workers idle for long.  A task plays its games with
 :func:`realms.sim.batch.play_batch`, exactly as a local worker does, so the lines — and
 the report — are the same as a local run with the same seeds.
 """
@@ -18,14 +19,14 @@ from typing import Iterator, Sequence
 
 from .batch import Job, SimulationError, batches, play_batch
 
-MAX_BATCH = 50
+MAX_BATCH = 20
 #: How long to try reaching the scheduler before giving up.
 CONNECT_TIMEOUT = "10s"
 
 
 def cluster_batch_size(n_jobs: int, threads: int) -> int:
-    """About four tasks per worker thread, at most :data:`MAX_BATCH` games a task."""
-    return max(1, min(MAX_BATCH, -(-n_jobs // (max(threads, 1) * 4))))
+    """About eight tasks per worker thread, at most :data:`MAX_BATCH` games a task."""
+    return max(1, min(MAX_BATCH, -(-n_jobs // (max(threads, 1) * 8))))
 
 
 def connect(cluster):
