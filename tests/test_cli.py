@@ -113,3 +113,33 @@ def test_tournament_greedy_beats_random_at_brian_boru(capsys):
 def test_tournament_bad_bot(capsys):
     code, _, err = run(capsys, "tournament", "hy-breasil", "--bots", "random,oracle")
     assert code == 2 and "unknown bot 'oracle'" in err
+
+
+def test_simulate_explain_weaves_auto_reasons_into_the_same_game(capsys):
+    """Issue 5: ``--explain`` adds why each auto nation acted (TR, AT, MO) to the chronicle;
+    without the ``why:`` lines it is the chronicle of the same game."""
+    args = ("simulate", "hy-breasil", "--bots", "auto,random,random,random", "--turns", "3", "--seed", "4")
+    code, explained, err = run(capsys, *args, "--explain")
+    assert code == 0, err
+    code, plain, _ = run(capsys, *args)
+    why = [ln for ln in explained.splitlines() if ln.startswith("  why: ")]
+    assert any("TR" in ln for ln in why) and any("AT" in ln for ln in why) and any("MO" in ln for ln in why)
+    assert all("(P1)" in ln for ln in why)  # only seat 1 is an auto bot
+    assert [ln for ln in explained.splitlines() if not ln.startswith("  why: ")] == plain.splitlines()
+    first_event = explained.splitlines().index("Turn 1 begins.")
+    assert first_event < explained.splitlines().index(why[0])
+
+
+def test_simulate_explain_refuses_json(capsys):
+    code, _, err = run(capsys, "simulate", "hy-breasil", "--explain", "--json")
+    assert code == 2 and "--explain" in err and "--json" in err
+
+
+def test_serve_is_a_realms_command(capsys):
+    """Issue 8: ``realms serve`` (the README's first command) with its --host/--port/--database."""
+    code, out, _ = run(capsys, "serve", "--help")
+    assert code == 0
+    for flag in ("--host", "--port", "--database"):
+        assert flag in out
+    code, _, err = run(capsys, "serve", "--port", "99999")
+    assert code == 2 and "--port" in err

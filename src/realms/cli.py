@@ -14,7 +14,7 @@ import click
 from realms.core.game import OptionError, UnknownGame, get_game, games, replay as replay_record
 from realms.core.mapgraph import MapError
 from realms.core.record import Record, RecordError
-from realms.sim.runner import run_game, summary
+from realms.sim.runner import run_explained, run_game, summary
 
 
 class CliError(click.ClickException):
@@ -85,8 +85,9 @@ def _options(players, names, turns, vp_target, sets, set_size, map_name, rules=N
     return opts
 
 
-def _print_game(state, as_json: bool, unit: str = "VP") -> None:
-    _print_line({**summary(state), "chronicle": state.chronicle()}, as_json, unit)
+def _print_game(state, as_json: bool, unit: str = "VP", chronicle: list[str] | None = None) -> None:
+    _print_line({**summary(state), "chronicle": chronicle if chronicle is not None else state.chronicle()},
+                as_json, unit)
 
 
 def _print_line(line: dict, as_json: bool, unit: str = "VP") -> None:
@@ -127,13 +128,16 @@ def _print_line(line: dict, as_json: bool, unit: str = "VP") -> None:
 @click.option("--record", "record_file", type=click.Path(dir_okay=False, writable=True),
               help="Write the record of the game (single game only).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON summary (one line per game).")
+@click.option("--explain", is_flag=True,
+              help="Add to the chronicle why each bot that explains itself (auto) did what it did.")
 @click.option("--workers", type=click.IntRange(1), help="Play the games in this many processes (progress bar).")
 @click.option("--report", "report_dir", type=click.Path(file_okay=False),
               help="Write a report folder: summary.json, games.jsonl, index.html and charts.")
 @click.option("--resume", is_flag=True, help="Continue the interrupted run in --report's folder.")
 @click.option("--cluster", metavar="URL", help="Run on a Dask cluster (tcp://host:8786) instead of local processes.")
 def simulate(game_id, players, names, turns, vp_target, sets, set_size, map_name, rules, variant,
-             joins, leaves, seed, bots, n_games, record_file, as_json, workers, report_dir, resume, cluster) -> None:
+             joins, leaves, seed, bots, n_games, record_file, as_json, explain, workers, report_dir, resume,
+             cluster) -> None:
     """Play GAME with bots and print its chronicle and scores.
 
     With --report DIR (or --workers, --cluster) the games run in parallel; each is the
@@ -146,14 +150,20 @@ def simulate(game_id, players, names, turns, vp_target, sets, set_size, map_name
     spec = [b.strip() for b in bots.split(",")]
     if resume and not report_dir:
         raise CliError("--resume continues a --report folder; give --report DIR")
+    if explain and (as_json or report_dir or workers or cluster):
+        raise CliError("--explain adds to the printed chronicle; drop --json/--report/--workers/--cluster")
     if report_dir or workers or cluster:
         if record_file:
             raise CliError("--record writes a single game; drop --record or --report/--workers/--cluster")
         _simulate_batch(game, opts, spec, seed, n_games, as_json, workers, report_dir, resume, cluster)
         return
     for i in range(n_games):
+        chronicle = None
         try:
-            state = run_game(game, opts, seed + i, spec)
+            if explain:
+                state, chronicle = run_explained(game, opts, seed + i, spec)
+            else:
+                state = run_game(game, opts, seed + i, spec)
         except (OptionError, MapError) as exc:
             raise CliError(str(exc)) from None
         if record_file:
@@ -163,7 +173,7 @@ def simulate(game_id, players, names, turns, vp_target, sets, set_size, map_name
                 raise CliError(f"{record_file}: cannot write ({exc.strerror})") from None
         if n_games > 1 and not as_json:
             click.echo(f"=== game {i + 1} (seed {seed + i}) ===")
-        _print_game(state, as_json, game.score_name)
+        _print_game(state, as_json, game.score_name, chronicle)
 
 
 def _simulate_batch(game, opts, spec, seed, n_games, as_json, workers, report_dir, resume, cluster) -> None:
@@ -308,8 +318,10 @@ def map_show(game_id, map_name, output) -> None:
 
 
 from realms.cli_odds import odds  # noqa: E402
+from realms.server.cli import serve  # noqa: E402
 
 cli.add_command(odds)
+cli.add_command(serve)
 
 
 def main(argv: list[str] | None = None) -> int:

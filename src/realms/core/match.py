@@ -34,3 +34,36 @@ def play(
             after_each(state)
         if max_decisions is not None and applied >= max_decisions:
             raise RuntimeError(f"game did not end within {max_decisions} decisions")
+
+
+def explained_chronicle(state: GameState, agents: Sequence[Agent]) -> list[str]:
+    """Play ``state`` to its end and return its chronicle with each bot's reasons woven in.
+
+    An agent that explains itself keeps an ``explanations`` list of ``(turn, text)``
+    lines, appending while it chooses; each new line is placed in the chronicle just
+    before the events its answer caused, indented as ``"  why: …"``.  Agents without
+    that list add nothing, so any mix of bots can be explained.
+    """
+    seen = [len(getattr(a, "explanations", ()) or ()) for a in agents]
+    notes: list[tuple[int, str]] = []
+    before = len(state.events)
+
+    def collect(st: GameState) -> None:
+        nonlocal before
+        for seat, agent in enumerate(agents):
+            lines = getattr(agent, "explanations", None)
+            if lines and len(lines) > seen[seat]:
+                notes.extend((before, text) for _, text in lines[seen[seat]:])
+                seen[seat] = len(lines)
+        before = len(st.events)
+
+    play(state, agents, after_each=collect)
+    out: list[str] = []
+    k = 0
+    for i, event in enumerate(state.events):
+        while k < len(notes) and notes[k][0] <= i:
+            out.append(f"  why: {notes[k][1]}")
+            k += 1
+        out.append(event.text)
+    out.extend(f"  why: {text}" for _, text in notes[k:])
+    return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 from realms.core.agents import GENERIC_BOTS, Agent, bot_seed
 from realms.core.engine import GameState
 from realms.core.game import Game, OptionError
-from realms.core.match import play
+from realms.core.match import explained_chronicle, play
 
 
 def bot_names(game: Game) -> list[str]:
@@ -31,6 +31,14 @@ def run_game(game: Game, options: dict, seed: int, bots: list[str]) -> GameState
     state = game.new_game(options, seed)
     agents = make_bots(game, bots, len(state.result()["players"]), seed)
     return play(state, agents)
+
+
+def run_explained(game: Game, options: dict, seed: int, bots: list[str]) -> tuple[GameState, list[str]]:
+    """The game of :func:`run_game` (the same answers: explaining changes no choice) and its
+    chronicle with the bots' reasons woven in (``realms simulate --explain``)."""
+    state = game.new_game(options, seed)
+    agents = make_bots(game, bots, len(state.result()["players"]), seed)
+    return state, explained_chronicle(state, agents)
 
 
 def summary(state: GameState) -> dict:
