@@ -930,7 +930,7 @@ def test_au_q29_strong_leader_plans_its_second_phase_afresh(hb):
     phase1 = bot.phase
     assert phase1.k == 1
     d = hb.run(s, ("movement_phase", n.id, 2))
-    assert "second phase" in d.prompt
+    assert "second phase" in d.prompt and d.info["phase"] == 2
     k = ask(bot, s)
     assert bot.phase is not phase1 and bot.phase.k == 2 and bot.phase.mode == "offence"
     assert ">" in k
@@ -975,8 +975,8 @@ def test_au_q32_a_seats_nations_act_on_their_own_sheets(hb):
 
 
 # -- preference lists for decisions the solitaire rules never face (AUTO.md) -----------------------
-def decide(bot: AutoBot, s, player: int, kind: str, keys, prompt: str = "") -> str:
-    d = Decision(player, kind, tuple(keys), prompt)
+def decide(bot: AutoBot, s, player: int, kind: str, keys, prompt: str = "", info: dict | None = None) -> str:
+    d = Decision(player, kind, tuple(keys), prompt, info=info)
     return d.keys[bot.choose(d, lambda: s.view(player))]
 
 
@@ -1013,10 +1013,11 @@ def test_nation_limit_relinquishes_a_weaker_nation_or_refuses(hb):
     bot = make_bot()
     keys = ("refuse", f"relinquish:{small.id}", f"relinquish:{big.id}")
     prompt = f"P1 is at the nation limit (2): refuse the {new.name}, or relinquish a nation for it?"
-    assert decide(bot, s, 0, "hb.nation-limit", keys, prompt) == f"relinquish:{small.id}"
+    info = {"nation": new.id, "limit": 2}
+    assert decide(bot, s, 0, "hb.nation-limit", keys, prompt, info) == f"relinquish:{small.id}"
     for a in ("mag-luirg", "murias", "crich-cualann", "achadh-abhla"):
         s.add_units(small, hb.a(a), 1)
-    assert decide(bot, s, 0, "hb.nation-limit", keys, prompt) == "refuse"
+    assert decide(bot, s, 0, "hb.nation-limit", keys, prompt, info) == "refuse"
 
 
 def test_removals_take_from_the_biggest_stack_never_the_last_army(hb):
@@ -1095,9 +1096,10 @@ def test_diplomacy_refuses_the_mortal_enemy(hb):
     asker = hb.nation(s, 1, {"findias": 2})
     bot = make_bot()
     prompt = f"The {asker.name} ask the {mine.name} for passage through their land."
-    assert decide(bot, s, 0, "hb.diplomacy", ("grant", "refuse"), prompt) == "grant"
+    info = {"asker": asker.id, "nation": mine.id}
+    assert decide(bot, s, 0, "hb.diplomacy", ("grant", "refuse"), prompt, info) == "grant"
     bot.memory.sheet(mine.id, s.turn).cubes = {1: 1}
-    assert decide(bot, s, 0, "hb.diplomacy", ("grant", "refuse"), prompt) == "refuse"
+    assert decide(bot, s, 0, "hb.diplomacy", ("grant", "refuse"), prompt, info) == "refuse"
 
 
 def test_excess_nation_gives_up_the_least_valuable(hb):

@@ -1026,3 +1026,29 @@ def test_decisions_carry_their_facts_and_the_view_its_options():
     assert d.info["event"] in {"reinforcements", "strong-leader", "weak-leader", "religious-fervour",
                                "plague", "famine", "civil-war", "civilization"}
     assert d.info["nation"] == s.current
+
+
+def test_every_question_of_a_game_says_its_nation_in_info():
+    """§6.3, §6.3.2, §9.2, §9.3.1: movement, retreat, submission, withdrawal and diplomacy
+    decisions name their nation (and the movement phase, 2 for a Strong leader's second)
+    in ``Decision.info``, by the ids the view uses — the auto bot reads nothing else."""
+    from realms.core.agents import RandomBot
+    from realms.games.hy_breasil import GAME
+
+    kinds = {"hb.move", "hb.retreat", "hb.submit", "hb.withdraw", "hb.diplomacy", "hb.nation-limit",
+             "hb.event", "hb.entry-sea"}
+    seen: dict[str, int] = {}
+    phases = set()
+    for seed in range(4):
+        s = GAME.new_game({"players": 4, "turns": 6, "rules": ["races", "submission", "abilities"]}, seed=seed)
+        bots = [RandomBot(seed * 10 + i) for i in range(4)]
+        while s.pending():
+            d = s.pending()[0]
+            if d.kind in kinds:
+                assert d.info["nation"] in {n["id"] for n in s.view(d.player)["nations"]}, d.kind
+                seen[d.kind] = seen.get(d.kind, 0) + 1
+                if d.kind == "hb.move":
+                    phases.add(d.info["phase"])
+            s.apply_index(d.player, bots[d.player].choose(d, lambda: None))
+    assert {"hb.move", "hb.retreat", "hb.submit", "hb.event", "hb.entry-sea"} <= set(seen)
+    assert phases == {1, 2}

@@ -71,7 +71,8 @@ def fight(s: "HBState", nid: int) -> Decision | None:
         labels = {"fight": "Fight", "submit": f"Submit to the {att.name}"}
         return Decision(dfd.owner, "hb.submit", ("fight", "submit"),
                         f"The {att.name} attack the {dfd.name} in {s.board.names[bt[AREA]]} with {bt[AU]} units: "
-                        "fight, or submit to them?", "§9.2", labels.__getitem__)
+                        "fight, or submit to them?", "§9.2", labels.__getitem__,
+                        {"nation": dfd.id, "attacker": nid, "area": s.board.ids[bt[AREA]]})
     begin(s, nid)
     return None
 
@@ -223,7 +224,7 @@ def retreat(s: "HBState", nid: int, side: int, count: int) -> Decision | None:
 
     return Decision(nation.owner, "hb.retreat", (first,) + tuple(b.ids[a] for a in targets),
                     f"The {nation.name} may retreat unwounded units from {b.names[bt[AREA]]} ({unhurt} unwounded).",
-                    "§6.3.2", label)
+                    "§6.3.2", label, {"nation": nation.id, "area": b.ids[bt[AREA]], "unwounded": unhurt})
 
 
 @STEPS.on_answer("retreat")

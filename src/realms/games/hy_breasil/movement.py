@@ -214,7 +214,8 @@ def move(s: "HBState", nid: int, k: int) -> Decision | None:
             return None
         keys = MaskedKeys(rows, (("done",) if may_end else ()) + asks)
         prompt = f"Move a unit of the {n.name}" + (" (strong leader, second phase)" if k == 2 else "") + "."
-    return Decision(n.owner, "hb.move", keys, prompt, "§6.3", lambda key: _label(s, key))
+    return Decision(n.owner, "hb.move", keys, prompt, "§6.3", lambda key: _label(s, key),
+                    {"nation": nid, "phase": k})
 
 
 def diplomacy_asks(s: "HBState", n: "Nation") -> tuple[str, ...]:

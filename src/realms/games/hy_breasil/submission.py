@@ -77,7 +77,7 @@ def withdraw(s: "HBState", nid: int) -> Decision | None:
         return None
     return Decision(att.owner, "hb.withdraw", tuple(s.board.ids[a] for a in targets),
                     f"The {att.name} must withdraw from {s.board.names[bt[0]]}: move a unit to which area?",
-                    "§9.2", s.label_area)
+                    "§9.2", s.label_area, {"nation": nid, "area": s.board.ids[bt[0]]})
 
 
 @STEPS.on_answer("withdraw")

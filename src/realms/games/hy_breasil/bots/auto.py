@@ -35,7 +35,6 @@ True
 
 from __future__ import annotations
 
-import re
 from typing import Callable
 
 from realms.core.decision import Decision
@@ -53,8 +52,6 @@ ViewFn = Callable[[], dict]
 #: keeps more armies (Taxation, Food preservation), then movement, cities, the rest.
 ABILITY_PREFERENCE = ("capital", "taxation", "food-preservation", "navigation", "city-building",
                       "diplomacy", "prophecy")
-#: the events the reroll list looks at, by the name shown in the decision
-EVENT_BY_LABEL = {label: key for key, label in EVENT_NAMES.items()}
 #: AUTO.md "Event rerolls": a nation rerolls at most this many times a turn (tokens are the price)
 REROLLS_PER_TURN = 1
 #: the VP an event must cost before a civilization token is spent on a reroll
@@ -201,12 +198,10 @@ class AutoBot:
                     return n
         return look.nations[look.current]
 
-    def event_of(self, decision: Decision) -> str | None:
-        text = decision.label("accept") if decision.labeler else decision.prompt
-        for label, key in EVENT_BY_LABEL.items():
-            if label in text:
-                return key
-        return None
+    @staticmethod
+    def event_of(decision: Decision) -> str | None:
+        """The table 1 event a §6.1 decision offers (``Decision.info``)."""
+        return (decision.info or {}).get("event")
 
     # -- §4 combat ---------------------------------------------------------------------------------
     def assign_hits(self, decision: Decision, look: Look) -> str:
@@ -267,7 +262,7 @@ class AutoBot:
 
     def battle_nation(self, decision: Decision, look: Look) -> NationView:
         bt = look.battle
-        named = look.nation_named(decision.prompt)
+        named = look.nations.get((decision.info or {}).get("nation"))
         if named is not None and named.id in (bt.attacker, bt.defender) and named.owner == look.me:
             return named
         for nid in (bt.defender, bt.attacker):
@@ -312,7 +307,7 @@ class AutoBot:
     # -- movement ----------------------------------------------------------------------------------
     def move(self, decision: Decision, look: Look) -> str:
         n = look.nations[look.current]
-        k = 2 if "second phase" in decision.prompt else 1
+        k = (decision.info or {}).get("phase", 1)
         ph = self.phase
         if ph is None or (ph.turn, ph.nid) != (look.turn, n.id) or (k == 2 and ph.k == 1):
             ph = self.phase = Phase(look.turn, n.id, k)
@@ -335,8 +330,7 @@ class AutoBot:
         adds up (empty land 1, capped by the armies landing), −2 for each space of the
         bot's own colour in reach (Special Rule B); ties: most empty plains, then die."""
         b = look.board
-        m = re.search(r"\((\d+) units\)", decision.prompt)
-        arriving = int(m.group(1)) if m else 10
+        arriving = (decision.info or {}).get("units", 10)
         own_colour = look.colour_land(look.me)
         ghost = _Ghost()
         reach = look.reach(ghost)
@@ -364,10 +358,7 @@ class AutoBot:
     def nation_limit(self, decision: Decision, look: Look) -> str:
         """§5.3: relinquish the own nation with the lowest PVPV (VP next round) if the new
         one promises more (its land, or ≈4 for one arriving from the sea), else refuse."""
-        m = re.search(r"refuse the (.+?), or relinquish", decision.prompt)
-        new = None
-        if m:
-            new = next((x for x in look.nations.values() if x.name == m.group(1)), None)
+        new = look.nations.get((decision.info or {}).get("nation"))
         new_value = (self.nation_vp(look, new) if new is not None and new.land else INVADER_VALUE)
         mine = [look.nations[int(k.split(":")[1])] for k in decision.keys if k.startswith("relinquish:")]
         if not mine:
@@ -529,12 +520,9 @@ class AutoBot:
     def diplomacy(self, decision: Decision, look: Look) -> str:
         """Passage: refused to a nation of the Mortal Enemy's colour, granted to the rest
         (a nation let through may not attack the one that let it, §9.3.1)."""
-        asker = None
-        asked = None
-        m = re.match(r"The (.+?) ask the (.+?) for passage", decision.prompt)
-        if m:
-            asker = next((x for x in look.nations.values() if x.name == m.group(1)), None)
-            asked = next((x for x in look.nations.values() if x.name == m.group(2)), None)
+        info = decision.info or {}
+        asker = look.nations.get(info.get("asker"))
+        asked = look.nations.get(info.get("nation"))
         if asker is None or asked is None:
             return "grant"
         me = self.mortal_enemy(asked.id)

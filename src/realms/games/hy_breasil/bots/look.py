@@ -111,7 +111,7 @@ class Look:
         players = view["players"]
         self.vp = [p["vp"] for p in players]
         self.names = [p["name"] for p in players]
-        #: the advanced rules, when the view carries the options (it does not yet: see AUTO.md)
+        #: the advanced rules in play, from the game's options in the view
         opts = view.get("options") or {}
         self.rules = frozenset(view.get("rules") or opts.get("rules") or ())
 
@@ -133,14 +133,6 @@ class Look:
 
     def mine(self) -> list[NationView]:
         return [n for n in self.nations.values() if n.owner == self.me]
-
-    def nation_named(self, text: str) -> NationView | None:
-        """The nation whose name a prompt mentions (longest name first: "X II" before "X")."""
-        best = None
-        for n in self.nations.values():
-            if n.name in text and (best is None or len(n.name) > len(best.name)):
-                best = n
-        return best
 
     # -- movement --------------------------------------------------------------------------
     def reach(self, n: NationView) -> Reach:
