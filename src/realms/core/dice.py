@@ -57,7 +57,9 @@ class Dice:
     def clone(self) -> "Dice":
         """An independent copy that will produce the same future rolls."""
         other = Dice.__new__(Dice)
-        other._rng = random.Random()
+        # seeded with a constant, then overwritten: ``Random()`` would first seed itself
+        # from the operating system (a system call, and a GIL release, per clone)
+        other._rng = random.Random(0)
         other._rng.setstate(self._rng.getstate())
         other._random = other._rng.random
         return other

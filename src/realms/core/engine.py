@@ -180,6 +180,19 @@ class GameState:
     def _copy_into(self, other: "GameState") -> None:
         raise NotImplementedError
 
+    def release(self) -> None:
+        """Let go of the pending decisions before dropping this state for good.
+
+        A decision's labels are made by a function that refers back to the state that
+        asked it, so a state and its pending decisions form a reference cycle: dropped, it
+        waits for the cyclic garbage collector, whose full passes grow with the heap.  A
+        server that replaces a game's state at every answer releases the old one instead,
+        and it is freed at once.  The state must not be used afterwards (decisions already
+        handed out, or shared with a clone, keep working).
+        """
+        self._pending = []
+        self._waiting = None
+
     def snapshot(self) -> dict:
         """All game data as plain JSON values (the game's part)."""
         raise NotImplementedError
