@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, Callable
 
-from .decision import IllegalAnswer
+from .decision import Decision, IllegalAnswer
 from .engine import GameState
 from .record import Record, RecordError
 
@@ -48,6 +48,12 @@ class Game:
     score_name: str = "VP"
     #: ``draw(state_or_None, options) -> SVG text``: the board, or a position on it.
     draw: Callable[["GameState | None", dict], str] | None = None
+    #: ``advice(view, decisions) -> [{"kind", "text", …}]``: what a player should know
+    #: before answering ``decisions`` (its own pending ones) in the position ``view``
+    #: (``state.view(player)``), e.g. the exact odds of the battles at stake.  It reads
+    #: nothing else, so it cannot show what the player may not see.  JSON-ready; each
+    #: entry has a ``text`` line for people.
+    advice: Callable[[dict, list[Decision]], list[dict]] | None = None
 
     def new_game(self, options: dict | None = None, seed: int = 0) -> GameState:
         """A new game with validated ``options`` (defaults filled in) and ``seed``."""

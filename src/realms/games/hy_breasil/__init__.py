@@ -27,6 +27,12 @@ def _draw(state: HBState | None, options: dict) -> str:
     return draw(state, options.get("map", "hy-breasil"))
 
 
+def _advice(view: dict, decisions: list) -> list[dict]:
+    from .advice import advice
+
+    return advice(view, decisions)
+
+
 GAME = Game(
     id="hy-breasil",
     name="Hy Breasil",
@@ -37,6 +43,7 @@ GAME = Game(
     invariants=INVARIANTS,
     hidden=_hidden,
     draw=_draw,
+    advice=_advice,
     bots={"auto": AutoBot},
 )
 
