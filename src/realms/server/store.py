@@ -6,7 +6,9 @@ answers are the record: the live state is rebuilt by replaying them.  :meth:`Sto
 writes a batch of answers in one transaction; the server sends its 200 only after that
 commit, so an answer acknowledged is an answer kept, whatever happens to the process.
 The primary key (game, n) makes a second writer of the same answer number fail instead
-of forking the game.
+of forking the game.  :meth:`Store.submit_undo` takes a game's last answer back (a row
+deleted in a transaction, checked to be the last one and the seat's), again before the
+server answers.
 """
 
 from __future__ import annotations
@@ -28,7 +30,9 @@ from sqlalchemy import (
     Text,
     Float,
     create_engine,
+    delete,
     event,
+    func,
     select,
     insert,
 )
@@ -55,6 +59,49 @@ answers_table = Table(
     Column("player", Integer, nullable=False),
     Column("key", Text, nullable=False),
 )
+
+
+class UndoConflict(RuntimeError):
+    """The answer to take back is not the game's last stored one, or not that seat's."""
+
+
+#: answers per INSERT statement (4 parameters each: within SQLite's and PostgreSQL's limits)
+INSERT_ROWS = 1000
+
+
+def _insert_answers(conn, rows: list[tuple]) -> None:
+    """Insert (game id, n, player, key) rows with one multi-row INSERT per ``INSERT_ROWS``.
+
+    One statement, not an executemany: the driver gives up Python's GIL around each
+    statement it runs, and the writer thread must win it back from the event loop's
+    thread every time (up to a switch interval each while the loop is busy), so one
+    statement a batch keeps a commit short under load.
+    """
+    dialect = conn.dialect
+    if dialect.paramstyle == "qmark":
+        mark = "?"
+    elif dialect.paramstyle in ("format", "pyformat"):
+        mark = "%s"
+    else:  # a driver of another kind: let SQLAlchemy write it
+        conn.execute(insert(answers_table), [dict(zip(("game_id", "n", "player", "key"), r)) for r in rows])
+        return
+    q = dialect.identifier_preparer.quote
+    head = (f"INSERT INTO {q(answers_table.name)} "
+            f"({', '.join(q(c) for c in ('game_id', 'n', 'player', 'key'))}) VALUES ")
+    one = f"({mark}, {mark}, {mark}, {mark})"
+    for i in range(0, len(rows), INSERT_ROWS):
+        chunk = rows[i:i + INSERT_ROWS]
+        conn.exec_driver_sql(head + ", ".join([one] * len(chunk)), tuple(v for r in chunk for v in r))
+
+
+def _closed(conn) -> None:
+    """Close ``conn`` (if any) whatever state it is in; None, for the caller to forget it."""
+    if conn is not None:
+        try:
+            conn.close()
+        except Exception:
+            pass
+    return None
 
 
 @dataclass
@@ -125,51 +172,96 @@ class Store:
         transaction, so that many answers share one sync to disk: the 200s wait for the
         commit, the throughput does not wait for one sync per answer.
         """
-        fut: Future = Future()
         if not answers:
+            fut: Future = Future()
             fut.set_result(None)
             return fut
+        return self._enqueue(("append", game_id, start, list(answers)))
+
+    def submit_undo(self, game_id: str, n: int, player: int) -> Future:
+        """Queue the deletion of answer number ``n`` of a game, which must be its last
+        stored answer and ``player``'s (else the future fails with :class:`UndoConflict`);
+        done once committed."""
+        return self._enqueue(("undo", game_id, n, player))
+
+    def _enqueue(self, op: tuple) -> Future:
+        fut: Future = Future()
         with self._writer_lock:
             if self._writer is None:
                 self._writer = threading.Thread(target=self._write_loop, name="realms-store-writer", daemon=True)
                 self._writer.start()
-        self._queue.put((game_id, start, answers, fut))
+        self._queue.put((op, fut))
         return fut
 
     def _write_loop(self) -> None:
-        while True:
-            item = self._queue.get()
-            if item is None:
-                return
-            batch = [item]
-            while len(batch) < 1000:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    self._queue.put(None)  # finish this batch, then stop
-                    break
-                batch.append(more)
-            try:
-                with self.engine.begin() as conn:
-                    conn.execute(insert(answers_table), [
-                        {"game_id": g, "n": start + i, "player": p, "key": k}
-                        for g, start, answers, _ in batch
-                        for i, (p, k) in enumerate(answers)
-                    ])
-            except Exception:
-                # one bad entry must not sink the others: commit them one by one
-                for g, start, answers, fut in batch:
+        """Commit what is queued, batch after batch, on one connection kept open (checking
+        a connection out of the pool for every batch costs the writer as much as the
+        insert; a failed batch closes it, and the next batch opens a new one)."""
+        conn = None
+        try:
+            while True:
+                item = self._queue.get()
+                if item is None:
+                    return
+                batch = [item]
+                while len(batch) < 1000:
                     try:
-                        self.append(g, start, answers)
-                    except Exception as exc:
-                        fut.set_exception(exc)
-                    else:
+                        more = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        self._queue.put(None)  # finish this batch, then stop
+                        break
+                    batch.append(more)
+                try:
+                    conn = conn or self.engine.connect()
+                    with conn.begin():
+                        self._apply(conn, [op for op, _ in batch])
+                except Exception:
+                    conn = _closed(conn)
+                    # one bad entry must not sink the others: commit them one by one
+                    for op, fut in batch:
+                        try:
+                            conn = conn or self.engine.connect()
+                            with conn.begin():
+                                self._apply(conn, [op])
+                        except Exception as exc:
+                            conn = _closed(conn)
+                            fut.set_exception(exc)
+                        else:
+                            fut.set_result(None)
+                else:
+                    for _, fut in batch:
                         fut.set_result(None)
-            else:
-                for *_, fut in batch:
-                    fut.set_result(None)
+        finally:
+            _closed(conn)
+
+    def _apply(self, conn, ops: list[tuple]) -> None:
+        """Write ``ops`` in order on ``conn`` (one transaction); consecutive appends (of
+        different games: a game has one write in flight at a time) go in together."""
+        rows: list[tuple] = []
+        for op in ops:
+            if op[0] == "append":
+                _, g, start, answers = op
+                rows.extend((g, start + i, p, k) for i, (p, k) in enumerate(answers))
+                continue
+            if rows:
+                _insert_answers(conn, rows)
+                rows = []
+            _, g, n, player = op
+            self._delete_last(conn, g, n, player)
+        if rows:
+            _insert_answers(conn, rows)
+
+    @staticmethod
+    def _delete_last(conn, game_id: str, n: int, player: int) -> None:
+        last = conn.execute(select(func.max(answers_table.c.n)).where(answers_table.c.game_id == game_id)).scalar()
+        if last != n:
+            raise UndoConflict(f"game {game_id}: answer #{n} is not the last one stored (#{last} is)")
+        gone = conn.execute(delete(answers_table).where(
+            answers_table.c.game_id == game_id, answers_table.c.n == n, answers_table.c.player == player))
+        if gone.rowcount != 1:
+            raise UndoConflict(f"game {game_id}: answer #{n} is not player {player}'s")
 
     # -- writes ---------------------------------------------------------------------
     def create(self, game_id: str, game: str, options: dict, seed: int, seats: list[dict],
@@ -194,6 +286,12 @@ class Store:
                 {"game_id": game_id, "n": start + i, "player": p, "key": k}
                 for i, (p, k) in enumerate(answers)
             ])
+
+    def undo(self, game_id: str, n: int, player: int) -> None:
+        """Delete answer number ``n`` (the game's last, ``player``'s), committed before
+        returning; :class:`UndoConflict` if it is not."""
+        with self.engine.begin() as conn:
+            self._delete_last(conn, game_id, n, player)
 
     # -- reads ----------------------------------------------------------------------
     def load(self, game_id: str) -> GameRow | None:
