@@ -45,7 +45,8 @@ def test_openapi_docs(client):
     assert client.get("/docs").status_code == 200
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/health", "/api/games", "/api/games/{game_id}", "/api/games/{game_id}/answers",
-            "/api/games/{game_id}/record"} <= set(paths)
+            "/api/games/{game_id}/undo", "/api/games/{game_id}/record"} <= set(paths)
+    assert {"403", "409", "422"} <= set(paths["/api/games/{game_id}/undo"]["post"]["responses"])
 
 
 def test_create_gives_a_token_to_each_human_seat_only(client):

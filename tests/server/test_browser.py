@@ -146,6 +146,35 @@ def test_hy_breasil_against_three_auto_bots(server, page, tmp_path):
     assert page.locator("#chronicle li").count() > 0
 
 
+def test_undo_and_odds_in_the_page(server, page, tmp_path):
+    """Play Hy Breasil by the option buttons until the page offers Undo (a move: no die,
+    nobody else decided since), click it: the page goes back one version, to the decision
+    it showed before; on the way the Odds section shows a battle at stake."""
+    gid, token = create_in_lobby(page, server, "hy-breasil", seed=7, turns=3)
+    odds_seen = undone = False
+    for _ in range(200):
+        if not odds_seen and not page.locator("#odds-box").is_hidden():
+            assert page.locator("#odds li").first.inner_text().startswith("Attack on")
+            odds_seen = True
+            shot(page, "hy-breasil-odds", tmp_path)
+        if not undone and not page.locator("#undo").is_hidden():
+            v = int(page.evaluate("document.body.dataset.version"))
+            s = state(server, gid, token)
+            assert s["can_undo"]
+            page.click("#undo")
+            page.wait_for_function(f"document.body.dataset.version === '{v - 1}'", timeout=15000)
+            wait_board(page)
+            back = state(server, gid, token)
+            assert back["version"] == v - 1 and page.inner_text("#prompt").startswith(back["pending"][0]["prompt"])
+            assert page.inner_text("#error") == ""
+            undone = True
+        if odds_seen and undone:
+            break
+        answer_once(page, use_board=False)
+    assert undone, "the page never offered Undo"
+    assert odds_seen, "the page never showed battle odds"
+
+
 def test_another_seats_token_cannot_answer(server, page):
     r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seed": 9,
                                                  "seats": ["human", "human"]})

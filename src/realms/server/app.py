@@ -13,14 +13,29 @@ API (OpenAPI at ``/docs``):
 - ``GET /api/games/{id}`` (``Authorization: Bearer TOKEN``; none: a spectator) → ``{view, pending, version, …}``
 - ``POST /api/games/{id}/answers`` ``{key, version}`` → 200 the new state; 409 stale version;
   422 not an option; 403 not the seat that must decide; 404 unknown game
+- ``POST /api/games/{id}/undo`` ``{version}`` → 200 the state as it was before the seat's last
+  answer, which is taken back (and deleted from the database before the 200).  Only a seat's
+  own last decision, while nobody else has decided since and no die was rolled in applying
+  it: bots answer right after a person, so an answer they replied to stands.  409 stale
+  version; 403 a spectator, or the last answer is not the seat's (somebody decided since),
+  or the game is over, or it is more than ``MAX_UNDO`` answers back; 422 a die was rolled
+  (chance drawn) by that answer; 404 unknown game.  The state payload says ``can_undo``.
 - ``GET /api/games/{id}/record``, ``GET /api/games/{id}/board.svg``
 - ``WS /api/games/{id}/ws?token=…``: the state, then each new state
+
+The state payload of a seat with a decision to make carries ``odds``: what the game's
+``advice`` hook tells a player before deciding (Hy Breasil: the exact odds of the battles
+at stake), computed from the seat's view alone.
+
+States dropped (replaced by an answer or an undo) are released at once: no reference
+cycles left for the garbage collector's full passes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import hmac
+import logging
 import re
 import secrets
 from contextlib import asynccontextmanager
@@ -39,7 +54,7 @@ from realms.core.engine import GameState
 from realms.core.game import Game, OptionError, UnknownGame, games, get_game
 from realms.core.mapgraph import MapError
 
-from .store import GameRow, Store
+from .store import GameRow, Store, UndoConflict
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 #: a bundled map name; paths to files on the server are not accepted from the web
@@ -48,6 +63,12 @@ MAX_SEED = 2**31 - 1
 #: bots of an all-bot game play at most this many decisions when it is created
 MAX_BOT_DECISIONS = 200_000
 CHRONICLE_LINES = 200
+#: how many of its own consecutive decisions a seat can take back, one by one
+MAX_UNDO = 16
+
+log = logging.getLogger("realms.server")
+#: this process's id in the state payload: with ``undos`` it orders states across undos
+BOOT = secrets.token_hex(4)
 
 
 # -- request bodies ----------------------------------------------------------------------
@@ -65,12 +86,27 @@ class Answer(BaseModel):
     version: int = Field(ge=0, description="the version of the state the answer was chosen in")
 
 
+class Undo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    version: int = Field(ge=0, description="the version of the state shown (the undo takes back answer version - 1)")
+
+
 class Created(BaseModel):
     id: str
     seats: list[dict]
 
 
 # -- live games ---------------------------------------------------------------------------
+@dataclass
+class Undoable:
+    """An answer that can still be taken back: its number ``n``, the ``seat`` that gave it,
+    and the state just ``before`` it."""
+
+    n: int
+    seat: int
+    before: GameState
+
+
 @dataclass
 class Live:
     row: GameRow
@@ -79,10 +115,64 @@ class Live:
     agents: dict[int, Agent]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: dict[Any, int | None] = field(default_factory=dict)  # websocket -> seat
+    #: the last answers, oldest first, when each was a person's, drew no chance and had
+    #: no reply from anybody else (``undo[-1].n == version - 1``); at most ``MAX_UNDO``
+    undo: list[Undoable] = field(default_factory=list)
+    #: the number of the last person's answer that drew chance (a die rolled), or -1
+    chance_at: int = -1
+    #: the server's count of undos when this game last had one: a page orders the states
+    #: it gets by (boot, undos, version), since an undo goes back a version
+    undos: int = 0
+    #: the advice last computed: (the state it is for, {seat: entries})
+    _advice: tuple = (None, {})
 
     @property
     def version(self) -> int:
         return len(self.state.answers)
+
+    def can_undo(self, seat: int | None) -> bool:
+        return seat is not None and bool(self.undo) and self.undo[-1].seat == seat and not self.state.is_over()
+
+    def advice(self, seat: int | None, view: dict) -> list[dict]:
+        """The game's advice for ``seat`` before its pending decisions (none for spectators
+        or seats with nothing to decide), computed once per state."""
+        if seat is None or self.game.advice is None:
+            return []
+        decisions = self.state.pending_for(seat)
+        if not decisions:
+            return []
+        state, cache = self._advice
+        if state is not self.state:
+            cache = {}
+            self._advice = (self.state, cache)
+        if seat not in cache:
+            try:
+                cache[seat] = self.game.advice(view, decisions)
+            except Exception:  # advice is a help: never let it fail a request
+                log.exception("advice failed for game %s, seat %s", self.row.id, seat)
+                cache[seat] = []
+        return cache[seat]
+
+    def settle(self, before: GameState, after: GameState, seat: int, start: int) -> None:
+        """Make ``after`` the game: ``before`` was, when ``seat`` gave answer number ``start``
+        (and the bots theirs after it).  The answer can be taken back if it is the only one
+        and drew no chance; otherwise nothing before it can be."""
+        self.state = after
+        self.row.answers = list(after.answers)
+        if len(after.answers) == start + 1:
+            if before.dice.fingerprint() == after.dice.fingerprint():
+                self.undo.append(Undoable(start, seat, before))
+                if len(self.undo) > MAX_UNDO:
+                    self.undo.pop(0).before.release()
+                return
+            self.chance_at = start
+        self.forget_undo()
+        before.release()
+
+    def forget_undo(self) -> None:
+        for u in self.undo:
+            u.before.release()
+        self.undo.clear()
 
     def seat_of(self, token: str | None) -> int | None:
         """The seat a token belongs to (compared in constant time), None for no token;
@@ -108,10 +198,14 @@ def make_agents(game: Game, seats: list[dict], seed: int) -> dict[int, Agent]:
     return {i: factories[s["kind"]](bot_seed(seed, i)) for i, s in enumerate(seats) if s["kind"] != "human"}
 
 
+def _bot_decision(state: GameState, agents: dict[int, Agent]):
+    return next((d for d in state.pending() if d.player in agents), None)
+
+
 def run_bots(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DECISIONS) -> None:
     """Let the bots answer their pending decisions until a person is awaited or the game ends."""
     for _ in range(limit):
-        decision = next((d for d in state.pending() if d.player in agents), None)
+        decision = _bot_decision(state, agents)
         if decision is None:
             return
         p = decision.player
@@ -121,10 +215,17 @@ def run_bots(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DE
 
 def rebuild(row: GameRow) -> Live:
     """The live game of a stored row: its answers replayed, its bots walked through their own
-    past answers so that their memory and dice are where they were."""
+    past answers so that their memory and dice are where they were.  The states before the
+    trailing answers of people are kept, so that an undo allowed before a restart is
+    allowed after it."""
     game = get_game(row.game)
     state = game.new_game(row.options, row.seed)
     agents = make_agents(game, row.seats, row.seed)
+    tail = len(row.answers)
+    while tail > 0 and row.answers[tail - 1][0] not in agents and len(row.answers) - tail < MAX_UNDO:
+        tail -= 1
+    undo: list[Undoable] = []
+    chance_at = -1
     for i, (p, key) in enumerate(row.answers):
         agent = agents.get(p)
         if agent is not None:
@@ -133,11 +234,21 @@ def rebuild(row: GameRow) -> Live:
                 agent.choose(decision, lambda: state.view(p))
             except Exception:  # a bot that changed since; the stored answer still rules
                 pass
+        before = state.clone() if i >= tail else None
         try:
             state.apply(p, key)
         except IllegalAnswer as exc:
             raise RuntimeError(f"game {row.id}: stored answer #{i + 1} no longer replays: {exc}") from None
-    return Live(row=row, game=game, state=state, agents=agents)
+        if before is not None:
+            if before.dice.fingerprint() == state.dice.fingerprint():
+                undo.append(Undoable(i, p, before))
+            else:
+                for u in undo:
+                    u.before.release()
+                undo.clear()
+                before.release()
+                chance_at = i
+    return Live(row=row, game=game, state=state, agents=agents, undo=undo, chance_at=chance_at)
 
 
 def _chronicle(live: Live, seat: int | None) -> list[str]:
@@ -156,13 +267,18 @@ def state_payload(live: Live, seat: int | None) -> dict:
     state = live.state
     over = state.is_over()
     names = state.options.get("names") or [f"P{i + 1}" for i in range(len(live.row.seats))]
+    view = state.view(seat)
     return {
         "id": live.row.id,
         "game": live.game.id,
         "version": live.version,
+        "boot": BOOT,
+        "undos": live.undos,
         "seat": seat,
-        "view": state.view(seat),
+        "view": view,
         "pending": [d.to_json() for d in state.pending_for(seat)],
+        "can_undo": live.can_undo(seat),
+        "odds": live.advice(seat, view),
         "awaiting": sorted({d.player for d in state.pending()}),
         "seats": [{"seat": i, "kind": s["kind"], "name": names[i] if i < len(names) else f"P{i + 1}"}
                   for i, s in enumerate(live.row.seats)],
@@ -189,6 +305,7 @@ class Server:
         self.store = Store(database)
         self.live: dict[str, Live] = {}
         self._loading = asyncio.Lock()
+        self.undos = 0  # undos served by this process: only ever grows
 
     async def get(self, game_id: str) -> Live:
         live = self.live.get(game_id)
@@ -203,6 +320,7 @@ class Server:
                 if row is None:
                     raise HTTPException(404, f"no game {game_id!r}")
                 live = await asyncio.to_thread(rebuild, row)
+                live.undos = self.undos
                 self.live[game_id] = live
         return live
 
@@ -259,22 +377,65 @@ class Server:
                     raise HTTPException(403, "the game is over; nobody must decide")
                 raise HTTPException(403, f"seat {seat} has no decision to make now")
             # on a copy: a refused answer, or one the database does not take, changes nothing
-            new = live.state.clone()
+            before = live.state
+            new = before.clone()
             try:
                 new.apply(seat, body.key)
             except IllegalAnswer as exc:
+                new.release()
                 raise HTTPException(422, str(exc)) from None
+            start = live.version
             try:
                 run_bots(new, live.agents)
-                start = live.version
                 await asyncio.wrap_future(self.store.submit(live.row.id, start, new.answers[start:]))
             except Exception as exc:
                 # forget the cached game (its bots may have moved on) so that it is rebuilt
                 # from what was committed
                 self.live.pop(live.row.id, None)
                 raise HTTPException(503, f"the answer could not be stored: {type(exc).__name__}") from None
-            live.state = new
-            live.row.answers = list(new.answers)
+            live.settle(before, new, seat, start)
+            payload = state_payload(live, seat)
+        if live.sockets:
+            asyncio.get_running_loop().create_task(self.push(live))
+        return payload
+
+    # -- taking an answer back ------------------------------------------------------------
+    async def undo(self, live: Live, seat: int | None, body: Undo) -> dict:
+        """Take back ``seat``'s last answer (see the module docstring for when)."""
+        async with live.lock:
+            v = live.version
+            if body.version != v:
+                raise HTTPException(409, f"stale version {body.version}: the game is at version {v}")
+            if seat is None:
+                raise HTTPException(403, "spectators cannot undo; send the seat's token")
+            if live.state.is_over():
+                raise HTTPException(403, "the game is over; its answers stand")
+            answers = live.state.answers
+            if not answers or answers[-1][0] != seat:
+                if seat in {p for p, _ in answers}:
+                    raise HTTPException(403, "somebody else decided after your last decision: it stands")
+                raise HTTPException(403, f"seat {seat} has no decision to take back")
+            if not live.undo:
+                if live.chance_at == v - 1:
+                    raise HTTPException(422, "a die was rolled when your last decision was played: it stands")
+                raise HTTPException(403, f"only your last {MAX_UNDO} decisions in a row can be taken back")
+            last = live.undo[-1]
+            assert last.n == v - 1 and last.seat == seat
+            try:
+                await asyncio.wrap_future(self.store.submit_undo(live.row.id, last.n, seat))
+            except UndoConflict:
+                self.live.pop(live.row.id, None)
+                raise HTTPException(409, "the stored game differs from the one shown; reload it") from None
+            except Exception as exc:
+                self.live.pop(live.row.id, None)
+                raise HTTPException(503, f"the undo could not be stored: {type(exc).__name__}") from None
+            live.undo.pop()
+            self.undos += 1
+            live.undos = self.undos
+            dropped = live.state
+            live.state = last.before
+            live.row.answers = list(last.before.answers)
+            dropped.release()
             payload = state_payload(live, seat)
         if live.sockets:
             asyncio.get_running_loop().create_task(self.push(live))
@@ -341,6 +502,21 @@ def create_app(database: str | None = None) -> FastAPI:
         live = await server.get(game_id)
         seat = live.seat_of(_token_from_header(authorization))
         return JSONResponse(await server.answer(live, seat, body))
+
+    @app.post("/api/games/{game_id}/undo", responses={
+        403: {"description": "a spectator; or the last answer is not the seat's (somebody decided "
+                             "since: bots reply at once), the game is over, or it is too far back"},
+        409: {"description": "stale version: the game moved on since the state shown"},
+        422: {"description": "a die was rolled (chance drawn) by that answer; or a bad body"},
+        404: {"description": "unknown game"},
+    })
+    async def post_undo(game_id: str, body: Undo, authorization: str | None = Header(default=None)) -> JSONResponse:
+        """Take back the seat's own last decision, when nobody else has decided since and no
+        die was rolled by it; the answer is deleted from the database before the 200, which
+        carries the state as it was before that decision."""
+        live = await server.get(game_id)
+        seat = live.seat_of(_token_from_header(authorization))
+        return JSONResponse(await server.undo(live, seat, body))
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str, authorization: str | None = Header(default=None)) -> JSONResponse:

@@ -73,15 +73,16 @@ function clickPart(part, decision) {
   document.querySelectorAll("#options button").forEach((b) => b.classList.toggle("hidden", !keys.has(b.dataset.key)));
 }
 
-async function answer(key) {
+// POST a body to one of the game's endpoints; show the new state, or the refusal
+async function post(path, body) {
   if (sending || !current) return;
   sending = true;
   $("error").textContent = "";
   try {
-    const r = await fetch(`/api/games/${gameId}/answers`, {
+    const r = await fetch(`/api/games/${gameId}/${path}`, {
       method: "POST",
       headers: { "Content-Type": "application/json", ...auth },
-      body: JSON.stringify({ key, version: current.version }),
+      body: JSON.stringify(body),
     });
     const data = await r.json();
     if (r.ok) render(data);
@@ -94,10 +95,21 @@ async function answer(key) {
   }
 }
 
+const answer = (key) => post("answers", { key, version: current.version });
+const undo = () => post("undo", { version: current.version });
+
 function text(el, s) { el.textContent = s; return el; }
 
+// is state ``a`` newer than ``b``?  An undo goes back a version, so states are ordered by
+// the server process, its count of undos, then the version
+function newer(a, b) {
+  if (a.boot !== b.boot) return true;
+  if (a.undos !== b.undos) return a.undos > b.undos;
+  return a.version >= b.version;
+}
+
 function render(state) {
-  if (current && state.version < current.version) return; // an older push arriving late
+  if (current && !newer(state, current)) return; // an older push arriving late
   current = state;
   const me = state.seat;
   const names = state.seats.map((s) => s.name);
@@ -129,6 +141,15 @@ function render(state) {
       $("status").textContent = `Waiting for ${state.awaiting.map((p) => names[p]).join(", ")}…`;
     }
   }
+  $("undo").hidden = !state.can_undo;
+  $("undo").onclick = undo;
+  // odds of the battles at stake (Hy Breasil)
+  const odds = state.odds || [];
+  $("odds-box").hidden = odds.length === 0;
+  const ul = $("odds");
+  ul.innerHTML = "";
+  for (const o of odds) ul.appendChild(text(document.createElement("li"), o.text));
+  $("odds-note").textContent = odds.length ? `Exact odds; they assume ${odds[0].assumes || "no retreats"}.` : "";
   // scores
   const table = $("scores");
   table.innerHTML = `<tr><th>player</th><th>seat</th><th>${state.score_name}</th></tr>`;

@@ -1,0 +1,66 @@
+"""Battle odds in the state payload (issue 8): the seat about to move or fight gets
+``odds``, the exact odds of each battle at stake for its nation, from the game's advice
+hook; spectators and seats with nothing to decide get none."""
+
+from __future__ import annotations
+
+from realms.games.hy_breasil.odds import solve
+
+from .conftest import bearer, new_game
+
+
+def me(client, gid, tok) -> dict:
+    return client.get(f"/api/games/{gid}", headers=bearer(tok)).json()
+
+
+def attack_key(state: dict) -> str | None:
+    return next((o["key"] for o in state["pending"][0]["options"] if "(attack the" in o["label"]), None)
+
+
+def test_odds_come_with_the_decision_that_risks_a_battle(client):
+    out = new_game(client, seats=["human", "human"], seed=7, options={"turns": 3})
+    gid = out["id"]
+    toks = {s["seat"]: s["token"] for s in out["seats"]}
+    server_state = lambda: client.app.state.server.live[gid].state  # noqa: E731
+    offered = started = None
+    for _ in range(300):
+        spectator = client.get(f"/api/games/{gid}").json()
+        if spectator["over"]:
+            break
+        assert spectator["odds"] == []
+        seat = spectator["awaiting"][0]
+        s = me(client, gid, toks[seat])
+        idle = me(client, gid, toks[1 - seat])
+        assert idle["pending"] == [] and idle["odds"] == []
+        key = attack_key(s) if s["pending"][0]["kind"] == "hb.move" else None
+        if key and offered is None:
+            offered = s
+        if s["view"]["battle"] and "fight" in [o["key"] for o in s["pending"][0]["options"]]:
+            started = s
+            break
+        key = key or s["pending"][0]["options"][0]["key"]
+        assert client.post(f"/api/games/{gid}/answers", headers=bearer(toks[seat]),
+                           json={"key": key, "version": s["version"]}).status_code == 200
+    assert offered is not None and started is not None, "no attack was offered and begun"
+    # before the attack: each enemy area the moving nation can reach, with its odds
+    entry = next(o for o in offered["odds"] if o["kind"] == "possible-attack")
+    r = solve(entry["attackers"], entry["defenders"], terrain=entry["terrain"], city=entry["city"],
+              fervour=entry["fervour"])
+    assert entry["attacker_takes"] == r.attacker_takes_area
+    assert entry["text"].startswith(f"Attack on {entry['area_name']}")
+    # the battle begun: its numbers are the state's
+    bt = started["view"]["battle"]
+    [entry] = started["odds"]
+    assert entry["kind"] == "battle" and entry["area"] == bt["area"] and entry["side"] == "attacker"
+    assert entry["attackers"] == bt["attacker_units"]["unhurt"] == server_state().battle[3]
+    assert entry["defenders"] == bt["defender_units"]["unhurt"]
+    r = solve(entry["attackers"], entry["defenders"], terrain=entry["terrain"], city=entry["city"],
+              fervour=entry["fervour"])
+    assert abs(entry["attacker_takes"] - r.attacker_takes_area) < 1e-12
+    assert abs(entry["expected_defenders_left"] - r.expected_defenders_left) < 1e-12
+
+
+def test_no_odds_in_a_game_without_an_advice_hook(client):
+    out = new_game(client, game="brian-boru", seats=["human", "greedy", "random"])
+    s = me(client, out["id"], out["seats"][0]["token"])
+    assert s["pending"] and s["odds"] == []
