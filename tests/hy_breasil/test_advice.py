@@ -149,3 +149,23 @@ def test_battles_beyond_the_exact_size_are_played_or_left_unsolved():
     assert r.method == "monte-carlo" and r.runs == MC_RUNS
     assert _odds(EXACT_UNITS + 5, EXACT_UNITS + 2, 2, 0, "plains", False, None, None, False) is None
     assert _odds(3, 0, 0, 0, "plains", False, None, None, False) is None
+
+
+def test_warm_solves_the_base_game_tables_before_any_request():
+    """``GAME.warm`` (called by ``realms serve`` at start-up) leaves every base-game battle
+    of the default token set (§6.3.1: three terrains, §6.1 Religious fervour or not) a
+    look-up in the solver's tables, so no request pays for building one."""
+    from realms.games.hy_breasil import advice as hook, odds
+    from realms.games.hy_breasil.tables import TERRAINS, load_tables
+
+    odds._TABLES.clear()
+    hook._warm.cache_clear()
+    GAME.warm()
+    size = load_tables().default_set_size
+    warmed = dict(odds._TABLES)
+    for terrain in TERRAINS:
+        for fervour in (False, True):
+            key = (odds._modifiers(odds.Battle(size, size, terrain, fervour)), True)
+            assert key in warmed, f"{terrain}, fervour {fervour} not solved at start-up"
+            assert warmed[key].n_att >= size and warmed[key].n_def >= size
+            assert odds._table_for(odds.Battle(size, size, terrain, fervour)) is warmed[key]

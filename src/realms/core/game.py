@@ -54,6 +54,10 @@ class Game:
     #: nothing else, so it cannot show what the player may not see.  JSON-ready; each
     #: entry has a ``text`` line for people.
     advice: Callable[[dict, list[Decision]], list[dict]] | None = None
+    #: ``warm()``: load what a server's first games would otherwise wait for inside their
+    #: requests (heavy modules, boards, solver tables); ``realms serve`` calls it once at
+    #: start-up.  It changes no result, only when the cost is paid.
+    warm: Callable[[], None] | None = None
 
     def new_game(self, options: dict | None = None, seed: int = 0) -> GameState:
         """A new game with validated ``options`` (defaults filled in) and ``seed``."""

@@ -30,7 +30,8 @@ at stake), computed from the seat's view alone.
 Latency: the bots' answers run on the event loop but give it back every few milliseconds,
 so that a long bot turn does not hold up the other games' requests; states dropped are
 released at once (no reference cycles left for the garbage collector); ``realms serve``
-freezes the objects alive at start-up out of the collector's passes.
+warms every game (``Game.warm``: solver tables, boards) before it listens and freezes the
+objects alive at start-up out of the collector's passes.
 """
 
 from __future__ import annotations

@@ -22,9 +22,14 @@ def serve(host: str, port: int, database: str, log_level: str) -> None:
     """
     import uvicorn
 
+    from realms.core.game import games
+
     from .app import create_app
 
     app = create_app(database)
+    for game in games().values():
+        if game.warm is not None:
+            game.warm()
     # what is alive now (modules, tables, the app) lives as long as the process: keep it
     # out of the garbage collector's full passes, which then walk the games only (shorter
     # pauses of every request in flight)

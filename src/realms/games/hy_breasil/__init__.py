@@ -33,6 +33,12 @@ def _advice(view: dict, decisions: list) -> list[dict]:
     return advice(view, decisions)
 
 
+def _warm() -> None:
+    from .advice import warm
+
+    warm()
+
+
 GAME = Game(
     id="hy-breasil",
     name="Hy Breasil",
@@ -44,6 +50,7 @@ GAME = Game(
     hidden=_hidden,
     draw=_draw,
     advice=_advice,
+    warm=_warm,
     bots={"auto": AutoBot},
 )
 

@@ -27,6 +27,7 @@ from realms.core.decision import Decision
 
 from .board import Board, load_board
 from .odds import TABLE_UNITS, Battle, OddsError, OddsResult, monte_carlo_battle, solve_battle
+from .tables import TERRAINS, load_tables
 
 #: the largest side solved exactly here (the solver's table size: a look-up once warm)
 EXACT_UNITS = TABLE_UNITS
@@ -213,6 +214,18 @@ def _text(e: dict) -> str:
 
 
 # --------------------------------------------------------------------------- the solver
+
+
+def warm() -> None:
+    """Solve, once, the tables of the base game's battles (every terrain, with and without
+    Religious fervour, at the default token set size), and load the bundled board: a
+    server calls this at start-up so that its first games do not wait ~100 ms for them
+    inside a request (races, cities and other set sizes warm on first use)."""
+    load_board("hy-breasil")
+    size = min(load_tables().default_set_size, EXACT_UNITS)
+    for terrain in TERRAINS:
+        for fervour in (False, True):
+            _warm(size, terrain, fervour, None, None, False)
 
 
 @lru_cache(maxsize=256)
