@@ -284,8 +284,13 @@ def history_cmd(file, output, seed) -> None:
         html = history_html(record, file)
     except (RecordError, MapError, OptionError) as exc:
         raise CliError(str(exc)) from None
+    _write(output, html)
+
+
+def _write(output: str, text: str) -> None:
+    """Write a page or picture the user asked for, or fail naming the file and why."""
     try:
-        Path(output).write_text(html, encoding="utf-8")
+        Path(output).write_text(text, encoding="utf-8")
     except OSError as exc:
         raise CliError(f"{output}: cannot write ({exc.strerror})") from None
     click.echo(f"wrote {output}")
@@ -310,11 +315,7 @@ def map_show(game_id, map_name, output) -> None:
         svg = game.draw(None, options)
     except MapError as exc:
         raise CliError(str(exc)) from None
-    try:
-        Path(output).write_text(svg, encoding="utf-8")
-    except OSError as exc:
-        raise CliError(f"{output}: cannot write ({exc.strerror})") from None
-    click.echo(f"wrote {output}")
+    _write(output, svg)
 
 
 from realms.cli_odds import odds  # noqa: E402

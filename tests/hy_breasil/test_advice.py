@@ -159,6 +159,7 @@ def test_warm_solves_the_base_game_tables_before_any_request():
     from realms.games.hy_breasil.tables import TERRAINS, load_tables
 
     odds._TABLES.clear()
+    odds._solve_cached.cache_clear()
     hook._warm.cache_clear()
     GAME.warm()
     size = load_tables().default_set_size

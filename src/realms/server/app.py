@@ -208,33 +208,35 @@ def _bot_decision(state: GameState, agents: dict[int, Agent]):
     return next((d for d in state.pending() if d.player in agents), None)
 
 
-def run_bots(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DECISIONS) -> None:
-    """Let the bots answer their pending decisions until a person is awaited or the game ends."""
+def bot_answers(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DECISIONS):
+    """Let the bots answer their pending decisions until a person is awaited or the game
+    ends, yielding after each answer (where a caller may pause)."""
     for _ in range(limit):
         decision = _bot_decision(state, agents)
         if decision is None:
             return
         p = decision.player
         state.apply_index(p, agents[p].choose(decision, lambda: state.view(p)))
+        yield
     raise RuntimeError(f"bots did not finish within {limit} decisions")
+
+
+def run_bots(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DECISIONS) -> None:
+    """:func:`bot_answers` without a pause."""
+    for _ in bot_answers(state, agents, limit):
+        pass
 
 
 async def run_bots_async(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DECISIONS) -> None:
-    """:func:`run_bots` on the event loop, giving it back every ``BOT_SLICE`` seconds: a bot
-    turn of many decisions then delays the other games' requests by a slice, not by the
+    """:func:`bot_answers` on the event loop, giving it back every ``BOT_SLICE`` seconds: a
+    bot turn of many decisions then delays the other games' requests by a slice, not by the
     whole turn.  ``state`` is the request's own copy, so nobody sees it half-played."""
     clock = time.perf_counter
     due = clock() + BOT_SLICE
-    for _ in range(limit):
-        decision = _bot_decision(state, agents)
-        if decision is None:
-            return
-        p = decision.player
-        state.apply_index(p, agents[p].choose(decision, lambda: state.view(p)))
+    for _ in bot_answers(state, agents, limit):
         if clock() > due:
             await asyncio.sleep(0)
             due = clock() + BOT_SLICE
-    raise RuntimeError(f"bots did not finish within {limit} decisions")
 
 
 def rebuild(row: GameRow) -> Live:

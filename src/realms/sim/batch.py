@@ -356,7 +356,7 @@ def tournament(game_id: str, options: dict, bots: list[str], games: int, seed: i
                cluster=None, progress: bool = False):
     """:func:`realms.sim.tournament.tournament` on several workers: the same line-ups
     (rotated one seat a game), the same seeds, the same standings."""
-    from .tournament import Standing
+    from .tournament import Standing, tally
 
     game = get_game(game_id)
     standings = {b: Standing(b) for b in dict.fromkeys(bots)}
@@ -374,14 +374,7 @@ def tournament(game_id: str, options: dict, bots: list[str], games: int, seed: i
                 lines.extend(batch)
                 advance(len(batch))
     for line in sorted(lines, key=lambda ln: ln["seed"]):
-        names = line["players"]
-        winners = set(line["winners"])
-        for i, bot in enumerate(line["bots"]):
-            st = standings[bot]
-            st.games += 1
-            st.score_total += line["scores"][names[i]]
-            if names[i] in winners:
-                st.wins += 1 / len(winners)
+        tally(standings, line["bots"], line)
     return list(standings.values())
 
 

@@ -52,13 +52,18 @@ def tournament(game: Game, options: dict, bots: list[str], games: int, seed: int
     for i in range(games):
         line_up = [bots[(seat + i) % len(bots)] for seat in range(players)]
         state = run_game(game, dict(options, players=players), seed + i, line_up)
-        res = state.result()
-        names = res["players"]
-        winners = set(res["winners"])
-        for seat, bot in enumerate(line_up):
-            st = standings[bot]
-            st.games += 1
-            st.score_total += res["scores"][names[seat]]
-            if names[seat] in winners:
-                st.wins += 1 / len(winners)
+        tally(standings, line_up, state.result())
     return list(standings.values())
+
+
+def tally(standings: dict[str, Standing], line_up, result: dict) -> None:
+    """Count one game for the bots of ``line_up`` (in seat order) from its ``result``
+    (``players``, ``scores``, ``winners``): a shared victory is a fraction of a win each."""
+    names = result["players"]
+    winners = set(result["winners"])
+    for seat, bot in enumerate(line_up):
+        st = standings[bot]
+        st.games += 1
+        st.score_total += result["scores"][names[seat]]
+        if names[seat] in winners:
+            st.wins += 1 / len(winners)

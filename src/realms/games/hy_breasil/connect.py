@@ -75,9 +75,20 @@ def components(mask: int, links: dict[int, int]) -> list[int]:
 
 
 def bits(mask: int) -> list[int]:
+    """The area indices in ``mask``, lowest first."""
     out = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def spread(mask: int, nbr: tuple[int, ...]) -> int:
+    """Every area adjacent to an area of ``mask`` (``nbr``: each area's neighbour mask)."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= nbr[low.bit_length() - 1]
         mask ^= low
     return out

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision, MaskedKeys
 
+from .connect import spread
 from .steps import STEPS
 from .state import units
 
@@ -22,16 +23,6 @@ if TYPE_CHECKING:
     from .state import HBState, Nation
 
 EMPTY = -1
-
-
-def _spread(mask: int, nbr: tuple[int, ...]) -> int:
-    """Every area adjacent to an area of ``mask``."""
-    out = 0
-    while mask:
-        low = mask & -mask
-        out |= nbr[low.bit_length() - 1]
-        mask ^= low
-    return out
 
 
 def territories(own: int, board) -> list[int]:
@@ -47,7 +38,7 @@ def territories(own: int, board) -> list[int]:
         comp = rest & -rest
         grow = comp
         while grow:
-            grow = _spread(grow, nbr) & own & ~comp
+            grow = spread(grow, nbr) & own & ~comp
             comp |= grow
         comps.append(comp)
         rest &= ~comp
@@ -83,7 +74,7 @@ class Reach:
 
     def _sea_pairs(self, mask: int) -> int:
         if self.seas and mask & self.seas:
-            return mask | (_spread(mask & self.seas, self.nbr) & self.seas)
+            return mask | (spread(mask & self.seas, self.nbr) & self.seas)
         return mask
 
     def _territory(self, mask: int) -> int:
@@ -105,9 +96,9 @@ class Reach:
         hit = self._cache.get(start)
         if hit is None:
             nbr, enemy = self.nbr, self.enemy
-            level1 = self._territory(self._sea_pairs(_spread(start, nbr) & ~start))
+            level1 = self._territory(self._sea_pairs(spread(start, nbr) & ~start))
             onward = level1 & ~enemy
-            level2 = self._territory(_spread(onward, nbr) & ~start & ~level1)
+            level2 = self._territory(spread(onward, nbr) & ~start & ~level1)
             hit = self._cache[start] = (start | level1 | level2) & self.land
         return hit & ~bit
 

@@ -42,7 +42,8 @@ from realms.core.dice import Dice
 
 from ..events import EVENT_NAMES
 from . import tactics as T
-from .look import EMPTY, Look, NationView, bits, components
+from ..connect import bits
+from .look import EMPTY, Look, NationView, components
 from .memory import Memory, support_limit
 from .moves import MoveKeys, Phase, Planner
 

@@ -13,6 +13,8 @@ from collections import deque
 from functools import lru_cache
 
 from ..board import Board, load_board
+from ..connect import bits, spread
+from ..connect import components as connected_groups
 from ..movement import Reach
 
 EMPTY = -1
@@ -167,26 +169,8 @@ class TableTop:
         return self._permitted
 
 
-def bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def popcount(mask: int) -> int:
     return bin(mask).count("1")
-
-
-def spread(mask: int, nbr: tuple[int, ...]) -> int:
-    out = 0
-    while mask:
-        low = mask & -mask
-        out |= nbr[low.bit_length() - 1]
-        mask ^= low
-    return out
 
 
 @lru_cache(maxsize=8)
@@ -224,17 +208,4 @@ def components(look: Look, n: NationView) -> list[int]:
             if y != x and ((nbr[x] >> y) & 1 or nbr[y] & reach):
                 m |= 1 << y
         links[x] = m
-    out = []
-    rest = n.land
-    while rest:
-        low = rest & -rest
-        group = frontier = low
-        while frontier:
-            bit = frontier & -frontier
-            frontier ^= bit
-            new = links[bit.bit_length() - 1] & rest & ~group
-            group |= new
-            frontier |= new
-        out.append(group)
-        rest &= ~group
-    return out
+    return connected_groups(n.land, links)

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING
 from realms.core.decision import Decision, MaskedKeys
 
 from . import tactics as T
-from .look import Look, NationView, bits, distances, popcount, spread
+from ..connect import bits, spread
+from .look import Look, NationView, distances, popcount
 from .memory import support_limit
 
 if TYPE_CHECKING:
