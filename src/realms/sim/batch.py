@@ -23,6 +23,7 @@ import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import closing, contextmanager
+from itertools import islice
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
@@ -204,24 +205,26 @@ def _in_process(game_id: str, options: dict, jobs: list[Job], chronicle: bool) -
 
 def _processes(game_id: str, options: dict, jobs: list[Job], chronicle: bool, workers: int,
                batch_size: int | None) -> Iterator[list[dict]]:
+    """Batches on a pool of processes, at most two a worker handed out at once (one
+    playing, one waiting): on Ctrl-C nothing queued needs cancelling — cancelling queued
+    futures raced the pool's manager thread (InvalidStateError in that thread, and once a
+    process that never exited) — and only those few batches finish before the exit."""
     size = batch_size or local_batch_size(len(jobs), workers)
+    queued = iter(batches(jobs, size))
     ex = ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_ignore_sigint)
-    todo: set = set()
+
+    def hand_out(n: int) -> set:
+        return {ex.submit(play_batch, game_id, options, b, chronicle) for b in islice(queued, n)}
+
     try:
-        for b in batches(jobs, size):
-            todo.add(ex.submit(play_batch, game_id, options, b, chronicle))
-        while todo:
-            done, todo = wait(todo, return_when=FIRST_COMPLETED)
+        running = hand_out(2 * workers)
+        while running:
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            running |= hand_out(len(done))
             for fut in done:
                 yield fut.result()
     finally:
-        # Cancel here, not only through shutdown(cancel_futures=True): once this generator
-        # lets go of the executor, its manager thread no longer sees that flag and would
-        # play every queued batch before the process could exit.  The batches already
-        # running finish (a few games); their results are dropped.
-        for fut in todo:
-            fut.cancel()
-        ex.shutdown(wait=False, cancel_futures=True)
+        ex.shutdown(wait=False)
 
 
 def executor(game_id: str, options: dict, jobs: list[Job], *, workers: int = 1, cluster=None,
