@@ -49,6 +49,8 @@ class Board:
         self.nbr_mask = graph.nbr_mask
         #: own-land mask → its territories (see movement.territories)
         self.territory_memo: dict[int, list[int]] = {}
+        #: movement.Reach by (own land, other nations' land, navigation seas)
+        self.reach_memo: dict[tuple[int, int, int], object] = {}
         #: §6.3 option keys, ``move_keys[src][dst] == "src-id>dst-id"``.
         self.move_keys = tuple(tuple(f"{a}>{b}" for b in self.ids) for a in self.ids)
 

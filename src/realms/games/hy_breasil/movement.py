@@ -61,16 +61,38 @@ class Reach:
     __slots__ = ("nbr", "own", "enemy", "land", "comps", "seas", "_cache")
 
     def __init__(self, s: "HBState", n: "Nation") -> None:
-        b = s.board
-        self.nbr = b.nbr_mask
+        self._setup(s.board, *self._inputs(s, n))
+
+    @staticmethod
+    def _inputs(s: "HBState", n: "Nation") -> tuple[int, int, int]:
         # §9.3.1 Diplomacy: permitted nations' areas are crossed as if they were the
         # nation's own (type A), but never ended in.
         own = n.land | s.permitted_land(n)
-        self.own, self.enemy, self.land = own, s.occupied & ~own, b.land_mask
-        self.comps = territories(own, b)
         #: §9.3.1 Navigation: a sea reached brings its neighbouring seas along (two as one)
-        self.seas = b.sea_mask if s.abilities_on and "navigation" in n.abilities else 0
+        seas = s.board.sea_mask if s.abilities_on and "navigation" in n.abilities else 0
+        return own, s.occupied & ~own, seas
+
+    def _setup(self, b, own: int, enemy: int, seas: int) -> None:
+        self.nbr = b.nbr_mask
+        self.own, self.enemy, self.land = own, enemy, b.land_mask
+        self.comps = territories(own, b)
+        self.seas = seas
         self._cache: dict[int, int] = {}
+
+    @classmethod
+    def of(cls, s: "HBState", n: "Nation") -> "Reach":
+        """The reach for ``n`` now, shared through a memo on the board: it depends on the
+        areas only, and a nation's successive moves inside its own land leave them as they
+        were, so most moves of a phase find it (and the destinations it worked out) there."""
+        key = cls._inputs(s, n)
+        memo = s.board.reach_memo
+        hit = memo.get(key)
+        if hit is None:
+            if len(memo) > 20_000:
+                memo.clear()
+            hit = memo[key] = cls.__new__(cls)
+            hit._setup(s.board, *key)
+        return hit
 
     def _sea_pairs(self, mask: int) -> int:
         if self.seas and mask & self.seas:
@@ -115,7 +137,7 @@ def move_options(s: "HBState", n: "Nation") -> tuple[list[tuple[tuple[str, ...],
     sea = b.is_sea
     moved = s.moved
     keys = b.move_keys
-    reach = Reach(s, n)
+    reach = Reach.of(s, n)
     if s.battle is not None:
         allowed = 1 << s.battle[0]
     elif n.weak:
