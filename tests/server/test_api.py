@@ -224,6 +224,33 @@ def test_board_svg_and_replay_positions(client):
     assert client.get(f"/api/games/{gid}/board.svg?at=3").status_code == 200
 
 
+
+@pytest.mark.parametrize("game, seats, options, word", [
+    ("hy-breasil", ["auto", "random", "auto"], {"turns": 3}, "turn"),
+    ("brian-boru", ["greedy", "random", "random"], {}, "round"),
+])
+def test_replay_viewer_steps_by_turn(client, game, seats, options, word):
+    """A finished game's turns: where each begins, in answers to replay (the replay
+    viewer's stops); a running game has none yet."""
+    running = new_game(client, game=game, seats=["human", *seats[1:]], options=options)
+    assert client.get(f"/api/games/{running['id']}/turns").status_code == 403
+    gid = new_game(client, game=game, seats=seats, options=options)["id"]
+    data = client.get(f"/api/games/{gid}/turns").json()
+    state = live_state(client, gid)
+    assert data["word"] == word and data["answers"] == len(state.answers)
+    turns = [t["turn"] for t in data["turns"]]
+    ats = [t["at"] for t in data["turns"]]
+    assert turns == sorted(set(turns)) and max(turns) == max(e.turn for e in state.events)
+    assert ats == sorted(ats) and ats[0] == 0 and ats[-1] < data["answers"]
+    record = state.record()
+    g = get_game(game)
+    for t, at in zip(turns, ats):
+        # replayed to its stop, the game has begun turn t and not gone past it
+        before = g.replay(Record(record.game, record.options, record.seed, record.answers[:at]))
+        assert max(e.turn for e in before.events) == t
+    assert client.get(f"/api/games/{gid}/board.svg?at={ats[-1]}").status_code == 200
+
+
 # -- WebSocket --------------------------------------------------------------------------------
 def test_websocket_pushes_each_new_state(client):
     out = new_game(client)

@@ -219,3 +219,22 @@ def test_brian_boru_through_a_draft_and_a_trick(server, page, tmp_path):
     assert tricks_seen, "did not get through a draft and a trick"
     shot(page, "brian-boru-game", tmp_path)
     assert page.locator("#board circle[id^='town-']").count() > 10
+
+
+def test_replay_viewer_of_a_finished_game_steps_by_turn(server, page, tmp_path):
+    """A finished game's page has a turn slider: each stop shows the board as that turn
+    began (replayed on the server), the last one the end."""
+    r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 3}, "seed": 11,
+                                                "seats": ["auto", "auto", "random"]})
+    gid = r.json()["id"]
+    turns = httpx.get(f"{server}/api/games/{gid}/turns").json()["turns"]
+    page.goto(f"{server}/games/{gid}")
+    page.wait_for_selector("#replay:not([hidden])")
+    page.wait_for_function("document.getElementById('replay-at').textContent.includes('the end')")
+    slider = page.locator("#replay-slider")
+    assert int(slider.get_attribute("max")) == len(turns)
+    second = turns[1]
+    slider.evaluate("(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }", 1)
+    page.wait_for_function(f"document.body.dataset.board === 'at-{second['at']}'", timeout=15000)
+    assert f"turn {second['turn']} begins" in page.inner_text("#replay-at")
+    shot(page, "replay-viewer", tmp_path)

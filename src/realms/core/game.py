@@ -6,7 +6,7 @@ point group (see pyproject.toml), each pointing at a :class:`Game`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib.metadata import entry_points
 from typing import Any, Callable
 
@@ -46,6 +46,8 @@ class Game:
     private_kinds: frozenset = frozenset()
     #: what the scores count, for people ("VP", "points")
     score_name: str = "VP"
+    #: what one turn of the game is called, for people ("turn", "round")
+    turn_word: str = "turn"
     #: ``draw(state_or_None, options) -> SVG text``: the board, or a position on it.
     draw: Callable[["GameState | None", dict], str] | None = None
     #: ``advice(view, decisions) -> [{"kind", "text", …}]``: what a player should know
@@ -105,6 +107,29 @@ class Game:
             except IllegalAnswer as exc:
                 raise RecordError(f"{source}: answer #{i + 1} [{player}, {key!r}]: {exc}") from None
         return state
+
+    def turn_starts(self, record: Record) -> list[tuple[int, int]]:
+        """Where each turn of a recorded game begins, as ``(turn, answers)``: the number of
+        answers after which the turn's first event was logged (its events carry the turn).
+        A replay viewer steps through a game turn by turn with these."""
+        state = self.replay(replace(record, answers=[]))
+        starts: list[tuple[int, int]] = []
+        seen: set[int] = set()
+        logged = 0
+
+        def note() -> None:
+            nonlocal logged
+            for e in state.events[logged:]:
+                if e.turn not in seen:
+                    seen.add(e.turn)
+                    starts.append((e.turn, len(state.answers)))
+            logged = len(state.events)
+
+        note()
+        for player, key in record.answers:
+            state.apply(player, key)
+            note()
+        return starts
 
 
 _GAMES: dict[str, Game] | None = None

@@ -131,6 +131,8 @@ class Live:
     undos: int = 0
     #: the advice last computed: (the state it is for, {seat: entries})
     _advice: tuple = (None, {})
+    #: a finished game's (turn, answers) starts, for the replay viewer
+    turn_starts: list | None = None
 
     @property
     def version(self) -> int:
@@ -568,6 +570,19 @@ def create_app(database: str | None = None) -> FastAPI:
             state = await asyncio.to_thread(live.game.replay, record)
         svg = await asyncio.to_thread(live.game.draw, state, state.options)
         return Response(svg, media_type="image/svg+xml")
+
+    @app.get("/api/games/{game_id}/turns")
+    async def turns(game_id: str) -> dict:
+        """A finished game's turns for the replay viewer: where each begins, as the number of
+        answers to replay (``board.svg?at=``), and what the game calls a turn."""
+        live = await server.get(game_id)
+        state = live.state
+        if not state.is_over():
+            raise HTTPException(403, "the replay is shown once the game is over")
+        if live.turn_starts is None:
+            live.turn_starts = await asyncio.to_thread(live.game.turn_starts, state.record())
+        return {"word": live.game.turn_word, "answers": len(state.answers),
+                "turns": [{"turn": t, "at": at} for t, at in live.turn_starts]}
 
     @app.websocket("/api/games/{game_id}/ws")
     async def ws_state(websocket: WebSocket, game_id: str, token: str | None = None) -> None:

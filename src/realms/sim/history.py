@@ -375,7 +375,7 @@ def render_html(h: History, source: str = "") -> str:
     by_turn: dict[int, list] = {}
     for e in state.events:
         by_turn.setdefault(e.turn, []).append(e)
-    turn_word = "Round" if game.id == "brian-boru" else "Turn"
+    turn_word = game.turn_word.capitalize()
     chron = []
     for t in sorted(by_turn):
         items = "".join(f'<li class="{_sentence_class(e.kind)}">{escape(e.text)}</li>'

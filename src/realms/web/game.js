@@ -184,18 +184,34 @@ function render(state) {
   };
   // replay viewer for finished games
   $("replay").hidden = !state.over;
-  if (state.over) {
-    const s = $("replay-slider");
-    s.max = state.version;
-    if (!s.dataset.wired) {
-      s.value = state.version;
-      s.dataset.wired = "1";
-      s.oninput = () => { $("replay-at").textContent = `${s.value}/${s.max}`; loadBoard(state.version, Number(s.value)); };
-    }
-    $("replay-at").textContent = `${s.value}/${s.max}`;
+  if (state.over && !replayWired) {
+    replayWired = true;
+    wireReplay(state.version);
   }
   if (state.version !== boardVersion) loadBoard(state.version);
   else wireBoard();
+}
+
+// a slider over the turns of a finished game: each stop shows the board as the turn began
+let replayWired = false;
+async function wireReplay(version) {
+  const r = await fetch(`/api/games/${gameId}/turns`);
+  if (!r.ok) { replayWired = false; return; }
+  const data = await r.json();
+  const stops = data.turns.map((t) => ({ at: t.at, label: t.turn === 0 ? "setup" : `${data.word} ${t.turn} begins` }));
+  stops.push({ at: data.answers, label: "the end" });
+  const s = $("replay-slider");
+  s.min = 0;
+  s.max = stops.length - 1;
+  s.step = 1;
+  s.value = stops.length - 1;
+  const show = (load) => {
+    const stop = stops[Number(s.value)];
+    $("replay-at").textContent = `${stop.label} (answer ${stop.at} of ${data.answers})`;
+    if (load) loadBoard(version, stop.at);
+  };
+  s.oninput = () => show(true);
+  show(false);
 }
 
 async function refresh() {

@@ -48,6 +48,7 @@ GAME = Game(
     bots=_bots(),
     draw=_draw,
     score_name="points",
+    turn_word="round",
     private_kinds=frozenset({"bb.draft"}),
 )
 
