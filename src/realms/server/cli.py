@@ -36,4 +36,4 @@ def serve(host: str, port: int, database: str, log_level: str) -> None:
     gc.collect()
     gc.freeze()
     click.echo(f"realms: serving on http://{host}:{port}/ (games in {app.state.server.store.engine.url})", err=True)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="websockets")
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="auto")
