@@ -15,17 +15,12 @@ from typing import TYPE_CHECKING, Iterable
 if TYPE_CHECKING:
     from .state import HBState
 
-EMPTY = -1
 
 
 def passable_mask(s: "HBState") -> int:
     """Seas and empty land: the areas a connecting move may cross."""
-    mask = s.board.sea_mask
-    an = s.area_nation
-    for a in s.board.land:
-        if an[a] == EMPTY:
-            mask |= 1 << a
-    return mask
+    b = s.board
+    return b.sea_mask | (b.land_mask & ~s.occupied)
 
 
 def link_masks(s: "HBState", areas: Iterable[int], navigation: bool = False) -> dict[int, int]:
