@@ -85,12 +85,13 @@ class GameState:
             frame = stack.pop()
             asked = steps[frame[0]](self, *frame[1:])
             if asked is not None:
-                self._pending = [asked] if isinstance(asked, Decision) else list(asked)
-                if not self._pending:
+                pending = [asked] if isinstance(asked, Decision) else list(asked)
+                if not pending:
                     raise RuntimeError(f"step {frame[0]!r} asked an empty list of decisions")
-                for d in self._pending:
+                for d in pending:
                     if not len(d.keys):
                         raise RuntimeError(f"step {frame[0]!r} asked {d.kind} with no options")
+                self._pending = pending
                 self._waiting = frame
                 return
         self._waiting = None

@@ -67,7 +67,7 @@ class Reach:
     def _inputs(s: "HBState", n: "Nation") -> tuple[int, int, int]:
         # §9.3.1 Diplomacy: permitted nations' areas are crossed as if they were the
         # nation's own (type A), but never ended in.
-        own = n.land | s.permitted_land(n)
+        own = n.land | s.permitted_land(n) if n.permits else n.land
         #: §9.3.1 Navigation: a sea reached brings its neighbouring seas along (two as one)
         seas = s.board.sea_mask if s.abilities_on and "navigation" in n.abilities else 0
         return own, s.occupied & ~own, seas
@@ -112,15 +112,19 @@ class Reach:
         """Bitmask of land areas a unit in ``src`` can end its move in (``src`` excluded)."""
         bit = 1 << src
         if bit & self.own:
-            start = next(c for c in self.comps if c & bit)
+            for start in self.comps:
+                if start & bit:
+                    break
         else:
-            start = self._sea_pairs(bit)
+            start = self._sea_pairs(bit) if self.seas else bit
         hit = self._cache.get(start)
         if hit is None:
-            nbr, enemy = self.nbr, self.enemy
-            level1 = self._territory(self._sea_pairs(spread(start, nbr) & ~start))
-            onward = level1 & ~enemy
-            level2 = self._territory(spread(onward, nbr) & ~start & ~level1)
+            nbr = self.nbr
+            level1 = spread(start, nbr) & ~start
+            if self.seas:
+                level1 = self._sea_pairs(level1)
+            level1 = self._territory(level1)
+            level2 = self._territory(spread(level1 & ~self.enemy, nbr) & ~start & ~level1)
             hit = self._cache[start] = (start | level1 | level2) & self.land
         return hit & ~bit
 
@@ -144,7 +148,8 @@ def move_options(s: "HBState", n: "Nation") -> tuple[list[tuple[tuple[str, ...],
         allowed = ~reach.enemy
     else:
         allowed = ~s.protected_land(n)
-    allowed &= ~s.permitted_land(n)
+    if n.permits:
+        allowed &= ~s.permitted_land(n)
     rows: list[tuple[tuple[str, ...], int]] = []
     may_end = True
     for src in sorted(n.units):
