@@ -24,7 +24,8 @@ def passable_mask(s: "HBState") -> int:
 
 
 def link_masks(s: "HBState", areas: Iterable[int], navigation: bool = False) -> dict[int, int]:
-    """For each of ``areas``, the bitmask of the others it is linked to.
+    """For each of ``areas``, the bitmask of the others it is linked to: those adjacent to
+    it, and those bordering a passable area that borders it.
 
     With Navigation (§9.3.1, "this counts also for connections") two adjacent seas
     count as one passable area.
@@ -33,21 +34,16 @@ def link_masks(s: "HBState", areas: Iterable[int], navigation: bool = False) -> 
     nbr = s.board.nbr_mask
     seas = s.board.sea_mask
     hop = passable_mask(s)
+    full = 0
+    for a in areas:
+        full |= 1 << a
     links: dict[int, int] = {}
     for x in areas:
-        m = 0
         nx = nbr[x]
         reach = nx & hop
         if navigation and reach & seas:
-            near = reach & seas
-            while near:
-                low = near & -near
-                reach |= nbr[low.bit_length() - 1] & seas
-                near ^= low
-        for y in areas:
-            if y != x and ((nx >> y) & 1 or nbr[y] & reach):
-                m |= 1 << y
-        links[x] = m
+            reach |= spread(reach & seas, nbr) & seas
+        links[x] = (nx | spread(reach, nbr)) & full & ~(1 << x)
     return links
 
 
