@@ -47,7 +47,7 @@ class Board:
         for i in graph.land:
             self.land_mask |= 1 << i
         self.nbr_mask = graph.nbr_mask
-        #: own-land mask → its territories (see movement.territories)
+        #: own-land mask → its territories (see connect.territories)
         self.territory_memo: dict[int, list[int]] = {}
         #: movement.Reach by (own land, other nations' land, navigation seas)
         self.reach_memo: dict[tuple[int, int, int], object] = {}

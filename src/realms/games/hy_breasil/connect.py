@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
+    from .board import Board
     from .state import HBState
 
 
@@ -21,6 +22,29 @@ def passable_mask(s: "HBState") -> int:
     """Seas and empty land: the areas a connecting move may cross."""
     b = s.board
     return b.sea_mask | (b.land_mask & ~s.occupied)
+
+
+def territories(own: int, board: "Board") -> list[int]:
+    """The groups of own land joined by adjacency (type-A steps), memoised per map by mask."""
+    memo = board.territory_memo
+    hit = memo.get(own)
+    if hit is not None:
+        return hit
+    nbr = board.nbr_mask
+    comps = []
+    rest = own
+    while rest:
+        comp = rest & -rest
+        grow = comp
+        while grow:
+            grow = spread(grow, nbr) & own & ~comp
+            comp |= grow
+        comps.append(comp)
+        rest &= ~comp
+    if len(memo) > 200_000:
+        memo.clear()
+    memo[own] = comps
+    return comps
 
 
 def link_masks(s: "HBState", areas: Iterable[int], navigation: bool = False) -> dict[int, int]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision, MaskedKeys
 
-from .connect import spread
+from .connect import spread, territories
 from .steps import STEPS
 from .state import units
 
@@ -23,29 +23,6 @@ if TYPE_CHECKING:
     from .state import HBState, Nation
 
 EMPTY = -1
-
-
-def territories(own: int, board) -> list[int]:
-    """The groups of own land joined by adjacency (type-A steps), memoised per map by mask."""
-    memo = board.territory_memo
-    hit = memo.get(own)
-    if hit is not None:
-        return hit
-    nbr = board.nbr_mask
-    comps = []
-    rest = own
-    while rest:
-        comp = rest & -rest
-        grow = comp
-        while grow:
-            grow = spread(grow, nbr) & own & ~comp
-            comp |= grow
-        comps.append(comp)
-        rest &= ~comp
-    if len(memo) > 200_000:
-        memo.clear()
-    memo[own] = comps
-    return comps
 
 
 class Reach:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision
 
-from .connect import bits, components, link_masks
+from .connect import bits, components, link_masks, territories
 from .abilities import support_limit as ability_limit
 from .steps import STEPS
 from .state import units
@@ -25,15 +25,16 @@ if TYPE_CHECKING:
 
 
 def parts(s: "HBState", n: "Nation") -> list[int]:
-    """The connected parts of the nation's land (bitmasks), most units first."""
-    areas = s.land_areas(n)
-    if not areas:
+    """The connected parts of the nation's land (bitmasks), most units first.  Adjacent
+    areas are always connected, so land that is one territory is one part (the usual
+    case, answered from the territory memo)."""
+    if not n.land:
         return []
-    links = link_masks(s, areas, s.abilities_on and "navigation" in n.abilities)
-    full = 0
-    for a in areas:
-        full |= 1 << a
-    groups = components(full, links)
+    groups = territories(n.land, s.board)
+    if len(groups) > 1:
+        areas = s.land_areas(n)
+        links = link_masks(s, areas, s.abilities_on and "navigation" in n.abilities)
+        groups = components(n.land, links)
     return sorted(groups, key=lambda g: (-sum(n.units[a] for a in bits(g)), g))
 
 
