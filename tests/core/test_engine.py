@@ -76,6 +76,24 @@ def test_illegal_answer_leaves_state_untouched():
     assert s.answers == []
 
 
+def test_answer_by_index_refuses_stale_decisions_and_bad_indexes():
+    """The simulation loop's fast path keeps the contract: a decision that is no longer
+    pending (answered already) or an index out of range is refused, nothing changed."""
+    g = get_game("hy-breasil")
+    s = g.new_game({"players": 3}, seed=4)
+    d = s.pending()[0]
+    before = s.state_hash()
+    with pytest.raises(IllegalAnswer, match="out of range"):
+        s.answer_index(d, len(d.keys))
+    assert s.state_hash() == before and s.answers == []
+    key = s.answer_index(d, 0)
+    assert s.answers == [(d.player, key)]
+    after = s.state_hash()
+    with pytest.raises(IllegalAnswer, match="no longer pending"):
+        s.answer_index(d, 0)
+    assert s.state_hash() == after and len(s.answers) == 1
+
+
 def _played(seed=11, turns=3):
     from realms.core.agents import RandomBot
     from realms.core.match import play

@@ -147,6 +147,27 @@ class GameState:
         self._accept(decision, key)
         return key
 
+    def answer_index(self, decision: Decision, index: int) -> str:
+        """Answer ``decision``, one of :meth:`pending` now, by option index: the simulation
+        loop's path (no search for the player's decision).  A decision no longer pending,
+        or an index out of range, raises :class:`IllegalAnswer` before anything changes."""
+        for d in self._pending:
+            if d is decision:
+                break
+        else:
+            raise IllegalAnswer(
+                f"{self.GAME_ID}: {decision.kind} for player {decision.player} is no longer pending"
+            )
+        keys = decision.keys
+        if not 0 <= index < len(keys):
+            raise IllegalAnswer(
+                f"{self.GAME_ID}: option index {index} out of range for {decision.kind} "
+                f"(0..{len(keys) - 1})"
+            )
+        key = keys[index]
+        self._accept(decision, key)
+        return key
+
     def _accept(self, decision: Decision, key: str) -> None:
         frame = self._waiting
         assert frame is not None

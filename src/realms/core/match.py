@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable, Sequence
 
 from .agents import Agent
@@ -21,14 +22,14 @@ def play(
     ``after_each`` is called after every applied answer (used by the conformance kit).
     """
     applied = 0
+    views = [partial(state.view, seat) for seat in range(len(agents))]
     while True:
         pending = state._pending
         if not pending:
             return state
         decision = pending[0]
         seat = decision.player
-        index = agents[seat].choose(decision, lambda: state.view(seat))
-        state.apply_index(seat, index)
+        state.answer_index(decision, agents[seat].choose(decision, views[seat]))
         applied += 1
         if after_each is not None:
             after_each(state)
