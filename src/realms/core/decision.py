@@ -71,7 +71,10 @@ class MaskedKeys(Sequence[str]):
     def __init__(self, rows: list[tuple[Sequence[str], int]], extra: tuple[str, ...] = ()) -> None:
         self.rows = rows
         self.extra = extra
-        self._n = sum(mask.bit_count() for _, mask in rows) + len(extra)
+        n = len(extra)
+        for _, mask in rows:
+            n += mask.bit_count()
+        self._n = n
         self._list: list[str] | None = None
         self._set: frozenset[str] | None = None
 

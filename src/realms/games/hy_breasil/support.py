@@ -31,11 +31,14 @@ def parts(s: "HBState", n: "Nation") -> list[int]:
     if not n.land:
         return []
     groups = territories(n.land, s.board)
-    if len(groups) > 1:
-        areas = s.land_areas(n)
-        links = link_masks(s, areas, s.abilities_on and "navigation" in n.abilities)
-        groups = components(n.land, links)
-    return sorted(groups, key=lambda g: (-sum(n.units[a] for a in bits(g)), g))
+    if len(groups) == 1:
+        return groups
+    links = link_masks(s, s.land_areas(n), s.abilities_on and "navigation" in n.abilities)
+    groups = components(n.land, links)
+    if len(groups) == 1:
+        return groups
+    units = n.units
+    return sorted(groups, key=lambda g: (-sum(c for a, c in units.items() if g >> a & 1), g))
 
 
 def support_limit(s: "HBState", n: "Nation") -> int:
