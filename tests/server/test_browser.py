@@ -238,3 +238,23 @@ def test_replay_viewer_of_a_finished_game_steps_by_turn(server, page, tmp_path):
     page.wait_for_function(f"document.body.dataset.board === 'at-{second['at']}'", timeout=15000)
     assert f"turn {second['turn']} begins" in page.inner_text("#replay-at")
     shot(page, "replay-viewer", tmp_path)
+
+
+def test_lobby_copies_a_seats_invitation_link(server, browser):
+    """The lobby's "copy link" puts the seat's invitation link on the clipboard."""
+    ctx = browser.new_context(viewport={"width": 1200, "height": 800})
+    ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    page = ctx.new_page()
+    try:
+        page.goto(server + "/")
+        page.select_option("#game", "hy-breasil")
+        page.fill("#seed", "3")
+        page.click("#create-button")
+        link = page.locator("a.seat-link").first
+        link.wait_for()
+        page.locator("button", has_text="copy link").first.click()
+        page.wait_for_function("[...document.querySelectorAll('button')].some(b => b.textContent === 'copied')")
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied == link.get_attribute("href") and "#token=" in copied
+    finally:
+        ctx.close()

@@ -93,7 +93,19 @@ async function create(ev) {
     const copy = document.createElement("button");
     copy.type = "button";
     copy.textContent = "copy link";
-    copy.onclick = () => navigator.clipboard && navigator.clipboard.writeText(url);
+    copy.onclick = async () => {
+      try {
+        await navigator.clipboard.writeText(url);  // only in secure contexts (https, localhost)
+      } catch {
+        const t = document.createElement("textarea");  // served over plain http on a LAN address
+        t.value = url;
+        document.body.append(t);
+        t.select();
+        document.execCommand("copy");
+        t.remove();
+      }
+      copy.textContent = "copied";
+    };
     li.append(a, " ", copy, " ");
     const code = document.createElement("code");
     code.textContent = url;
