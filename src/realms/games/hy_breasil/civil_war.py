@@ -25,10 +25,8 @@ def best_splits(s: "HBState", n: "Nation") -> list[int]:
     """Bitmasks of the area sets the new nation may take, fewest groups first."""
     areas = s.land_areas(n)
     k = len(areas) // 2
-    links = link_masks(s, areas, s.abilities_on and "navigation" in n.abilities)
-    full = 0
-    for a in areas:
-        full |= 1 << a
+    links = link_masks(s, n.land, s.abilities_on and "navigation" in n.abilities)
+    full = n.land
     best, found = None, []
     for combo in combinations(areas, k):
         m = 0

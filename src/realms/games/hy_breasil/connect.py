@@ -10,12 +10,11 @@ reachability over links.  Everything works on bitmasks of area indices.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .board import Board
     from .state import HBState
-
 
 
 def passable_mask(s: "HBState") -> int:
@@ -47,28 +46,26 @@ def territories(own: int, board: "Board") -> list[int]:
     return comps
 
 
-def link_masks(s: "HBState", areas: Iterable[int], navigation: bool = False) -> dict[int, int]:
-    """For each of ``areas``, the bitmask of the others it is linked to: those adjacent to
-    it, and those bordering a passable area that borders it.
+def link_masks(s: "HBState", land: int, navigation: bool = False) -> dict[int, int]:
+    """:func:`links` of a nation's ``land`` on the board as it stands: seas and empty land
+    are passable; with Navigation (§9.3.1, "this counts also for connections") two
+    adjacent seas count as one passable area."""
+    b = s.board
+    return links(land, b.nbr_mask, passable_mask(s), b.sea_mask if navigation else 0)
 
-    With Navigation (§9.3.1, "this counts also for connections") two adjacent seas
-    count as one passable area.
-    """
-    areas = list(areas)
-    nbr = s.board.nbr_mask
-    seas = s.board.sea_mask
-    hop = passable_mask(s)
-    full = 0
-    for a in areas:
-        full |= 1 << a
-    links: dict[int, int] = {}
-    for x in areas:
+
+def links(land: int, nbr: tuple[int, ...], hop: int, seas: int = 0) -> dict[int, int]:
+    """For each area of ``land``, the bitmask of the others it is linked to: those adjacent
+    to it, and those bordering a passable area (of ``hop``) that borders it (RULINGS
+    HB-Q23).  ``seas``: the seas that pass on to their neighbouring seas (Navigation)."""
+    out: dict[int, int] = {}
+    for x in bits(land):
         nx = nbr[x]
         reach = nx & hop
-        if navigation and reach & seas:
+        if seas and reach & seas:
             reach |= spread(reach & seas, nbr) & seas
-        links[x] = (nx | spread(reach, nbr)) & full & ~(1 << x)
-    return links
+        out[x] = (nx | spread(reach, nbr)) & land & ~(1 << x)
+    return out
 
 
 def components(mask: int, links: dict[int, int]) -> list[int]:

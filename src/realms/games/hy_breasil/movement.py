@@ -58,9 +58,9 @@ class Reach:
 
     @classmethod
     def of(cls, s: "HBState", n: "Nation") -> "Reach":
-        """The reach for ``n`` now, shared through a memo on the board: it depends on the
-        areas only, and a nation's successive moves inside its own land leave them as they
-        were, so most moves of a phase find it (and the destinations it worked out) there."""
+        """The reach for ``n`` now, shared through a memo on the board: it depends on who
+        holds which areas only, so a move that leaves them as they were (inside the
+        nation's own land) finds it there, with the destinations it worked out."""
         key = cls._inputs(s, n)
         memo = s.board.reach_memo
         hit = memo.get(key)

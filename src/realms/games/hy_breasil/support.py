@@ -33,12 +33,16 @@ def parts(s: "HBState", n: "Nation") -> list[int]:
     groups = territories(n.land, s.board)
     if len(groups) == 1:
         return groups
-    links = link_masks(s, s.land_areas(n), s.abilities_on and "navigation" in n.abilities)
+    links = link_masks(s, n.land, s.abilities_on and "navigation" in n.abilities)
     groups = components(n.land, links)
     if len(groups) == 1:
         return groups
-    units = n.units
-    return sorted(groups, key=lambda g: (-sum(c for a, c in units.items() if g >> a & 1), g))
+    return sorted(groups, key=lambda g: (-strength(n, g), g))
+
+
+def strength(n: "Nation", part: int) -> int:
+    """The nation's units in the areas of ``part``."""
+    return sum(c for a, c in n.units.items() if part >> a & 1)
 
 
 def support_limit(s: "HBState", n: "Nation") -> int:
@@ -53,8 +57,8 @@ def support(s: "HBState", nid: int) -> Decision | None:
         return None
     groups = parts(s, n)
     if len(groups) > 1:
-        top = sum(n.units[a] for a in bits(groups[0]))
-        tied = [g for g in groups if sum(n.units[a] for a in bits(g)) == top]
+        top = strength(n, groups[0])
+        tied = [g for g in groups if strength(n, g) == top]
         if len(tied) > 1:
             keys = tuple(s.board.ids[bits(g)[0]] for g in tied)
 

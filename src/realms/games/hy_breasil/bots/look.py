@@ -13,8 +13,7 @@ from collections import deque
 from functools import lru_cache
 
 from ..board import Board, load_board
-from ..connect import bits, spread
-from ..connect import components as connected_groups
+from ..connect import components as connected_groups, links
 from ..movement import Reach
 
 EMPTY = -1
@@ -196,16 +195,4 @@ def distances(board: Board) -> tuple[tuple[int, ...], ...]:
 def components(look: Look, n: NationView) -> list[int]:
     """The §6.4 connected parts of ``n``'s land (bitmasks): two areas are linked when
     adjacent or when both border one sea or empty land area (RULINGS HB-Q23)."""
-    b = look.board
-    nbr = b.nbr_mask
-    hop = look.passable()
-    areas = bits(n.land)
-    links = {}
-    for x in areas:
-        reach = nbr[x] & hop
-        m = 0
-        for y in areas:
-            if y != x and ((nbr[x] >> y) & 1 or nbr[y] & reach):
-                m |= 1 << y
-        links[x] = m
-    return connected_groups(n.land, links)
+    return connected_groups(n.land, links(n.land, look.board.nbr_mask, look.passable()))
