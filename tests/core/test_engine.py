@@ -182,3 +182,14 @@ def test_record_for_a_player_hides_other_picks_and_the_seed():
     assert all(key is not None for (p, key), _ in public)
     play(s, [RandomBot(i) for i in range(3)])
     assert g.record_for(s, 0) == s.record().to_json()
+
+
+def test_turn_starts_of_a_broken_record_names_the_bad_answer():
+    """The replay viewer's turn stops come from a replay: a record that does not replay is
+    refused as :meth:`Game.replay` refuses it, naming the answer."""
+    g, s = _played()
+    bad = s.record()
+    bad.answers = bad.answers[:5] + [(bad.answers[5][0], "atlantis")]
+    with pytest.raises(RecordError, match=r"answer #6 .*atlantis"):
+        g.turn_starts(bad)
+    assert g.turn_starts(s.record())[0][1] == 0  # the opening's events come before any answer

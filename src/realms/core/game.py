@@ -6,7 +6,7 @@ point group (see pyproject.toml), each pointing at a :class:`Game`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any, Callable
 
@@ -88,8 +88,10 @@ class Game:
             "answers": answers,
         }
 
-    def replay(self, record: Record, source: str = "record") -> GameState:
-        """The state a record leads to; a :class:`RecordError` names the first bad answer."""
+    def replay(self, record: Record, source: str = "record",
+               after_each: Callable[[GameState], None] | None = None) -> GameState:
+        """The state a record leads to; a :class:`RecordError` names the first bad answer.
+        ``after_each(state)`` is called on the new game and after every answer."""
         if record.game != self.id:
             raise RecordError(f"{source}: record is for {record.game!r}, not {self.id!r}")
         if record.version != self.state_class.RECORD_VERSION:
@@ -101,23 +103,27 @@ class Game:
             state = self.new_game(record.options, record.seed)
         except OptionError as exc:
             raise RecordError(f"{source}: bad options: {exc}") from None
+        if after_each is not None:
+            after_each(state)
         for i, (player, key) in enumerate(record.answers):
             try:
                 state.apply(player, key)
             except IllegalAnswer as exc:
                 raise RecordError(f"{source}: answer #{i + 1} [{player}, {key!r}]: {exc}") from None
+            if after_each is not None:
+                after_each(state)
         return state
 
-    def turn_starts(self, record: Record) -> list[tuple[int, int]]:
+    def turn_starts(self, record: Record, source: str = "record") -> list[tuple[int, int]]:
         """Where each turn of a recorded game begins, as ``(turn, answers)``: the number of
         answers after which the turn's first event was logged (its events carry the turn).
-        A replay viewer steps through a game turn by turn with these."""
-        state = self.replay(replace(record, answers=[]))
+        A replay viewer steps through a game turn by turn with these.  A bad record raises
+        :class:`RecordError`, as :meth:`replay` does."""
         starts: list[tuple[int, int]] = []
         seen: set[int] = set()
         logged = 0
 
-        def note() -> None:
+        def note(state: GameState) -> None:
             nonlocal logged
             for e in state.events[logged:]:
                 if e.turn not in seen:
@@ -125,10 +131,7 @@ class Game:
                     starts.append((e.turn, len(state.answers)))
             logged = len(state.events)
 
-        note()
-        for player, key in record.answers:
-            state.apply(player, key)
-            note()
+        self.replay(record, source, after_each=note)
         return starts
 
 
