@@ -61,6 +61,20 @@ class Game:
     #: start-up.  It changes no result, only when the cost is paid.
     warm: Callable[[], None] | None = None
 
+    # -- options: the declared schema (owner: options work) ----------------------------
+    # (fields for the option schema go here)
+
+    # -- traits, for search and learning (owner: engine API work) ------------------------
+    #: the game rolls dice or shuffles (a state's future depends on its seed)
+    chance: bool = True
+    #: some seat may not see part of the state (``hidden`` lists what)
+    hidden_information: bool = False
+    #: several seats may decide at once (``pending()`` may hold several decisions)
+    simultaneous: bool = False
+
+    # -- analysis through the contract (owner: analysis work) ---------------------------
+    # (fields for statistics watchers, report sections, history measure, odds go here)
+
     def new_game(self, options: dict | None = None, seed: int = 0) -> GameState:
         """A new game with validated ``options`` (defaults filled in) and ``seed``."""
         return self.state_class(self.normalize_options(dict(options or {})), seed)
