@@ -251,8 +251,19 @@ class GameState:
         raise NotImplementedError
 
     def chronicle(self) -> list[str]:
-        """The events as readable sentences."""
+        """All the events as readable sentences (the omniscient story: simulations, finished
+        games).  :meth:`chronicle_for` is what one seat may read."""
         return [e.text for e in self.events]
+
+    def events_for(self, player: int | None) -> list:
+        """The events ``player`` (None: a spectator) may read now, by each event's
+        audience; all of them once the game is over."""
+        over = self.is_over()
+        return [e for e in self.events if e.seen_by(player, over)]
+
+    def chronicle_for(self, player: int | None) -> list[str]:
+        """The chronicle as ``player`` (None: a spectator) may read it now."""
+        return [e.text for e in self.events_for(player)]
 
     def event_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}

@@ -280,14 +280,9 @@ def rebuild(row: GameRow) -> Live:
 
 
 def _chronicle(live: Live, seat: int | None) -> list[str]:
-    """The last lines of the chronicle, leaving out any line that names something hidden
-    from ``seat`` (a card in another hand)."""
-    state = live.state
-    lines = state.chronicle()[-CHRONICLE_LINES:]
-    secrets_ = [str(h) for h in live.game.hidden(state, seat) if isinstance(h, str) and h]
-    if secrets_:
-        lines = [ln for ln in lines if not any(s in ln for s in secrets_)]
-    return lines
+    """The last lines of the chronicle that ``seat`` (None: a spectator) may read, by each
+    event's audience."""
+    return live.state.chronicle_for(seat)[-CHRONICLE_LINES:]
 
 
 def state_payload(live: Live, seat: int | None) -> dict:

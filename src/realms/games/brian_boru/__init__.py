@@ -17,11 +17,14 @@ from .state import BBState
 
 
 def _hidden(state: BBState, player: int | None) -> list:
-    """Every card ``player`` may not see now, as shown in views (``"17Y"``): other players'
-    hands, picks and draft packets, the face-down leftover card and the discard pile."""
+    """Every card ``player`` may not know of now, as shown in views (``"17Y"``): other
+    players' hands, picks and draft packets, the face-down leftover card and the discards
+    nobody saw.  A card once played face up to a trick was seen by all: it stays in every
+    chronicle, though the discard pile itself may not be looked through (Tricks)."""
     seen = state.visible_cards(player)
     label = state.tables.card_label
-    return [label(c) for c in range(1, len(state.tables.cards)) if c not in seen]
+    played = {e.data.get("card") for e in state.events if e.kind == "play"}
+    return [label(c) for c in range(1, len(state.tables.cards)) if c not in seen and label(c) not in played]
 
 
 def _draw(state: BBState | None, options: dict) -> str:

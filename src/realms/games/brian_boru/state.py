@@ -14,7 +14,7 @@ the face-down leftover card are never in another player's :meth:`view`.
 from __future__ import annotations
 
 from realms.core.engine import GameState
-from realms.core.events import Event
+from realms.core.events import EVERYONE, Event
 
 from .steps import STEPS
 from .tables import COLOUR_NAMES, Tables, load_tables
@@ -240,8 +240,9 @@ class BBState(GameState):
         return (self.points[p], claims, len(self.marriages[p]))
 
     # -- shared primitives -----------------------------------------------------------------
-    def log(self, kind: str, text: str, **data) -> None:
-        self.events.append(Event(kind, self.round, text, data))
+    def log(self, kind: str, text: str, audience: "tuple[int, ...] | None" = EVERYONE, **data) -> None:
+        """Add an event to the chronicle; ``audience``: who may read it while the game runs."""
+        self.events.append(Event(kind, self.round, text, data, audience))
 
     def clockwise(self, start: int) -> list[int]:
         """All players in clockwise order (ascending seats, wrapping) from ``start``."""

@@ -10,7 +10,7 @@ has gone to a new nation.
 from __future__ import annotations
 
 from realms.core.engine import GameState
-from realms.core.events import Event
+from realms.core.events import EVERYONE, Event
 
 from .board import Board, load_board
 from .steps import STEPS
@@ -266,8 +266,9 @@ class HBState(GameState):
         }
 
     # -- shared primitives -----------------------------------------------------------------
-    def log(self, kind: str, text: str, **data) -> None:
-        self.events.append(Event(kind, self.turn, text, data))
+    def log(self, kind: str, text: str, audience: "tuple[int, ...] | None" = EVERYONE, **data) -> None:
+        """Add an event to the chronicle; ``audience``: who may read it while the game runs."""
+        self.events.append(Event(kind, self.turn, text, data, audience))
 
     def who(self, nation: Nation) -> str:
         return f"the {nation.name} ({self.names[nation.owner]})" if nation.owner >= 0 else f"the {nation.name}"
