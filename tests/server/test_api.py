@@ -342,3 +342,15 @@ def test_a_restarted_app_continues_every_game_exactly(database):
         end_a = play_first_options(c, a["id"], {0: a["seats"][0]["token"]}, 400)
         assert end_a["over"] and end_a["version"] == end_b["version"]
         assert live_state(c, a["id"]).state_hash() == h_b
+
+
+def test_scores_and_panels_come_from_the_game(client):
+    """The page shows each seat's score from the game's result and the panels the game
+    declares for the viewer (Brian Boru: the viewer's own hand and draft picks only)."""
+    out = new_game(client, game="brian-boru", seats=["human", "greedy", "greedy"], seed=5)
+    me = client.get(f"/api/games/{out['id']}", headers=bearer(out["seats"][0]["token"])).json()
+    assert me["scores"] == [p["points"] for p in me["view"]["players"]]
+    titles = [p["title"] for p in me["panels"]]
+    assert titles[0] == "Your hand" and me["panels"][0]["items"] == me["view"]["hand"]
+    spectator = client.get(f"/api/games/{out['id']}").json()
+    assert spectator["panels"] == [] and spectator["scores"] == me["scores"]

@@ -214,8 +214,10 @@ def test_brian_boru_through_a_draft_and_a_trick(server, page, tmp_path):
             tricks_seen = True  # every player has played a card: a trick is done
             break
         answer_once(page, use_board=True)
-        if not page.locator("#hand-box").is_hidden():
-            assert page.locator("#hand span").count() == len(state(server, gid, token)["view"]["hand"])
+        hand = state(server, gid, token)["view"]["hand"]
+        page.wait_for_function("n => document.querySelectorAll('#panels section:first-child span').length === n",
+                               arg=len(hand))
+        assert page.locator("#panels h2").first.inner_text() == "Your hand"
     assert tricks_seen, "did not get through a draft and a trick"
     shot(page, "brian-boru-game", tmp_path)
     assert page.locator("#board circle[id^='town-']").count() > 10

@@ -308,6 +308,8 @@ def state_payload(live: Live, seat: int | None) -> dict:
         "over": over,
         "result": state.result() if over else None,
         "score_name": live.game.score_name,
+        "scores": [state.result()["scores"].get(n) for n in names],
+        "panels": live.game.panels(view) if live.game.panels is not None and seat is not None else [],
         "chronicle": _chronicle(live, seat),
     }
 
