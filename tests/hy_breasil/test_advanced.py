@@ -1594,7 +1594,7 @@ def test_hb_q47_any_combination(hb):
             if "submission" not in rules:
                 assert all(n.master == EMPTY for n in s.nations.values())
     assert GAME.new_game({"players": 3, "rules": "abilities,races"}).options["rules"] == ["races", "abilities"]
-    with pytest.raises(OptionError, match="unknown rule"):
+    with pytest.raises(OptionError, match="option .rules.: unknown value.*magic"):
         GAME.new_game({"players": 3, "rules": ["races", "magic"]})
 
 

@@ -7,16 +7,16 @@ point group (see pyproject.toml), each pointing at a :class:`Game`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib.metadata import entry_points
 from typing import Any, Callable
 
 from .decision import Decision, IllegalAnswer
 from .engine import GameState
+from .options import Option, OptionError, player_options, validate
 from .record import Record, RecordError
 
-
-class OptionError(ValueError):
-    """Bad game options; the message names the option and the problem."""
+__all__ = ["Game", "Invariant", "Option", "OptionError", "UnknownGame", "games", "get_game", "replay"]
 
 
 class UnknownGame(KeyError):
@@ -38,7 +38,6 @@ class Game:
     min_players: int
     max_players: int
     state_class: type[GameState]
-    normalize_options: Callable[[dict], dict]
     invariants: tuple[Invariant, ...] = ()
     hidden: Callable[[GameState, "int | None"], list[Any]] = field(default=lambda s, p: [])
     bots: dict = field(default_factory=dict)
@@ -62,7 +61,15 @@ class Game:
     warm: Callable[[], None] | None = None
 
     # -- options: the declared schema (owner: options work) ----------------------------
-    # (fields for the option schema go here)
+    #: the game's own options; ``players`` and ``names`` come first in every game's
+    #: :attr:`schema`, declared once in ``core.options``
+    options: tuple[Option, ...] = ()
+    #: the number of players when neither ``players`` nor ``names`` is given
+    default_players: int = 4
+    #: ``check_options(options, given) -> options``: what the schema cannot say, run on
+    #: the validated options (defaults filled in) knowing which names were ``given``;
+    #: raises ``OptionError`` naming the options at fault
+    check_options: Callable[[dict, frozenset], dict] | None = None
 
     # -- traits, for search and learning (owner: engine API work) ------------------------
     #: the game rolls dice or shuffles (a state's future depends on its seed)
@@ -74,6 +81,29 @@ class Game:
 
     # -- analysis through the contract (owner: analysis work) ---------------------------
     # (fields for statistics watchers, report sections, history measure, odds go here)
+
+    def __post_init__(self) -> None:
+        names = [o.name for o in self.schema]
+        flags = [o.flag for o in self.schema if o.flag]
+        if len(set(names)) != len(names) or len(set(flags)) != len(flags):
+            raise ValueError(f"{self.id}: option names and flags must be unique")
+        if not self.min_players <= self.default_players <= self.max_players:
+            raise ValueError(f"{self.id}: default_players must be within the player range")
+
+    @cached_property
+    def schema(self) -> tuple[Option, ...]:
+        """Every option of the game: players and names, then the game's own."""
+        return (*player_options(self.min_players, self.max_players, self.default_players), *self.options)
+
+    def normalize_options(self, raw: dict, paths: bool = True) -> dict:
+        """``raw`` checked against :attr:`schema` by the shared validator, then by the
+        game's own :attr:`check_options`: the full options, defaults filled in.  A bad
+        option raises :class:`OptionError` naming it.  ``paths=False`` (the web) accepts
+        only bundled names for ``file`` options, never a path on the server."""
+        options, given = validate(self.schema, raw, paths)
+        if self.check_options is not None:
+            options = self.check_options(options, given)
+        return options
 
     def new_game(self, options: dict | None = None, seed: int = 0) -> GameState:
         """A new game with validated ``options`` (defaults filled in) and ``seed``."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from realms.core.game import Game
 
 from .invariants import INVARIANTS
-from .options import normalize_options
+from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
 from .state import BBState
 
 
@@ -42,10 +42,10 @@ def _bots() -> dict:
 GAME = Game(
     id="brian-boru",
     name="Brian Boru",
-    min_players=3,
-    max_players=5,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
     state_class=BBState,
-    normalize_options=normalize_options,
+    options=OPTIONS,
     invariants=INVARIANTS,
     hidden=_hidden,
     bots=_bots(),

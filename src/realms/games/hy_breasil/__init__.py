@@ -12,7 +12,7 @@ from realms.core.game import Game
 
 from .bots import AutoBot
 from .invariants import INVARIANTS
-from .options import normalize_options
+from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, check_options
 from .state import HBState
 
 
@@ -42,10 +42,11 @@ def _warm() -> None:
 GAME = Game(
     id="hy-breasil",
     name="Hy Breasil",
-    min_players=2,
-    max_players=6,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
     state_class=HBState,
-    normalize_options=normalize_options,
+    options=OPTIONS,
+    check_options=check_options,
     invariants=INVARIANTS,
     hidden=_hidden,
     draw=_draw,
