@@ -59,6 +59,10 @@ class Game:
     #: requests (heavy modules, boards, solver tables); ``realms serve`` calls it once at
     #: start-up.  It changes no result, only when the cost is paid.
     warm: Callable[[], None] | None = None
+    #: ``panels(view) -> [{"title", "items": [str]}]``: what a page shows the viewer beside
+    #: the board and the scores, from its view alone (a hand of cards, the cards kept in a
+    #: draft, a secret mission); nothing for a spectator's view if the game shows nothing.
+    panels: Callable[[dict], list[dict]] | None = None
 
     # -- options: the declared schema (owner: options work) ----------------------------
     #: the game's own options; ``players`` and ``names`` come first in every game's

@@ -27,6 +27,17 @@ def _hidden(state: BBState, player: int | None) -> list:
     return [label(c) for c in range(1, len(state.tables.cards)) if c not in seen and label(c) not in played]
 
 
+def _panels(view: dict) -> list[dict]:
+    """The viewer's own cards beside the board: the hand, and in the draft the cards kept
+    so far (Draft: picks are set aside face down until the draft ends)."""
+    out = []
+    if view.get("hand") is not None:
+        out.append({"title": "Your hand", "items": view["hand"]})
+    if view.get("picks"):
+        out.append({"title": "Kept in this draft", "items": view["picks"]})
+    return out
+
+
 def _draw(state: BBState | None, options: dict) -> str:
     from .draw import draw
 
@@ -50,6 +61,7 @@ GAME = Game(
     hidden=_hidden,
     bots=_bots(),
     draw=_draw,
+    panels=_panels,
     score_name="points",
     turn_word="round",
     private_kinds=frozenset({"bb.draft"}),
