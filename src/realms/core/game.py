@@ -63,6 +63,9 @@ class Game:
     #: the board and the scores, from its view alone (a hand of cards, the cards kept in a
     #: draft, a secret mission); nothing for a spectator's view if the game shows nothing.
     panels: Callable[[dict], list[dict]] | None = None
+    #: ``describe(view) -> [line, …]``: the position as text for the terminal
+    #: (``realms play``), from the viewer's view alone
+    describe: Callable[[dict], list[str]] | None = None
 
     # -- options: the declared schema (owner: options work) ----------------------------
     #: the game's own options; ``players`` and ``names`` come first in every game's

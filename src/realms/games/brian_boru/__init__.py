@@ -38,6 +38,12 @@ def _panels(view: dict) -> list[dict]:
     return out
 
 
+def _describe(view: dict) -> list[str]:
+    from .describe import describe
+
+    return describe(view)
+
+
 def _draw(state: BBState | None, options: dict) -> str:
     from .draw import draw
 
@@ -61,6 +67,7 @@ GAME = Game(
     hidden=_hidden,
     bots=_bots(),
     draw=_draw,
+    describe=_describe,
     panels=_panels,
     score_name="points",
     turn_word="round",

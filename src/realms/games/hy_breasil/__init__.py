@@ -21,6 +21,12 @@ def _hidden(state: HBState, player: int | None) -> list:
     return [state.dice.fingerprint()[1:5]]
 
 
+def _describe(view: dict) -> list[str]:
+    from .describe import describe
+
+    return describe(view)
+
+
 def _draw(state: HBState | None, options: dict) -> str:
     from .draw import draw
 
@@ -50,6 +56,7 @@ GAME = Game(
     invariants=INVARIANTS,
     hidden=_hidden,
     draw=_draw,
+    describe=_describe,
     advice=_advice,
     warm=_warm,
     bots={"auto": AutoBot},
