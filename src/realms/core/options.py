@@ -89,7 +89,7 @@ class Option:
             out["min"], out["max"] = self.min, self.max
         if self.choices:
             out["choices"] = list(self.choices)
-        if self.type == "timeline":
+        if self.type in ("names", "timeline"):
             out["max_items"] = self.max_items
         return out
 
@@ -111,7 +111,7 @@ class Option:
 def player_options(min_players: int, max_players: int, default: int) -> tuple[Option, Option]:
     """The number of players and their names: the same two options for every game."""
     return (
-        Option("players", "int", default, f"Number of players ({min_players} to {max_players}).",
+        Option("players", "int", default, "Number of players.",
                group="players", flag="--players", min=min_players, max=max_players),
         Option("names", "names", None, f"Player names, unique, up to {MAX_NAME} characters each "
                "(sets the number of players; default P1, P2, …).", group="players", flag="--names",
@@ -301,5 +301,5 @@ def _entry(text: str) -> list:
 
 def metavar(opt: Option) -> str:
     """How a command line writes the option's value."""
-    return {"int": "N", "bool": "BOOL", "choice": "|".join(opt.choices), "choices": "A,B,…",
+    return {"int": "N", "bool": "BOOL", "choice": "NAME", "choices": "A,B,…",
             "names": "NAME,…", "file": "NAME|PATH", "timeline": "TURN:NAME"}[opt.type]

@@ -24,7 +24,7 @@ def _schema() -> tuple[Option, ...]:
     last = t.max_turns
     maps = tuple(sorted(p.stem for p in MAPS.glob("*.toml")))
     return (
-        Option("turns", "int", t.default_turns, f"Game length in turns (§3; default {t.default_turns}); "
+        Option("turns", "int", t.default_turns, "Game length in turns (§3); "
                "none with a VP target plays until it is reached.", group="length", flag="--turns",
                min=1, max=last, nullable=True),
         Option("vp_target", "int", None, "Play until a player has this many VP (§3).", group="length",
