@@ -87,7 +87,29 @@ class Game:
     simultaneous: bool = False
 
     # -- analysis through the contract (owner: analysis work) ---------------------------
-    # (fields for statistics watchers, report sections, history measure, odds go here)
+    # Each hook is a function, so a game's analysis modules load only when used.
+    #: ``scores_now(state) -> [score of seat 0, …]``: what each seat would be ranked by if
+    #: the game ended now, higher is better (default: ``result()["scores"]`` in seat order).
+    #: The simulation samples it at every turn end for the outcome metrics.
+    scores_now: Callable[[GameState], list[float]] | None = None
+    #: ``watcher() -> realms.sim.stats.Watcher``: a fresh statistics watcher for one game;
+    #: what it keeps goes under a game line's ``"stats"`` (default: nothing game-specific).
+    watcher: Callable[[], Any] | None = None
+    #: ``report_sections() -> (ReportSection, …)``: what a simulation report adds for this
+    #: game, computed from the games' lines.
+    report_sections: Callable[[], tuple["ReportSection", ...]] | None = None
+    #: ``history_measure() -> HistoryMeasure``: what the histomap of ``realms history``
+    #: shows (default: each player's share of the scores).
+    history_measure: Callable[[], "HistoryMeasure"] | None = None
+    #: ``calculator() -> Calculator``: the battle calculator of ``realms odds GAME …``.
+    calculator: Callable[[], "Calculator"] | None = None
+
+    def current_scores(self, state: GameState) -> list[float]:
+        """Each seat's score now (:attr:`scores_now`, or the result's scores)."""
+        if self.scores_now is not None:
+            return list(self.scores_now(state))
+        res = state.result()
+        return [res["scores"][name] for name in res["players"]]
 
     def __post_init__(self) -> None:
         names = [o.name for o in self.schema]
@@ -184,6 +206,103 @@ class Game:
 
         self.replay(record, source, after_each=note)
         return starts
+
+
+# =========================================================================== analysis hooks
+
+
+@dataclass
+class Share:
+    """One stream of a history's histomap at one turn end: what one nation or player
+    holds (``value``), drawn in ``colour``; ``parent``: the stream it split from."""
+
+    key: str
+    name: str
+    detail: str  # the smaller line of the label (race, owner)
+    colour: str
+    value: float
+    parent: str | None = None
+
+
+class HistoryMeasure:
+    """What a game's history page measures (``Game.history_measure``); one per replay.
+
+    The page replays a record and calls :meth:`on_event` for every event and
+    :meth:`shares` at every turn end.  This base measures each player's score.
+    """
+
+    #: what a stream's width measures, for people ("land areas held")
+    name = "score"
+    #: chronicle styling by event kind: ``battle``, ``rise``, ``fall`` or ``score``
+    event_classes: dict[str, str] = {}
+    #: event kinds that only mark where a turn begins (its heading says as much)
+    marker_kinds: frozenset = frozenset()
+    #: colours of seats 0, 1, … where a game has none of its own
+    palette = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
+
+    def on_event(self, state: GameState, event) -> None:
+        """``event`` is being logged (a measure may follow who split from whom)."""
+
+    def shares(self, state: GameState) -> tuple[list[Share], float]:
+        """The streams at this turn end (those holding nothing left out) and the whole
+        they are shares of (the map's land, the board's towns)."""
+        res = state.result()
+        out = [Share(f"p{i}", name, "", self.palette[i % len(self.palette)], max(0, res["scores"][name]))
+               for i, name in enumerate(res["players"])]
+        return [s for s in out if s.value], max(1, sum(s.value for s in out))
+
+    def snapshot(self, state: GameState, turn: int) -> GameState:
+        """The state to draw as the map at the end of ``turn`` (a game whose turn
+        counter has already moved on returns a copy showing ``turn``)."""
+        return state
+
+
+@dataclass(frozen=True)
+class ReportSection:
+    """One section a game adds to a simulation report (``realms simulate --report``).
+
+    ``figure(lines)`` computes it from the games' lines (their ``stats`` come from the
+    game's watcher): JSON kept as ``summary.json``'s ``figures[key]``, or ``None`` when
+    these lines have nothing to show.  ``chart(figure)`` returns a matplotlib figure (or
+    ``None``), saved as ``charts/<key>.svg``; ``html(figure, img)`` is the section as
+    HTML, given the chart's ``<img>`` tag ("" without a chart).
+    """
+
+    key: str
+    figure: Callable[[list[dict]], dict | None]
+    html: Callable[[dict, str], str]
+    chart: Callable[[dict], Any] | None = None
+
+
+class CalculatorError(ValueError):
+    """Bad calculator input; the message names the argument and the problem."""
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One command-line argument of a game's calculator: ``--<name>`` (underscores as
+    dashes).  ``type``: ``int``, ``float``, ``str``, ``bool`` (a flag) or ``"path"``
+    (a file to write)."""
+
+    name: str
+    type: Any
+    help: str
+    default: Any = None
+    choices: tuple | None = None
+    short: str | None = None  # "-a"
+    metavar: str | None = None
+
+
+@dataclass(frozen=True)
+class Calculator:
+    """A game's battle calculator (``realms odds GAME …``): the arguments it declares,
+    and ``compute(values) -> (json, text)`` from the values by argument name — the JSON
+    object of ``--json`` and the text for people.  Bad input raises
+    :class:`CalculatorError`."""
+
+    help: str
+    arguments: tuple[Argument, ...]
+    compute: Callable[[dict], tuple[dict, str]]
 
 
 _GAMES: dict[str, Game] | None = None

@@ -1,4 +1,5 @@
-"""Play one game with named bots and summarise it as the CLI's JSON object."""
+"""Play one game with named bots and summarise it as the CLI's JSON object; follow each
+seat's score turn by turn (:class:`ScoreTrack`) for the outcome metrics."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from realms.core.agents import GENERIC_BOTS, Agent, bot_seed
 from realms.core.engine import GameState
 from realms.core.game import Game, OptionError
 from realms.core.match import explained_chronicle, play
+
+from .stats import Watcher
 
 
 def bot_names(game: Game) -> list[str]:
@@ -39,6 +42,19 @@ def run_explained(game: Game, options: dict, seed: int, bots: list[str]) -> tupl
     state = game.new_game(options, seed)
     agents = make_bots(game, bots, len(state.result()["players"]), seed)
     return state, explained_chronicle(state, agents)
+
+
+class ScoreTrack(Watcher):
+    """Each seat's score at every turn end, sampled from ``Game.current_scores`` as the
+    turn changes (and at the end): a game line's ``turn_scores``, ``[[turn, [score of
+    seat 0, …]], …]``, from which the report counts lead changes and standings."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.rows: list[list] = []
+
+    def on_turn_end(self, state, turn: int) -> None:
+        self.rows.append([turn, self.game.current_scores(state)])
 
 
 def summary(state: GameState) -> dict:

@@ -50,6 +50,28 @@ def _draw(state: BBState | None, options: dict) -> str:
     return draw(state)
 
 
+def _scores_now(state: BBState) -> list[int]:
+    return list(state.points)
+
+
+def _watcher():
+    from .stats import BrianBoruWatcher
+
+    return BrianBoruWatcher()
+
+
+def _report_sections() -> tuple:
+    from .report import sections
+
+    return sections()
+
+
+def _history_measure():
+    from .history import TownsControlled
+
+    return TownsControlled()
+
+
 def _bots() -> dict:
     from .bots import GreedyBot
 
@@ -72,6 +94,10 @@ GAME = Game(
     score_name="points",
     turn_word="round",
     private_kinds=frozenset({"bb.draft"}),
+    scores_now=_scores_now,
+    watcher=_watcher,
+    report_sections=_report_sections,
+    history_measure=_history_measure,
 )
 
 __all__ = ["GAME", "BBState"]

@@ -45,6 +45,36 @@ def _warm() -> None:
     warm()
 
 
+def _scores_now(state: HBState) -> list[float]:
+    from .stats import scores_now
+
+    return scores_now(state)
+
+
+def _watcher():
+    from .stats import HyBreasilWatcher
+
+    return HyBreasilWatcher()
+
+
+def _report_sections() -> tuple:
+    from .report import sections
+
+    return sections()
+
+
+def _history_measure():
+    from .history import LandHeld
+
+    return LandHeld()
+
+
+def _calculator():
+    from .odds_cli import calculator
+
+    return calculator()
+
+
 GAME = Game(
     id="hy-breasil",
     name="Hy Breasil",
@@ -60,6 +90,11 @@ GAME = Game(
     advice=_advice,
     warm=_warm,
     bots={"auto": AutoBot},
+    scores_now=_scores_now,
+    watcher=_watcher,
+    report_sections=_report_sections,
+    history_measure=_history_measure,
+    calculator=_calculator,
 )
 
 __all__ = ["GAME", "HBState"]
