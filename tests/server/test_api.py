@@ -5,10 +5,12 @@ information, and games that survive a restart of the app."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+import realms
 from realms.core.game import get_game
 from realms.core.record import Record
 from realms.server.app import create_app
@@ -94,6 +96,55 @@ def test_bad_new_games_are_422_and_store_nothing(client, body, words):
     assert r.status_code == 422, r.text
     assert words in json.dumps(r.json())
     assert client.get("/api/games").json()["games"] == []
+
+
+def test_catalog_serves_each_games_option_schema(client):
+    """The catalog carries each game's declared options, the ones POST /api/games checks:
+    players and names for every game, then the game's own (Hy Breasil's bounds and maps)."""
+    games = {g["id"]: g for g in client.get("/api/catalog").json()["games"]}
+    for g in games.values():
+        names = [o["name"] for o in g["options"]]
+        assert names[:2] == ["players", "names"]
+        players = g["options"][0]
+        assert (players["min"], players["max"]) == (g["min_players"], g["max_players"])
+    hb = {o["name"]: o for o in games["hy-breasil"]["options"]}
+    assert hb["turns"]["type"] == "int" and hb["turns"]["default"] == 15 and hb["turns"]["max"] == 100
+    assert hb["max_turns"]["max"] == 100 and hb["map"]["choices"] == ["hy-breasil"]
+    assert hb["rules"]["choices"] == ["races", "submission", "abilities"] and hb["variant"]["nullable"]
+    assert all(o["max"] is not None for o in hb.values() if o["type"] == "int")
+    assert [o["name"] for o in games["brian-boru"]["options"]] == ["players", "names"]
+
+
+@pytest.mark.parametrize("options, words", [
+    ({"names": ["x" * 10_000_000, "Bo"]}, "option 'names': name 1 is 10000000 characters long"),
+    ({"x" * 10_000_000: 1}, "unknown option(s) xxxx"),
+    ({"variant": "y" * 10_000_000}, "option 'variant' must be one of"),
+    ({"turns": 10**9}, "option 'turns' must be 1..100"),
+    ({"max_turns": 10**9}, "option 'max_turns' must be 1..100"),
+    ({"vp_target": 10**9}, "option 'vp_target' must be 1..1000"),
+    ({"set_size": 10**6}, "option 'set_size' must be"),
+    ({"joins": [[3, "Dana"]] * 1000, "variant": "continuous"}, "option 'joins' has 1000 entries"),
+    ({"names": ["Ann", "Ann"]}, "duplicate names"),
+    ({"turns": True}, "option 'turns' must be a whole number"),
+])
+def test_options_out_of_bounds_are_422_naming_the_option_without_echoing_it(client, options, words):
+    """Issue 14 items 11 and 12: every option is bounded by the game's schema (no 10 MB
+    name, no turns of 10⁹), refused up front with a short error naming the option."""
+    r = client.post("/api/games", json={"game": "hy-breasil", "options": options, "seats": ["human", "auto"]})
+    assert r.status_code == 422 and words in r.json()["detail"]
+    assert len(r.content) < 1000
+    assert client.get("/api/games").json()["games"] == []
+
+
+@pytest.mark.parametrize("where", ["atlantis", "/etc/passwd", "../../hy_breasil/data/maps/hy-breasil.toml"])
+def test_a_map_from_the_web_is_a_bundled_name_and_errors_show_no_path(client, where):
+    """Issue 14 item 13: a file option from the web is one of the game's bundled names
+    only, and the error names the option, not a file on the server."""
+    r = client.post("/api/games", json={"game": "hy-breasil", "options": {"map": where}, "seats": ["human", "auto"]})
+    assert r.status_code == 422
+    detail = r.json()["detail"]
+    assert "option 'map' must be the name of a bundled map (hy-breasil)" in detail
+    assert str(Path(realms.__file__).parent) not in detail and "/realms/" not in detail
 
 
 def test_malformed_json_is_422(client):

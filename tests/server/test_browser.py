@@ -73,7 +73,7 @@ def create_in_lobby(page, url: str, game: str, seed: int, turns: int | None = No
     page.goto(url + "/")
     page.select_option("#game", game)
     if turns is not None:
-        page.fill("#turns", str(turns))
+        page.fill("#opt-turns", str(turns))
     page.fill("#seed", str(seed))
     page.click("#create-button")
     link = page.locator("a.seat-link").first
@@ -260,3 +260,36 @@ def test_lobby_copies_a_seats_invitation_link(server, browser):
         assert copied == link.get_attribute("href") and "#token=" in copied
     finally:
         ctx.close()
+
+
+def test_lobby_draws_each_games_options_from_its_schema(server, page, tmp_path):
+    """Issue 13: the lobby's option form comes from the catalog's schema (no game's form
+    by hand): each game shows its own options, what is chosen reaches the game, and a value
+    the server refuses comes back as an error line naming the option."""
+    page.goto(server + "/")
+    page.select_option("#game", "brian-boru")
+    assert page.locator("#option-groups [id^='opt-']").evaluate_all("els => els.map(e => e.id)") == ["opt-names"]
+    page.select_option("#game", "hy-breasil")
+    for name in ("turns", "vp_target", "sets", "set_size", "map", "max_turns", "rules", "variant", "joins", "leaves"):
+        assert page.locator(f"#opt-{name}").count() == 1, name
+    assert page.get_attribute("#opt-turns", "max") == "100"
+    page.fill("#opt-names", "Ann, Bob, Cy, Di")
+    page.check(".opt-rules-choice[value=abilities]")
+    page.check(".opt-rules-choice[value=races]")
+    page.select_option("#opt-variant", "continuous")
+    page.fill("#opt-joins", "3:Eve")
+    page.fill("#opt-turns", "4")
+    shot(page, "lobby-options", tmp_path)
+    page.click("#create-button")
+    link = page.locator("a.seat-link").first
+    link.wait_for()
+    href = link.get_attribute("href")
+    gid, token = href.split("/games/")[1].split("#")[0], href.split("#token=")[1]
+    options = state(server, gid, token)["view"]["options"]
+    assert options["rules"] == ["races", "abilities"] and options["variant"] == "continuous" and options["turns"] == 4
+    record = httpx.get(f"{server}/api/games/{gid}/record", headers={"Authorization": f"Bearer {token}"}).json()
+    assert record["options"]["names"] == ["Ann", "Bob", "Cy", "Di"] and record["options"]["joins"] == [[3, "Eve"]]
+    page.fill("#opt-names", "Ann, Ann, Cy, Di")
+    page.click("#create-button")
+    page.wait_for_function("document.getElementById('create-error').textContent !== ''")
+    assert "option 'names' has duplicate names" in page.inner_text("#create-error")

@@ -39,7 +39,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
-import re
 import secrets
 import time
 from contextlib import asynccontextmanager
@@ -57,12 +56,11 @@ from realms.core.decision import IllegalAnswer
 from realms.core.engine import GameState
 from realms.core.game import Game, OptionError, UnknownGame, games, get_game
 from realms.core.mapgraph import MapError
+from realms.core.options import shown
 
 from .store import GameRow, Store, UndoConflict
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-#: a bundled map name; paths to files on the server are not accepted from the web
-MAP_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 MAX_SEED = 2**31 - 1
 #: bots of an all-bot game play at most this many decisions when it is created
 MAX_BOT_DECISIONS = 200_000
@@ -81,7 +79,8 @@ BOOT = secrets.token_hex(4)
 class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(description="a game id, e.g. hy-breasil or brian-boru")
-    options: dict[str, Any] = Field(default_factory=dict, description="options by the CLI's names, e.g. {\"turns\": 15, \"rules\": [\"races\"]}")
+    options: dict[str, Any] = Field(default_factory=dict, description="the game's options by name, as GET /api/catalog "
+                                    "declares them, e.g. {\"turns\": 15, \"rules\": [\"races\"]}")
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
     seats: list[str] = Field(min_length=1, max_length=8, description="\"human\" or a bot name per seat")
 
@@ -363,19 +362,24 @@ class Server:
         for kind in body.seats:
             if kind != "human" and kind not in factories:
                 known = ", ".join(["human", *sorted(factories)])
-                raise HTTPException(422, f"unknown seat kind {kind!r} (known: {known})")
+                raise HTTPException(422, f"unknown seat kind {shown(kind)} (known: {known})")
         options = dict(body.options)
         if "players" in options and options["players"] != n:
-            raise HTTPException(422, f"option 'players' ({options['players']!r}) must equal the number of seats ({n})")
+            raise HTTPException(422, f"option 'players' ({shown(options['players'])}) must equal the number "
+                                     f"of seats ({n})")
         options["players"] = n
-        if "map" in options and not (isinstance(options["map"], str) and MAP_NAME.match(options["map"])):
-            raise HTTPException(422, "option 'map' must be the name of a bundled map")
         try:
-            options = game.normalize_options(options)
-            seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED)
-            state = game.state_class(options, seed)
-        except (OptionError, MapError, ValueError, KeyError) as exc:
+            # the game's schema, as the CLI checks it, but a file option only by a bundled name
+            options = game.normalize_options(options, paths=False)
+        except OptionError as exc:
             raise HTTPException(422, f"bad options: {exc}") from None
+        seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED)
+        try:
+            state = game.state_class(options, seed)
+        except (MapError, ValueError, KeyError):
+            # a bundled file that does not load: the server's fault, and its message may hold a path
+            log.exception("game %s could not be set up with options %s", game.id, options)
+            raise HTTPException(422, "bad options: the game could not be set up with them") from None
         seats = [{"kind": k, "token": secrets.token_urlsafe(24) if k == "human" else None} for k in body.seats]
         game_id = secrets.token_hex(8)
         row = GameRow(game_id, game.id, options, seed, seats, [])
@@ -496,10 +500,14 @@ def create_app(database: str | None = None) -> FastAPI:
 
     @app.get("/api/catalog")
     async def catalog() -> dict:
-        """The games that can be created, their player counts and seat kinds."""
+        """The games that can be created: player counts, seat kinds (``default_bot``: the
+        game's own first bot), and the options each declares (``options``: name, type, default,
+        bounds or choices, help, group), which ``POST /api/games`` checks; a lobby draws its
+        form from them."""
         return {"games": [
             {"id": g.id, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
-             "seat_kinds": ["human", *sorted(_bot_factories(g))], "score_name": g.score_name}
+             "seat_kinds": ["human", *sorted(_bot_factories(g))], "default_bot": next(iter(g.bots), "random"),
+             "score_name": g.score_name, "options": [o.to_json() for o in g.schema]}
             for g in games().values()
         ]}
 
