@@ -167,3 +167,25 @@ def test_tournament_workers_same_standings(capsys):
     serial = json.loads(capsys.readouterr().out)
     assert main(args + ["--workers", "2"]) == 0
     assert json.loads(capsys.readouterr().out) == serial
+
+
+def test_a_game_without_analysis_hooks_gets_the_shared_report(tmp_path, monkeypatch):
+    """No watcher, no sections, no scores hook: the generic watcher, per-turn scores from
+    the result, and the figures and outcome metrics every game has."""
+    from dataclasses import replace
+
+    from realms.core.game import get_game
+    from realms.sim import batch
+
+    bare = replace(get_game("brian-boru"), scores_now=None, watcher=None, report_sections=None,
+                   history_measure=None, calculator=None)
+    monkeypatch.setattr(batch, "get_game", lambda game_id: bare)
+    lines = [batch.play_game("brian-boru", {"players": 3}, s, ["greedy"]) for s in (1, 2)]
+    assert all(ln["stats"] == {"kind": "generic"} for ln in lines)
+    for ln in lines:
+        assert ln["turn_scores"][-1][1] == [ln["scores"][name] for name in ln["players"]]
+    summary = write_report(tmp_path, lines, {"game": "brian-boru", "game_name": "Bare"}, sections=())
+    f = summary["figures"]
+    assert set(f) == {"games", "win_share_by_seat", "scores", "outcomes"}
+    assert f["outcomes"]["lead_changes"]["games"] == 2 and f["outcomes"]["decisiveness"]["games"] == 2
+    assert set(_refs(tmp_path / "index.html").imgs) == {"charts/win_share.svg", "charts/scores.svg"}
