@@ -217,8 +217,8 @@ def outcomes_html(o: dict, turn_word: str = "turn") -> str:
              spread("decisions per game", o["duration"]["decisions"], 0)]
     lc, dc = o["lead_changes"], o["decisiveness"]
     rows += [spread("lead changes per game", lc["per_game"]),
-             ["lead changes per turn end", num(lc["per_turn_end"]["mean"], 3), ci(lc["per_turn_end"]["ci95"]),
-              f"over {lc['games']} games with scores by {turn_word}"],
+             [f"lead changes per {turn_word} end", num(lc["per_turn_end"]["mean"], 3),
+              ci(lc["per_turn_end"]["ci95"]), f"over {lc['games']} games with scores by {turn_word}"],
              share_row("games with a lead change", lc["games_with_a_change"]),
              spread("decisiveness threshold", dc["threshold"], 3),
              share_row("non-winner led", dc["non_winner_led"])]

@@ -80,6 +80,7 @@ def counts(values: Iterable) -> dict:
 
 
 def rounded(x: float | None, nd: int = 4) -> float | None:
+    """``x`` to ``nd`` decimals, as the figures keep numbers (``None`` stays ``None``)."""
     return None if x is None else round(x, nd)
 
 
