@@ -340,3 +340,11 @@ def test_turn_scores_are_sampled_at_every_turn_end(game_id, opts, bots):
     assert line["turn_scores"][-1][1] == [line["scores"][n] for n in line["players"]]
     state = run_game(get_game(game_id), opts, 3, bots)
     assert get_game(game_id).current_scores(state) == line["turn_scores"][-1][1]
+
+
+def test_hy_breasil_continuous_play_is_tracked_by_corrected_score():
+    """§10.3, RULINGS HB-Q45: in continuous play the result ranks by VP per turn played,
+    so the per-turn scores the lead changes are counted on are those."""
+    line = play_game("hy-breasil", {"players": 4, "turns": 6, "variant": "continuous"}, 2, ["random"])
+    assert line["turn_scores"][-1][1] == [line["corrected_scores"][n] for n in line["players"]]
+    assert line["turn_scores"][-1][1] != [line["scores"][n] for n in line["players"]]
