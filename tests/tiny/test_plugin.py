@@ -38,6 +38,11 @@ def test_cli_lists_and_simulates_it(tiny, tmp_path):
     runner = CliRunner()
     listed = runner.invoke(cli, ["games"])
     assert "pebbles" in listed.output and "Pebbles (2–4 players)" in listed.output
+    schema = json.loads(runner.invoke(cli, ["options", "pebbles", "--json"]).output)["options"]
+    assert [o["name"] for o in schema] == ["players", "names", "pile"] and schema[2]["flag"] == "--pile"
+    short = runner.invoke(cli, ["simulate", "pebbles", "--pile", "3", "--option", "names=Ann,Bo", "--json"])
+    assert short.exit_code == 0, short.output
+    assert json.loads(short.output)["players"] == ["Ann", "Bo"] and json.loads(short.output)["decisions"] <= 3
     played = runner.invoke(cli, ["simulate", "pebbles", "--seed", "3", "--json"])
     assert played.exit_code == 0, played.output
     line = json.loads(played.output)

@@ -12,6 +12,7 @@ from realms.core.decision import Decision
 from realms.core.engine import GameState, Steps
 from realms.core.events import Event
 from realms.core.game import Game
+from realms.core.options import Option
 
 STEPS = Steps("pebbles")
 
@@ -68,19 +69,14 @@ def took(s: PebblesState, p: int, key: str, *_):
         s.then(("take", nxt))
 
 
-def normalize(raw: dict) -> dict:
-    o = {"players": 2, "pile": 15, **raw}
-    o.setdefault("names", [f"P{i + 1}" for i in range(o["players"])])
-    return o
-
-
 GAME = Game(
     id="pebbles",
     name="Pebbles",
     min_players=2,
     max_players=4,
     state_class=PebblesState,
-    normalize_options=normalize,
+    options=(Option("pile", "int", 15, "Pebbles in the pile at the start.", min=1, max=99, flag="--pile"),),
+    default_players=2,
     hidden=lambda s, p: [f"bonus of {b}." for q, b in enumerate(s.bonus) if q != p and not s.is_over()],
     hidden_information=True,
 )
