@@ -79,3 +79,11 @@ def test_lobby_catalog_and_web_api_serve_it(tiny, tmp_path):
         assert sum("is dealt a bonus" in line for line in seen["chronicle"]) == 1
         spectator = client.get(f"/api/games/{game['id']}").json()
         assert not any("is dealt a bonus" in line for line in spectator["chronicle"])
+
+
+def test_games_are_listed_by_rank_then_id(tiny):
+    """The flagship declares rank 0 and comes first (the lobby opens on the first game);
+    a game that declares nothing comes after, by id."""
+    order = list(games())
+    assert order[0] == "hy-breasil"
+    assert order.index("pebbles") > order.index("brian-boru")

@@ -63,6 +63,9 @@ class Game:
     #: the board and the scores, from its view alone (a hand of cards, the cards kept in a
     #: draft, a secret mission); nothing for a spectator's view if the game shows nothing.
     panels: Callable[[dict], list[dict]] | None = None
+    #: where the game stands in lists (``realms games``, the lobby, which opens on the
+    #: first): lower first, then by id
+    rank: int = 100
     #: ``describe(view) -> [line, …]``: the position as text for the terminal
     #: (``realms play``), from the viewer's view alone
     describe: Callable[[dict], list[str]] | None = None
@@ -309,14 +312,14 @@ _GAMES: dict[str, Game] | None = None
 
 
 def games() -> dict[str, Game]:
-    """All registered games by id."""
+    """All registered games by id, in list order (:attr:`Game.rank`, then id)."""
     global _GAMES
     if _GAMES is None:
         found: dict[str, Game] = {}
         for ep in entry_points(group="realms.games"):
             game = ep.load()
             found[game.id] = game
-        _GAMES = dict(sorted(found.items()))
+        _GAMES = dict(sorted(found.items(), key=lambda kv: (kv[1].rank, kv[0])))
     return _GAMES
 
 

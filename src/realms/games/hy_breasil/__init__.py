@@ -78,6 +78,7 @@ def _calculator():
 GAME = Game(
     id="hy-breasil",
     name="Hy Breasil",
+    rank=0,  # the flagship: first in the lists, and the game the lobby opens on
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     state_class=HBState,
