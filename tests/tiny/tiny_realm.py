@@ -9,7 +9,7 @@ most pebbles plus bonus wins; players tied share the victory.  Registered throug
 from __future__ import annotations
 
 from realms.core.decision import Decision
-from realms.core.engine import GameState, Steps
+from realms.core.engine import Field, GameState, Steps
 from realms.core.events import Event
 from realms.core.game import Game
 from realms.core.options import Option
@@ -20,6 +20,7 @@ STEPS = Steps("pebbles")
 class PebblesState(GameState):
     GAME_ID = "pebbles"
     STEPS = STEPS
+    FIELDS = (Field("names", snap=False), Field("pile"), Field("taken", list), Field("bonus", list), Field("round"))
 
     def __init__(self, options: dict, seed: int) -> None:
         super().__init__(options, seed)
@@ -30,15 +31,13 @@ class PebblesState(GameState):
         self.round = 1
         for p, b in enumerate(self.bonus):
             self.events.append(Event("bonus", 1, f"{self.names[p]} is dealt a bonus of {b}.", {"player": p}, (p,)))
-        self.then(("take", 0))
-        self._run()
+        self.start(("take", 0))
 
-    def _copy_into(self, other: "PebblesState") -> None:
-        other.names, other.pile, other.round = self.names, self.pile, self.round
-        other.taken, other.bonus = list(self.taken), list(self.bonus)
-
-    def snapshot(self) -> dict:
-        return {"pile": self.pile, "taken": self.taken, "bonus": self.bonus, "round": self.round}
+    def redeal_hidden(self, player: int | None, dice) -> None:
+        """The other players' bonuses, which ``player`` has not seen, dealt anew."""
+        for q in range(len(self.bonus)):
+            if q != player:
+                self.bonus[q] = 1 + dice.below(3)
 
     def view(self, player: int | None) -> dict:
         return {"pile": self.pile, "taken": self.taken, "round": self.round,
