@@ -51,6 +51,24 @@ def test_openapi_docs(client):
     assert {"403", "409", "422"} <= set(paths["/api/games/{game_id}/undo"]["post"]["responses"])
 
 
+@pytest.mark.parametrize("page", ["/docs", "/redoc"])
+def test_docs_load_their_scripts_from_the_app_not_a_cdn(client, page):
+    """Issue 14 item 14: the API's docs work without internet: every script, style sheet
+    and icon the page loads is served by the app (Swagger UI and ReDoc from an installed
+    package), none from another host."""
+    import re
+
+    html = client.get(page).text
+    loaded = re.findall(r"""(?:src|href)=["']([^"']+)["']""", html)
+    assert any(u.endswith(".js") for u in loaded)
+    assert all(u.startswith("/") and not u.startswith("//") for u in loaded), loaded
+    assert "http://" not in html and "https://" not in html
+    for url in loaded:
+        r = client.get(url)
+        assert r.status_code == 200 and len(r.content) > 1000, url
+    assert client.get("/openapi.json").json()["openapi"].startswith("3.")
+
+
 def test_create_gives_a_token_to_each_human_seat_only(client):
     out = new_game(client, seats=["human", "auto", "human", "random"])
     assert set(out) == {"id", "seats"}

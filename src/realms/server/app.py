@@ -74,6 +74,7 @@ from realms.core.agents import GENERIC_BOTS, Agent, bot_seed
 from realms.core.decision import IllegalAnswer
 from realms.core.engine import GameState
 from realms.core.game import Game, OptionError, UnknownGame, games, get_game
+from realms.core.match import bot_answers
 from realms.core.mapgraph import MapError
 from realms.core.options import shown
 
@@ -82,7 +83,8 @@ from .store import GameRow, Store, UndoConflict
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_SEED = 2**31 - 1
-#: bots of an all-bot game play at most this many decisions when it is created
+#: bots that play this many decisions in a row without awaiting anybody have a bug
+#: (``bot_answers`` stops with an error); what a request may make them play is below
 MAX_BOT_DECISIONS = 200_000
 CHRONICLE_LINES = 200
 #: how many of its own consecutive decisions a seat can take back, one by one
@@ -260,23 +262,6 @@ def make_agents(game: Game, seats: list[dict], seed: int) -> dict[int, Agent]:
     return {i: factories[s["kind"]](bot_seed(seed, i)) for i, s in enumerate(seats) if s["kind"] != "human"}
 
 
-def _bot_decision(state: GameState, agents: dict[int, Agent]):
-    return next((d for d in state.pending() if d.player in agents), None)
-
-
-def bot_answers(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DECISIONS):
-    """Let the bots answer their pending decisions until a person is awaited or the game
-    ends, yielding after each answer (where a caller may pause)."""
-    for _ in range(limit):
-        decision = _bot_decision(state, agents)
-        if decision is None:
-            return
-        p = decision.player
-        state.apply_index(p, agents[p].choose(decision, lambda: state.view(p)))
-        yield
-    raise RuntimeError(f"bots did not finish within {limit} decisions")
-
-
 def run_bots(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DECISIONS) -> None:
     """:func:`bot_answers` without a pause."""
     for _ in bot_answers(state, agents, limit):
@@ -301,7 +286,7 @@ def bots_to_move(state: GameState, agents: dict[int, Agent]) -> bool:
 
 def _bounded(state: GameState, agents: dict[int, Agent], cap: int):
     """:func:`bot_answers`, stopped after ``cap`` answers."""
-    for n, _ in enumerate(bot_answers(state, agents), 1):
+    for n, _ in enumerate(bot_answers(state, agents, MAX_BOT_DECISIONS), 1):
         yield
         if n >= cap:
             return
@@ -347,10 +332,10 @@ def dealing_seed(game: Game, seats: list[str], seed: int | None) -> int:
     """The seed of a new game (issue 14 item 10).  Where the game hides something from the
     players (a deal of cards, the future dice) and more than one person plays, no player
     may choose or know the seed: it decides what is hidden, and a player who knew it could
-    replay the game and see the others' cards or the dice to come.  There a seed sent is refused (422, rather than silently ignored, so that nobody
-    believes they got the game of their seed) and the server draws a secret one; a
-    running game's record leaves it out, a finished game's record gives it.  Elsewhere
-    the seed sent, or a secret one."""
+    replay the game and see the others' cards or the dice to come.  There a seed sent is
+    refused (422, rather than silently ignored, so that nobody believes they got the game
+    of their seed) and the server draws a secret one; a running game's record leaves it
+    out, a finished game's record gives it.  Elsewhere the seed sent, or a secret one."""
     if seed is not None and seats.count("human") > 1 and has_hidden_information(game):
         raise HTTPException(422, f"seed: the seed decides what {game.name} hides from its players, so with "
                                  "more than one person the server draws a seed of its own, given in the "
@@ -578,7 +563,7 @@ class Server:
                 if live.chance_at == v - 1:
                     raise HTTPException(422, "a die was rolled when your last decision was played: it stands")
                 if live.revealed_at == v - 1:
-                    raise HTTPException(422, "your last decision showed something hidden before: it stands")
+                    raise HTTPException(422, "your last decision showed something hidden to a player: it stands")
                 raise HTTPException(403, f"only your last {MAX_UNDO} decisions in a row can be taken back")
             last = live.undo[-1]
             assert last.n == v - 1 and last.seat == seat
