@@ -74,6 +74,7 @@ from realms.core.agents import GENERIC_BOTS, Agent, bot_seed
 from realms.core.decision import IllegalAnswer
 from realms.core.engine import GameState
 from realms.core.game import Game, OptionError, UnknownGame, games, get_game
+from realms.core.match import bot_answers
 from realms.core.mapgraph import MapError
 from realms.core.options import shown
 
@@ -261,23 +262,6 @@ def make_agents(game: Game, seats: list[dict], seed: int) -> dict[int, Agent]:
     return {i: factories[s["kind"]](bot_seed(seed, i)) for i, s in enumerate(seats) if s["kind"] != "human"}
 
 
-def _bot_decision(state: GameState, agents: dict[int, Agent]):
-    return next((d for d in state.pending() if d.player in agents), None)
-
-
-def bot_answers(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DECISIONS):
-    """Let the bots answer their pending decisions until a person is awaited or the game
-    ends, yielding after each answer (where a caller may pause)."""
-    for _ in range(limit):
-        decision = _bot_decision(state, agents)
-        if decision is None:
-            return
-        p = decision.player
-        state.apply_index(p, agents[p].choose(decision, lambda: state.view(p)))
-        yield
-    raise RuntimeError(f"bots did not finish within {limit} decisions")
-
-
 def run_bots(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DECISIONS) -> None:
     """:func:`bot_answers` without a pause."""
     for _ in bot_answers(state, agents, limit):
@@ -302,7 +286,7 @@ def bots_to_move(state: GameState, agents: dict[int, Agent]) -> bool:
 
 def _bounded(state: GameState, agents: dict[int, Agent], cap: int):
     """:func:`bot_answers`, stopped after ``cap`` answers."""
-    for n, _ in enumerate(bot_answers(state, agents), 1):
+    for n, _ in enumerate(bot_answers(state, agents, MAX_BOT_DECISIONS), 1):
         yield
         if n >= cap:
             return
