@@ -195,6 +195,13 @@ class BBState(GameState):
             "over": self.over,
         }
 
+    def redeal_hidden(self, player: int | None, dice) -> None:
+        """Other players' cards, the leftover and the decks' faces, as far as ``player``
+        cannot know them, dealt anew consistently with what it has seen (determinize.py)."""
+        from .determinize import redeal
+
+        redeal(self, player, dice)
+
     def rank_key(self, p: int) -> tuple[int, int, int]:
         claims = sum(1 for h in self.claim_holder if h == p)
         return (self.points[p], claims, len(self.marriages[p]))
