@@ -98,6 +98,10 @@ GAME = Game(
     watcher=_watcher,
     report_sections=_report_sections,
     history_measure=_history_measure,
+    # shuffled decks; hands, packets and the leftover card unseen; everyone drafts at once
+    chance=True,
+    hidden_information=True,
+    simultaneous=True,
 )
 
 __all__ = ["GAME", "BBState"]

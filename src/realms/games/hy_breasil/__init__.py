@@ -96,6 +96,10 @@ GAME = Game(
     report_sections=_report_sections,
     history_measure=_history_measure,
     calculator=_calculator,
+    # dice and draws from the cup; nothing hidden but the future; one question at a time
+    chance=True,
+    hidden_information=False,
+    simultaneous=False,
 )
 
 __all__ = ["GAME", "HBState"]
