@@ -1,5 +1,5 @@
-"""Who may know the seed (issue 14 item 10).  Where the seed decides what a game hides from
-its players (a deal of cards, the future dice) and more than one person plays, a seed sent
+"""Who may know the seed (issue 14 item 10).  Where the seed decides what the players may not
+know (a deal of cards, the dice to come) and more than one person plays, a seed sent
 is refused (422) and the server draws a secret one: no response of a running game carries
 it, and the finished game's record gives it, replaying exactly.  One person with bots may
 still choose the seed."""
@@ -12,11 +12,11 @@ import pytest
 
 from realms.core.game import games, get_game
 from realms.core.record import Record
-from realms.server.app import SECRET_SEEDS, has_hidden_information
+from realms.server.app import SECRET_SEEDS, seed_is_secret
 
 from .conftest import bearer
 
-HIDING = sorted(g.id for g in games().values() if has_hidden_information(g))
+SECRET = sorted(g.id for g in games().values() if seed_is_secret(g))
 
 
 def seats_for(game_id: str, people: int) -> list[str]:
@@ -26,18 +26,18 @@ def seats_for(game_id: str, people: int) -> list[str]:
     return ["human"] * people + [bot] * (n - people)
 
 
-def test_the_seed_decides_what_brian_boru_and_hy_breasil_hide():
-    assert {"brian-boru", "hy-breasil"} <= set(HIDING)
+def test_the_seed_decides_brian_borus_deal_and_hy_breasils_dice():
+    assert {"brian-boru", "hy-breasil"} <= set(SECRET)
 
 
-@pytest.mark.parametrize("game_id", HIDING)
+@pytest.mark.parametrize("game_id", SECRET)
 def test_a_seed_is_refused_when_more_than_one_person_plays(client, game_id):
     r = client.post("/api/games", json={"game": game_id, "seats": seats_for(game_id, 2), "seed": 42})
     assert r.status_code == 422 and r.json()["detail"].startswith("seed: ") and "send no seed" in r.json()["detail"]
     assert client.get("/api/games").json()["games"] == []
 
 
-@pytest.mark.parametrize("game_id", HIDING)
+@pytest.mark.parametrize("game_id", SECRET)
 def test_one_person_with_bots_may_choose_the_seed(client, game_id):
     r = client.post("/api/games", json={"game": game_id, "seats": seats_for(game_id, 1), "seed": 42})
     assert r.status_code == 201

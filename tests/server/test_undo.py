@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from realms.core.game import games
-from realms.server.app import MAX_UNDO, create_app, has_hidden_information
+from realms.server.app import MAX_UNDO, create_app
 from realms.server.store import Store, UndoConflict
 
 from .conftest import bearer, new_game
@@ -250,7 +250,7 @@ def test_the_store_deletes_only_the_last_answer_of_that_seat(tmp_path):
 
 
 # -- an answer that showed something hidden stands (issue 14 item 9) ---------------------------
-HIDING = sorted(g.id for g in games().values() if has_hidden_information(g))
+HIDING = sorted(g.id for g in games().values() if g.hidden_information)
 
 
 def hidden_now(client, gid) -> dict:

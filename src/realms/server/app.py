@@ -12,10 +12,11 @@ package, so the page works without internet):
 - ``GET /api/health``
 - ``POST /api/games`` ``{game, options, seed?, seats}`` → 201 ``{id, seats: [{seat, kind, token}]}``;
   429 with ``Retry-After`` when the address created too many games lately (``limits``).
-  ``seed`` is refused (422) for a game that hides something from its players (a deal,
-  the future dice: ``Game.hidden``) when more than one person plays: it decides what is
-  hidden, so the server draws a seed of its own that nobody learns before the game is
-  over, when the record gives it (and replays exactly).  One person with bots may choose it.
+  ``seed`` is refused (422) when more than one person plays a game whose seed decides
+  what the players may not know (a deal: the ``hidden_information`` trait; the dice to
+  come: ``chance``): the server draws a seed of its own that nobody learns before the game
+  is over, when the record gives it (and replays exactly).  One person with bots may
+  choose it.
 - ``GET /api/games/{id}`` (``Authorization: Bearer TOKEN``; none: a spectator) → ``{view, pending, version, …}``
 - ``POST /api/games/{id}/answers`` ``{key, version}`` → 200 the new state; 409 stale version;
   422 not an option; 403 not the seat that must decide; 404 unknown game
@@ -59,7 +60,7 @@ import logging
 import secrets
 import time
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -110,8 +111,8 @@ class NewGame(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict, description="the game's options by name, as GET /api/catalog "
                                     "declares them, e.g. {\"turns\": 15, \"rules\": [\"races\"]}")
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED, description=(
-        "the game's seed; refused for a game that hides something from its players when more "
-        "than one person plays (the server then draws a secret one, given in the finished record)"))
+        "the game's seed; refused when more than one person plays a game of chance or hidden "
+        "information (the server then draws a secret one, given in the finished record)"))
     seats: list[str] = Field(min_length=1, max_length=8, description="\"human\" or a bot name per seat")
 
 
@@ -313,14 +314,10 @@ async def run_bots_bounded(state: GameState, agents: dict[int, Agent], cap: int)
     return not bots_to_move(state, agents)
 
 
-#: ``Game.hidden`` of a game that declares none
-_NOTHING_HIDDEN = next(f.default for f in fields(Game) if f.name == "hidden")
-
-
-def has_hidden_information(game: Game) -> bool:
-    """Whether some seat may not see part of the game: the trait, or a ``hidden`` of the
-    game's own."""
-    return game.hidden_information or game.hidden is not _NOTHING_HIDDEN
+def seed_is_secret(game: Game) -> bool:
+    """Whether a game's seed decides what its players may not know: a deal (the
+    ``hidden_information`` trait) or the dice to come (``chance``)."""
+    return game.hidden_information or game.chance
 
 
 def secret_seed() -> int:
@@ -329,17 +326,18 @@ def secret_seed() -> int:
 
 
 def dealing_seed(game: Game, seats: list[str], seed: int | None) -> int:
-    """The seed of a new game (issue 14 item 10).  Where the game hides something from the
-    players (a deal of cards, the future dice) and more than one person plays, no player
-    may choose or know the seed: it decides what is hidden, and a player who knew it could
-    replay the game and see the others' cards or the dice to come.  There a seed sent is
+    """The seed of a new game (issue 14 item 10).  Where the seed decides what the players
+    may not know (:func:`seed_is_secret`: a deal of cards, the dice to come) and more than
+    one person plays, no player may choose or know it: a player who knew it could replay
+    the game and see the others' cards or the dice to come.  There a seed sent is
     refused (422, rather than silently ignored, so that nobody believes they got the game
     of their seed) and the server draws a secret one; a running game's record leaves it
     out, a finished game's record gives it.  Elsewhere the seed sent, or a secret one."""
-    if seed is not None and seats.count("human") > 1 and has_hidden_information(game):
-        raise HTTPException(422, f"seed: the seed decides what {game.name} hides from its players, so with "
-                                 "more than one person the server draws a seed of its own, given in the "
-                                 "record once the game is over; send no seed")
+    if seed is not None and seats.count("human") > 1 and seed_is_secret(game):
+        raise HTTPException(422, f"seed: the seed decides what the players of {game.name} may not know "
+                                 "(the deal, the dice to come), so with more than one person the server "
+                                 "draws a seed of its own, given in the record once the game is over; "
+                                 "send no seed")
     return seed if seed is not None else secret_seed()
 
 
