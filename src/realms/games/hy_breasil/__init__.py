@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from realms.core.game import Game
 
-from .bots import AutoBot
+from .bots import AutoBot, GreedyBot
 from .invariants import INVARIANTS
 from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, check_options
 from .state import HBState
@@ -90,7 +90,7 @@ GAME = Game(
     describe=_describe,
     advice=_advice,
     warm=_warm,
-    bots={"auto": AutoBot},
+    bots={"auto": AutoBot, "greedy": GreedyBot},
     scores_now=_scores_now,
     watcher=_watcher,
     report_sections=_report_sections,
