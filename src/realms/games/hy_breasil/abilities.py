@@ -14,11 +14,11 @@ from realms.core.decision import Decision
 
 from .connect import bits
 from .steps import STEPS
+from .board import EMPTY
 
 if TYPE_CHECKING:
     from .state import HBState, Nation
 
-EMPTY = -1
 NAMES = {
     "capital": "Capital",
     "navigation": "Navigation",

@@ -20,11 +20,11 @@ from .races import combat_bonus
 from .submission import may_submit, submit
 from .steps import STEPS
 from .state import units
+from .board import EMPTY
 
 if TYPE_CHECKING:
     from .state import HBState
 
-EMPTY = -1
 AREA, ATT, DEF, AU, AW, DU, DW, DEF_RETREATED, ATT_OWNER, DEF_OWNER, CITY = range(11)
 
 

@@ -15,11 +15,10 @@ from realms.core.decision import Decision
 from .races import plague_immune
 from .steps import STEPS
 from .state import units
+from .board import EMPTY
 
 if TYPE_CHECKING:
     from .state import HBState
-
-EMPTY = -1
 
 
 @STEPS.step("plague")

@@ -12,11 +12,10 @@ from __future__ import annotations
 from realms.core.engine import Field, GameState, copy_optional_list
 from realms.core.events import EVERYONE, Event
 
-from .board import Board, load_board
+from .board import EMPTY, Board, load_board
 from .steps import STEPS
 from .tables import Tables
 
-EMPTY = -1
 
 
 class Nation:

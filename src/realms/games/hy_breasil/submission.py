@@ -17,11 +17,10 @@ from realms.core.decision import Decision
 
 from .abilities import pass_to_master
 from .steps import STEPS
+from .board import EMPTY
 
 if TYPE_CHECKING:
     from .state import HBState, Nation
-
-EMPTY = -1
 
 
 def may_submit(s: "HBState", att: "Nation", dfd: "Nation") -> bool:
