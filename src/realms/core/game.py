@@ -63,6 +63,13 @@ class Game:
     #: the board and the scores, from its view alone (a hand of cards, the cards kept in a
     #: draft, a secret mission); nothing for a spectator's view if the game shows nothing.
     panels: Callable[[dict], list[dict]] | None = None
+    #: ``controls(view, decision) -> {…}``: hints for a page's controls of one pending
+    #: decision, from the viewer's view alone; the decision stays as it is.  ``"moves"``:
+    #: ``{"separator": ">", "units": {source: count}}`` says the kind is asked again after
+    #: each answer while units can move, each key "SOURCE>DESTINATION" moving one unit, so
+    #: a page may send one key up to ``count`` times in one gesture; ``"keep_in_view"``:
+    #: the keys to keep at hand (end movement, start the battle).
+    controls: Callable[[dict, Decision], dict] | None = None
     #: where the game stands in lists (``realms games``, the lobby, which opens on the
     #: first): lower first, then by id
     rank: int = 100
@@ -88,6 +95,10 @@ class Game:
     hidden_information: bool = False
     #: several seats may decide at once (``pending()`` may hold several decisions)
     simultaneous: bool = False
+    #: ``evaluate(state) -> [value of seat 0, …]``: how good a running position is for each
+    #: seat, each in 0..1 (a search cuts its rollouts short and scores them with it);
+    #: default: each seat's share of :meth:`current_scores` (:meth:`evaluation`)
+    evaluate: Callable[[GameState], list[float]] | None = None
 
     # -- analysis through the contract (owner: analysis work) ---------------------------
     # Each hook is a function, so a game's analysis modules load only when used.
@@ -113,6 +124,18 @@ class Game:
             return list(self.scores_now(state))
         res = state.result()
         return [res["scores"][name] for name in res["players"]]
+
+    def evaluation(self, state: GameState) -> list[float]:
+        """Each seat's value of a running position, in 0..1 (:attr:`evaluate`, or each
+        seat's share of the current scores, negative scores counting as none; equal shares
+        while nobody scores)."""
+        if self.evaluate is not None:
+            return list(self.evaluate(state))
+        scores = [max(0.0, float(s)) for s in self.current_scores(state)]
+        total = sum(scores)
+        if total <= 0:
+            return [1 / len(scores)] * len(scores)
+        return [s / total for s in scores]
 
     def __post_init__(self) -> None:
         names = [o.name for o in self.schema]

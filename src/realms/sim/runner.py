@@ -3,7 +3,7 @@ seat's score turn by turn (:class:`ScoreTrack`) for the outcome metrics."""
 
 from __future__ import annotations
 
-from realms.core.agents import GENERIC_BOTS, Agent, bot_seed
+from realms.core.agents import GENERIC_BOTS, Agent, bot_seed, parse_bot
 from realms.core.engine import GameState
 from realms.core.game import Game, OptionError
 from realms.core.match import explained_chronicle, play
@@ -23,10 +23,19 @@ def make_bots(game: Game, spec: list[str], players: int, seed: int) -> list[Agen
         raise OptionError(f"--bots names {len(spec)} bots for {players} players (give one, or one per seat)")
     factories = {**GENERIC_BOTS, **game.bots}
     agents = []
-    for seat, name in enumerate(spec):
+    for seat, written in enumerate(spec):
+        try:
+            name, params = parse_bot(written)
+        except ValueError as exc:
+            raise OptionError(str(exc)) from None
         if name not in factories:
             raise OptionError(f"unknown bot {name!r} (known: {', '.join(bot_names(game))})")
-        agents.append(factories[name](bot_seed(seed, seat)))
+        try:
+            agents.append(factories[name](bot_seed(seed, seat), **params))
+        except (TypeError, ValueError) as exc:  # a parameter the bot does not take, or a bad value
+            if not params:
+                raise
+            raise OptionError(f"bot {written[:60]!r}: {exc}") from None
     return agents
 
 
