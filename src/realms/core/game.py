@@ -95,6 +95,9 @@ class Game:
     hidden_information: bool = False
     #: several seats may decide at once (``pending()`` may hold several decisions)
     simultaneous: bool = False
+    #: the most options one question may offer: the size of the fixed action space of the
+    #: learning adapters (``realms.adapters``), which refuse a longer option list by name
+    max_options: int = 1024
     #: ``evaluate(state) -> [value of seat 0, …]``: how good a running position is for each
     #: seat, each in 0..1 (a search cuts its rollouts short and scores them with it);
     #: default: each seat's share of :meth:`current_scores` (:meth:`evaluation`)
