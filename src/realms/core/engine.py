@@ -11,9 +11,10 @@ with shallow copies and hashes from plain data — this is what boardgame.io cal
 phases and stages, kept as data instead of a generator that could not be copied.
 
 A question with a single option is never asked: the machine applies that option
-itself, here and nowhere else, and records keep only real choices.  A step that asks
-must be safe to run again (it may have scheduled frames or logged events first, which
-:meth:`GameState.ask_again` discards), so that a determinized copy can ask anew.
+itself, here and nowhere else, and records keep only real choices.  A step whose
+options a re-deal of hidden cards may change must be safe to run again (what it
+scheduled or logged first, :meth:`GameState.ask_again` discards), so that a
+determinized copy can ask anew.
 
 A game state declares its fields once (:attr:`GameState.FIELDS`): construction checks
 it set exactly those, :meth:`GameState.clone` copies each as declared and
