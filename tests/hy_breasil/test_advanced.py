@@ -594,15 +594,15 @@ def test_hb_q31_kept_event_ends_submission(hb):
     s, master, servant = _pair(hb)
     s.dice.push(6)  # 6 + 0: Weak leader
     d = hb.run(s, ("event", servant.id))
-    assert d.kind == "hb.event" and d.player == 1 and s._waiting[2] == "weak-leader"
+    assert d.kind == "hb.event" and d.player == 1 and s.waiting_frame()[2] == "weak-leader"
     s.dice.push(2)  # 2 + 1 token: Religious fervour
     hb.answer(s, "reroll")
-    assert s._waiting[2] == "religious-fervour"
+    assert s.waiting_frame()[2] == "religious-fervour"
     hb.answer(s, "accept")
     assert servant.id in s.nations and servant.master == master.id and servant.fervour
     s.dice.push(1)  # 1 + 1 token: Strong leader
     hb.run(s, ("event", servant.id))
-    assert s._waiting[2] == "strong-leader"
+    assert s.waiting_frame()[2] == "strong-leader"
     s.dice.push(2)  # 2 + 2: Civilization (5 VP without abilities)
     hb.answer(s, "reroll")
     hb.answer(s, "accept")
@@ -620,7 +620,7 @@ def test_hb_q31_kept_event_ends_submission(hb):
     m2.pool -= 2
     s2.dice.push(1)  # 1 + 2 = 3: Religious fervour
     hb.run(s2, ("event", m2.id))
-    assert s2._waiting[2] == "religious-fervour" and sv2.master == m2.id
+    assert s2.waiting_frame()[2] == "religious-fervour" and sv2.master == m2.id
 
 
 def test_absorption_on_weak_leader(hb):
@@ -721,7 +721,7 @@ def test_rerolling_by_choice_takes_a_token_but_gives_no_ability(hb):
     hb.run(s, ("event", n.id))
     hb.answer(s, "reroll")
     assert n.civ == 1 and n.abilities == frozenset()
-    assert s._waiting[2] == "religious-fervour"
+    assert s.waiting_frame()[2] == "religious-fervour"
 
 
 def test_hb_q107_all_abilities_reroll_without_token(hb):
@@ -743,7 +743,7 @@ def test_hb_q107_all_abilities_reroll_without_token(hb):
     s.dice.push(2)  # the free reroll: 2 + 1 token = 3
     d = hb.run(s, ("do_event", n.id, "civilization"))
     assert (n.civ, n.pool, n.board) == (civ, pool, board)
-    assert s._waiting == ("event_choice", n.id, "religious-fervour", 2)
+    assert s.waiting_frame() == ("event_choice", n.id, "religious-fervour", 2)
     assert "event-reroll-free" in hb.kinds_logged(s)
 
 
@@ -841,7 +841,7 @@ def test_hb_q36_capital_scores_three_while_held(hb):
     from realms.games.hy_breasil.submission import submit
     s.battle = [y, master.id, servant.id, 0, 0, 1, 0, 0, 1, 2, 0]
     submit(s, master, servant)
-    d = hb.run(s, *reversed(s._stack))
+    d = hb.run(s, *s.next_frames())
     assert d.kind == "hb.capital" and d.player == 1
     assert set(d.keys) == hb.ids([x, hb.land_nbrs(x)[0]])
 
@@ -1068,15 +1068,15 @@ def test_hb_q40_prophecy_predicts_next_event(hb):
     s.dice = type(s.dice)(5)  # 5 + 1 = 6: Weak leader foretold for the turn after
     d = hb.run(s, ("event", n.id), ("prophesy", n.id))
     assert d.kind == "hb.event"
-    assert s._waiting == ("event_choice", n.id, "religious-fervour", 0) and s.dice.calls == []
+    assert s.waiting_frame() == ("event_choice", n.id, "religious-fervour", 0) and s.dice.calls == []
     assert hb.answer(s, "accept") is None
     assert n.fervour and n.prophecy == "weak-leader"
     # rerolling a predicted event costs a token and rolls afresh, now
     s.dice.push(1, 4)  # reroll 1 + 2 = 3: fervour; next prophecy 4 + 2 = 6
     hb.run(s, ("event", n.id), ("prophesy", n.id))
-    assert s._waiting[2] == "weak-leader"
+    assert s.waiting_frame()[2] == "weak-leader"
     hb.answer(s, "reroll")
-    assert s._waiting == ("event_choice", n.id, "religious-fervour", 1)
+    assert s.waiting_frame() == ("event_choice", n.id, "religious-fervour", 1)
     hb.answer(s, "accept")
     assert n.civ == 2 and n.prophecy == "weak-leader" and not n.weak
     # a split-off prophetic nation rolls its own event, then its own prediction
@@ -1086,7 +1086,7 @@ def test_hb_q40_prophecy_predicts_next_event(hb):
     assert heir.prophecy is None
     s.dice.push(1, 6)  # its own event 1 + 2 = 3: fervour; then 6 + 2 = 8: Civil war foretold
     hb.run(s, ("event", heir.id), ("prophesy", heir.id))
-    assert s._waiting == ("event_choice", heir.id, "religious-fervour", 1)
+    assert s.waiting_frame() == ("event_choice", heir.id, "religious-fervour", 1)
     assert hb.answer(s, "accept") is None
     assert heir.fervour and heir.prophecy == "civil-war" and n.prophecy == "weak-leader"
 
@@ -1118,12 +1118,12 @@ def test_hb_q41_city_needs_four_armies(hb):
     assert [e.data["area"] for e in hb.logged(s, "city-built")] == [hb.id(b), hb.id(c)]
     assert free_city_tokens(s) == 15 - 2 and hb.invariants(s) == []
     # the step comes just before the support phase in the nation's turn
-    s._stack.clear()
+    s.restart()
     hb.call(s, "nation_turn", n.id)
-    order = [f[0] for f in reversed(s._stack)]
+    order = [f[0] for f in s.next_frames()]
     assert order.index("cities") == order.index("support") - 1
     assert order.index("movement_phase") < order.index("cities")
-    s._stack.clear()
+    s.restart()
     # not without the ability, nor with "done"
     m = hb.nation(s, 1, {hb.land()[30]: 6})
     assert hb.run(s, ("cities", m.id)) is None
@@ -1349,9 +1349,9 @@ def test_hb_q43_leave_then_join_then_redistribute(hb):
     kinds = [e.kind for e in s.events]
     assert kinds.index("player-leaves") < kinds.index("player-joins") < kinds.index("nation-enters")
     # the turn runs membership before the invasion roll
-    s._stack.clear()
+    s.restart()
     hb.call(s, "turn")
-    order = [f[0] for f in reversed(s._stack)]
+    order = [f[0] for f in s.next_frames()]
     assert order.index("membership") < order.index("invasion")
 
 
@@ -1499,8 +1499,8 @@ def test_hb_q46_random_scoring(hb):
     s.dice.push(2)
     hb.run(s, ("victory",))
     hb.call(s, "end_turn")
-    assert s.turn == 4 and not s.over and s._stack[-1] == ("turn",)  # an unscored turn counts
-    s._stack.clear()
+    assert s.turn == 4 and not s.over and s.next_frames()[0] == ("turn",)  # an unscored turn counts
+    s.restart()
     s.turn = 10
     calls = len(s.dice.calls)
     assert vp_gain(hb, s) == [2, 1] and len(s.dice.calls) == calls  # the last turn: no roll

@@ -35,10 +35,10 @@ def test_game_lasts_the_agreed_number_of_turns(hb):
     s = hb.game(players=3, turns=4)
     s.turn = 3
     hb.call(s, "end_turn")
-    assert not s.over and s.turn == 4 and s._stack[-1] == ("turn",)
-    s._stack.clear()
+    assert not s.over and s.turn == 4 and s.next_frames()[0] == ("turn",)
+    s.restart()
     hb.call(s, "end_turn")
-    assert s.over and s.turn == 4 and not s._stack
+    assert s.over and s.turn == 4 and not s.next_frames()
     assert s.result()["turns"] == 4
 
 
@@ -48,7 +48,7 @@ def test_game_ends_when_a_player_reaches_the_vp_target(hb):
     s.vp = [49, 12]
     hb.call(s, "end_turn")
     assert not s.over and s.turn == 3
-    s._stack.clear()
+    s.restart()
     s.vp = [50, 12]
     hb.call(s, "end_turn")
     assert s.over
@@ -219,12 +219,12 @@ def test_nations_play_in_the_order_drawn_from_the_cup(hb):
     s.dice.push(1)
     hb.call(s, "nation_phase")
     drawn = ns[1].id
-    assert s._stack[-2:] == [("nation_phase",), ("nation_turn", drawn)]
+    assert s.next_frames()[:2] == (("nation_turn", drawn), ("nation_phase",))
     assert drawn not in s.cup and len(s.cup) == 2
-    s._stack.clear()
+    s.restart()
     s.cup = []
     hb.call(s, "nation_phase")
-    assert s._stack == []  # an empty cup ends the nation phase
+    assert s.next_frames() == ()  # an empty cup ends the nation phase
 
 
 # == §6.1 Random events ========================================================================
@@ -245,7 +245,7 @@ def test_event_table_die_plus_civilization_tokens(hb, total):
     s.dice.push(die)
     d = hb.run(s, ("event", n.id))
     assert d.kind == "hb.event" and d.player == 0
-    assert s._waiting == ("event_choice", n.id, EVENT_TABLE[total], die)
+    assert s.waiting_frame() == ("event_choice", n.id, EVENT_TABLE[total], die)
 
 
 def test_reroll_takes_a_token_and_adds_the_new_count(hb):
@@ -256,10 +256,10 @@ def test_reroll_takes_a_token_and_adds_the_new_count(hb):
     n = hb.nation(s, 0, {x: 3})
     s.dice.push(1, 3)
     d = hb.run(s, ("event", n.id))
-    assert s._waiting[2] == "reinforcements"
+    assert s.waiting_frame()[2] == "reinforcements"
     d = hb.answer(s, "reroll")
     assert (n.civ, n.pool, n.units) == (1, 10, {x: 3})
-    assert s._waiting == ("event_choice", n.id, "civilization", 3)  # 3 + 1 token = 4
+    assert s.waiting_frame() == ("event_choice", n.id, "civilization", 3)  # 3 + 1 token = 4
 
 
 def test_reinforcements_arrive_in_the_starting_sea(hb):
@@ -436,7 +436,7 @@ def test_civil_war_impossible_with_one_area_is_rerolled_free(hb):
     n = hb.nation(s, 0, {x: 4}, civ=2)
     s.dice.push(6, 1)  # 6 + 2 = 8: civil war; then 1 + 2 = 3
     d = hb.run(s, ("event", n.id))
-    assert s._waiting == ("event_choice", n.id, "religious-fervour", 1)
+    assert s.waiting_frame() == ("event_choice", n.id, "religious-fervour", 1)
     assert (n.civ, n.pool) == (2, 8)
     assert "event-reroll-free" in hb.kinds_logged(s)
 
@@ -449,7 +449,7 @@ def test_civil_war_impossible_without_a_free_set_is_rerolled(hb):
     hb.use_up_sets(s)
     s.dice.push(6, 1)  # 6 + 2 = 8: civil war, impossible; then 1 + 2 = 3
     hb.run(s, ("event", n.id))
-    assert s._waiting == ("event_choice", n.id, "religious-fervour", 1)
+    assert s.waiting_frame() == ("event_choice", n.id, "religious-fervour", 1)
     assert (n.civ, n.pool) == (2, 8)
 
 

@@ -57,7 +57,7 @@ def test_hb_q1_vp_target_checked_after_victory_phase(hb):
     s.turn = 99
     hb.call(s, "end_turn")
     assert not s.over
-    s._stack.clear()
+    s.restart()
     s.turn = 100
     hb.call(s, "end_turn")
     assert s.over
@@ -206,7 +206,7 @@ def test_hb_q7_civil_war_nation_plays_this_phase_split_nation_next(hb):
     assert sorted(s.cup) == sorted([waiting.id, rebel.id])
     s.dice.push(s.cup.index(rebel.id))
     hb.call(s, "nation_phase")
-    assert s._stack[-1] == ("nation_turn", rebel.id)
+    assert s.next_frames()[0] == ("nation_turn", rebel.id)
 
     s = hb.game(players=2)
     a, z = hb.far_apart(2, gap=5)
@@ -229,13 +229,13 @@ def test_hb_q8_reroll_costs_a_token_and_adds_to_the_next_roll(hb):
     n = hb.nation(s, 0, {x: 5})
     s.dice.push(5, 3, 1)
     d = hb.run(s, ("event", n.id))
-    assert s._waiting[2] == "plague" and len(s.dice.calls) == 1  # no plague die yet
+    assert s.waiting_frame()[2] == "plague" and len(s.dice.calls) == 1  # no plague die yet
     d = hb.answer(s, "reroll")
     assert (n.civ, n.units) == (1, {x: 5})
-    assert s._waiting == ("event_choice", n.id, "civilization", 3)  # 3 + 1
+    assert s.waiting_frame() == ("event_choice", n.id, "civilization", 3)  # 3 + 1
     d = hb.answer(s, "reroll")
     assert s.vp == [0, 0] and n.civ == 2  # one token for the reroll, none for Civilization
-    assert s._waiting == ("event_choice", n.id, "religious-fervour", 1)  # 1 + 2
+    assert s.waiting_frame() == ("event_choice", n.id, "religious-fervour", 1)  # 1 + 2
     assert hb.answer(s, "accept") is None
     assert n.fervour and (n.civ, n.pool, n.board) == (2, 7, 5) and s.vp == [0, 0]
 
@@ -256,7 +256,7 @@ def test_hb_q9_token_from_board_when_pool_empty(hb):
     assert set(d.keys) == hb.ids([x, y])
     d = hb.answer(s, hb.id(x))
     assert n.units == {y: 9} and s.area_nation[x] == -1 and (n.civ, n.pool) == (5, 0)
-    assert s._waiting == ("event_choice", n.id, "weak-leader", 1)  # 1 + 5 tokens
+    assert s.waiting_frame() == ("event_choice", n.id, "weak-leader", 1)  # 1 + 5 tokens
 
     s = hb.game(players=2)
     n = hb.nation(s, 0, {x: 4, y: 6}, civ=4)
@@ -266,7 +266,7 @@ def test_hb_q9_token_from_board_when_pool_empty(hb):
     s.dice.push(3)
     d = hb.answer(s, hb.id(y))
     assert n.units == {x: 4, y: 5} and n.civ == 5
-    assert s._waiting == ("event_choice", n.id, "civil-war", 3)  # 3 + 5 tokens
+    assert s.waiting_frame() == ("event_choice", n.id, "civil-war", 3)  # 3 + 5 tokens
 
     s = hb.game(players=2, set_size=11)
     n = hb.nation(s, 0, {x: 1}, civ=9)
@@ -290,7 +290,7 @@ def test_hb_q10_split_nations_roll_for_events(hb):
     assert not rebel.first_turn
     s.dice.push(3)
     d = hb.run(s, ("event", rebel.id))
-    assert d.kind == "hb.event" and s._waiting == ("event_choice", rebel.id, "religious-fervour", 3)
+    assert d.kind == "hb.event" and s.waiting_frame() == ("event_choice", rebel.id, "religious-fervour", 3)
 
     s = hb.game(players=2)
     a, z = hb.far_apart(2, gap=5)
@@ -300,7 +300,7 @@ def test_hb_q10_split_nations_roll_for_events(hb):
     split = s.nations[s.area_nation[z]]
     s.dice.push(6)
     d = hb.run(s, ("event", split.id))
-    assert d.kind == "hb.event" and s._waiting == ("event_choice", split.id, "weak-leader", 6)
+    assert d.kind == "hb.event" and s.waiting_frame() == ("event_choice", split.id, "weak-leader", 6)
 
     s = hb.game(players=2)
     s.dice.push(2, 1)
@@ -831,7 +831,7 @@ def test_hb_q104_no_endless_civil_war_rerolls(hb):
     n = hb.nation(s, 0, {x: 3}, civ=10)
     s.dice.push(2, 1)  # 12: civil war, impossible, rerolled; 11: Weak leader
     hb.run(s, ("event", n.id))
-    assert s._waiting == ("event_choice", n.id, "weak-leader", 1)
+    assert s.waiting_frame() == ("event_choice", n.id, "weak-leader", 1)
 
 
 # == HB-Q105 ==================================================================================
