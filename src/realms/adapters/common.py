@@ -57,26 +57,44 @@ def action_mask(decision: Decision | None, size: int) -> np.ndarray:
     return mask
 
 
-def _slot(text: str, size: int) -> int:
-    return zlib.crc32(text.encode("utf-8")) % size
+#: slot of each feature text seen, by vector size (views repeat their paths)
+_SLOTS: dict[int, dict[str, int]] = {}
+_SLOTS_KEPT = 500_000
+
+
+def _slots(size: int) -> dict[str, int]:
+    table = _SLOTS.setdefault(size, {})
+    if len(table) > _SLOTS_KEPT:
+        table.clear()
+    return table
 
 
 def encode_view(view: Any, size: int = OBS_SIZE) -> np.ndarray:
     """The view as a float32 vector of ``size`` slots (see the module's docstring)."""
-    out = np.zeros(size, dtype=np.float64)
-    stack: list[tuple[str, Any]] = [("", view)]
-    while stack:
-        path, value = stack.pop()
-        if isinstance(value, dict):
-            stack.extend((f"{path}.{k}", v) for k, v in value.items())
-        elif isinstance(value, (list, tuple)):
-            stack.extend((f"{path}.{i}", v) for i, v in enumerate(value))
-        elif isinstance(value, bool):
+    out = [0.0] * size
+    table = _slots(size)
+
+    def add(text: str, amount: float) -> None:
+        slot = table.get(text)
+        if slot is None:
+            slot = table[text] = zlib.crc32(text.encode("utf-8")) % size
+        out[slot] += amount
+
+    def walk(path: str, value: Any) -> None:
+        kind = type(value)
+        if kind is dict:
+            for k, v in value.items():
+                walk(f"{path}.{k}", v)
+        elif kind is list or kind is tuple:
+            for i, v in enumerate(value):
+                walk(f"{path}.{i}", v)
+        elif kind is bool:
             if value:
-                out[_slot(path, size)] += 1.0
-        elif isinstance(value, (int, float)):
-            out[_slot(path, size)] += float(value)
+                add(path, 1.0)
+        elif kind is int or kind is float:
+            add(path, value)
         elif value is not None:
-            out[_slot(f"{path}={value}", size)] += 1.0
-    np.clip(out, -CLIP, CLIP, out=out)
-    return out.astype(np.float32)
+            add(f"{path}={value}", 1.0)
+
+    walk("", view)
+    return np.clip(np.array(out, dtype=np.float64), -CLIP, CLIP).astype(np.float32)
