@@ -17,7 +17,7 @@ uses.
 >>> game = load("brian-boru", players=3)
 >>> state = game.new_initial_state()
 >>> state.current_player(), len(state.legal_actions()) > 1
-(0, True)
+(2, True)
 """
 
 from __future__ import annotations

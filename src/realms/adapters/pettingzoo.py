@@ -12,7 +12,7 @@ Rewards come at the end, from :meth:`GameState.returns` (a win 1, shared wins sp
 >>> e = env("brian-boru", players=3)
 >>> e.reset(seed=1)
 >>> e.agent_selection
-'player_0'
+'player_2'
 """
 
 from __future__ import annotations
