@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import httpx
@@ -101,20 +102,27 @@ def answer_once(page, use_board: bool) -> None:
     when they name an option), else the first option button shown."""
     v = page.evaluate("document.body.dataset.version")
     changed = f"document.body.dataset.version !== '{v}'"
+    idle = "document.body.dataset.gesture === undefined"  # a move of several units has sent them all
     if use_board:
         wait_board(page)
         for _ in range(3):
-            clickable = page.locator("#board .clickable")
+            clickable = page.locator("#board .target")  # a move's destinations, once its source is chosen
+            if clickable.count() == 0:
+                clickable = page.locator("#board .clickable")
             if clickable.count() == 0:
                 break
             clickable.first.dispatch_event("click")
             try:
                 page.wait_for_function(changed, timeout=1500)
+                page.wait_for_function(idle, timeout=15000)
                 return
             except Exception:
                 continue
+    if page.locator("#options button.source").count():  # a move: choose where from first
+        page.locator("#options button.source").first.click()
     page.locator("#options button.option:not(.hidden)").first.click()
     page.wait_for_function(changed, timeout=15000)
+    page.wait_for_function(idle, timeout=15000)
 
 
 def test_hy_breasil_against_three_auto_bots(server, page, tmp_path):
@@ -357,3 +365,123 @@ def test_the_api_docs_work_without_internet(server, page):
     assert "realms" in page.inner_text(".swagger-ui .info .title")
     page.wait_for_selector('.opblock-summary-path[data-path="/api/games/{game_id}/undo"]', timeout=15000)
     assert outside == []
+
+
+def _human_against_auto(server, seed: int) -> tuple[str, str]:
+    r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 3}, "seed": seed,
+                                                "seats": ["human", "auto", "auto", "auto"]})
+    return r.json()["id"], r.json()["seats"][0]["token"]
+
+
+def _answer_until(server, gid, token, stop) -> dict:
+    """Answer the first option through the API until ``stop(state)``; that state."""
+    for _ in range(400):
+        s = state(server, gid, token)
+        if stop(s):
+            return s
+        if not s["pending"]:  # the bots are still playing
+            time.sleep(0.05)
+            continue
+        httpx.post(f"{server}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {token}"},
+                   json={"key": s["pending"][0]["options"][0]["key"], "version": s["version"]})
+    pytest.fail("the position looked for never came")
+
+
+def _at_sea(s) -> str | None:
+    """The sea the nation moving now must leave, if any."""
+    d = s["pending"][0] if s["pending"] else None
+    if d is None or d["kind"] != "hb.move":
+        return None
+    seas = [a for a in d["controls"]["moves"]["units"] if a.startswith(("muir", "tonn", "sruth"))]
+    return seas[0] if seas else None
+
+
+def _hue(colour: str) -> tuple[float, float, float]:
+    import colorsys
+
+    r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return colorsys.rgb_to_hls(r, g, b)
+
+
+def test_hy_breasil_colours_legend_and_units_at_sea(server, page, tmp_path):
+    """Issue 18 items 1, 2: owned land is a strong colour while terrain is a pale texture; a
+    player's nations are shades of one hue, other players' hues differ; the terrain legend
+    is under the map and covers no sea's name; units at sea are drawn, in their nation's
+    colour, with their count."""
+    gid, token = _human_against_auto(server, 5)
+    s = _answer_until(server, gid, token, lambda s: _at_sea(s) is not None and s["view"]["turn"] >= 2)
+    page.goto(f"{server}/games/{gid}#token={token}")
+    page.wait_for_function("document.body.dataset.version !== undefined")
+    wait_board(page)
+    shot(page, "hy-breasil-colours", tmp_path)
+    fills = dict(page.locator("#board polygon.land").evaluate_all(
+        "els => els.map(e => [e.id.slice(5), e.getAttribute('fill')])"))
+    view = s["view"]
+    owner = {n["id"]: n["owner"] for n in view["nations"]}
+    hues: dict[int, set] = {}
+    for area, held in view["areas"].items():
+        h, light, sat = _hue(fills[area])
+        assert sat >= 0.5 and light <= 0.75, (area, fills[area])  # strong, unlike pale terrain
+        hues.setdefault(owner[held["nation"]], set()).add(round(h * 360) % 360)
+    empty = [fills[a] for a in fills if a not in view["areas"]]
+    assert empty and all(f.startswith("url(#terrain-") for f in empty)
+    for p, hs in hues.items():
+        assert max(hs) - min(hs) <= 20, (p, hs)  # one family of shades
+    firsts = sorted(min(hs) for hs in hues.values())
+    assert len(firsts) >= 2 and min(b - a for a, b in zip(firsts, firsts[1:])) >= 30
+    # the legend: terrain and each player's nations, below the map (it covers no sea name)
+    legend = page.locator("#board #legend")
+    assert "Forest" in legend.text_content() and "Hills" in legend.text_content()
+    top = legend.bounding_box()["y"]
+    for name in page.locator("#board text.sea-name").all():
+        box = name.bounding_box()
+        assert box["y"] + box["height"] <= top + 1
+    # the nation at sea, drawn there with its count, in its colour
+    sea = _at_sea(s)
+    mover = view["current_nation"]
+    count = next(n for n in view["nations"] if n["id"] == mover)["units"][sea]
+    badge = page.locator(f"#board #sea-units-{sea}-{mover}")
+    assert badge.locator("text").text_content() == str(count)
+    assert _hue(badge.locator("rect").get_attribute("fill"))[0] * 360 == pytest.approx(min(hues.get(owner[mover], {0})), abs=20) \
+        or owner[mover] not in hues
+
+
+def test_moving_several_units_in_one_gesture(server, page, tmp_path):
+    """Issue 18 item 3: a nation at sea: click the sea, choose 3, click a destination shown as
+    one: three answers are sent (each a normal POST), three units land; the frequent answers
+    (End movement) stay in view at the top of the decision."""
+    gid, token = _human_against_auto(server, 5)
+    s = _answer_until(server, gid, token, lambda s: _at_sea(s) is not None)
+    sea, mover = _at_sea(s), s["view"]["current_nation"]
+    page.goto(f"{server}/games/{gid}#token={token}")
+    page.wait_for_function("document.body.dataset.version !== undefined")
+    wait_board(page)
+    page.locator(f"#board #area-{sea}").dispatch_event("click")
+    page.wait_for_selector("#move-box:not([hidden])")
+    targets = page.locator("#board .target")
+    assert targets.count() == len(s["pending"][0]["options"])  # every destination shown, no more
+    assert page.locator("#board .clickable:not(.target):not(.selected)").count() == 0  # the only source
+    empty = [t for t in targets.evaluate_all("els => els.map(e => e.id.slice(5))") if t not in s["view"]["areas"]]
+    page.fill("#move-count", "3")
+    shot(page, "hy-breasil-move-gesture", tmp_path)
+    page.locator(f"#board #area-{empty[0]}").dispatch_event("click")
+    page.wait_for_function("document.body.dataset.moved === '3'", timeout=15000)
+    after = state(server, gid, token)
+    assert after["version"] == s["version"] + 3
+    nation = next(n for n in after["view"]["nations"] if n["id"] == mover)
+    assert nation["units"][empty[0]] == 3
+    # land the rest: then "End movement" is offered, at the top, in view
+    left = nation["units"].get(sea, 0)
+    if left:
+        wait_board(page)
+        assert page.locator("#move-box").is_visible()  # the sea stays chosen while units are left
+        assert page.input_value("#move-count") == str(left)
+        page.fill("#move-count", str(left))
+        page.locator(f"#board #area-{empty[0]}").dispatch_event("click")
+        page.wait_for_function(f"document.body.dataset.moved === '{left}'", timeout=15000)
+    wait_board(page)
+    end = page.locator("#keep button", has_text="End movement")
+    end.wait_for()
+    box = end.bounding_box()
+    assert 0 <= box["y"] < 400
+    assert page.locator("#options button.option").count() <= 20  # sources, not every move

@@ -33,6 +33,12 @@ def _draw(state: HBState | None, options: dict) -> str:
     return draw(state, options.get("map", "hy-breasil"))
 
 
+def _controls(view: dict, decision) -> dict:
+    from .controls import controls
+
+    return controls(view, decision)
+
+
 def _advice(view: dict, decisions: list) -> list[dict]:
     from .advice import advice
 
@@ -88,6 +94,7 @@ GAME = Game(
     hidden=_hidden,
     draw=_draw,
     describe=_describe,
+    controls=_controls,
     advice=_advice,
     warm=_warm,
     bots={"auto": AutoBot, "greedy": GreedyBot},
