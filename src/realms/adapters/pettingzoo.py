@@ -13,6 +13,10 @@ Rewards come at the end, from :meth:`GameState.returns` (a win 1, shared wins sp
 >>> e.reset(seed=1)
 >>> e.agent_selection
 'player_2'
+
+``parallel_env(GAME_ID, **options)`` is the same game as a PettingZoo parallel
+environment: each step takes the actions of every seat asked now (all at once where the
+game asks several, as in a draft; the others' actions are ignored, their masks empty).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
 from realms.core.game import get_game
 
@@ -34,6 +38,12 @@ def env(game_id: str, *, max_actions: int | None = None, obs_size: int = OBS_SIZ
     """The AEC environment of ``game_id`` with game ``options`` (as ``realms options``
     lists them); ``max_actions`` overrides the size of the action space."""
     return RealmsAEC(game_id, options, max_actions=max_actions, obs_size=obs_size, render_mode=render_mode)
+
+
+def parallel_env(game_id: str, *, max_actions: int | None = None, obs_size: int = OBS_SIZE,
+                 render_mode: str | None = None, **options: Any) -> "RealmsParallel":
+    """The parallel environment of ``game_id`` with game ``options``."""
+    return RealmsParallel(game_id, options, max_actions=max_actions, obs_size=obs_size, render_mode=render_mode)
 
 
 class RealmsAEC(AECEnv):
@@ -135,3 +145,77 @@ class RealmsAEC(AECEnv):
         pass
 
 
+
+
+class RealmsParallel(ParallelEnv):
+    """One game of realms, every seat asked now answering in one step."""
+
+    metadata = {"render_modes": ["ansi"], "name": "realms_parallel"}
+
+    def __init__(self, game_id: str, options: dict, *, max_actions: int | None = None,
+                 obs_size: int = OBS_SIZE, render_mode: str | None = None) -> None:
+        self.aec = RealmsAEC(game_id, options, max_actions=max_actions, obs_size=obs_size, render_mode=render_mode)
+        self.metadata = {**self.metadata, "name": f"realms_{game_id}_parallel"}
+        self.render_mode = render_mode
+        self.possible_agents = list(self.aec.possible_agents)
+        self.observation_spaces = self.aec.observation_spaces
+        self.action_spaces = self.aec.action_spaces
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    @property
+    def game_state(self):
+        return self.aec.game_state
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        self.aec.reset(seed=seed, options=options)
+        self.agents = list(self.possible_agents)
+        return self._observations(), self._infos()
+
+    def _observations(self) -> dict:
+        state, aec = self.aec.game_state, self.aec
+        asked = {d.player: d for d in state.pending()}
+        for d in asked.values():
+            check_fits(aec.game.id, d, aec.n_actions)
+        return {a: {"observation": encode_view(state.view(i), aec.obs_size),
+                    "action_mask": action_mask(asked.get(i), aec.n_actions)}
+                for i, a in enumerate(self.possible_agents) if a in self.agents}
+
+    def _infos(self) -> dict:
+        state = self.aec.game_state
+        return {a: {"view": state.view(i)} for i, a in enumerate(self.possible_agents) if a in self.agents}
+
+    def step(self, actions: dict) -> tuple[dict, dict, dict, dict, dict]:
+        state, seat_of = self.aec.game_state, self.aec._seat
+        asked = state.pending()
+        for d in asked:
+            agent = self.possible_agents[d.player]
+            if agent not in actions:
+                raise ValueError(f"{self.aec.game.id}: {agent} is asked {d.kind} but has no action this step")
+            action = actions[agent]
+            if not 0 <= int(action) < len(d.keys):
+                raise ValueError(f"{self.aec.game.id}: action {action!r} is not offered to {agent} for {d.kind} "
+                                 f"(0..{len(d.keys) - 1})")
+        for d in asked:
+            state.answer_index(d, int(actions[self.possible_agents[d.player]]))
+        over = state.is_over()
+        returns = state.returns() if over else None
+        live = list(self.agents)
+        rewards = {a: float(returns[seat_of[a]]) if over else 0.0 for a in live}
+        observations, infos = self._observations(), self._infos()
+        terminations = {a: over for a in live}
+        truncations = {a: False for a in live}
+        if over:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def render(self) -> str | None:
+        return self.aec.render()
+
+    def close(self) -> None:
+        pass
