@@ -209,7 +209,7 @@ def test_another_seats_token_cannot_answer(server, page):
 
 def test_brian_boru_through_a_draft_and_a_trick(server, page, tmp_path):
     gid, token = create_in_lobby(page, server, "brian-boru", seed=4)
-    tricks_seen = False
+    tricks_seen = trick_shown = False
     dealt = None  # hand size once the draft is over
     for _ in range(300):
         s = state(server, gid, token)
@@ -221,13 +221,23 @@ def test_brian_boru_through_a_draft_and_a_trick(server, page, tmp_path):
             shot(page, "brian-boru-after-draft", tmp_path)
         if dealt is not None and all(p["hand_size"] < dealt for p in v["players"]):
             tricks_seen = True  # every player has played a card: a trick is done
+        if tricks_seen and trick_shown:
             break
         answer_once(page, use_board=True)
-        hand = state(server, gid, token)["view"]["hand"]
+        after = state(server, gid, token)
+        hand = after["view"]["hand"]
         page.wait_for_function("n => document.querySelectorAll('#panels section:first-child span').length === n",
                                arg=len(hand))
         assert page.locator("#panels h2").first.inner_text() == "Your hand"
+        played = after["view"]["trick"]["played"]
+        if played:  # issue 18 item 4: the trick on the table beside the board, each card by its player
+            page.wait_for_function(f"document.body.dataset.version === '{after['version']}'")
+            panel = page.locator("#panels section", has_text="This trick")
+            names = [p["name"] for p in after["view"]["players"]]
+            assert panel.locator("span").all_inner_texts() == [f"{names[c['player']]}: {c['card']}" for c in played]
+            trick_shown = True
     assert tricks_seen, "did not get through a draft and a trick"
+    assert trick_shown, "no trick was shown beside the board"
     shot(page, "brian-boru-game", tmp_path)
     assert page.locator("#board circle[id^='town-']").count() > 10
 
