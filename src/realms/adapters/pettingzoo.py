@@ -5,7 +5,8 @@ question (simultaneous questions, such as a draft, are asked one seat after anot
 each seat seeing only its own view, so nobody learns another's pick early).  An action
 is an index into that question's options (:mod:`.common`); the observation is a dict of
 the view's feature vector (``observation``) and the legal-action mask (``action_mask``),
-and ``infos[agent]["view"]`` is the seat's view itself, JSON as the web app shows it.
+and ``infos[agent]["view"]`` is the acting seat's view itself, JSON as the web app shows
+it (``view(agent)`` gives any seat's).
 Rewards come at the end, from :meth:`GameState.returns` (a win 1, shared wins split).
 
 >>> from realms.adapters.pettingzoo import env
@@ -72,6 +73,7 @@ class RealmsAEC(AECEnv):
         self.action_spaces = {a: spaces.Discrete(self.n_actions) for a in self.possible_agents}
         self._seeds = random.Random()
         self.game_state = None
+        self._views: dict[int, dict] = {}
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -107,8 +109,17 @@ class RealmsAEC(AECEnv):
         else:
             check_fits(self.game.id, decision, self.n_actions)
             self.agent_selection = self.possible_agents[decision.player]
+        self._views = {}
         for a in self.agents:
-            self.infos[a] = {"view": state.view(self._seat[a])}
+            self.infos[a] = {"view": self.view(a)} if a == self.agent_selection or decision is None else {}
+
+    def view(self, agent: str) -> dict:
+        """``agent``'s view of the game now (JSON, as the web app shows it)."""
+        seat = self._seat[agent]
+        found = self._views.get(seat)
+        if found is None:
+            found = self._views[seat] = self.game_state.view(seat)
+        return found
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -131,7 +142,7 @@ class RealmsAEC(AECEnv):
         seat = self._seat[agent]
         decision = self.game_state.first_pending((seat,))
         return {
-            "observation": encode_view(self.game_state.view(seat), self.obs_size),
+            "observation": encode_view(self.view(agent), self.obs_size),
             "action_mask": action_mask(decision if agent == self.agent_selection else None, self.n_actions),
         }
 
