@@ -9,6 +9,7 @@ Screenshots go to $REALMS_SCREENSHOTS (default: the test's temporary folder).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -495,3 +496,28 @@ def test_moving_several_units_in_one_gesture(server, page, tmp_path):
     box = end.bounding_box()
     assert 0 <= box["y"] < 400
     assert page.locator("#options button.option").count() <= 20  # sources, not every move
+
+
+def test_events_explained_and_the_battle_marked(server, page, tmp_path):
+    """Issue 18 item 5: an event's question says what the event does and what a reroll
+    costs; while hits are allocated or a retreat is asked, the battle's area is outlined on
+    the board; the odds list shows at most three lines, without outcomes under 0.1%."""
+    gid, token = _human_against_auto(server, 7)
+    s = _answer_until(server, gid, token, lambda s: bool(s["pending"]) and s["pending"][0]["kind"] == "hb.event")
+    page.goto(f"{server}/games/{gid}#token={token}")
+    page.wait_for_function(f"document.body.dataset.version === '{s['version']}'")
+    prompt = page.inner_text("#prompt")
+    assert re.search(r"civilization tokens: [A-Z][a-z ]+ \(.{10,}\)\. Accept or reroll\?", prompt), prompt
+    assert "civilization token" in page.locator("#options button", has_text="Reroll").inner_text()
+    s = _answer_until(server, gid, token, lambda s: bool(s["pending"])
+                      and s["pending"][0]["kind"] in ("hb.retreat", "hb.assign-hits"))
+    page.goto(f"{server}/games/{gid}#token={token}")
+    page.wait_for_function(f"document.body.dataset.version === '{s['version']}'")
+    wait_board(page)
+    shot(page, "hy-breasil-battle", tmp_path)
+    battle = s["view"]["battle"]
+    assert page.locator("#board #battle-mark").get_attribute("data-area") == battle["area"]
+    attackers = battle["attacker_units"]["unhurt"] + battle["attacker_units"]["wounded"]
+    assert page.locator("#board #attackers text").text_content() == str(attackers)  # beside the defenders
+    shown = [t for t in page.locator("#odds li").all_inner_texts() if t]
+    assert len(shown) <= 3 and all("<0.1%" not in t for t in shown)

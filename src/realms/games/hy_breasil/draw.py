@@ -92,7 +92,7 @@ def draw(state: HBState | None = None, map_name: str = "hy-breasil") -> str:
             labels[a] = str(state.nations[nid].units.get(a, 0))
     svg = render_svg(graph, terrain_colours=TERRAIN_COLOURS, sea_colour=SEA, inland_colour=INLAND,
                      fills=fills, labels=labels, title=f"{graph.name} — turn {state.turn}")
-    overlay = [_textures(state, fills), _cities(state), _sea_units(state, colours), _battle(state)]
+    overlay = [_textures(state, fills), _cities(state), _sea_units(state, colours), _battle(state, colours)]
     rows = [_terrain_row()] + _nation_rows(state, colours)
     return _finish(svg, graph, overlay, rows)
 
@@ -150,15 +150,30 @@ def _sea_units(state: HBState, colours: dict[int, str]) -> str:
     return "".join(out)
 
 
-def _battle(state: HBState) -> str:
-    """The area being fought over, outlined (also through retreats and hit allocation)."""
+def _battle(state: HBState, colours: dict[int, str]) -> str:
+    """The area being fought over, outlined (also through retreats and hit allocation), and
+    the attackers in it (kept apart from the nation's units until the battle ends) as a
+    badge in their colour beside the defenders' count."""
     if state.battle is None:
         return ""
     area = state.board.graph.areas[state.battle[0]]
+    att = state.nations.get(state.battle[1])
     points = " ".join(f"{x:.1f},{y:.1f}" for x, y in area.polygon)
-    return (f'<polygon id="battle-mark" data-area={quoteattr(area.id)} points="{points}" fill="none" '
-            f'stroke="#ffd400" stroke-width="6" stroke-dasharray="10 5"><title>battle</title></polygon>'
-            f'<polygon points="{points}" fill="none" stroke="#111111" stroke-width="1.5" class="texture"/>')
+    out = (f'<polygon id="battle-mark" data-area={quoteattr(area.id)} points="{points}" fill="none" '
+           f'stroke="#ffd400" stroke-width="6" stroke-dasharray="10 5"><title>battle</title></polygon>'
+           f'<polygon points="{points}" fill="none" stroke="#111111" stroke-width="1.5" class="texture"/>')
+    count, wounded = state.battle[3] + state.battle[4], state.battle[4]
+    if att is not None and count:
+        x, y = area.label
+        colour = colours[att.id]
+        tip = (f"{att.name} ({state.names[att.owner]}) attacking with {count}"
+               + (f" ({wounded} wounded)" if wounded else ""))
+        out += (f'<g class="sea-units" id="attackers"><title>{escape(tip)}</title>'
+                f'<rect x="{x + 12:.1f}" y="{y + 2:.1f}" width="30" height="18" rx="3" fill="{colour}" '
+                f'stroke="#111111" stroke-width="1"/>'
+                f'<text x="{x + 27:.1f}" y="{y + 15:.1f}" font-size="12" font-weight="bold" '
+                f'text-anchor="middle" fill="{_ink(colour)}">{count}</text></g>')
+    return out
 
 
 Row = list[tuple[str, str]]  # (caption, fill) swatches, the first caption a heading
