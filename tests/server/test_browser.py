@@ -259,6 +259,14 @@ def test_replay_viewer_of_a_finished_game_steps_by_turn(server, page, tmp_path):
     slider.evaluate("(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }", 1)
     page.wait_for_function(f"document.body.dataset.board === 'at-{second['at']}'", timeout=15000)
     assert f"turn {second['turn']} begins" in page.inner_text("#replay-at")
+    # issue 18 item 7: the scores and the chronicle move with the board
+    page.wait_for_function(f"document.body.dataset.replayed === '{second['at']}'", timeout=15000)
+    past = httpx.get(f"{server}/api/games/{gid}", params={"at": second["at"]}).json()
+    assert page.locator("#chronicle li").all_inner_texts() == past["chronicle"][-60:]
+    shown = page.locator("#scores tr td:nth-child(3)").all_inner_texts()
+    assert shown == [str(x) for x in past["scores"]]
+    end = httpx.get(f"{server}/api/games/{gid}").json()
+    assert past["chronicle"] != end["chronicle"]
     shot(page, "replay-viewer", tmp_path)
 
 
@@ -521,3 +529,68 @@ def test_events_explained_and_the_battle_marked(server, page, tmp_path):
     assert page.locator("#board #attackers text").text_content() == str(attackers)  # beside the defenders
     shown = [t for t in page.locator("#odds li").all_inner_texts() if t]
     assert len(shown) <= 3 and all("<0.1%" not in t for t in shown)
+
+
+def test_invitation_links_carry_the_address_reached(server, browser):
+    """Issue 18 item 6: the lobby's links use the address the page was opened at; at a
+    loopback address it says they work on this computer only (README: --host 0.0.0.0)."""
+    for host in ("127.0.0.1", "localhost"):
+        ctx = browser.new_context(viewport={"width": 1200, "height": 800})
+        page = ctx.new_page()
+        try:
+            origin = server.replace("127.0.0.1", host)
+            page.goto(origin + "/")
+            page.select_option("#game", "hy-breasil")
+            page.click("#create-button")
+            page.locator("a.seat-link").first.wait_for()
+            assert page.locator("a.seat-link").first.get_attribute("href").startswith(origin + "/games/")
+            assert page.locator("#loopback-note").is_visible()
+            assert "--host 0.0.0.0" in page.inner_text("#loopback-note")
+        finally:
+            ctx.close()
+
+
+def test_a_bad_link_says_why_and_stops_trying(server, browser):
+    """Issue 18 item 7: an unknown game, or a token that is no seat of the game, is said in
+    the page, which then stops (no WebSocket reconnecting every 1.5 s forever)."""
+    r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seed": 2,
+                                                "seats": ["human", "auto"]})
+    gid = r.json()["id"]
+    for url, why in ((f"{server}/games/0123456789abcdef", "no such game"),
+                     (f"{server}/games/{gid}#token=not-a-seat", "not a seat of this game")):
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        sockets: list[str] = []
+        page.on("websocket", lambda ws: sockets.append(ws.url))
+        try:
+            page.goto(url)
+            page.wait_for_function("document.body.dataset.failed === 'true'", timeout=15000)
+            assert why in page.inner_text("#error").lower()
+            page.wait_for_timeout(4000)
+            assert len(sockets) <= 1
+        finally:
+            ctx.close()
+
+
+def test_the_game_page_on_a_phone(server, browser, tmp_path):
+    """Issue 18 item 7: at 390 px the game page is one column no wider than the screen, the
+    whole board in view; the header names the game; no request fails (favicon included)."""
+    r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seed": 3,
+                                                "seats": ["human", "auto", "auto"]})
+    gid, token = r.json()["id"], r.json()["seats"][0]["token"]
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+    page = ctx.new_page()
+    failed: list[str] = []
+    page.on("response", lambda resp: failed.append(resp.url) if resp.status >= 400 else None)
+    try:
+        page.goto(f"{server}/games/{gid}#token={token}")
+        page.wait_for_selector("#options button")
+        wait_board(page)
+        shot(page, "phone-game", tmp_path)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        box = page.locator("#board svg").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+        assert page.inner_text("#title").startswith("Hy Breasil")
+        assert failed == []
+    finally:
+        ctx.close()
