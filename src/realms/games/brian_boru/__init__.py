@@ -61,6 +61,12 @@ def _scores_now(state: BBState) -> list[int]:
     return list(state.points)
 
 
+def _evaluate(state: BBState) -> list[float]:
+    from .evaluate import evaluate
+
+    return evaluate(state)
+
+
 def _watcher():
     from .stats import BrianBoruWatcher
 
@@ -102,6 +108,7 @@ GAME = Game(
     turn_word="round",
     private_kinds=frozenset({"bb.draft"}),
     scores_now=_scores_now,
+    evaluate=_evaluate,
     watcher=_watcher,
     report_sections=_report_sections,
     history_measure=_history_measure,

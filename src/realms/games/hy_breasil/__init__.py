@@ -57,6 +57,12 @@ def _scores_now(state: HBState) -> list[float]:
     return scores_now(state)
 
 
+def _evaluate(state: HBState) -> list[float]:
+    from .evaluate import evaluate
+
+    return evaluate(state)
+
+
 def _watcher():
     from .stats import HyBreasilWatcher
 
@@ -99,6 +105,7 @@ GAME = Game(
     warm=_warm,
     bots={"auto": AutoBot, "greedy": GreedyBot},
     scores_now=_scores_now,
+    evaluate=_evaluate,
     watcher=_watcher,
     report_sections=_report_sections,
     history_measure=_history_measure,
