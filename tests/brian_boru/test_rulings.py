@@ -246,13 +246,48 @@ def test_bb_q12_track_town_reward_without_a_free_town(bb):
     assert "finds no town without a disc" in bb.texts(s)
 
 
-def test_bb_q13_marriage_cards(bb):
-    ms = bb.tables.marriages
-    assert len(ms) == 9 and sum(m.princess for m in ms) == 1
-    ulaid = ms[bb.tables.marriage_index["ulaid"]]
-    assert ulaid.benefits == (("points", 2, 1), ("region-town", bb.region("ulaid"), 1))
-    regional = [m for m in ms if any(g[0] == "region-town" for g in m.benefits)]
-    assert len(regional) == 6 and all(m.benefits[0] == ("points", 2, 1) for m in regional)
+def test_bb_q13_nine_marriage_cards_are_seven_and_two_princesses(bb):
+    """Components, "9 marriage cards": 7 ordinary cards, the Princess of Denmark, and the
+    Dänische Prinzessin, "only used if you're playing in German"; no eighth ordinary card."""
+    t = bb.tables
+    assert len(t.marriages) == 9
+    assert [(m.name, m.language) for m in t.marriages if m.princess] == [
+        ("The Princess of Denmark", "en"), ("Dänische Prinzessin", "de")]
+    assert t.marriages[t.princess].language == "en"
+    ordinary = [t.marriages[i] for i in t.ordinary]
+    assert len(ordinary) == 7 and not any(m.princess or m.language != "en" for m in ordinary)
+    assert "ulaid" not in t.marriage_index
+    regional = sorted(bb.board.regions[g[1]].id for m in ordinary for g in m.benefits if g[0] == "region-town")
+    assert regional == ["connaught", "leinster", "munster", "northern-ui-neill", "southern-ui-neill"]
+    assert all(m.benefits[0] == ("points", 2, 1) for m in ordinary if len(m.benefits) == 2)
+
+
+def test_bb_q13_setup_removes_the_dänische_prinzessin(bb):
+    """Setup: "Remove the Dänische Prinzessin card from the game", then 2 (3p) or 3 (4-5p)
+    of the other cards go on top of the Princess of Denmark."""
+    t = bb.tables
+    german = t.marriage_index["daenische-prinzessin"]
+    seen = set()
+    for players in (3, 4, 5):
+        for seed in range(40):
+            deck = GAME.new_game({"players": players}, seed).marriage_deck
+            assert german not in deck
+            assert deck[0] == t.princess and len(deck) == 1 + t.rules.marriage_cards[players]
+            assert len(set(deck)) == len(deck) and set(deck[1:]) <= set(t.ordinary)
+            seen.update(deck[1:])
+    assert seen == set(t.ordinary)
+
+
+def test_bb_q13_points_count_when_the_region_is_full(bb):
+    """Marriage step: a full region makes only the town symbol void ("this symbol has no
+    effect"); the card's 2 points still count."""
+    s = bb.game(players=3)
+    s.marriage_card = bb.tables.marriage_index["munster"]
+    bb.own(s, 1, *bb.towns_of("munster"))
+    s.track = [3, 1, 1]
+    bb.run(s, ("marriage",))
+    assert s.points[0] == 12 and s.marriages[0] == [bb.tables.marriage_index["munster"]]
+    assert sum(1 for o in s.owner if o == 0) == 0
 
 
 def test_bb_q14_removed_card_rewards_still_paid(bb):

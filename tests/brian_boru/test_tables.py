@@ -61,6 +61,8 @@ def _edit(path: Path, old: str, new: str) -> None:
     ("board.toml", "[1, 4], [2, 3]", "[1, 99], [2, 3]", "board.toml: [roads] source #1: unknown town 99"),
     ("board.toml", 'colour = "R"', 'colour = "G"', "board.toml: [[town]] 1: colour must be one of R, B, Y"),
     ("marriage.toml", "princess = true", "princess = false", "marriage.toml: no card has princess = true"),
+    ("marriage.toml", 'language = "de"\n', "",
+     "marriage.toml: [[marriage]] 'daenische-prinzessin': a second Princess of Denmark in language 'en'"),
     ("marriage.toml", '"region-town:munster"', '"region-town:kerry"', "names unknown region 'kerry'"),
     ("track.toml", 'space = 1\nreward = []', 'space = 1\nreward = ["coin"]', "the first space has no reward"),
     ("vikings.toml", "strength = 13", "strength = -1", "vikings.toml: [[viking]] #1 strength must be at least 0"),

@@ -33,6 +33,9 @@ GROUPED = ("coin", "pay", "renown", "church", "raider", "marriage", "points")
 STEP_SYMBOLS = ("church", "raider", "marriage")
 #: Which track a coloured card's steps climb (brian-boru-data.md).
 COLOUR_STEP = {"Y": "marriage", "R": "raider", "B": "church"}
+#: The edition realms plays (the rulebook in rules/ is the English one): set-up removes
+#: the marriage cards of any other language, i.e. the Dänische Prinzessin (RULINGS BB-Q13).
+EDITION = "en"
 
 Group = tuple[str, int, int]
 
@@ -104,6 +107,7 @@ class MarriageCard:
     name: str
     benefits: tuple[Group, ...]
     princess: bool
+    language: str = EDITION
 
 
 @dataclass(frozen=True)
@@ -137,6 +141,7 @@ class Tables:
     marriages: tuple[MarriageCard, ...]
     marriage_index: dict[str, int]
     princess: int                      # index of the Princess of Denmark in ``marriages``
+    ordinary: tuple[int, ...]          # the edition's other marriage cards, shuffled at set-up
     track: tuple[tuple[Group, ...], ...]   # index = space - 1
     vikings: tuple[int, ...]
     rules: Rules
@@ -362,9 +367,11 @@ def parse_cards(data: dict, board: Board, source: str = "cards.toml") -> tuple[t
 
 
 def parse_marriages(data: dict, board: Board, source: str = "marriage.toml") -> tuple[tuple[MarriageCard, ...], int]:
+    """All the marriage cards, and the index of the edition's Princess of Denmark.  Each
+    language has at most one Princess; the edition (:data:`EDITION`) must have one."""
     out: list[MarriageCard] = []
     ids: set[str] = set()
-    princess = -1
+    princesses: dict[str, int] = {}
     for i, m in enumerate(_entries(data, "marriage", source), 1):
         where = f"{source}: [[marriage]] #{i}"
         mid = _str(_get(m, "id", where), f"{where} id")
@@ -375,18 +382,19 @@ def parse_marriages(data: dict, board: Board, source: str = "marriage.toml") -> 
         is_princess = m.get("princess", False)
         if not isinstance(is_princess, bool):
             raise TableError(f"{where}: princess must be true or false")
+        language = _str(m.get("language", EDITION), f"{where} language")
         benefits = parse_symbols(_get(m, "benefits", where), f"{where} benefits", board.region_index, allow_town=False)
         for g in benefits:
             if g[0] not in ("points", "renown", "region-town", "any-town", "coin"):
                 raise TableError(f"{where} benefits: {g[0]!r} is not a marriage benefit")
         if is_princess:
-            if princess >= 0:
-                raise TableError(f"{where}: a second Princess of Denmark")
-            princess = len(out)
-        out.append(MarriageCard(mid, _str(_get(m, "name", where), f"{where} name"), benefits, is_princess))
-    if princess < 0:
-        raise TableError(f"{source}: no card has princess = true (the Princess of Denmark)")
-    return tuple(out), princess
+            if language in princesses:
+                raise TableError(f"{where}: a second Princess of Denmark in language {language!r}")
+            princesses[language] = len(out)
+        out.append(MarriageCard(mid, _str(_get(m, "name", where), f"{where} name"), benefits, is_princess, language))
+    if EDITION not in princesses:
+        raise TableError(f"{source}: no card has princess = true in language {EDITION!r} (the Princess of Denmark)")
+    return tuple(out), princesses[EDITION]
 
 
 def parse_track(data: dict, source: str = "track.toml") -> tuple[tuple[Group, ...], ...]:
@@ -451,7 +459,7 @@ def build_tables(directory: Path = DATA) -> Tables:
     vikings = parse_vikings(_read("vikings.toml", directory))
     rules = parse_rules(_read("rules.toml", directory))
     n_cards = len(cards) - 1
-    others = len(marriages) - 1
+    ordinary = tuple(i for i, m in enumerate(marriages) if m.language == EDITION and not m.princess)
     for players in (3, 4, 5):
         deal = rules.deal[players]
         if deal * players > n_cards:
@@ -459,12 +467,13 @@ def build_tables(directory: Path = DATA) -> Tables:
         if deal <= 1:
             raise TableError(f"rules.toml: [draft.deal] {players}: a hand needs at least 2 cards")
         k = rules.marriage_cards[players]
-        if k > others:
-            raise TableError(f"rules.toml: [setup.marriage_cards] {players}: {k} cards, but marriage.toml has only {others} besides the Princess")
+        if k > len(ordinary):
+            raise TableError(f"rules.toml: [setup.marriage_cards] {players}: {k} cards, but marriage.toml has only "
+                             f"{len(ordinary)} besides the Princess")
         if k + 1 > len(vikings):
             raise TableError(f"vikings.toml: {len(vikings)} Viking cards cannot last {k + 1} rounds ({players} players)")
     return Tables(board, cards, by_label, marriages, {m.id: i for i, m in enumerate(marriages)}, princess,
-                  track, vikings, rules)
+                  ordinary, track, vikings, rules)
 
 
 @lru_cache(maxsize=None)
