@@ -60,7 +60,8 @@ def test_bb_q3_quick_reference_symbols_only_on_marriage_cards(bb):
         for action in (c.primary, *c.secondary):
             assert not {g[0] for g in action} & {"points", "any-town", "region-town"}
     data = {"card": [{"value": v, "colour": "R", "primary": ["town", "points:1"],
-                      "secondary": [["coin", "any-town"]]} for v in range(1, 26)]}
+                      "secondary": [["coin", "any-town"], ["pay", "renown", "church", "raider", "marriage",
+                                                             "expand", "unviking"]]} for v in range(1, 26)]}
     cards, _ = parse_cards(data, bb.board)
     assert cards[1].primary[1] == ("points", 1, 1)
     s = bb.game()

@@ -85,3 +85,13 @@ def test_not_toml_is_refused(data_dir):
     (data_dir / "vikings.toml").write_text("[[viking]\n", encoding="utf-8")
     with pytest.raises(TableError, match="vikings.toml: not valid TOML"):
         build_tables(data_dir)
+
+
+def test_card_data_missing_an_action_table_symbol_is_refused(data_dir):
+    """Actions: every symbol of the rulebook's action table is on some card; data that
+    drops one (here renown, RULINGS BB-Q107) is refused, naming the symbol."""
+    path = data_dir / "cards.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace('"coin", "renown", "expand"', '"coin", "coin", "expand"'),
+                    encoding="utf-8")
+    with pytest.raises(TableError, match=r"cards.toml: no card shows 'renown', a symbol of the rulebook's action table"):
+        build_tables(data_dir)

@@ -27,6 +27,9 @@ COLOUR_NAMES = {"R": "red", "B": "blue", "Y": "yellow", "W": "white"}
 PLAIN = ("town", "coin", "pay", "renown", "church", "raider", "marriage", "expand", "unviking", "any-town")
 #: Symbols with an argument (``points:2``, ``region-town:munster``).
 WITH_ARG = ("points", "region-town")
+#: The symbols of the rulebook's action table (Actions), in its order: "Each primary and
+#: secondary action shows one or more symbols", so each appears on some action card.
+ACTION_TABLE = ("town", "coin", "pay", "renown", "church", "raider", "marriage", "expand", "unviking")
 #: Symbols whose repeats form one group with a count (resolved together, BB-Q2).
 GROUPED = ("coin", "pay", "renown", "church", "raider", "marriage", "points")
 #: The step symbols: one free step, then optional spending (rulebook, Actions).
@@ -362,6 +365,10 @@ def parse_cards(data: dict, board: Board, source: str = "cards.toml") -> tuple[t
     n = len(by_value)
     if sorted(by_value) != list(range(1, n + 1)):
         raise TableError(f"{source}: card values must be 1..{n} without gaps, got {sorted(by_value)}")
+    shown = {g[0] for c in by_value.values() for action in (c.primary, *c.secondary) for g in action}
+    for sym in ACTION_TABLE:
+        if sym not in shown:
+            raise TableError(f"{source}: no card shows {sym!r}, a symbol of the rulebook's action table (Actions)")
     cards.extend(by_value[v] for v in range(1, n + 1))
     return tuple(cards), {c.label: c.value for c in cards[1:]}
 
