@@ -469,14 +469,37 @@ def test_bb_q27_coins_and_claim_tie_break(bb):
     assert s2.result()["winner"] == "P2"
 
 
-def test_bb_q28_every_town_has_a_road(bb):
+#: The roads of shared/brian-boru-data.md, the only source: "no road is to be invented".
+SOURCE_ROADS = """1-4 2-3 3-5 4-13 5-7 6-15 7-10 8-9 11-12 13-14 14-27 17-18 17-22 18-19 19-20 20-21 21-22
+24-35 25-39 27-53 28-29 29-33 31-43 32-33 34-35 36-37 37-40 38-39 38-41 39-41 40-42 41-42 44-45 46-48
+48-50 49-51"""
+
+
+def test_bb_q28_only_the_source_roads_some_towns_have_none(bb):
+    """Board: "roads connect some towns" — the board has the source's 36 roads and no
+    other; six towns have none."""
     b = bb.board
-    assert all(b.adj[t.index] for t in b.towns)
-    assert len(b.roads) == 36 and len(b.designed_roads) == 6
-    for i, j in b.designed_roads:
-        assert b.towns[i].region == b.towns[j].region
+    source = {frozenset(int(x) for x in pair.split("-")) for pair in SOURCE_ROADS.split()}
+    assert {frozenset((b.towns[i].id, b.towns[j].id)) for i, j in b.roads} == source and len(b.roads) == 36
+    assert sorted(t.id for t in b.towns if not b.adj[t.index]) == [16, 23, 26, 30, 47, 52]
     assert b.towns[bb.t(53)].region == bb.region("connaught")
     assert len(b.towns) == 53
+
+
+def test_bb_q28_no_expansion_into_or_from_a_roadless_town(bb):
+    """Actions, expand: "only ... into a town that is connected by a road to a town you
+    already control".  From 15 (road 6-15) the roadless 16 next to it in Breifne is no
+    target; a player whose only town is the roadless 26 has nowhere to expand."""
+    s = bb.game(players=3)
+    bb.own(s, 0, 15)
+    bb.own(s, 1, 26)
+    s.coins = [9, 9, 9]
+    d = bb.run(s, ("sym", 0, "expand", 0, 1))
+    assert d.kind == "bb.expand" and d.keys == ["none", "6"]
+    bb.answer(s, "6")
+    assert bb.run(s, ("sym", 1, "expand", 0, 1)) is None
+    assert s.coins == [4, 9, 9] and s.owner[bb.t(16)] == bb.NOBODY
+    assert sorted(bb.board.towns[t].id for t in s.controlled(1)) == [26]
 
 
 def test_bb_q29_ban_only_for_first_placement(bb):

@@ -75,9 +75,17 @@ def test_bad_data_is_refused_with_file_entry_and_problem(data_dir, file, old, ne
     assert message in str(exc.value)
 
 
-def test_isolated_town_is_refused(data_dir):
-    _edit(data_dir / "board.toml", "[15, 16], ", "")
-    with pytest.raises(TableError, match=r"board.toml: \[\[town\]\] 16: no road reaches this town"):
+def test_town_without_a_road_is_accepted(data_dir):
+    """Board: "roads connect some towns" — a town no road reaches is legal (BB-Q28)."""
+    _edit(data_dir / "board.toml", "[49, 51],", "")
+    b = build_tables(data_dir).board
+    assert b.adj[b.town_index[49]] == () and b.adj[b.town_index[51]] == ()
+    assert len(b.roads) == 35
+
+
+def test_roads_outside_the_source_list_are_refused(data_dir):
+    _edit(data_dir / "board.toml", "[roads]\n", "[roads]\ndesigned = [[15, 16]]\n")
+    with pytest.raises(TableError, match=r"board.toml: \[roads\] has unknown key\(s\) designed"):
         build_tables(data_dir)
 
 

@@ -77,10 +77,9 @@ class Board:
     town_index: dict[int, int]
     region_index: dict[str, int]
     region_towns: tuple[tuple[int, ...], ...]
-    #: neighbours by road, per town index
+    #: neighbours by road, per town index (empty for a town no road reaches: BB-Q28)
     adj: tuple[tuple[int, ...], ...]
     roads: tuple[tuple[int, int], ...]
-    designed_roads: tuple[tuple[int, int], ...]
     regions_points: tuple[int, ...]
 
     @property
@@ -288,6 +287,10 @@ def parse_board(data: dict, source: str = "board.toml") -> Board:
     seen: set[frozenset[int]] = set()
 
     road_table = _get(data, "roads", source)
+    if isinstance(road_table, dict) and set(road_table) - {"source"}:
+        extra = ", ".join(sorted(set(road_table) - {"source"}))
+        raise TableError(f"{source}: [roads] has unknown key(s) {extra}: roads are listed in 'source' only "
+                         f"(no road is invented, BB-Q28)")
 
     def roads(key: str) -> tuple[tuple[int, int], ...]:
         out = []
@@ -315,10 +318,6 @@ def parse_board(data: dict, source: str = "board.toml") -> Board:
         return tuple(out)
 
     known = roads("source")
-    designed = roads("designed")
-    for t in towns:
-        if not adj[t.index]:
-            raise TableError(f"{source}: [[town]] {t.id}: no road reaches this town (BB-Q28)")
     scoring = _get(data, "scoring", source)
     pts = _get(scoring, "regions_points", f"{source}: [scoring]")
     if not isinstance(pts, list) or len(pts) != len(regions) + 1:
@@ -329,7 +328,7 @@ def parse_board(data: dict, source: str = "board.toml") -> Board:
         name=_str(_get(data, "name", source), f"{source}: name"), width=width, height=height,
         regions=tuple(regions), towns=tuple(towns), town_index=town_index, region_index=region_index,
         region_towns=tuple(tuple(x) for x in region_towns),
-        adj=tuple(tuple(sorted(a)) for a in adj), roads=known, designed_roads=designed,
+        adj=tuple(tuple(sorted(a)) for a in adj), roads=known,
         regions_points=tuple(pts),
     )
 
