@@ -434,22 +434,47 @@ def test_bb_q25_ties_leave_the_token(bb):
     assert s.claim_holder[r] == 2
 
 
-def test_bb_q26_board_tokens_at_the_end(bb):
-    s = bb.game(players=3)
-    s.points = [0, 0, 0]
+def _end(s, bb):
+    """Nothing but board tokens and regions to score: no renown, no marker, coins tied."""
+    s.points = [0] * s.n
+    s.renown = [0] * s.n
+    s.coins = [1] * s.n
     s.marker = bb.NOBODY
-    s.renown = [0, 0, 0]
-    s.coins = [1, 1, 1]
-    ul, dub = bb.region("ulaid"), bb.region("dubhlinn")
-    s.claim_up[ul] = s.claim_up[dub] = True
-    bb.own(s, 0, 8)
-    bb.own(s, 1, 9, vikings=True)                # Ulaid: player 0 ties the Vikings → half
-    bb.own(s, 1, 23, 24, vikings=True)
-    bb.own(s, 2, 25)                             # Dubhlinn: the Vikings alone → nobody
     s.marriage_deck = []
+
+
+def test_bb_q26_two_players_tied_below_the_vikings_score_half(bb):
+    """Scoring: "For every face-up claim token on the board, all players tied for the most
+    towns in that region score half the number of points shown on that token, rounded
+    down."  Leinster (6 points): the Vikings on 3 towns, P1 and P2 on 2 each — the most
+    among the players is 2, so both score 3."""
+    s = bb.game(players=3)
+    _end(s, bb)
+    lei = bb.region("leinster")
+    s.claim_up[lei] = True
+    towns = bb.towns_of("leinster")
+    bb.own(s, 2, *towns[:3], vikings=True)
+    bb.own(s, 0, *towns[3:5])
+    bb.own(s, 1, *towns[5:7])
+    assert s.weights(lei) == ([2, 2, 0], 3)
     bb.run(s, ("round_end",))
-    assert s.final["P1"] == {"half the claim token of Ulaid": 2}
-    assert s.points == [2, 0, 0]
+    assert s.final["P1"] == s.final["P2"] == {"half the claim token of Leinster": 3}
+    assert s.final["P3"] == {} and s.points == [3, 3, 0]
+
+
+def test_bb_q26_one_player_below_the_vikings_and_nobody_without_a_town(bb):
+    """Scoring, board tokens: Dubhlinn (2 points), the Vikings on 23 and 24, P3 alone on
+    25 — the most among the players: half, 1 point.  Ulaid (4 points), the Vikings alone
+    on 8 — no player has a town there: nobody scores."""
+    s = bb.game(players=3)
+    _end(s, bb)
+    dub, ul = bb.region("dubhlinn"), bb.region("ulaid")
+    s.claim_up[dub] = s.claim_up[ul] = True
+    bb.own(s, 1, 23, 24, 8, vikings=True)
+    bb.own(s, 2, 25)
+    bb.run(s, ("round_end",))
+    assert s.final["P3"] == {"half the claim token of Dubhlinn": 1}
+    assert s.final["P1"] == s.final["P2"] == {} and s.points == [0, 0, 1]
 
 
 def test_bb_q27_coins_and_claim_tie_break(bb):
