@@ -354,6 +354,36 @@ def test_actions_remove_viking_token_returns_town_to_its_disc(bb):
     assert bb.t(5) in s.controlled(2)
 
 
+def test_actions_every_symbol_of_the_action_table_is_on_a_card(bb):
+    """Actions: "Each primary and secondary action shows one or more symbols"; the table
+    lists nine, renown among them ("Take a renown token from the supply"), and each
+    appears on at least one of the 25 cards (RULINGS BB-Q107)."""
+    shown = {g[0] for c in bb.tables.cards[1:] for action in (c.primary, *c.secondary) for g in action}
+    assert {"town", "coin", "pay", "renown", "church", "raider", "marriage", "expand", "unviking"} <= shown
+
+
+def test_actions_renown_symbol_when_a_white_card_loses(bb):
+    """Tricks and Actions: 20W loses to the red 24 on a red town; its one secondary action
+    ("Some cards have only one secondary action") takes a coin, then a renown token from
+    the supply, then offers to expand for five coins (RULINGS BB-Q107)."""
+    s = bb.game(players=3)
+    _hands(s, bb, ["24R", "1Y"], ["20W", "4Y"], ["3B", "7Y"])
+    bb.own(s, 1, 38)                           # roads 38-39 and 38-41
+    s.coins = [3, 4, 0]
+    bb.run(s, ("trick",))
+    d = bb.answer(s, "1")                      # a red town: 24R is the only legal lead
+    d = bb.answer(s, "20W")
+    d = bb.answer(s, "3B")
+    assert s.winner == 0
+    assert d.player == 2 and d.kind == "bb.secondary"
+    d = bb.answer(s, "2")                      # 3B: two church discs
+    assert d.player == 1 and d.kind == "bb.expand" and d.keys == ["none", "39", "41"]
+    assert s.renown == [1, 2, 1] and s.coins[1] == 5
+    assert "P2 takes 1 renown token." in bb.texts(s)
+    bb.answer(s, "none")
+    assert s.owner[bb.t(1)] == 0 and s.renown == [1, 2, 1]
+
+
 # -- Marriage step -------------------------------------------------------------------------------
 def test_marriage_step_highest_wins_rewards_for_others(bb):
     """Marriage step: the highest disc takes the card and its benefits, then returns to the
@@ -373,8 +403,7 @@ def test_marriage_step_region_town_benefit(bb):
     """Marriage step: a disc on any town without a disc in the indicated region; no effect
     when the region is full (the points still count, RULINGS BB-Q13)."""
     s = bb.game(players=3)
-    s.marriage_card = bb.tables.marriage_index["dubhlinn"] if "dubhlinn" in bb.tables.marriage_index else \
-        bb.tables.marriage_index["ulaid"]
+    s.marriage_card = bb.tables.marriage_index["leinster"]
     rid = bb.tables.marriages[s.marriage_card].benefits[1][1]
     towns = [bb.board.towns[i].id for i in bb.board.region_towns[rid]]
     bb.own(s, 1, *towns[:-1])

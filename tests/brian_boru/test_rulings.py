@@ -60,7 +60,8 @@ def test_bb_q3_quick_reference_symbols_only_on_marriage_cards(bb):
         for action in (c.primary, *c.secondary):
             assert not {g[0] for g in action} & {"points", "any-town", "region-town"}
     data = {"card": [{"value": v, "colour": "R", "primary": ["town", "points:1"],
-                      "secondary": [["coin", "any-town"]]} for v in range(1, 26)]}
+                      "secondary": [["coin", "any-town"], ["pay", "renown", "church", "raider", "marriage",
+                                                             "expand", "unviking"]]} for v in range(1, 26)]}
     cards, _ = parse_cards(data, bb.board)
     assert cards[1].primary[1] == ("points", 1, 1)
     s = bb.game()
@@ -246,13 +247,48 @@ def test_bb_q12_track_town_reward_without_a_free_town(bb):
     assert "finds no town without a disc" in bb.texts(s)
 
 
-def test_bb_q13_marriage_cards(bb):
-    ms = bb.tables.marriages
-    assert len(ms) == 9 and sum(m.princess for m in ms) == 1
-    ulaid = ms[bb.tables.marriage_index["ulaid"]]
-    assert ulaid.benefits == (("points", 2, 1), ("region-town", bb.region("ulaid"), 1))
-    regional = [m for m in ms if any(g[0] == "region-town" for g in m.benefits)]
-    assert len(regional) == 6 and all(m.benefits[0] == ("points", 2, 1) for m in regional)
+def test_bb_q13_nine_marriage_cards_are_seven_and_two_princesses(bb):
+    """Components, "9 marriage cards": 7 ordinary cards, the Princess of Denmark, and the
+    Dänische Prinzessin, "only used if you're playing in German"; no eighth ordinary card."""
+    t = bb.tables
+    assert len(t.marriages) == 9
+    assert [(m.name, m.language) for m in t.marriages if m.princess] == [
+        ("The Princess of Denmark", "en"), ("Dänische Prinzessin", "de")]
+    assert t.marriages[t.princess].language == "en"
+    ordinary = [t.marriages[i] for i in t.ordinary]
+    assert len(ordinary) == 7 and not any(m.princess or m.language != "en" for m in ordinary)
+    assert "ulaid" not in t.marriage_index
+    regional = sorted(bb.board.regions[g[1]].id for m in ordinary for g in m.benefits if g[0] == "region-town")
+    assert regional == ["connaught", "leinster", "munster", "northern-ui-neill", "southern-ui-neill"]
+    assert all(m.benefits[0] == ("points", 2, 1) for m in ordinary if len(m.benefits) == 2)
+
+
+def test_bb_q13_setup_removes_the_dänische_prinzessin(bb):
+    """Setup: "Remove the Dänische Prinzessin card from the game", then 2 (3p) or 3 (4-5p)
+    of the other cards go on top of the Princess of Denmark."""
+    t = bb.tables
+    german = t.marriage_index["daenische-prinzessin"]
+    seen = set()
+    for players in (3, 4, 5):
+        for seed in range(40):
+            deck = GAME.new_game({"players": players}, seed).marriage_deck
+            assert german not in deck
+            assert deck[0] == t.princess and len(deck) == 1 + t.rules.marriage_cards[players]
+            assert len(set(deck)) == len(deck) and set(deck[1:]) <= set(t.ordinary)
+            seen.update(deck[1:])
+    assert seen == set(t.ordinary)
+
+
+def test_bb_q13_points_count_when_the_region_is_full(bb):
+    """Marriage step: a full region makes only the town symbol void ("this symbol has no
+    effect"); the card's 2 points still count."""
+    s = bb.game(players=3)
+    s.marriage_card = bb.tables.marriage_index["munster"]
+    bb.own(s, 1, *bb.towns_of("munster"))
+    s.track = [3, 1, 1]
+    bb.run(s, ("marriage",))
+    assert s.points[0] == 12 and s.marriages[0] == [bb.tables.marriage_index["munster"]]
+    assert sum(1 for o in s.owner if o == 0) == 0
 
 
 def test_bb_q14_removed_card_rewards_still_paid(bb):
@@ -398,22 +434,47 @@ def test_bb_q25_ties_leave_the_token(bb):
     assert s.claim_holder[r] == 2
 
 
-def test_bb_q26_board_tokens_at_the_end(bb):
-    s = bb.game(players=3)
-    s.points = [0, 0, 0]
+def _end(s, bb):
+    """Nothing but board tokens and regions to score: no renown, no marker, coins tied."""
+    s.points = [0] * s.n
+    s.renown = [0] * s.n
+    s.coins = [1] * s.n
     s.marker = bb.NOBODY
-    s.renown = [0, 0, 0]
-    s.coins = [1, 1, 1]
-    ul, dub = bb.region("ulaid"), bb.region("dubhlinn")
-    s.claim_up[ul] = s.claim_up[dub] = True
-    bb.own(s, 0, 8)
-    bb.own(s, 1, 9, vikings=True)                # Ulaid: player 0 ties the Vikings → half
-    bb.own(s, 1, 23, 24, vikings=True)
-    bb.own(s, 2, 25)                             # Dubhlinn: the Vikings alone → nobody
     s.marriage_deck = []
+
+
+def test_bb_q26_two_players_tied_below_the_vikings_score_half(bb):
+    """Scoring: "For every face-up claim token on the board, all players tied for the most
+    towns in that region score half the number of points shown on that token, rounded
+    down."  Leinster (6 points): the Vikings on 3 towns, P1 and P2 on 2 each — the most
+    among the players is 2, so both score 3."""
+    s = bb.game(players=3)
+    _end(s, bb)
+    lei = bb.region("leinster")
+    s.claim_up[lei] = True
+    towns = bb.towns_of("leinster")
+    bb.own(s, 2, *towns[:3], vikings=True)
+    bb.own(s, 0, *towns[3:5])
+    bb.own(s, 1, *towns[5:7])
+    assert s.weights(lei) == ([2, 2, 0], 3)
     bb.run(s, ("round_end",))
-    assert s.final["P1"] == {"half the claim token of Ulaid": 2}
-    assert s.points == [2, 0, 0]
+    assert s.final["P1"] == s.final["P2"] == {"half the claim token of Leinster": 3}
+    assert s.final["P3"] == {} and s.points == [3, 3, 0]
+
+
+def test_bb_q26_one_player_below_the_vikings_and_nobody_without_a_town(bb):
+    """Scoring, board tokens: Dubhlinn (2 points), the Vikings on 23 and 24, P3 alone on
+    25 — the most among the players: half, 1 point.  Ulaid (4 points), the Vikings alone
+    on 8 — no player has a town there: nobody scores."""
+    s = bb.game(players=3)
+    _end(s, bb)
+    dub, ul = bb.region("dubhlinn"), bb.region("ulaid")
+    s.claim_up[dub] = s.claim_up[ul] = True
+    bb.own(s, 1, 23, 24, 8, vikings=True)
+    bb.own(s, 2, 25)
+    bb.run(s, ("round_end",))
+    assert s.final["P3"] == {"half the claim token of Dubhlinn": 1}
+    assert s.final["P1"] == s.final["P2"] == {} and s.points == [0, 0, 1]
 
 
 def test_bb_q27_coins_and_claim_tie_break(bb):
@@ -433,14 +494,37 @@ def test_bb_q27_coins_and_claim_tie_break(bb):
     assert s2.result()["winner"] == "P2"
 
 
-def test_bb_q28_every_town_has_a_road(bb):
+#: The roads of shared/brian-boru-data.md, the only source: "no road is to be invented".
+SOURCE_ROADS = """1-4 2-3 3-5 4-13 5-7 6-15 7-10 8-9 11-12 13-14 14-27 17-18 17-22 18-19 19-20 20-21 21-22
+24-35 25-39 27-53 28-29 29-33 31-43 32-33 34-35 36-37 37-40 38-39 38-41 39-41 40-42 41-42 44-45 46-48
+48-50 49-51"""
+
+
+def test_bb_q28_only_the_source_roads_some_towns_have_none(bb):
+    """Board: "roads connect some towns" — the board has the source's 36 roads and no
+    other; six towns have none."""
     b = bb.board
-    assert all(b.adj[t.index] for t in b.towns)
-    assert len(b.roads) == 36 and len(b.designed_roads) == 6
-    for i, j in b.designed_roads:
-        assert b.towns[i].region == b.towns[j].region
+    source = {frozenset(int(x) for x in pair.split("-")) for pair in SOURCE_ROADS.split()}
+    assert {frozenset((b.towns[i].id, b.towns[j].id)) for i, j in b.roads} == source and len(b.roads) == 36
+    assert sorted(t.id for t in b.towns if not b.adj[t.index]) == [16, 23, 26, 30, 47, 52]
     assert b.towns[bb.t(53)].region == bb.region("connaught")
     assert len(b.towns) == 53
+
+
+def test_bb_q28_no_expansion_into_or_from_a_roadless_town(bb):
+    """Actions, expand: "only ... into a town that is connected by a road to a town you
+    already control".  From 15 (road 6-15) the roadless 16 next to it in Breifne is no
+    target; a player whose only town is the roadless 26 has nowhere to expand."""
+    s = bb.game(players=3)
+    bb.own(s, 0, 15)
+    bb.own(s, 1, 26)
+    s.coins = [9, 9, 9]
+    d = bb.run(s, ("sym", 0, "expand", 0, 1))
+    assert d.kind == "bb.expand" and d.keys == ["none", "6"]
+    bb.answer(s, "6")
+    assert bb.run(s, ("sym", 1, "expand", 0, 1)) is None
+    assert s.coins == [4, 9, 9] and s.owner[bb.t(16)] == bb.NOBODY
+    assert sorted(bb.board.towns[t].id for t in s.controlled(1)) == [26]
 
 
 def test_bb_q29_ban_only_for_first_placement(bb):

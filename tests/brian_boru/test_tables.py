@@ -61,6 +61,8 @@ def _edit(path: Path, old: str, new: str) -> None:
     ("board.toml", "[1, 4], [2, 3]", "[1, 99], [2, 3]", "board.toml: [roads] source #1: unknown town 99"),
     ("board.toml", 'colour = "R"', 'colour = "G"', "board.toml: [[town]] 1: colour must be one of R, B, Y"),
     ("marriage.toml", "princess = true", "princess = false", "marriage.toml: no card has princess = true"),
+    ("marriage.toml", 'language = "de"\n', "",
+     "marriage.toml: [[marriage]] 'daenische-prinzessin': a second Princess of Denmark in language 'en'"),
     ("marriage.toml", '"region-town:munster"', '"region-town:kerry"', "names unknown region 'kerry'"),
     ("track.toml", 'space = 1\nreward = []', 'space = 1\nreward = ["coin"]', "the first space has no reward"),
     ("vikings.toml", "strength = 13", "strength = -1", "vikings.toml: [[viking]] #1 strength must be at least 0"),
@@ -73,13 +75,31 @@ def test_bad_data_is_refused_with_file_entry_and_problem(data_dir, file, old, ne
     assert message in str(exc.value)
 
 
-def test_isolated_town_is_refused(data_dir):
-    _edit(data_dir / "board.toml", "[15, 16], ", "")
-    with pytest.raises(TableError, match=r"board.toml: \[\[town\]\] 16: no road reaches this town"):
+def test_town_without_a_road_is_accepted(data_dir):
+    """Board: "roads connect some towns" — a town no road reaches is legal (BB-Q28)."""
+    _edit(data_dir / "board.toml", "[49, 51],", "")
+    b = build_tables(data_dir).board
+    assert b.adj[b.town_index[49]] == () and b.adj[b.town_index[51]] == ()
+    assert len(b.roads) == 35
+
+
+def test_roads_outside_the_source_list_are_refused(data_dir):
+    _edit(data_dir / "board.toml", "[roads]\n", "[roads]\ndesigned = [[15, 16]]\n")
+    with pytest.raises(TableError, match=r"board.toml: \[roads\] has unknown key\(s\) designed"):
         build_tables(data_dir)
 
 
 def test_not_toml_is_refused(data_dir):
     (data_dir / "vikings.toml").write_text("[[viking]\n", encoding="utf-8")
     with pytest.raises(TableError, match="vikings.toml: not valid TOML"):
+        build_tables(data_dir)
+
+
+def test_card_data_missing_an_action_table_symbol_is_refused(data_dir):
+    """Actions: every symbol of the rulebook's action table is on some card; data that
+    drops one (here renown, RULINGS BB-Q107) is refused, naming the symbol."""
+    path = data_dir / "cards.toml"
+    path.write_text(path.read_text(encoding="utf-8").replace('"coin", "renown", "expand"', '"coin", "coin", "expand"'),
+                    encoding="utf-8")
+    with pytest.raises(TableError, match=r"cards.toml: no card shows 'renown', a symbol of the rulebook's action table"):
         build_tables(data_dir)

@@ -154,6 +154,8 @@ class GreedyBot:
                 value += self._marriage_value(look, count)
             elif name == "unviking":
                 value += 1.0
+            elif name == "renown":
+                value += 1.0 * count                # a point at the end, more with the spoils
         return value
 
     def _expand_targets(self, look: _Look) -> list[int]:
@@ -264,6 +266,8 @@ class GreedyBot:
             elif name in ("raider", "church", "marriage"):
                 value += {"raider": self._raider_value, "church": self._church_value,
                           "marriage": self._marriage_value}[name](look, count)
+            elif name == "renown":
+                value += 1.0 * count
         return value
 
     def _card_ev(self, look, card, colour, best, still, played, tv) -> float:

@@ -1,8 +1,8 @@
 """Pictures of Brian Boru: the board, or a position on it, as a standalone SVG document.
 
 Standard library only.  Regions are drawn as padded hulls around their towns (the
-printed board's outlines are unknown: RULINGS BB-Q28), roads as lines (the designed ones
-dashed), towns as circles in their colour with their number.  With a state: player discs
+printed board's outlines are unknown: RULINGS BB-Q28), roads as lines (only the known
+ones: some towns have none), towns as circles in their colour with their number.  With a state: player discs
 on towns, Viking control tokens, monasteries, the active town marker, and a side panel
 with the marriage track, the battle and church areas, claim tokens and scores.
 """
@@ -95,11 +95,10 @@ def draw(state: BBState | None = None) -> str:
             claim = (" — " + state.names[holder]) if holder >= 0 else (" — face up" if state.claim_up[reg.index] else "")
         out.append(_text(cx, max(top, 12), reg.name, 10, weight="bold"))
         out.append(_text(cx, max(top, 12) + 12, f"({reg.threshold}/{reg.points}){claim}", 9))
-    for group, dash in ((b.roads, ""), (b.designed_roads, ' stroke-dasharray="5,4"')):
-        for i, j in group:
-            a, c = b.towns[i], b.towns[j]
-            out.append(f'<line class="road" x1="{_n(a.x)}" y1="{_n(a.y)}" x2="{_n(c.x)}" y2="{_n(c.y)}" '
-                       f'stroke="#7a5a2a" stroke-width="3"{dash}/>')
+    for i, j in b.roads:
+        a, c = b.towns[i], b.towns[j]
+        out.append(f'<line class="road" x1="{_n(a.x)}" y1="{_n(a.y)}" x2="{_n(c.x)}" y2="{_n(c.y)}" '
+                   f'stroke="#7a5a2a" stroke-width="3"/>')
     for town in b.towns:
         i = town.index
         tip = f"Town {town.id}, {b.regions[town.region].name}"
@@ -150,7 +149,6 @@ def _panel(state: BBState | None, t, x0: float) -> list[str]:
             out.append(f'<circle cx="{_n(x0 + 6)}" cy="{_n(y - 4)}" r="6" fill="{TOWN_COLOURS[colour]}"/>')
             out.append(_text(x0 + 18, y, f"{name} town", 10, anchor="start"))
             y += 16
-        out.append(_text(x0, y, "dashed road: designed by realms", 10, anchor="start"))
         return out
     out.append(_text(x0, y, f"Round {state.round} of {state.rounds} — {state.phase}", 12, anchor="start", weight="bold"))
     y += 18

@@ -40,10 +40,21 @@ def regions_controlled(s: "BBState", p: int) -> int:
     return len(regions)
 
 
+def board_token_shares(s: "BBState", r: int) -> list[int]:
+    """The players who score half a face-up claim token left on the board in region ``r``:
+    "all players tied for the most towns in that region" (rulebook, Scoring).  The most is
+    counted among the players only, the Vikings not being a player; one player or several,
+    never one without a town there (RULINGS BB-Q26).  Towns count as in the claim step:
+    monasteries two, Viking towns the military ally's (BB-Q103, BB-Q15)."""
+    per, _ = s.weights(r)
+    top = max(per)
+    return [p for p in range(s.n) if per[p] == top] if top > 0 else []
+
+
 def final_scoring(s: "BBState") -> None:
     """Most coins (sole), the active town marker, renown, claim tokens in front of you,
-    half of each face-up token left on the board for the players tied for most towns
-    there (RULINGS BB-Q26), and the regions table."""
+    half of each face-up token left on the board for the players with the most towns
+    there (:func:`board_token_shares`), and the regions table."""
     r = s.tables.rules
     b = s.board
     parts = {name: {} for name in s.names}
@@ -66,12 +77,8 @@ def final_scoring(s: "BBState") -> None:
         if h >= 0:
             add(h, f"claim token of {reg.name}", reg.points)
         elif s.claim_up[reg.index]:
-            per, vikings = s.weights(reg.index)
-            top = max(max(per), vikings)
-            if top > 0:
-                for p in range(s.n):
-                    if per[p] == top:
-                        add(p, f"half the claim token of {reg.name}", reg.points // 2)
+            for p in board_token_shares(s, reg.index):
+                add(p, f"half the claim token of {reg.name}", reg.points // 2)
     for p in range(s.n):
         k = regions_controlled(s, p)
         add(p, f"towns in {k} regions", b.regions_points[k])

@@ -1,5 +1,6 @@
 """Setup (rulebook, Setup): coins, renown, discs on the marriage and score tracks, the
-marriage deck with the Princess of Denmark last, the Viking deck, the starting player,
+marriage deck with the Princess of Denmark last (the German Dänische Prinzessin removed:
+RULINGS BB-Q13), the Viking deck, the starting player,
 then the first placements: one disc each, clockwise, never in a region that already holds
 another player's disc (RULINGS BB-Q29)."""
 
@@ -20,11 +21,11 @@ SECTION = "Setup"
 @STEPS.step("setup")
 def setup(s: "BBState") -> None:
     t = s.tables
-    others = [i for i in range(len(t.marriages)) if i != t.princess]
     k = t.rules.marriage_cards[s.n]
-    # "Shuffle the other marriage cards. Then, place [k] cards face down on top of the
-    # Princess of Denmark card, and remove the remaining cards from the game."
-    s.marriage_deck = [t.princess] + s.dice.shuffled(others)[:k]
+    # "Remove the Dänische Prinzessin card from the game. Shuffle the other marriage cards.
+    # Then, place [k] cards face down on top of the Princess of Denmark card, and remove
+    # the remaining cards from the game" (t.ordinary leaves out both princesses).
+    s.marriage_deck = [t.princess] + s.dice.shuffled(list(t.ordinary))[:k]
     s.viking_deck = s.dice.shuffled(list(t.vikings))
     s.first_player = s.marker = s.dice.below(s.n)
     s.log("setup", f"{s.names[s.first_player]} is the starting player and takes the active town marker; "

@@ -27,12 +27,18 @@ COLOUR_NAMES = {"R": "red", "B": "blue", "Y": "yellow", "W": "white"}
 PLAIN = ("town", "coin", "pay", "renown", "church", "raider", "marriage", "expand", "unviking", "any-town")
 #: Symbols with an argument (``points:2``, ``region-town:munster``).
 WITH_ARG = ("points", "region-town")
+#: The symbols of the rulebook's action table (Actions), in its order: "Each primary and
+#: secondary action shows one or more symbols", so each appears on some action card.
+ACTION_TABLE = ("town", "coin", "pay", "renown", "church", "raider", "marriage", "expand", "unviking")
 #: Symbols whose repeats form one group with a count (resolved together, BB-Q2).
 GROUPED = ("coin", "pay", "renown", "church", "raider", "marriage", "points")
 #: The step symbols: one free step, then optional spending (rulebook, Actions).
 STEP_SYMBOLS = ("church", "raider", "marriage")
 #: Which track a coloured card's steps climb (brian-boru-data.md).
 COLOUR_STEP = {"Y": "marriage", "R": "raider", "B": "church"}
+#: The edition realms plays (the rulebook in rules/ is the English one): set-up removes
+#: the marriage cards of any other language, i.e. the Dänische Prinzessin (RULINGS BB-Q13).
+EDITION = "en"
 
 Group = tuple[str, int, int]
 
@@ -71,10 +77,9 @@ class Board:
     town_index: dict[int, int]
     region_index: dict[str, int]
     region_towns: tuple[tuple[int, ...], ...]
-    #: neighbours by road, per town index
+    #: neighbours by road, per town index (empty for a town no road reaches: BB-Q28)
     adj: tuple[tuple[int, ...], ...]
     roads: tuple[tuple[int, int], ...]
-    designed_roads: tuple[tuple[int, int], ...]
     regions_points: tuple[int, ...]
 
     @property
@@ -104,6 +109,7 @@ class MarriageCard:
     name: str
     benefits: tuple[Group, ...]
     princess: bool
+    language: str = EDITION
 
 
 @dataclass(frozen=True)
@@ -137,6 +143,7 @@ class Tables:
     marriages: tuple[MarriageCard, ...]
     marriage_index: dict[str, int]
     princess: int                      # index of the Princess of Denmark in ``marriages``
+    ordinary: tuple[int, ...]          # the edition's other marriage cards, shuffled at set-up
     track: tuple[tuple[Group, ...], ...]   # index = space - 1
     vikings: tuple[int, ...]
     rules: Rules
@@ -280,6 +287,10 @@ def parse_board(data: dict, source: str = "board.toml") -> Board:
     seen: set[frozenset[int]] = set()
 
     road_table = _get(data, "roads", source)
+    if isinstance(road_table, dict) and set(road_table) - {"source"}:
+        extra = ", ".join(sorted(set(road_table) - {"source"}))
+        raise TableError(f"{source}: [roads] has unknown key(s) {extra}: roads are listed in 'source' only "
+                         f"(no road is invented, BB-Q28)")
 
     def roads(key: str) -> tuple[tuple[int, int], ...]:
         out = []
@@ -307,10 +318,6 @@ def parse_board(data: dict, source: str = "board.toml") -> Board:
         return tuple(out)
 
     known = roads("source")
-    designed = roads("designed")
-    for t in towns:
-        if not adj[t.index]:
-            raise TableError(f"{source}: [[town]] {t.id}: no road reaches this town (BB-Q28)")
     scoring = _get(data, "scoring", source)
     pts = _get(scoring, "regions_points", f"{source}: [scoring]")
     if not isinstance(pts, list) or len(pts) != len(regions) + 1:
@@ -321,7 +328,7 @@ def parse_board(data: dict, source: str = "board.toml") -> Board:
         name=_str(_get(data, "name", source), f"{source}: name"), width=width, height=height,
         regions=tuple(regions), towns=tuple(towns), town_index=town_index, region_index=region_index,
         region_towns=tuple(tuple(x) for x in region_towns),
-        adj=tuple(tuple(sorted(a)) for a in adj), roads=known, designed_roads=designed,
+        adj=tuple(tuple(sorted(a)) for a in adj), roads=known,
         regions_points=tuple(pts),
     )
 
@@ -357,14 +364,20 @@ def parse_cards(data: dict, board: Board, source: str = "cards.toml") -> tuple[t
     n = len(by_value)
     if sorted(by_value) != list(range(1, n + 1)):
         raise TableError(f"{source}: card values must be 1..{n} without gaps, got {sorted(by_value)}")
+    shown = {g[0] for c in by_value.values() for action in (c.primary, *c.secondary) for g in action}
+    for sym in ACTION_TABLE:
+        if sym not in shown:
+            raise TableError(f"{source}: no card shows {sym!r}, a symbol of the rulebook's action table (Actions)")
     cards.extend(by_value[v] for v in range(1, n + 1))
     return tuple(cards), {c.label: c.value for c in cards[1:]}
 
 
 def parse_marriages(data: dict, board: Board, source: str = "marriage.toml") -> tuple[tuple[MarriageCard, ...], int]:
+    """All the marriage cards, and the index of the edition's Princess of Denmark.  Each
+    language has at most one Princess; the edition (:data:`EDITION`) must have one."""
     out: list[MarriageCard] = []
     ids: set[str] = set()
-    princess = -1
+    princesses: dict[str, int] = {}
     for i, m in enumerate(_entries(data, "marriage", source), 1):
         where = f"{source}: [[marriage]] #{i}"
         mid = _str(_get(m, "id", where), f"{where} id")
@@ -375,18 +388,19 @@ def parse_marriages(data: dict, board: Board, source: str = "marriage.toml") -> 
         is_princess = m.get("princess", False)
         if not isinstance(is_princess, bool):
             raise TableError(f"{where}: princess must be true or false")
+        language = _str(m.get("language", EDITION), f"{where} language")
         benefits = parse_symbols(_get(m, "benefits", where), f"{where} benefits", board.region_index, allow_town=False)
         for g in benefits:
             if g[0] not in ("points", "renown", "region-town", "any-town", "coin"):
                 raise TableError(f"{where} benefits: {g[0]!r} is not a marriage benefit")
         if is_princess:
-            if princess >= 0:
-                raise TableError(f"{where}: a second Princess of Denmark")
-            princess = len(out)
-        out.append(MarriageCard(mid, _str(_get(m, "name", where), f"{where} name"), benefits, is_princess))
-    if princess < 0:
-        raise TableError(f"{source}: no card has princess = true (the Princess of Denmark)")
-    return tuple(out), princess
+            if language in princesses:
+                raise TableError(f"{where}: a second Princess of Denmark in language {language!r}")
+            princesses[language] = len(out)
+        out.append(MarriageCard(mid, _str(_get(m, "name", where), f"{where} name"), benefits, is_princess, language))
+    if EDITION not in princesses:
+        raise TableError(f"{source}: no card has princess = true in language {EDITION!r} (the Princess of Denmark)")
+    return tuple(out), princesses[EDITION]
 
 
 def parse_track(data: dict, source: str = "track.toml") -> tuple[tuple[Group, ...], ...]:
@@ -451,7 +465,7 @@ def build_tables(directory: Path = DATA) -> Tables:
     vikings = parse_vikings(_read("vikings.toml", directory))
     rules = parse_rules(_read("rules.toml", directory))
     n_cards = len(cards) - 1
-    others = len(marriages) - 1
+    ordinary = tuple(i for i, m in enumerate(marriages) if m.language == EDITION and not m.princess)
     for players in (3, 4, 5):
         deal = rules.deal[players]
         if deal * players > n_cards:
@@ -459,12 +473,13 @@ def build_tables(directory: Path = DATA) -> Tables:
         if deal <= 1:
             raise TableError(f"rules.toml: [draft.deal] {players}: a hand needs at least 2 cards")
         k = rules.marriage_cards[players]
-        if k > others:
-            raise TableError(f"rules.toml: [setup.marriage_cards] {players}: {k} cards, but marriage.toml has only {others} besides the Princess")
+        if k > len(ordinary):
+            raise TableError(f"rules.toml: [setup.marriage_cards] {players}: {k} cards, but marriage.toml has only "
+                             f"{len(ordinary)} besides the Princess")
         if k + 1 > len(vikings):
             raise TableError(f"vikings.toml: {len(vikings)} Viking cards cannot last {k + 1} rounds ({players} players)")
     return Tables(board, cards, by_label, marriages, {m.id: i for i, m in enumerate(marriages)}, princess,
-                  track, vikings, rules)
+                  ordinary, track, vikings, rules)
 
 
 @lru_cache(maxsize=None)
