@@ -449,22 +449,34 @@ def test_submit_attacker_withdraws_all_units(hb):
     assert hb.invariants(s) == []
 
 
-def test_hb_q30_units_with_nowhere_to_withdraw_are_lost(hb):
-    """HB-Q30 (§9.2, §6.3.2): withdrawing units with no adjacent empty or own land (they
-    came from the sea) are lost, back to the pool."""
+def test_hb_q30_units_with_nowhere_to_withdraw_stay(hb):
+    """HB-Q30 (§9.2, §6.3.2): the attacker withdraws by the rules of attacker retreats,
+    which destroy no unit: with no adjacent empty or own land, its units stay where
+    their move began — at sea, or on the land they set out from across the sea — and
+    may move again this phase; the submitted nation's land is closed to them."""
     s = hb.game(players=3, rules=["submission"])
-    sea = hb.board.entry_seas[0]
-    p = hb.coast(sea)[0]
-    att = hb.nation(s, 0, {sea: 5})
+    sea, p, home = hb.first(
+        ((sea, p, h) for sea in hb.board.seas for p in hb.coast(sea) for h in hb.coast(sea)
+         if p != h and not hb.adjacent(p, h)), "two coasts of one sea, apart")
+    att = hb.nation(s, 0, {sea: 5, home: 2})
     dfd = hb.nation(s, 1, {p: 2})
     hb.filler(s, [a for a in hb.land_nbrs(p)], owner=2)
-    d = attack(hb, s, att, sea, p, 3)
+    d = hb.run(s, ("move", att.id, 1))
+    for src in (sea, sea, sea, home):
+        d = hb.answer(s, hb.mv(src, p))
+    d = hb.answer(s, "fight")
     assert d.kind == "hb.submit"
     d = hb.answer(s, "submit")
     assert s.battle is None and dfd.master == att.id
-    assert att.units == {sea: 2} and att.board == 2 and att.pool == 15 - 1 - 2
-    (lost,) = hb.logged(s, "withdraw-lost")
-    assert lost.data["units"] == 3
+    assert att.units == {sea: 5, home: 2} and att.board == 7 and att.pool == 15 - 1 - 7
+    assert dfd.units == {p: 2} and s.area_nation[home] == att.id
+    (stay,) = hb.logged(s, "withdraw-stay")
+    assert stay.data["units"] == 4 and set(stay.data["areas"]) == hb.ids([sea, home])
+    # their move is not spent: the units at sea must still land (HB-Q18), not in p
+    assert d.kind == "hb.move" and "done" not in d.keys
+    sources = {k.split(">")[0] for k in d.keys if ">" in k}
+    assert sources == hb.ids([sea, home])
+    assert not [k for k in d.keys if ">" in k and hb.a(k.split(">")[1]) == p]
     assert hb.invariants(s) == []
 
 

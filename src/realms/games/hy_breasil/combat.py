@@ -1,8 +1,10 @@
 """§6.3.1 combat and §6.3.2 retreat.
 
 ``HBState.battle`` is ``[area, attacker, defender, att_unhurt, att_wounded, def_unhurt,
-def_wounded, defender_retreated, attacker_owner, defender_owner, city]``, ``city`` being
-the defending city's strength (2 unhurt, 1 wounded, 0 none; §9.3.1).  The attacker's units in the battle are counted
+def_wounded, defender_retreated, attacker_owner, defender_owner, city, *starts]``, ``city``
+being the defending city's strength (2 unhurt, 1 wounded, 0 none; §9.3.1) and ``starts``
+the area each attacking unit began its move in (where it stays if the defender submits
+and it has no land to withdraw to, §9.2, RULINGS HB-Q30).  The attacker's units in the battle are counted
 there; the defender's stay in its ``units`` (kept equal to unhurt + wounded).  Each
 round every unit rolls; 4+ hits, but the attacker needs 5+ in hills or forest; Religious
 fervour adds one to the attacker's dice.  The side that rolled decides how its hits
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
     from .state import HBState
 
 EMPTY = -1
-AREA, ATT, DEF, AU, AW, DU, DW, DEF_RETREATED, ATT_OWNER, DEF_OWNER, CITY = range(11)
+AREA, ATT, DEF, AU, AW, DU, DW, DEF_RETREATED, ATT_OWNER, DEF_OWNER, CITY, STARTS = range(12)
 
 
 def hit_outcomes(unhurt: int, wounded: int, hits: int) -> list[tuple[int, int]]:

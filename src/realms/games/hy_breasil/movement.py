@@ -244,6 +244,7 @@ def move_answer(s: "HBState", player: int, key: str, nid: int, k: int) -> None:
                         2 if (s.cities >> dst) & 1 else 0]
         s.lift(n, src)
         s.battle[3] += 1
+        s.battle.append(src)  # where the unit stays should the defender submit (HB-Q30)
     else:
         s.shift(n, src, dst)
         s.moved[dst] = s.moved.get(dst, 0) + 1

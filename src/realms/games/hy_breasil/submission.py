@@ -1,7 +1,8 @@
 """§9.2 Submission: a nation may submit to the nation that attacks it.
 
 The defender is offered submission before the first round of every battle.  If it
-submits, the attacker withdraws all its units (as in an attacker's retreat), the two may
+submits, the attacker withdraws all its units (as in an attacker's retreat, which
+destroys no unit: RULINGS HB-Q30), the two may
 not attack each other, half the VP the submitted nation earns (rounded up, per award)
 go to its master's owner, and the master gains its abilities.  Submission ends when the
 submitted nation's event is Strong leader or Reinforcements, when the master is removed,
@@ -51,7 +52,9 @@ def servants(s: "HBState", n: "Nation") -> list["Nation"]:
 @STEPS.step("withdraw")
 def withdraw(s: "HBState", nid: int) -> Decision | None:
     """§9.2: the attacker withdraws every unit from the area by the attacker-retreat rules
-    (RULINGS HB-Q30: units with nowhere to go are lost)."""
+    (§6.3.2): to neighbouring land that is empty or its own.  Retreat destroys no unit;
+    units with nowhere to go stay out of the area, where their move began, and may move
+    again this phase (RULINGS HB-Q30)."""
     from .combat import retreat_targets
 
     bt = s.battle
@@ -61,15 +64,7 @@ def withdraw(s: "HBState", nid: int) -> Decision | None:
         return None
     targets = retreat_targets(s, 0)
     if not targets:
-        lost = bt[3]
-        bt[3] = 0
-        att.board -= lost
-        att.pool += lost
-        s.log("withdraw-lost", f"{lost} withdrawing units of the {att.name} have nowhere to go and are lost.",
-              nation=nid, units=lost)
-        s.battle = None
-        if att.board == 0:
-            s.eliminate(att)
+        _stay(s, att)
         return None
     if len(targets) == 1:
         _withdraw_one(s, att, targets[0])
@@ -80,6 +75,26 @@ def withdraw(s: "HBState", nid: int) -> Decision | None:
                     "§9.2", s.label_area, {"nation": nid, "area": s.board.ids[bt[0]]})
 
 
+def _stay(s: "HBState", att: "Nation") -> None:
+    """HB-Q30: no land to withdraw to, so the units stay where they stood before the
+    attack (``battle[11:]``, one start area per unit moved in), their move not spent."""
+    from .combat import STARTS
+    from .state import units
+
+    bt = s.battle
+    starts = bt[STARTS:]
+    for a in starts:
+        att.units[a] = att.units.get(a, 0) + 1
+        s.occupy(a, att)
+    bt[3] = 0
+    s.battle = None
+    b = s.board
+    names = ", ".join(b.names[a] for a in sorted(set(starts)))
+    s.log("withdraw-stay", f"{s.Who(att)} have no land to withdraw to from {b.names[bt[0]]}; "
+          f"{units(len(starts))} stay in {names}.", nation=att.id, area=b.ids[bt[0]], units=len(starts),
+          areas=[b.ids[a] for a in sorted(set(starts))])
+
+
 @STEPS.on_answer("withdraw")
 def withdraw_answer(s: "HBState", player: int, key: str, nid: int) -> None:
     _withdraw_one(s, s.nations[nid], s.board.index[key])
@@ -88,6 +103,7 @@ def withdraw_answer(s: "HBState", player: int, key: str, nid: int) -> None:
 
 def _withdraw_one(s: "HBState", att: "Nation", dst: int) -> None:
     s.battle[3] -= 1
+    s.battle.pop()
     att.units[dst] = att.units.get(dst, 0) + 1
     s.occupy(dst, att)
     s.moved[dst] = s.moved.get(dst, 0) + 1
