@@ -1265,8 +1265,8 @@ def test_city_destroyed_by_two_unused_hits(hb):
 
 def test_city_has_no_terrain_or_race_benefit(hb):
     """§9.3.1: the city fights like an army but gets no benefit from terrain or race (a
-    troll's 3 in hills hits, the city's 3 does not); the attacker needs 5+ in hills
-    whatever its hits fall on, the city included (HB-Q42)."""
+    troll's 3 in hills hits, the city's 3 does not); the attacker's 4s miss the army in
+    hills and cannot reach the city while an army stands (HB-Q42)."""
     s, p, q, att, dfd = _city_battle(hb, terrain="hills", attackers=4, rules=("races", "abilities"))
     dfd.race = "troll"
     d = attack(hb, s, att, q, p, 3, dice=(4, 4, 4, 3, 3))
@@ -1278,6 +1278,28 @@ def test_city_has_no_terrain_or_race_benefit(hb):
     hb.answer(s, "stay")
     assert s.battle is None and s.area_nation[p] == att.id and (s.cities >> p) & 1
     (e,) = hb.logged(s, "city-captured")
+
+
+def test_hb_q42_no_terrain_benefit_for_the_city(hb):
+    """HB-Q42 (§9.3.1): a city "does not get benefits from terrain", and the attacker's
+    5+ in hills and forest is the terrain's benefit: against the city the attacker hits
+    on 4+.  Its 4s cannot touch the city while an army stands; once the armies are
+    gone they hit it with the hits left over."""
+    for terrain in ("hills", "forest"):
+        s, p, q, att, dfd = _city_battle(hb, terrain=terrain, attackers=5)
+        # 5, 5 kill the army; the two 4s miss an army here but destroy the city
+        attack(hb, s, att, q, p, 4, dice=(5, 5, 4, 4, 1, 1))
+        assert s.battle is None and s.area_nation[p] == att.id
+        assert not (s.cities >> p) & 1 and hb.logged(s, "city-captured") == []
+        assert hb.invariants(s) == []
+    s, p, q, att, dfd = _city_battle(hb, terrain="hills", attackers=5)
+    # one 5 wounds the army; the three 4s cannot reach the city behind it
+    d = attack(hb, s, att, q, p, 4, dice=(5, 4, 4, 4, 1, 1))
+    assert battle_state(s) == (4, 0, 0, 1) and s.battle[CITY] == 2
+    # next round a 5 kills the army, one 4 wounds the city: taken, not destroyed
+    s.dice.push(5, 4, 1, 1, 1, 1)
+    hb.answer(s, "stay")
+    assert s.battle is None and (s.cities >> p) & 1 and len(hb.logged(s, "city-captured")) == 1
 
 
 def test_city_cannot_retreat_and_is_taken_when_the_armies_leave(hb):

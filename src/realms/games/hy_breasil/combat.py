@@ -1,15 +1,17 @@
 """§6.3.1 combat and §6.3.2 retreat.
 
 ``HBState.battle`` is ``[area, attacker, defender, att_unhurt, att_wounded, def_unhurt,
-def_wounded, defender_retreated, attacker_owner, defender_owner, city, *starts]``, ``city``
-being the defending city's strength (2 unhurt, 1 wounded, 0 none; §9.3.1) and ``starts``
-the area each attacking unit began its move in (where it stays if the defender submits
-and it has no land to withdraw to, §9.2, RULINGS HB-Q30).  The attacker's units in the battle are counted
-there; the defender's stay in its ``units`` (kept equal to unhurt + wounded).  Each
-round every unit rolls; 4+ hits, but the attacker needs 5+ in hills or forest; Religious
-fervour adds one to the attacker's dice.  The side that rolled decides how its hits
-fall, and all hits must be applied (§6.3.1).  After a round the defender may retreat
-unwounded units first; only if it does not may the attacker (§6.3.2).
+def_wounded, defender_retreated, attacker_owner, defender_owner, city, *starts]``:
+``city`` is the defending city's strength (2 unhurt, 1 wounded, 0 none; §9.3.1),
+``starts`` the area each attacking unit began its move in (where it stays if the
+defender submits and it has no land to withdraw to, §9.2, RULINGS HB-Q30).  The
+attacker's units in the battle are counted there; the defender's stay in its ``units``
+(kept equal to unhurt + wounded).  Each round every unit rolls; 4+ hits, but the
+attacker needs 5+ in hills or forest (not against a city, which gets no benefit from
+terrain, §9.3.1, RULINGS HB-Q42); Religious fervour adds one to the attacker's dice.
+The side that rolled decides how its hits fall, and all hits must be applied (§6.3.1).
+After a round the defender may retreat unwounded units first; only if it does not may
+the attacker (§6.3.2).
 """
 
 from __future__ import annotations
@@ -53,6 +55,16 @@ def attacker_needs(s: "HBState", area: int, attacker) -> int:
     RULINGS HB-Q21: the +1 bonuses add up.
     """
     need = s.board.attack_hit[area] - combat_bonus(s, attacker, area)
+    if attacker.fervour:
+        need -= 1
+    return need
+
+
+def attacker_needs_on_city(s: "HBState", area: int, attacker) -> int:
+    """§9.3.1: a city "does not get benefits from terrain", so the attacker's dice hit it
+    on the plain number (4+) even in hills and forest; its own race bonus and Religious
+    fervour still count (RULINGS HB-Q42)."""
+    need = s.tables.hit_on - combat_bonus(s, attacker, area)
     if attacker.fervour:
         need -= 1
     return need
@@ -105,12 +117,17 @@ def battle_round(s: "HBState", nid: int) -> None:
     r = s.dice._random
     need_a = attacker_needs(s, bt[AREA], att)
     need_d = defender_needs(s, bt[AREA], dfd)
-    hits_a = sum(1 for _ in range(bt[AU] + bt[AW]) if int(r() * 6) + 1 >= need_a)
+    dice_a = [int(r() * 6) + 1 for _ in range(bt[AU] + bt[AW])]
+    hits_a = sum(1 for d in dice_a if d >= need_a)
     hits_d = sum(1 for _ in range(bt[DU] + bt[DW]) if int(r() * 6) + 1 >= need_d)
     if bt[CITY] and int(r() * 6) + 1 >= s.tables.hit_on:
         hits_d += 1  # §9.3.1: the city fights like an army, without terrain or race benefit
+    # §9.3.1: dice that miss the armies for the terrain still hit the city (HB-Q42)
+    need_c = attacker_needs_on_city(s, bt[AREA], att)
+    city_only = sum(1 for d in dice_a if need_c <= d < need_a) if bt[CITY] else 0
     bt[DEF_RETREATED] = 0
-    s.then(("allocate", nid, 0, hits_a), ("allocate", nid, 1, hits_d), ("after_round", nid))
+    s.then(("allocate", nid, 0, hits_a) + ((city_only,) if city_only else ()),
+           ("allocate", nid, 1, hits_d), ("after_round", nid))
 
 
 def _name(s: "HBState", bt: list, side: int) -> str:
@@ -124,15 +141,17 @@ def _outcome_key(u: int, w: int) -> str:
 
 
 @STEPS.step("allocate")
-def allocate(s: "HBState", nid: int, side: int, hits: int) -> Decision | None:
-    """``side`` 0: the attacker's hits on the defender; 1: the defender's on the attacker."""
+def allocate(s: "HBState", nid: int, side: int, hits: int, city_only: int = 0) -> Decision | None:
+    """``side`` 0: the attacker's hits on the defender; 1: the defender's on the attacker.
+
+    ``city_only``: the attacker's dice that hit a city but not its armies (HB-Q42)."""
     bt = s.battle
     if hits == 0:
         return None
     u, w = (bt[DU], bt[DW]) if side == 0 else (bt[AU], bt[AW])
     if side == 0 and bt[CITY] and hits >= 2 * u + w:
         # §9.3.1: hits reach a city only once the defending armies are gone; the rest must.
-        bt[CITY] = max(0, bt[CITY] - (hits - 2 * u - w))
+        bt[CITY] = max(0, bt[CITY] - (hits - 2 * u - w) - city_only)
         _apply_hits(s, 0, 0, 0)
         return None
     if u + w == 0:
@@ -157,7 +176,8 @@ def allocate(s: "HBState", nid: int, side: int, hits: int) -> Decision | None:
 
 
 @STEPS.on_answer("allocate")
-def allocate_answer(s: "HBState", player: int, key: str, nid: int, side: int, hits: int) -> None:
+def allocate_answer(s: "HBState", player: int, key: str, nid: int, side: int, hits: int,
+                    city_only: int = 0) -> None:
     u, w = key[1:].split("w")
     _apply_hits(s, side, int(u), int(w))
 
