@@ -23,7 +23,7 @@ from realms.core.decision import Decision
 from .races import combat_bonus
 from .submission import may_submit, submit
 from .steps import STEPS
-from .state import units
+from .state import and_list, units, verb
 
 if TYPE_CHECKING:
     from .state import HBState
@@ -171,7 +171,8 @@ def allocate(s: "HBState", nid: int, side: int, hits: int, city_only: int = 0) -
         return f"Leave the {target} with {uu} unhurt and {ww} wounded"
 
     return Decision(roller_owner, "hb.assign-hits", tuple(_outcome_key(*o) for o in outcomes),
-                    f"The {roller} scored {hits} hits on {u} unhurt and {w} wounded {target}: how do they fall?",
+                    f"The {roller} scored {hits} {verb(hits, 'hits', 'hit')} on {u} unhurt and {w} wounded "
+                    f"{target}: how do they fall?",
                     "§6.3.1", label)
 
 
@@ -209,6 +210,34 @@ def after_round(s: "HBState", nid: int) -> None:
         s.then(("retreat", nid, 1, 0), ("retreat", nid, 0, 0), ("battle_continue", nid))
     else:
         s.then(("battle_end", nid))
+
+
+def _hold_removals(s: "HBState") -> list:
+    """Take out of the chronicle the removals from play (§8) logged since the battle
+    began, so that they can follow its result: the defender removed at once (RULINGS
+    HB-Q25) reads "vanished" after the battle that caused it.  (Watchers saw them when
+    they were logged; only the order of the lines changes.)"""
+    events = s.events
+    start = next((i for i in range(len(events) - 1, -1, -1) if events[i].kind == "battle"), len(events))
+    fallen = [e for e in events[start:] if e.kind == "nation-removed"]
+    if fallen:
+        events[start:] = [e for e in events[start:] if e.kind != "nation-removed"]
+    return fallen
+
+
+def log_retreat(s: "HBState", nation, kind: str, src: int, dst: int) -> None:
+    """One line per nation and area left, however many units go: ``The X retreat 3 units
+    from A to B and C.`` (``kind`` "retreat", §6.3.2, or "withdraw", §9.2)."""
+    b = s.board
+    to = [b.ids[dst]]
+    last = s.events[-1] if s.events else None
+    if last is not None and last.kind == kind and last.data["nation"] == nation.id and last.data["area"] == b.ids[src]:
+        to = last.data["to"] + to
+    names = and_list([b.names[b.index[a]] for a in dict.fromkeys(to)])
+    text = f"{s.Who(nation)} {kind} {units(len(to))} from {b.names[src]} to {names}."
+    data = {"nation": nation.id, "area": b.ids[src], "to": to}
+    if not (len(to) > 1 and s.amend(kind, text, **data)):
+        s.log(kind, text, **data)
 
 
 def retreat_targets(s: "HBState", side: int) -> list[int]:
@@ -259,12 +288,14 @@ def retreat_answer(s: "HBState", player: int, key: str, nid: int, side: int, cou
         s.shift(s.nations[bt[DEF]], bt[AREA], dst)
         bt[DU] -= 1
         bt[DEF_RETREATED] = 1
+        log_retreat(s, s.nations[bt[DEF]], "retreat", bt[AREA], dst)
     else:
         att = s.nations[bt[ATT]]
         att.units[dst] = att.units.get(dst, 0) + 1
         s.occupy(dst, att)
         s.moved[dst] = s.moved.get(dst, 0) + 1
         bt[AU] -= 1
+        log_retreat(s, att, "retreat", bt[AREA], dst)
     s.then(("retreat", nid, side, count + 1))
 
 
@@ -303,8 +334,10 @@ def battle_end(s: "HBState", nid: int) -> None:
     else:
         text = f"Both sides fall in {b.names[area]}; it lies empty."
         winner = "none"
+    fallen = _hold_removals(s)
     s.log("battle-result", text, nation=nid, defender=bt[DEF], area=b.ids[area], winner=winner,
           attackers_left=survivors, defenders_left=bt[DU] + bt[DW])
+    s.events.extend(fallen)
     if (s.cities >> area) & 1 and (not bt[CITY] or s.area_nation[area] == EMPTY):
         s.remove_city(area)  # destroyed, or left alone (§9.3.1)
     if att.board == 0:

@@ -16,7 +16,7 @@ from realms.core.decision import Decision
 
 from .races import plague_immune
 from .steps import STEPS
-from .state import units
+from .state import units, verb
 
 if TYPE_CHECKING:
     from .state import HBState, Nation
@@ -35,7 +35,8 @@ def plague(s: "HBState", nid: int) -> None:
         s.eliminate(n)
         s.then(("plague_neighbours", nid, owner, roll, mask))
         return
-    s.log("plague", f"Plague strikes {s.who(n)}: {units(roll)} perish.", nation=nid, roll=roll, units=roll)
+    s.log("plague", f"Plague strikes {s.who(n)}: {units(roll)} {verb(roll, 'perish', 'perishes')}.",
+          nation=nid, roll=roll, units=roll)
     s.then(("plague_own", nid, roll, 0, roll))
 
 

@@ -79,7 +79,7 @@ def _stay(s: "HBState", att: "Nation") -> None:
     """HB-Q30: no land to withdraw to, so the units stay where they stood before the
     attack (``battle[11:]``, one start area per unit moved in), their move not spent."""
     from .combat import STARTS
-    from .state import units
+    from .state import units, verb
 
     bt = s.battle
     starts = bt[STARTS:]
@@ -91,7 +91,7 @@ def _stay(s: "HBState", att: "Nation") -> None:
     b = s.board
     names = ", ".join(b.names[a] for a in sorted(set(starts)))
     s.log("withdraw-stay", f"{s.Who(att)} have no land to withdraw to from {b.names[bt[0]]}; "
-          f"{units(len(starts))} stay in {names}.", nation=att.id, area=b.ids[bt[0]], units=len(starts),
+          f"{units(len(starts))} {verb(len(starts), 'stay', 'stays')} in {names}.", nation=att.id, area=b.ids[bt[0]], units=len(starts),
           areas=[b.ids[a] for a in sorted(set(starts))])
 
 
@@ -102,8 +102,11 @@ def withdraw_answer(s: "HBState", player: int, key: str, nid: int) -> None:
 
 
 def _withdraw_one(s: "HBState", att: "Nation", dst: int) -> None:
+    from .combat import log_retreat
+
     s.battle[3] -= 1
     s.battle.pop()
+    log_retreat(s, att, "withdraw", s.battle[0], dst)
     att.units[dst] = att.units.get(dst, 0) + 1
     s.occupy(dst, att)
     s.moved[dst] = s.moved.get(dst, 0) + 1
