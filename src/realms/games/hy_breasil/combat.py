@@ -84,7 +84,7 @@ def fight(s: "HBState", nid: int) -> Decision | None:
     if may_submit(s, att, dfd):
         labels = {"fight": "Fight", "submit": f"Submit to the {att.name}"}
         return Decision(dfd.owner, "hb.submit", ("fight", "submit"),
-                        f"The {att.name} attack the {dfd.name} in {s.board.names[bt[AREA]]} with {bt[AU]} units: "
+                        f"The {att.name} attack the {dfd.name} in {s.board.names[bt[AREA]]} with {units(bt[AU])}: "
                         "fight, or submit to them?", "§9.2", labels.__getitem__,
                         {"nation": dfd.id, "attacker": nid, "area": s.board.ids[bt[AREA]]})
     begin(s, nid)

@@ -105,7 +105,7 @@ def plague_neighbours(s: "HBState", nid: int, owner: int, left: int, mask: int) 
         return f"{b.names[a]} ({', '.join(o.name for o in _victims(s, nid, a))})"
 
     return Decision(owner, "hb.plague-neighbour", ("stop",) + tuple(b.ids[a] for a in targets),
-                    f"Plague spreads: remove up to {left} more units of neighbouring nations?",
+                    f"Plague spreads: remove up to {left} more {'unit' if left == 1 else 'units'} of neighbouring nations?",
                     "§6.1", label)
 
 
