@@ -2,12 +2,11 @@
 
 The defender is offered submission before the first round of every battle.  If it
 submits, the attacker withdraws all its units (as in an attacker's retreat, which
-destroys no unit: RULINGS HB-Q30), the two may
-not attack each other, half the VP the submitted nation earns (rounded up, per award)
-go to its master's owner, and the master gains its abilities.  Submission ends when the
-submitted nation's event is Strong leader or Reinforcements, when the master is removed,
-submits to a third nation or has a Civil war; on Weak leader the submitted nation is
-absorbed into its master.
+destroys no unit: RULINGS HB-Q30), the two may not attack each other, half the VP the
+submitted nation earns (rounded up, per award) go to its master's owner, and the master
+gains its abilities.  Submission ends when the submitted nation's event is Strong leader
+or Reinforcements, when the master is removed, submits to a third nation or has a Civil
+war; on Weak leader the submitted nation is absorbed into its master.
 """
 
 from __future__ import annotations
@@ -79,7 +78,7 @@ def _stay(s: "HBState", att: "Nation") -> None:
     """HB-Q30: no land to withdraw to, so the units stay where they stood before the
     attack (``battle[11:]``, one start area per unit moved in), their move not spent."""
     from .combat import STARTS
-    from .state import units, verb
+    from .state import and_list, units, verb
 
     bt = s.battle
     starts = bt[STARTS:]
@@ -89,10 +88,11 @@ def _stay(s: "HBState", att: "Nation") -> None:
     bt[3] = 0
     s.battle = None
     b = s.board
-    names = ", ".join(b.names[a] for a in sorted(set(starts)))
+    where = sorted(set(starts))
+    count = len(starts)
     s.log("withdraw-stay", f"{s.Who(att)} have no land to withdraw to from {b.names[bt[0]]}; "
-          f"{units(len(starts))} {verb(len(starts), 'stay', 'stays')} in {names}.", nation=att.id, area=b.ids[bt[0]], units=len(starts),
-          areas=[b.ids[a] for a in sorted(set(starts))])
+          f"{units(count)} {verb(count, 'stay', 'stays')} in {and_list([b.names[a] for a in where])}.",
+          nation=att.id, area=b.ids[bt[0]], units=count, areas=[b.ids[a] for a in where])
 
 
 @STEPS.on_answer("withdraw")
