@@ -423,22 +423,34 @@ def test_submit_attacker_withdraws_all_units(hb):
     assert hb.invariants(s) == []
 
 
-def test_hb_q30_units_with_nowhere_to_withdraw_are_lost(hb):
-    """HB-Q30 (§9.2, §6.3.2): withdrawing units with no adjacent empty or own land (they
-    came from the sea) are lost, back to the pool."""
+def test_hb_q30_units_with_nowhere_to_withdraw_stay(hb):
+    """HB-Q30 (§9.2, §6.3.2): the attacker withdraws by the rules of attacker retreats,
+    which destroy no unit: with no adjacent empty or own land, its units stay where
+    their move began — at sea, or on the land they set out from across the sea — and
+    may move again this phase; the submitted nation's land is closed to them."""
     s = hb.game(players=3, rules=["submission"])
-    sea = hb.board.entry_seas[0]
-    p = hb.coast(sea)[0]
-    att = hb.nation(s, 0, {sea: 5})
+    sea, p, home = hb.first(
+        ((sea, p, h) for sea in hb.board.seas for p in hb.coast(sea) for h in hb.coast(sea)
+         if p != h and not hb.adjacent(p, h)), "two coasts of one sea, apart")
+    att = hb.nation(s, 0, {sea: 5, home: 2})
     dfd = hb.nation(s, 1, {p: 2})
     hb.filler(s, [a for a in hb.land_nbrs(p)], owner=2)
-    d = hb.attack(s, att, sea, p, 3)
+    d = hb.run(s, ("move", att.id, 1))
+    for src in (sea, sea, sea, home):
+        d = hb.answer(s, hb.mv(src, p))
+    d = hb.answer(s, "fight")
     assert d.kind == "hb.submit"
     d = hb.answer(s, "submit")
     assert s.battle is None and dfd.master == att.id
-    assert att.units == {sea: 2} and att.board == 2 and att.pool == 15 - 1 - 2
-    (lost,) = hb.logged(s, "withdraw-lost")
-    assert lost.data["units"] == 3
+    assert att.units == {sea: 5, home: 2} and att.board == 7 and att.pool == 15 - 1 - 7
+    assert dfd.units == {p: 2} and s.area_nation[home] == att.id
+    (stay,) = hb.logged(s, "withdraw-stay")
+    assert stay.data["units"] == 4 and set(stay.data["areas"]) == hb.ids([sea, home])
+    # their move is not spent: the units at sea must still land (HB-Q18), not in p
+    assert d.kind == "hb.move" and "done" not in d.keys
+    sources = {k.split(">")[0] for k in d.keys if ">" in k}
+    assert sources == hb.ids([sea, home])
+    assert not [k for k in d.keys if ">" in k and hb.a(k.split(">")[1]) == p]
     assert hb.invariants(s) == []
 
 
@@ -1214,8 +1226,8 @@ def test_city_destroyed_by_two_unused_hits(hb):
 
 def test_city_has_no_terrain_or_race_benefit(hb):
     """§9.3.1: the city fights like an army but gets no benefit from terrain or race (a
-    troll's 3 in hills hits, the city's 3 does not); the attacker needs 5+ in hills
-    whatever its hits fall on, the city included (HB-Q42)."""
+    troll's 3 in hills hits, the city's 3 does not); the attacker's 4s miss the army in
+    hills and cannot reach the city while an army stands (HB-Q42)."""
     s, p, q, att, dfd = _city_battle(hb, terrain="hills", attackers=4, rules=("races", "abilities"))
     dfd.race = "troll"
     d = hb.attack(s, att, q, p, 3, dice=(4, 4, 4, 3, 3))
@@ -1227,6 +1239,28 @@ def test_city_has_no_terrain_or_race_benefit(hb):
     hb.answer(s, "stay")
     assert s.battle is None and s.area_nation[p] == att.id and (s.cities >> p) & 1
     (e,) = hb.logged(s, "city-captured")
+
+
+def test_hb_q42_no_terrain_benefit_for_the_city(hb):
+    """HB-Q42 (§9.3.1): a city "does not get benefits from terrain", and the attacker's
+    5+ in hills and forest is the terrain's benefit: against the city the attacker hits
+    on 4+.  Its 4s cannot touch the city while an army stands; once the armies are
+    gone they hit it with the hits left over."""
+    for terrain in ("hills", "forest"):
+        s, p, q, att, dfd = _city_battle(hb, terrain=terrain, attackers=5)
+        # 5, 5 kill the army; the two 4s miss an army here but destroy the city
+        hb.attack(s, att, q, p, 4, dice=(5, 5, 4, 4, 1, 1))
+        assert s.battle is None and s.area_nation[p] == att.id
+        assert not (s.cities >> p) & 1 and hb.logged(s, "city-captured") == []
+        assert hb.invariants(s) == []
+    s, p, q, att, dfd = _city_battle(hb, terrain="hills", attackers=5)
+    # one 5 wounds the army; the three 4s cannot reach the city behind it
+    d = hb.attack(s, att, q, p, 4, dice=(5, 4, 4, 4, 1, 1))
+    assert hb.battle_state(s) == (4, 0, 0, 1) and s.battle[CITY] == 2
+    # next round a 5 kills the army, one 4 wounds the city: taken, not destroyed
+    s.dice.push(5, 4, 1, 1, 1, 1)
+    hb.answer(s, "stay")
+    assert s.battle is None and (s.cities >> p) & 1 and len(hb.logged(s, "city-captured")) == 1
 
 
 def test_city_cannot_retreat_and_is_taken_when_the_armies_leave(hb):

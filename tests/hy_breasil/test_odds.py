@@ -216,6 +216,47 @@ def test_city():
         solve(3, 0, city=True)
 
 
+def test_city_gets_no_terrain_benefit():
+    """§9.3.1, HB-Q42, HB-Q204: a city "does not get benefits from terrain", so in hills
+    the attacker's die hits the army on 5+ (1/3) but the city on 4+ (1/2): a 4 (1/6) is
+    a hit only for the city, usable once the armies are gone.  Checked against a
+    recursion by hand in exact fractions over health (a, d), greedy: the chance that the
+    attacker takes the area and that the city falls with it."""
+    from functools import lru_cache
+
+    @lru_cache(None)
+    def V(a, d, four=F(1, 6)):  # four: the chance of a die that hits only the city
+        if a == 0 or d == 0:
+            return (F(1) if a and not d else F(0)), F(0)
+        na, nd = (a + 1) // 2, (d + 1) // 2 + 1  # the defender's armies and the city die
+        take, falls, stay = F(0), F(0), F(0)
+        for ha in range(na + 1):
+            for c in range(na - ha + 1):
+                pa = F(math.factorial(na), math.factorial(ha) * math.factorial(c) * math.factorial(na - ha - c))
+                pa *= F(1, 3) ** ha * four ** c * (F(2, 3) - four) ** (na - ha - c)
+                for hd in range(nd + 1):
+                    p = pa * F(math.comb(nd, hd), 2**nd)
+                    if ha == hd == 0:
+                        stay += p
+                        continue
+                    a2, d2 = max(a - hd, 0), max(d - ha, 0)
+                    t, f = V(a2, d2, four)
+                    take += p * t
+                    falls += p * (f + (1 if a2 and not d2 and ha - d + c >= 2 else 0))
+        return take / (1 - stay), falls / (1 - stay)
+
+    ch = hit_chances(Battle(2, 1, terrain="hills", city=True))
+    assert (ch.attacker, ch.attacker_on_city, ch.city) == pytest.approx((1 / 3, 1 / 2, 1 / 2))
+    for a, d in ((1, 1), (2, 1), (4, 2), (5, 3)):
+        take, falls = V(2 * a, 2 * d)
+        for engine in ("grid", "general"):
+            r = solve(a, d, city=True, terrain="hills", engine=engine)
+            assert close(r.attacker_takes_area, take), (a, d, engine)
+            assert close(r.city_captured, take - falls), (a, d, engine)
+    # the 4s matter: the city falls more often than if it kept the terrain's 5+
+    assert falls > V(10, 6, F(0))[1] > 0
+
+
 def test_retreat_threshold_before_the_first_round_and_wounded_stay():
     """§6.3.2 and HB-Q202: a threshold is checked only at the end of a round (never
     before the first), and wounded units cannot retreat.  1 v 1 on plains, the defender

@@ -343,8 +343,8 @@ def test_hb_q11_split_nation_reinforced_in_parent_sea(hb):
 # == HB-Q12 ===================================================================================
 def test_hb_q12_plague_neighbour_removals(hb):
     """§6.1 Plague, HB-Q12: the neighbour removals are one total of up to the die over all
-    other nations — the owner's other nations included — in land areas bordering an area
-    where the plagued nation lost units; optional, one unit at a time; seas never count."""
+    other nations — the owner's other nations included — in the areas bordering an area
+    where the plagued nation lost units, seas included; optional, one unit at a time."""
     s = hb.game(players=2)
     x = hb.first(
         (a for a in hb.land() if len(hb.land_nbrs(a)) >= 3 and hb.seas_of(a)), "coastal hub"
@@ -357,21 +357,51 @@ def test_hb_q12_plague_neighbour_removals(hb):
     own_other = hb.nation(s, 0, {n1: 2, sea: 3})
     enemy = hb.nation(s, 1, {n2: 1, n3: 3})
     untouched = hb.nation(s, 1, {far_nbr: 2})
-    s.dice.push(3)
+    s.dice.push(4)
     d = hb.run(s, ("do_event", p.id, "plague"))
-    for _ in range(3):
+    for _ in range(4):
         assert d.kind == "hb.plague-own"
-        d = hb.answer(s, hb.id(x))
-    assert p.units == {x: 1, far: 3}
+        d = hb.answer(s, hb.id(x) if p.units[x] > 1 else hb.id(far))
+    assert p.units == {x: 1, far: 2}
     assert d.kind == "hb.plague-neighbour" and d.player == 0
-    assert set(d.keys) == {"stop"} | hb.ids([n1, n2, n3])  # not the sea, not far's neighbour
+    # the sea beside x counts; far's neighbour borders far, where a unit was lost, too
+    assert set(d.keys) == {"stop"} | hb.ids([n1, n2, n3, sea, far_nbr])
     d = hb.answer(s, hb.id(n1))  # the owner's other nation is fair game
     d = hb.answer(s, hb.id(n2))  # the last unit there: the area empties
-    assert set(d.keys) == {"stop"} | hb.ids([n1, n3])
-    assert hb.answer(s, hb.id(n3)) is None  # 3 removals in all, over two nations
-    assert own_other.units == {n1: 1, sea: 3}
-    assert enemy.units == {n3: 2}
+    assert set(d.keys) == {"stop"} | hb.ids([n1, n3, sea, far_nbr])
+    d = hb.answer(s, hb.id(sea))  # units waiting at sea beside the plague
+    assert set(d.keys) == {"stop"} | hb.ids([n1, n3, sea, far_nbr])
+    assert hb.answer(s, "stop") is None  # optional: 3 of the 4 removals taken
+    assert own_other.units == {n1: 1, sea: 2}
+    assert enemy.units == {n3: 3}
     assert untouched.units == {far_nbr: 2}
+    assert hb.invariants(s) == []
+
+
+def test_hb_q12_plague_strikes_invaders_at_sea(hb):
+    """§6.1 Plague, §5.2, HB-Q12, HB-Q19: this turn's invaders wait at sea until their
+    nation plays; a plague next to their sea may strike them ("areas that border" include
+    seas).  Two nations share the sea, so the owner names the nation; lizardmen are
+    spared (§9.1) and the plague takes the last invader, removing the nation (§8)."""
+    s = hb.game(players=3, rules=["races"])
+    sea = hb.board.entry_seas[0]
+    x = hb.coast(sea)[0]
+    p = hb.nation(s, 0, {x: 3})
+    a = hb.nation(s, 1, {sea: 1})
+    b = hb.nation(s, 2, {sea: 5})
+    liz = hb.nation(s, 2, {sea: 4})
+    liz.race = "lizardman"
+    s.dice.push(1)
+    d = hb.run(s, ("do_event", p.id, "plague"))
+    assert p.units == {x: 2}
+    assert d.kind == "hb.plague-neighbour" and set(d.keys) == {"stop", hb.id(sea)}
+    d = hb.answer(s, hb.id(sea))
+    assert d.kind == "hb.plague-sea-nation" and d.player == 0
+    assert set(d.keys) == {str(a.id), str(b.id)}  # not the lizardmen
+    assert hb.answer(s, str(a.id)) is None  # the die was 1: one removal in all
+    assert a.id not in s.nations and b.units == {sea: 5} and liz.units == {sea: 4}
+    assert [e.data["area"] for e in hb.logged(s, "plague-spreads")] == [hb.id(sea)]
+    assert hb.invariants(s) == []
 
 
 # == HB-Q13 ===================================================================================
@@ -578,8 +608,8 @@ def test_hb_q18_units_at_sea_must_land_or_are_lost(hb):
 
 # == HB-Q19 ===================================================================================
 def test_hb_q19_seas_are_shared(hb):
-    """§6.3, HB-Q19: any number of nations share a sea; units at sea never fight, block or
-    get plagued."""
+    """§6.3, HB-Q19: any number of nations share a sea; units at sea never fight or block,
+    but a plague beside their sea may strike them (HB-Q12)."""
     b = hb.board
     sea, x, y = hb.first(
         (sea, x, y)
@@ -599,8 +629,10 @@ def test_hb_q19_seas_are_shared(hb):
     other = hb.nation(s, 1, {sea: 4})
     n = hb.nation(s, 0, {x: 3})
     s.dice.push(1)
-    assert hb.run(s, ("do_event", n.id, "plague")) is None  # nothing to strike at sea
-    assert n.units == {x: 2} and other.units == {sea: 4}
+    d = hb.run(s, ("do_event", n.id, "plague"))
+    assert d.kind == "hb.plague-neighbour" and set(d.keys) == {"stop", hb.id(sea)}
+    assert hb.answer(s, hb.id(sea)) is None
+    assert n.units == {x: 2} and other.units == {sea: 3}
 
 
 # == HB-Q20 ===================================================================================

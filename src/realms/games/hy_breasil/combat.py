@@ -1,13 +1,17 @@
 """§6.3.1 combat and §6.3.2 retreat.
 
 ``HBState.battle`` is ``[area, attacker, defender, att_unhurt, att_wounded, def_unhurt,
-def_wounded, defender_retreated, attacker_owner, defender_owner, city]``, ``city`` being
-the defending city's strength (2 unhurt, 1 wounded, 0 none; §9.3.1).  The attacker's units in the battle are counted
-there; the defender's stay in its ``units`` (kept equal to unhurt + wounded).  Each
-round every unit rolls; 4+ hits, but the attacker needs 5+ in hills or forest; Religious
-fervour adds one to the attacker's dice.  The side that rolled decides how its hits
-fall, and all hits must be applied (§6.3.1).  After a round the defender may retreat
-unwounded units first; only if it does not may the attacker (§6.3.2).
+def_wounded, defender_retreated, attacker_owner, defender_owner, city, *starts]``:
+``city`` is the defending city's strength (2 unhurt, 1 wounded, 0 none; §9.3.1),
+``starts`` the area each attacking unit began its move in (where it stays if the
+defender submits and it has no land to withdraw to, §9.2, RULINGS HB-Q30).  The
+attacker's units in the battle are counted there; the defender's stay in its ``units``
+(kept equal to unhurt + wounded).  Each round every unit rolls; 4+ hits, but the
+attacker needs 5+ in hills or forest (not against a city, which gets no benefit from
+terrain, §9.3.1, RULINGS HB-Q42); Religious fervour adds one to the attacker's dice.
+The side that rolled decides how its hits fall, and all hits must be applied (§6.3.1).
+After a round the defender may retreat unwounded units first; only if it does not may
+the attacker (§6.3.2).
 """
 
 from __future__ import annotations
@@ -19,13 +23,13 @@ from realms.core.decision import Decision
 from .races import combat_bonus
 from .submission import may_submit, submit
 from .steps import STEPS
-from .state import units
+from .state import and_list, units, verb
 from .board import EMPTY
 
 if TYPE_CHECKING:
     from .state import HBState
 
-AREA, ATT, DEF, AU, AW, DU, DW, DEF_RETREATED, ATT_OWNER, DEF_OWNER, CITY = range(11)
+AREA, ATT, DEF, AU, AW, DU, DW, DEF_RETREATED, ATT_OWNER, DEF_OWNER, CITY, STARTS = range(12)
 
 
 def hit_outcomes(unhurt: int, wounded: int, hits: int) -> list[tuple[int, int]]:
@@ -56,6 +60,16 @@ def attacker_needs(s: "HBState", area: int, attacker) -> int:
     return need
 
 
+def attacker_needs_on_city(s: "HBState", area: int, attacker) -> int:
+    """§9.3.1: a city "does not get benefits from terrain", so the attacker's dice hit it
+    on the plain number (4+) even in hills and forest; its own race bonus and Religious
+    fervour still count (RULINGS HB-Q42)."""
+    need = s.tables.hit_on - combat_bonus(s, attacker, area)
+    if attacker.fervour:
+        need -= 1
+    return need
+
+
 def defender_needs(s: "HBState", area: int, defender) -> int:
     """§6.3.1: the defender hits on 4+ anywhere; §9.1 races add their terrain bonus."""
     return s.tables.hit_on - combat_bonus(s, defender, area)
@@ -70,7 +84,7 @@ def fight(s: "HBState", nid: int) -> Decision | None:
     if may_submit(s, att, dfd):
         labels = {"fight": "Fight", "submit": f"Submit to the {att.name}"}
         return Decision(dfd.owner, "hb.submit", ("fight", "submit"),
-                        f"The {att.name} attack the {dfd.name} in {s.board.names[bt[AREA]]} with {bt[AU]} units: "
+                        f"The {att.name} attack the {dfd.name} in {s.board.names[bt[AREA]]} with {units(bt[AU])}: "
                         "fight, or submit to them?", "§9.2", labels.__getitem__,
                         {"nation": dfd.id, "attacker": nid, "area": s.board.ids[bt[AREA]]})
     begin(s, nid)
@@ -103,12 +117,17 @@ def battle_round(s: "HBState", nid: int) -> None:
     r = s.dice._random
     need_a = attacker_needs(s, bt[AREA], att)
     need_d = defender_needs(s, bt[AREA], dfd)
-    hits_a = sum(1 for _ in range(bt[AU] + bt[AW]) if int(r() * 6) + 1 >= need_a)
+    dice_a = [int(r() * 6) + 1 for _ in range(bt[AU] + bt[AW])]
+    hits_a = sum(1 for d in dice_a if d >= need_a)
     hits_d = sum(1 for _ in range(bt[DU] + bt[DW]) if int(r() * 6) + 1 >= need_d)
     if bt[CITY] and int(r() * 6) + 1 >= s.tables.hit_on:
         hits_d += 1  # §9.3.1: the city fights like an army, without terrain or race benefit
+    # §9.3.1: dice that miss the armies for the terrain still hit the city (HB-Q42)
+    need_c = attacker_needs_on_city(s, bt[AREA], att)
+    city_only = sum(1 for d in dice_a if need_c <= d < need_a) if bt[CITY] else 0
     bt[DEF_RETREATED] = 0
-    s.then(("allocate", nid, 0, hits_a), ("allocate", nid, 1, hits_d), ("after_round", nid))
+    s.then(("allocate", nid, 0, hits_a) + ((city_only,) if city_only else ()),
+           ("allocate", nid, 1, hits_d), ("after_round", nid))
 
 
 def _name(s: "HBState", bt: list, side: int) -> str:
@@ -122,15 +141,17 @@ def _outcome_key(u: int, w: int) -> str:
 
 
 @STEPS.step("allocate")
-def allocate(s: "HBState", nid: int, side: int, hits: int) -> Decision | None:
-    """``side`` 0: the attacker's hits on the defender; 1: the defender's on the attacker."""
+def allocate(s: "HBState", nid: int, side: int, hits: int, city_only: int = 0) -> Decision | None:
+    """``side`` 0: the attacker's hits on the defender; 1: the defender's on the attacker.
+
+    ``city_only``: the attacker's dice that hit a city but not its armies (HB-Q42)."""
     bt = s.battle
     if hits == 0:
         return None
     u, w = (bt[DU], bt[DW]) if side == 0 else (bt[AU], bt[AW])
     if side == 0 and bt[CITY] and hits >= 2 * u + w:
         # §9.3.1: hits reach a city only once the defending armies are gone; the rest must.
-        bt[CITY] = max(0, bt[CITY] - (hits - 2 * u - w))
+        bt[CITY] = max(0, bt[CITY] - (hits - 2 * u - w) - city_only)
         _apply_hits(s, 0, 0, 0)
         return None
     if u + w == 0:
@@ -147,12 +168,14 @@ def allocate(s: "HBState", nid: int, side: int, hits: int) -> Decision | None:
         return f"Leave the {target} with {uu} unhurt and {ww} wounded"
 
     return Decision(roller_owner, "hb.assign-hits", tuple(_outcome_key(*o) for o in outcomes),
-                    f"The {roller} scored {hits} hits on {u} unhurt and {w} wounded {target}: how do they fall?",
+                    f"The {roller} scored {hits} {verb(hits, 'hits', 'hit')} on {u} unhurt and {w} wounded "
+                    f"{target}: how do they fall?",
                     "§6.3.1", label)
 
 
 @STEPS.on_answer("allocate")
-def allocate_answer(s: "HBState", player: int, key: str, nid: int, side: int, hits: int) -> None:
+def allocate_answer(s: "HBState", player: int, key: str, nid: int, side: int, hits: int,
+                    city_only: int = 0) -> None:
     u, w = key[1:].split("w")
     _apply_hits(s, side, int(u), int(w))
 
@@ -184,6 +207,34 @@ def after_round(s: "HBState", nid: int) -> None:
         s.then(("retreat", nid, 1, 0), ("retreat", nid, 0, 0), ("battle_continue", nid))
     else:
         s.then(("battle_end", nid))
+
+
+def _hold_removals(s: "HBState") -> list:
+    """Take out of the chronicle the removals from play (§8) logged since the battle
+    began, so that they can follow its result: the defender removed at once (RULINGS
+    HB-Q25) reads "vanished" after the battle that caused it.  (Watchers saw them when
+    they were logged; only the order of the lines changes.)"""
+    events = s.events
+    start = next((i for i in range(len(events) - 1, -1, -1) if events[i].kind == "battle"), len(events))
+    fallen = [e for e in events[start:] if e.kind == "nation-removed"]
+    if fallen:
+        events[start:] = [e for e in events[start:] if e.kind != "nation-removed"]
+    return fallen
+
+
+def log_retreat(s: "HBState", nation, kind: str, src: int, dst: int) -> None:
+    """One line per nation and area left, however many units go: ``The X retreat 3 units
+    from A to B and C.`` (``kind`` "retreat", §6.3.2, or "withdraw", §9.2)."""
+    b = s.board
+    to = [b.ids[dst]]
+    last = s.events[-1] if s.events else None
+    if last is not None and last.kind == kind and last.data["nation"] == nation.id and last.data["area"] == b.ids[src]:
+        to = last.data["to"] + to
+    names = and_list([b.names[b.index[a]] for a in dict.fromkeys(to)])
+    text = f"{s.Who(nation)} {kind} {units(len(to))} from {b.names[src]} to {names}."
+    data = {"nation": nation.id, "area": b.ids[src], "to": to}
+    if not (len(to) > 1 and s.amend(kind, text, **data)):
+        s.log(kind, text, **data)
 
 
 def retreat_targets(s: "HBState", side: int) -> list[int]:
@@ -234,12 +285,14 @@ def retreat_answer(s: "HBState", player: int, key: str, nid: int, side: int, cou
         s.shift(s.nations[bt[DEF]], bt[AREA], dst)
         bt[DU] -= 1
         bt[DEF_RETREATED] = 1
+        log_retreat(s, s.nations[bt[DEF]], "retreat", bt[AREA], dst)
     else:
         att = s.nations[bt[ATT]]
         att.units[dst] = att.units.get(dst, 0) + 1
         s.occupy(dst, att)
         s.moved[dst] = s.moved.get(dst, 0) + 1
         bt[AU] -= 1
+        log_retreat(s, att, "retreat", bt[AREA], dst)
     s.then(("retreat", nid, side, count + 1))
 
 
@@ -278,8 +331,10 @@ def battle_end(s: "HBState", nid: int) -> None:
     else:
         text = f"Both sides fall in {b.names[area]}; it lies empty."
         winner = "none"
+    fallen = _hold_removals(s)
     s.log("battle-result", text, nation=nid, defender=bt[DEF], area=b.ids[area], winner=winner,
           attackers_left=survivors, defenders_left=bt[DU] + bt[DW])
+    s.events.extend(fallen)
     if (s.cities >> area) & 1 and (not bt[CITY] or s.area_nation[area] == EMPTY):
         s.remove_city(area)  # destroyed, or left alone (§9.3.1)
     if att.board == 0:

@@ -16,10 +16,13 @@ from .races import ignores
 from .submission import on_event
 from .turn import award_vp
 from .steps import STEPS
-from .state import units
+from .state import verb
 
 if TYPE_CHECKING:
     from .state import HBState, Nation
+
+#: the ``roll`` of an event a Prophecy foretold (§9.3.1): no die was rolled this turn
+FORETOLD = 0
 
 EVENT_NAMES = {
     "reinforcements": "Reinforcements",
@@ -59,7 +62,7 @@ def event(s: "HBState", nid: int) -> None:
         return
     if n.prophecy is not None:
         name, n.prophecy = n.prophecy, None
-        roll = 0
+        roll = FORETOLD
         s.log("prophecy-fulfilled", f"The prophecy of the {n.name} comes true.", nation=nid, event=name)
     else:
         roll = s.dice.d6()
@@ -105,9 +108,10 @@ def event_choice(s: "HBState", nid: int, name: str, roll: int) -> Decision | Non
     label = {"accept": f"Accept {EVENT_NAMES[name]}",
              "reroll": "Reroll it: set a unit aside as a civilization token (one unit fewer for good, "
                        "+1 to this and later event rolls)"}.__getitem__
+    how = (f"The prophecy of the {n.name} comes true" if roll == FORETOLD else
+           f"The {n.name} rolled {roll} + {n.civ} civilization tokens")
     return Decision(n.owner, "hb.event", ("accept", "reroll"),
-                    f"The {n.name} rolled {roll} + {n.civ} civilization tokens: {EVENT_NAMES[name]} "
-                    f"({_effect(s, name)}). Accept or reroll?",
+                    f"{how}: {EVENT_NAMES[name]} ({_effect(s, name)}). Accept or reroll?",
                     "§6.1", label, {"nation": nid, "event": name, "roll": roll, "civilization_tokens": n.civ})
 
 
@@ -118,14 +122,19 @@ def event_choice_answer(s: "HBState", player: int, key: str, nid: int, name: str
         _announce(s, n, name, roll)
         s.then(("do_event", nid, name))
         return
-    s.log("event-reroll", f"{s.Who(n)} turned away from {EVENT_NAMES[name]} and took a civilization token.",
-          nation=nid, event=name)
+    s.log("event-reroll", f"{s.Who(n)} turned away from {EVENT_NAMES[name]} ({_how(n, roll)}) "
+          "and took a civilization token.", nation=nid, event=name, roll=roll)
     s.then(("civ_token", nid, "reroll"), ("event", nid))
 
 
 def _announce(s: "HBState", n: "Nation", name: str, roll: int) -> None:
-    s.log("event", f"{s.Who(n)}: {EVENT_NAMES[name]} (rolled {roll}+{n.civ}).",
+    s.log("event", f"{s.Who(n)}: {EVENT_NAMES[name]} ({_how(n, roll)}).",
           nation=n.id, event=name, roll=roll)
+
+
+def _how(n: "Nation", roll: int) -> str:
+    """How the event came: ``rolled 5+1`` (die + civilization tokens), or ``foretold``."""
+    return "foretold" if roll == FORETOLD else f"rolled {roll}+{n.civ}"
 
 
 @STEPS.step("civ_token")
@@ -202,8 +211,11 @@ def reinforcements(s: "HBState", nid: int) -> None:
     roll = s.dice.d6()
     count = min(roll, n.pool)
     s.add_units(n, n.start_sea, count)
-    s.log("reinforcements", f"{units(count)} more of the {n.name} arrive in {s.board.names[n.start_sea]}.",
-          nation=nid, roll=roll, units=count)
+    sea = s.board.names[n.start_sea]
+    text = (f"Reinforcements: {count} more {'unit' if count == 1 else 'units'} of the {n.name} "
+            f"{verb(count, 'arrive', 'arrives')} in {sea}." if count else
+            f"No reinforcements reach the {n.name}: every unit is in use.")
+    s.log("reinforcements", text, nation=nid, roll=roll, units=count)
 
 
 @STEPS.step("civilization")

@@ -17,7 +17,7 @@ from realms.core.decision import Decision, MaskedKeys
 
 from .connect import spread, territories
 from .steps import STEPS
-from .state import units
+from .state import and_list, units
 from .board import EMPTY
 
 if TYPE_CHECKING:
@@ -243,10 +243,33 @@ def move_answer(s: "HBState", player: int, key: str, nid: int, k: int) -> None:
                         2 if (s.cities >> dst) & 1 else 0]
         s.lift(n, src)
         s.battle[3] += 1
+        s.battle.append(src)  # where the unit stays should the defender submit (HB-Q30)
     else:
+        taken = owner == EMPTY and not s.board.is_sea[dst]
         s.shift(n, src, dst)
         s.moved[dst] = s.moved.get(dst, 0) + 1
+        if taken:
+            _log_taken(s, n, src, dst)
     s.then(("move", nid, k))
+
+
+def _log_taken(s: "HBState", n: "Nation", src: int, dst: int) -> None:
+    """Land taken without a fight is told too, one line for a run of such moves: the
+    sea the nation came ashore from, if any, and the areas it took (``expansion``)."""
+    b = s.board
+    last = s.events[-1] if s.events else None
+    areas, seas = [b.ids[dst]], [b.ids[src]] if b.is_sea[src] else []
+    grow = last is not None and last.kind == "expansion" and last.data["nation"] == n.id
+    if grow:
+        areas, seas = last.data["areas"] + areas, list(dict.fromkeys(last.data["seas"] + seas))
+    took = and_list([b.names[b.index[a]] for a in areas])
+    if seas:
+        text = f"{s.Who(n)} come ashore from {and_list([b.names[b.index[a]] for a in seas])} and take {took}."
+    else:
+        text = f"{s.Who(n)} spread into {took}."
+    data = {"nation": n.id, "areas": areas, "seas": seas}
+    if not (grow and s.amend("expansion", text, **data)):
+        s.log("expansion", text, **data)
 
 
 @STEPS.step("end_movement")

@@ -10,7 +10,8 @@ nothing here samples.
 Modifiers: Religious fervour (§6.1) adds one to the attacker's dice; a troll adds one in
 hills and a hogman in forest, attacking or defending (§9.1); a defending city (§9.3.1
 City building) adds one die at the plain hit number, cannot be hit while a defending army
-stands, and is taken over when it alone survives.  Hit numbers and race bonuses come from
+stands, is hit by the attacker's dice on the plain number too (no terrain benefit for a
+city, RULINGS HB-Q42), and is taken over when it alone survives.  Hit numbers and race bonuses come from
 the game's rule tables (``data/rules.toml`` via :func:`load_tables`).
 
 Two solvers share the rules below and agree to rounding (the tests check it):
@@ -135,9 +136,10 @@ class Battle:
 class HitChances:
     """The chance that one die hits (§6.3.1, §6.1, §9.1, §9.3.1)."""
 
-    attacker: float  # an attacking die (against the armies, and the city after them)
+    attacker: float  # an attacking die against the armies
     defender: float  # a defending army's die
     city: float  # the city's die: the plain hit number, no terrain or race benefit
+    attacker_on_city: float = 0.0  # an attacking die against the city: no terrain for it
 
 
 def race_bonus(race: str | None, terrain: str, tables: Tables | None = None) -> int:
@@ -156,8 +158,9 @@ def _p_die(need: int) -> float:
 def hit_chances(battle: Battle, tables: Tables | None = None) -> HitChances:
     """Per-die hit chances, from the rule tables: both sides hit on ``hit_on`` (4+); the
     attacker needs ``attacker_hit_on_rough`` (5+) in ``rough`` terrain (§6.3.1); the
-    bonuses add up (fervour and race, RULINGS HB-Q21).  A city's die hits on the plain
-    number; the attacker's dice hit the city on the area's number (RULINGS HB-Q42)."""
+    bonuses add up (fervour and race, RULINGS HB-Q21).  A city gets no benefit from
+    terrain (§9.3.1): its die hits on the plain number, and the attacker's dice hit it on
+    the plain number too, with the attacker's own bonuses (RULINGS HB-Q42)."""
     t = tables or load_tables()
     army_need = t.attacker_hit_on_rough if battle.terrain in t.rough else t.hit_on
     mod_a = int(battle.fervour) + race_bonus(battle.attacker_race, battle.terrain, t)
@@ -166,6 +169,7 @@ def hit_chances(battle: Battle, tables: Tables | None = None) -> HitChances:
         attacker=_p_die(army_need - mod_a),
         defender=_p_die(t.hit_on - mod_d),
         city=_p_die(t.hit_on),
+        attacker_on_city=_p_die(t.hit_on - mod_a),
     )
 
 
@@ -309,15 +313,32 @@ def _side_round_stats(ch: HitChances, city: bool, a: tuple, d: tuple):
     return pa, pd
 
 
+def _at_least(n: int, p: float, m: int) -> float:
+    """P(at least ``m`` of ``n`` dice hit), each with chance ``p``."""
+    return 1.0 - sum(math.comb(n, j) * p**j * (1 - p) ** (n - j) for j in range(min(m, n + 1)))
+
+
 def _city_destroyed_round(ch: HitChances, pa, pd, a: tuple, d: tuple) -> float:
-    """P(this round wipes out the armies, the attacker survives, and the city falls)."""
+    """P(this round wipes out the armies, the attacker survives, and the city falls).
+
+    §9.3.1: hits left once every army is dead must go to the city; two destroy it.  A
+    die that misses the armies only for the terrain still hits the city (HB-Q42): given
+    ``k`` army hits, each of the other dice hits the city with chance ``q``."""
     hd_health = 2 * d[0] + d[1]
     ha_health = 2 * a[0] + a[1]
     survive = float(pd[: min(ha_health, len(pd))].sum())
     if survive == 0.0:
         return 0.0
-    # §9.3.1: hits left once every army is dead must go to the city; two destroy it.
-    return float(pa[hd_health + 2 :].sum()) * survive
+    n = len(pa) - 1
+    p_army = ch.attacker
+    q = (ch.attacker_on_city - p_army) / (1 - p_army) if p_army < 1 else 0.0
+    falls = float(pa[hd_health + 2 :].sum())
+    if q > 0:
+        for spare in (0, 1):  # army hits left over for the city; the rest from other dice
+            k = hd_health + spare
+            if k <= n:
+                falls += float(pa[k]) * _at_least(n - k, q, 2 - spare)
+    return falls * survive
 
 
 # --------------------------------------------------------------------------- greedy grid
@@ -890,7 +911,7 @@ def monte_carlo_battle(battle: Battle, runs: int = 1000, seed: int = 0) -> OddsR
             d = s.pending()[0]
             bt = s.battle
             if d.kind == "hb.assign-hits":
-                _, _, side, hits = s.waiting_frame()  # ("allocate", nation, side, hits)
+                side, hits = s.waiting_frame()[2:4]  # ("allocate", nation, side, hits[, city_only])
                 a, dd = (bt[AU], bt[AW], ra), (bt[DU], bt[DW], rd)
                 if solver is None:  # greedy: leave the fewest units (the most unhurt)
                     key = max(d.keys, key=lambda k: int(k[1:].split("w")[0]))

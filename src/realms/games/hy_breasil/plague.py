@@ -1,9 +1,11 @@
 """§6.1 Plague: the nation loses a die's worth of units; its owner may strike neighbours.
 
 RULINGS HB-Q12: the neighbour removals are one total (up to the die) over all other
-nations — the owner's other nations included — in land areas bordering an area where
-the nation lost units; they are optional, one unit at a time.  No unit is at sea during
-the events phase (units never end a turn at sea), so seas play no part.
+nations — the owner's other nations included — in the areas bordering an area where
+the nation lost units; they are optional, one unit at a time.  "Areas that border"
+include seas: this turn's invaders wait at sea until their nation plays (RULINGS
+HB-Q19), and a sea may hold several nations, so a sea is picked first and then, if
+more than one nation there may be struck, the nation.
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ from realms.core.decision import Decision
 
 from .races import plague_immune
 from .steps import STEPS
-from .state import units
+from .state import units, verb
 from .board import EMPTY
 
 if TYPE_CHECKING:
-    from .state import HBState
+    from .state import HBState, Nation
 
 
 @STEPS.step("plague")
@@ -26,13 +28,14 @@ def plague(s: "HBState", nid: int) -> None:
     n = s.nations[nid]
     roll = s.dice.d6()
     if n.board <= roll:
-        mask = n.land  # land only: seas never border for the plague (RULINGS HB-Q12)
+        mask = _mask(n.units)
         s.log("plague", f"Plague ({roll}) wipes out {s.who(n)}.", nation=nid, roll=roll, units=n.board)
         owner = n.owner
         s.eliminate(n)
         s.then(("plague_neighbours", nid, owner, roll, mask))
         return
-    s.log("plague", f"Plague strikes {s.who(n)}: {units(roll)} perish.", nation=nid, roll=roll, units=roll)
+    s.log("plague", f"Plague strikes {s.who(n)}: {units(roll)} {verb(roll, 'perish', 'perishes')}.",
+          nation=nid, roll=roll, units=roll)
     s.then(("plague_own", nid, roll, 0, roll))
 
 
@@ -58,11 +61,29 @@ def plague_own_answer(s: "HBState", player: int, key: str, nid: int, left: int, 
         s.then(("plague_neighbours", nid, n.owner, roll, mask))
 
 
+def _mask(areas) -> int:
+    out = 0
+    for a in areas:
+        out |= 1 << a
+    return out
+
+
+def _victims(s: "HBState", nid: int, area: int) -> list["Nation"]:
+    """The nations the plague of nation ``nid`` may strike in ``area``: in land its
+    holder, at sea every nation with units there (several may share a sea, HB-Q19);
+    never the plagued nation itself, nor lizardmen (§9.1)."""
+    if s.board.is_sea[area]:
+        found = [o for o in s.nations.values() if area in o.units]
+    else:
+        holder = s.area_nation[area]
+        found = [s.nations[holder]] if holder != EMPTY else []
+    return sorted((o for o in found if o.id != nid and not plague_immune(s, o)), key=lambda o: o.id)
+
+
 def _targets(s: "HBState", nid: int, mask: int) -> list[int]:
+    """Areas, land or sea, bordering ``mask`` that hold units the plague may strike."""
     nbr = s.board.nbr_mask
-    an = s.area_nation
-    return [a for a in s.board.land if an[a] != EMPTY and an[a] != nid and nbr[a] & mask
-            and not plague_immune(s, s.nations[an[a]])]
+    return [a for a in range(s.board.n) if nbr[a] & mask and _victims(s, nid, a)]
 
 
 @STEPS.step("plague_neighbours")
@@ -76,10 +97,10 @@ def plague_neighbours(s: "HBState", nid: int, owner: int, left: int, mask: int) 
         if key == "stop":
             return "Stop removing"
         a = b.index[key]
-        return f"{b.names[a]} ({s.nations[s.area_nation[a]].name})"
+        return f"{b.names[a]} ({', '.join(o.name for o in _victims(s, nid, a))})"
 
     return Decision(owner, "hb.plague-neighbour", ("stop",) + tuple(b.ids[a] for a in targets),
-                    f"Plague spreads: remove up to {left} more units of neighbouring nations?",
+                    f"Plague spreads: remove up to {left} more {'unit' if left == 1 else 'units'} of neighbouring nations?",
                     "§6.1", label)
 
 
@@ -88,8 +109,32 @@ def plague_neighbours_answer(s: "HBState", player: int, key: str, nid: int, owne
     if key == "stop":
         return
     a = s.board.index[key]
-    victim = s.nations[s.area_nation[a]]
-    s.log("plague-spreads", f"The plague spreads to {s.who(victim)} in {s.board.names[a]}.",
-          nation=victim.id, area=key)
-    s.remove_units(victim, a, 1)
+    victims = _victims(s, nid, a)
+    if len(victims) == 1:
+        _strike(s, victims[0], a)
+        s.then(("plague_neighbours", nid, owner, left - 1, mask))
+    else:
+        s.then(("plague_sea_nation", nid, owner, left, mask, a))
+
+
+@STEPS.step("plague_sea_nation")
+def plague_sea_nation(s: "HBState", nid: int, owner: int, left: int, mask: int, area: int) -> Decision:
+    """Several nations share the sea picked: the owner picks whose unit the plague takes."""
+    victims = _victims(s, nid, area)
+    names = {str(o.id): o.name for o in victims}
+    return Decision(owner, "hb.plague-sea-nation", tuple(names),
+                    f"Plague spreads to {s.board.names[area]}: remove a unit of which nation?",
+                    "§6.1", names.__getitem__, {"area": s.board.ids[area]})
+
+
+@STEPS.on_answer("plague_sea_nation")
+def plague_sea_nation_answer(s: "HBState", player: int, key: str, nid: int, owner: int, left: int,
+                             mask: int, area: int) -> None:
+    _strike(s, s.nations[int(key)], area)
     s.then(("plague_neighbours", nid, owner, left - 1, mask))
+
+
+def _strike(s: "HBState", victim: "Nation", area: int) -> None:
+    s.log("plague-spreads", f"The plague spreads to {s.who(victim)} in {s.board.names[area]}.",
+          nation=victim.id, area=s.board.ids[area])
+    s.remove_units(victim, area, 1)

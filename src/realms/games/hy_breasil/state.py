@@ -232,8 +232,29 @@ class HBState(GameState):
 
     # -- shared primitives -----------------------------------------------------------------
     def log(self, kind: str, text: str, audience: "tuple[int, ...] | None" = EVERYONE, **data) -> None:
-        """Add an event to the chronicle; ``audience``: who may read it while the game runs."""
-        self.events.append(Event(kind, self.turn, text, data, audience))
+        """Add an event to the chronicle; ``audience``: who may read it while the game runs.
+        A line identical to the one before it (kind, turn, text, data and audience) is not
+        repeated: that line counts it (``times`` in its data, "(×3)" in its text), so a run
+        of free rerolls reads as one line."""
+        events = self.events
+        if events:
+            last = events[-1]
+            if last.kind == kind and last.turn == self.turn and last.audience == audience:
+                times = last.data.get("times", 1)
+                if last.text == counted(text, times) and {**data, "times": times} == {"times": 1, **last.data}:
+                    events[-1] = Event(kind, self.turn, counted(text, times + 1), {**data, "times": times + 1},
+                                       audience)
+                    return
+        events.append(Event(kind, self.turn, text, data, audience))
+
+    def amend(self, kind: str, text: str, **data) -> bool:
+        """Rewrite the last event if it is of ``kind`` (a line that grows as the nation
+        goes on, such as the areas it takes); False if the last event is another."""
+        events = self.events
+        if not events or events[-1].kind != kind or events[-1].turn != self.turn:
+            return False
+        events[-1] = Event(kind, self.turn, text, data, events[-1].audience)
+        return True
 
     def who(self, nation: Nation) -> str:
         return f"the {nation.name} ({self.names[nation.owner]})" if nation.owner >= 0 else f"the {nation.name}"
@@ -429,6 +450,23 @@ class HBState(GameState):
 def units(count: int) -> str:
     """``1 unit``, ``3 units``."""
     return f"{count} unit" if count == 1 else f"{count} units"
+
+
+def verb(count: int, plural: str, singular: str) -> str:
+    """The verb that agrees with ``count`` things: ``verb(1, "perish", "perishes")``."""
+    return singular if count == 1 else plural
+
+
+def and_list(names: list[str]) -> str:
+    """``A``, ``A and B``, ``A, B and C``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def counted(text: str, times: int) -> str:
+    """A chronicle line said ``times`` times in a row: ``… again (×3).``"""
+    if times == 1:
+        return text
+    return f"{text[:-1]} (×{times})." if text.endswith(".") else f"{text} (×{times})"
 
 
 def _roman(n: int) -> str:

@@ -1,12 +1,12 @@
 """§9.2 Submission: a nation may submit to the nation that attacks it.
 
 The defender is offered submission before the first round of every battle.  If it
-submits, the attacker withdraws all its units (as in an attacker's retreat), the two may
-not attack each other, half the VP the submitted nation earns (rounded up, per award)
-go to its master's owner, and the master gains its abilities.  Submission ends when the
-submitted nation's event is Strong leader or Reinforcements, when the master is removed,
-submits to a third nation or has a Civil war; on Weak leader the submitted nation is
-absorbed into its master.
+submits, the attacker withdraws all its units (as in an attacker's retreat, which
+destroys no unit: RULINGS HB-Q30), the two may not attack each other, half the VP the
+submitted nation earns (rounded up, per award) go to its master's owner, and the master
+gains its abilities.  Submission ends when the submitted nation's event is Strong leader
+or Reinforcements, when the master is removed, submits to a third nation or has a Civil
+war; on Weak leader the submitted nation is absorbed into its master.
 """
 
 from __future__ import annotations
@@ -50,7 +50,9 @@ def servants(s: "HBState", n: "Nation") -> list["Nation"]:
 @STEPS.step("withdraw")
 def withdraw(s: "HBState", nid: int) -> Decision | None:
     """§9.2: the attacker withdraws every unit from the area by the attacker-retreat rules
-    (RULINGS HB-Q30: units with nowhere to go are lost)."""
+    (§6.3.2): to neighbouring land that is empty or its own.  Retreat destroys no unit;
+    units with nowhere to go stay out of the area, where their move began, and may move
+    again this phase (RULINGS HB-Q30)."""
     from .combat import retreat_targets
 
     bt = s.battle
@@ -60,19 +62,32 @@ def withdraw(s: "HBState", nid: int) -> Decision | None:
         return None
     targets = retreat_targets(s, 0)
     if not targets:
-        lost = bt[3]
-        bt[3] = 0
-        att.board -= lost
-        att.pool += lost
-        s.log("withdraw-lost", f"{lost} withdrawing units of the {att.name} have nowhere to go and are lost.",
-              nation=nid, units=lost)
-        s.battle = None
-        if att.board == 0:
-            s.eliminate(att)
+        _stay(s, att)
         return None
     return Decision(att.owner, "hb.withdraw", tuple(s.board.ids[a] for a in targets),
                     f"The {att.name} must withdraw from {s.board.names[bt[0]]}: move a unit to which area?",
                     "§9.2", s.label_area, {"nation": nid, "area": s.board.ids[bt[0]]})
+
+
+def _stay(s: "HBState", att: "Nation") -> None:
+    """HB-Q30: no land to withdraw to, so the units stay where they stood before the
+    attack (``battle[11:]``, one start area per unit moved in), their move not spent."""
+    from .combat import STARTS
+    from .state import and_list, units, verb
+
+    bt = s.battle
+    starts = bt[STARTS:]
+    for a in starts:
+        att.units[a] = att.units.get(a, 0) + 1
+        s.occupy(a, att)
+    bt[3] = 0
+    s.battle = None
+    b = s.board
+    where = sorted(set(starts))
+    count = len(starts)
+    s.log("withdraw-stay", f"{s.Who(att)} have no land to withdraw to from {b.names[bt[0]]}; "
+          f"{units(count)} {verb(count, 'stay', 'stays')} in {and_list([b.names[a] for a in where])}.",
+          nation=att.id, area=b.ids[bt[0]], units=count, areas=[b.ids[a] for a in where])
 
 
 @STEPS.on_answer("withdraw")
@@ -82,7 +97,11 @@ def withdraw_answer(s: "HBState", player: int, key: str, nid: int) -> None:
 
 
 def _withdraw_one(s: "HBState", att: "Nation", dst: int) -> None:
+    from .combat import log_retreat
+
     s.battle[3] -= 1
+    s.battle.pop()
+    log_retreat(s, att, "withdraw", s.battle[0], dst)
     att.units[dst] = att.units.get(dst, 0) + 1
     s.occupy(dst, att)
     s.moved[dst] = s.moved.get(dst, 0) + 1

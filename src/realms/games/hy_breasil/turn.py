@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 @STEPS.step("turn")
 def turn(s: "HBState") -> None:
     """§4: the phases of a turn, in order."""
-    s.log("turn", f"Turn {s.turn} begins.", number=s.turn)
+    s.log("turn", f"Turn {s.turn} begins.", number=s.turn, vp=list(s.vp))
     s.then(("membership",), ("invasion",), ("fill_cup",), ("nation_phase",), ("victory",), ("end_turn",))
 
 
@@ -86,8 +86,14 @@ def victory(s: "HBState") -> None:
     gained = [0] * len(s.names)
     for n in s.nations.values():
         award_vp(s, n, nation_vp(s, n), gained)
-    scores = ", ".join(f"{name} {s.vp[p]} (+{gained[p]})" for p, name in enumerate(s.names))
-    s.log("victory-points", f"Victory points after turn {s.turn}: {scores}.", gained=gained, vp=list(s.vp))
+    # "(+k)": the whole turn's gain, the Civilization VP of the turn included
+    start = next((e.data.get("vp") for e in reversed(s.events) if e.kind == "turn"), None)
+    if start is None:  # a position set up without its turn's start
+        start = [v - g for v, g in zip(s.vp, gained)]
+    turn_gained = [now - before for now, before in zip(s.vp, start)]
+    scores = ", ".join(f"{name} {s.vp[p]} (+{turn_gained[p]})" for p, name in enumerate(s.names))
+    s.log("victory-points", f"Victory points after turn {s.turn}: {scores}.", gained=gained, vp=list(s.vp),
+          turn_gained=turn_gained)
 
 
 def award_vp(s: "HBState", n, vp: int, gained: list[int] | None = None) -> None:
