@@ -10,7 +10,8 @@ from realms.core.game import HistoryMeasure, Share
 class LandHeld(HistoryMeasure):
     name = "land areas held"
     event_classes = {"battle": "battle", "battle-result": "battle", "nation-removed": "fall",
-                     "nation-enters": "rise", "civil-war": "rise", "nation-splits": "rise",
+                     "nation-enters": "rise", "civil-war": "rise", "nation-splits": "rise", "expansion": "rise",
+                     "retreat": "battle", "withdraw": "battle", "withdraw-stay": "battle",
                      "victory-points": "score", "scoring": "score", "no-scoring": "score", "game-over": "score"}
     marker_kinds = frozenset({"turn"})
 
