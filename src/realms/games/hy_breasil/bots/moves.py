@@ -162,6 +162,9 @@ class Planner:
         self.tables = b.tables
         self.dist = distances(b)
         self._tr: int | None = None
+        #: per decision: the §6.4 parts of nations (AU-Q13's connection values) and the leader
+        self._parts: dict = {}
+        self._leader: int | None = None
 
     @property
     def tr(self) -> int:
@@ -254,12 +257,20 @@ class Planner:
         look, b, n, tab = self.look, self.board, self.n, self.tables
         pips = tab.races[n.race].pips[b.terrain[t]] if n.race is not None else b.pips[t]
         g = pips / tab.pips_per_unit
+        cache = self._parts
         if holder is not None and holder.owner != look.me:
-            g += DENY + (DENY_LEADER if leader(look) == holder.owner else 0.0)
-            if len(components(look, holder)) < len(components(look, _Without(holder, t))):
+            if self._leader is None:
+                self._leader = leader(look)
+            g += DENY + (DENY_LEADER if self._leader == holder.owner else 0.0)
+            if holder.id not in cache:
+                cache[holder.id] = len(components(look, holder))
+            if cache[holder.id] < len(components(look, _Without(holder, t))):
                 g += CUT
-        if n.land and sum(1 for part in components(look, n) if part & b.nbr_mask[t]) >= 2:
-            g += JOIN
+        if n.land:
+            if n.id not in cache:
+                cache[n.id] = components(look, n)
+            if sum(1 for part in cache[n.id] if part & b.nbr_mask[t]) >= 2:
+                g += JOIN
         return g
 
     def linked(self, t: int) -> bool:
