@@ -206,6 +206,14 @@ def test_another_seats_token_cannot_answer(server, page):
         [gid, seats[other], key, version])
     assert status == 403
     assert state(server, gid, seats[awaited])["version"] == version
+    # issue 18 item 7: refusals count seats as the page does, from 1
+    assert f"(seat {other + 1})" in page.inner_text("#who")
+    refusal = httpx.post(f"{server}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {seats[other]}"},
+                         json={"key": key, "version": version}).json()["detail"]
+    assert refusal == f"seat {other + 1} has no decision to make now"
+    wrong = httpx.post(f"{server}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {seats[awaited]}"},
+                       json={"key": "no-such-option", "version": version}).json()["detail"]
+    assert f"for seat {awaited + 1} " in wrong and "player" not in wrong
 
 
 def test_brian_boru_through_a_draft_and_a_trick(server, page, tmp_path):

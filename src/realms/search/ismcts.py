@@ -75,7 +75,8 @@ class ISMCTSBot:
 
     ``iters`` iterations per decision, or ``ms`` milliseconds per decision (not both;
     default ``iters=200``); ``policy`` the rollout bot (default ``random``); ``horizon``
-    answers per rollout before the position is scored (default 40); ``c`` the UCB
+    answers per rollout before the position is scored (default 10: the games' evaluations
+    see further than a few random answers do); ``c`` the UCB
     exploration constant (default 0.7); ``widen`` and ``alpha`` the progressive widening
     (default 2 and 0.5).
     """
@@ -83,7 +84,7 @@ class ISMCTSBot:
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iters: Any = None, ms: Any = None, policy: str = "random",
-                 horizon: Any = 40, c: Any = 0.7, widen: Any = 2, alpha: Any = 0.5) -> None:
+                 horizon: Any = 10, c: Any = 0.7, widen: Any = 2, alpha: Any = 0.5) -> None:
         if iters is not None and ms is not None:
             raise OptionError("ismcts: give iters or ms, not both")
         self.iters = _number("iters", iters, int, 1, 10**7) if iters is not None else None

@@ -532,7 +532,9 @@ class Server:
             except IllegalAnswer as exc:
                 new.release()
                 # the key is not repeated: an error never echoes the input (issue 14 item 11)
-                raise HTTPException(422, str(exc).replace(repr(body.key), "the key sent")) from None
+                # and seats are counted from 1, as the page counts them
+                raise HTTPException(422, str(exc).replace(repr(body.key), "the key sent")
+                                    .replace(f"for player {seat} ", f"for seat {seat + 1} ")) from None
             start = live.version
             try:
                 done = await run_bots_bounded(new, live.agents, BOT_DECISIONS_PER_REQUEST)

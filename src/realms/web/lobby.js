@@ -153,7 +153,7 @@ async function loadRecent() {
     const li = document.createElement("li");
     const a = document.createElement("a");
     a.href = `/games/${g.id}`;
-    a.textContent = `${g.game} ${g.id}`;
+    a.textContent = `${catalog.find((c) => c.id === g.game)?.name ?? g.game} ${g.id}`;
     li.appendChild(a);
     li.append(` — ${g.seats.join(", ")}`);
     ul.appendChild(li);

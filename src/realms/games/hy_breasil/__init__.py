@@ -87,6 +87,12 @@ def _calculator():
     return calculator()
 
 
+def _map_generator():
+    from .mapgen import generator
+
+    return generator()
+
+
 GAME = Game(
     id="hy-breasil",
     name="Hy Breasil",
@@ -110,6 +116,7 @@ GAME = Game(
     report_sections=_report_sections,
     history_measure=_history_measure,
     calculator=_calculator,
+    map_generator=_map_generator,
     # dice and draws from the cup; nothing hidden but the future; one question at a time
     chance=True,
     hidden_information=False,

@@ -16,8 +16,8 @@ now, with no plan beyond it:
 * a new nation lands where the most free land is in reach that no nation already at
   sea reaches too (so first-turn nations spread out).
 
-Every other decision (placement, events, removals, abilities …) is the auto bot's
-preference list (AUTO.md).  Deterministic for a seed: its own dice break ties.
+Every other decision (placement, events, removals, abilities …) and its defensive moves
+are the auto bot's preference lists as first transcribed (AUTO.md, level ``easy``).  Deterministic for a seed: its own dice break ties.
 
 >>> from realms.core.agents import RandomBot
 >>> from realms.core.match import play
@@ -35,7 +35,7 @@ from realms.core.decision import Decision
 from ..connect import bits
 from .auto import AutoBot
 from .chances import fewest_for, take_chance
-from .look import EMPTY, Look, NationView, components
+from .look import Look, NationView
 from .moves import MoveKeys, Phase, Planner
 
 #: attack with the fewest units whose chance of taking the area is at least this
@@ -44,10 +44,6 @@ GOOD_ODDS = 0.8
 FAIR_ODDS = 0.65
 #: the value of a unit committed to an attack (it may die; it leaves its area thinner)
 UNIT_COST = 0.1
-#: what denying another player one VP is worth (one rival of several), and more for the leader
-DENY, DENY_LEADER = 0.5, 0.5
-#: joining two parts of the nation, or cutting an enemy nation in two (§6.4)
-JOIN, CUT = 1.0, 1.0
 #: a defender retreats below this chance of holding, an attacker below this chance of taking
 DEFENDER_RETREAT, ATTACKER_RETREAT = 0.2, 0.25
 
@@ -56,6 +52,11 @@ class GreedyBot(AutoBot):
     """One-ply odds-aware Hy Breasil player; ``GreedyBot(seed)``."""
 
     name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        # the auto bot's preference lists as first transcribed (level easy) for the
+        # decisions greedy does not make itself: a fixed sparring partner
+        super().__init__(seed, level="easy")
 
     def move(self, decision: Decision, look: Look) -> str:
         n = look.nations[look.current]
@@ -124,13 +125,7 @@ def spread_entry(bot: AutoBot, decision: Decision, look: Look) -> str:
     b = look.board
     arriving = (decision.info or {}).get("units", 10)
     reach = look.reach(_Ghost())
-    contested = 0
-    for other in look.nations.values():
-        if other.land:
-            continue
-        for s in other.units:
-            if b.is_sea[s]:
-                contested |= reach.from_area(s)
+    contested = bot.contested_land(look, reach)
     own = look.colour_land(look.me)
     empty = look.empty_land()
     best = None
@@ -157,25 +152,10 @@ class _Ghost:
 class GreedyPlanner(Planner):
     """The auto planner with the greedy choice of action (defensive moves are auto's)."""
 
-    def mods(self, holder: NationView, t: int) -> dict:
-        return dict(fervour=bool(self.n.fervour), attacker_race=self.n.race, defender_race=holder.race,
-                    city=bool((self.look.cities >> t) & 1))
-
     def gain(self, t: int, holder: NationView | None) -> float:
-        """What taking ``t`` is worth now: VP, PIPs, denial and connection."""
-        look, b, n = self.look, self.board, self.n
-        t_ = self.tables
-        pips = t_.races[n.race].pips[b.terrain[t]] if n.race is not None else b.pips[t]
-        g = self.own_value(t) + pips / t_.pips_per_unit
-        if holder is not None:
-            g += DENY + (DENY_LEADER if leader(look) == holder.owner else 0.0)
-            if len(components(look, holder)) < len(_parts_without(look, holder, t)):
-                g += CUT
-        if n.land:
-            nbr = b.nbr_mask[t]
-            if sum(1 for p in components(look, n) if p & nbr) >= 2:
-                g += JOIN
-        return g
+        """What taking ``t`` is worth now: its VP and what Hy Breasil pays beyond (PIPs,
+        denial, connection: the auto bot's AU-Q13 values)."""
+        return self.own_value(t) + self.hb_extra(t, holder)
 
     def offensive_action(self) -> str | None:
         look, b = self.look, self.board
@@ -200,7 +180,7 @@ class GreedyPlanner(Planner):
             else:
                 have = sum(self.movers(s) for s in sources)
                 d = holder.units.get(t, 0)
-                mods = self.mods(holder, t)
+                mods = self.battle_mods(holder, t)
                 k, p = fewest_for(GOOD_ODDS, d, have, b.terrain[t], **mods)
                 if k == 0:
                     if p < FAIR_ODDS:
@@ -223,14 +203,3 @@ class GreedyPlanner(Planner):
         return self.start(t, k, "attack", sources)
 
 
-def leader(look: Look) -> int:
-    """The other player with the most VP (the one to hold back)."""
-    others = [(v, -i) for i, v in enumerate(look.vp) if i != look.me]
-    return -max(others)[1] if others else EMPTY
-
-
-def _parts_without(look: Look, n: NationView, t: int) -> list[int]:
-    class _Less:
-        land = n.land & ~(1 << t)
-
-    return components(look, _Less)
