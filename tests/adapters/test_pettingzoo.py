@@ -67,7 +67,7 @@ def test_a_whole_game_ends_with_the_returns(game_id):
 def test_an_action_not_offered_is_refused_by_name():
     e = env("brian-boru", players=3)
     e.reset(seed=0)
-    with pytest.raises(ValueError, match="action 1023 is not offered to player_0"):
+    with pytest.raises(ValueError, match=f"action 1023 is not offered to {e.agent_selection}"):
         e.step(1023)
 
 
