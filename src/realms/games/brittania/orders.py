@@ -1,0 +1,269 @@
+"""Writing orders (rules post, TURN ORDER; RULINGS BR-Q11, BR-Q22, BR-Q23, BR-Q27, BR-Q29).
+
+"The turns of all Players are SIMULTANEOUS": every player writes his orders at the same
+time, hidden from the others until the turn resolves.  A post of orders is built from
+finite decisions, asked in rounds: each round, every player still writing is asked one
+decision at once (several pending decisions), and the round repeats until everyone has
+answered ``done``.  A player's decisions depend only on the position at the start of the
+turn and his own orders, never on another's.
+
+- ``br.order``: the next order, or ``done``.  Keys: ``conquer:<state>``,
+  ``defend:<state>``, ``invest:<state>``, ``capital:<state>`` (move the capital, 20
+  grain), ``trade:<seat>``, ``cancel:<seat>``, ``lead:conquer:<state>`` /
+  ``lead:defend:<state>`` (the king leads that order), ``done``.
+- ``br.grain``: the grain for the conquest, defence or investment just chosen (keys are
+  the grain spent: for a sea attack the 5 of preparation included; for an investment
+  whole multiples of its cost).
+- ``br.capital``: a new capital, for free, when the old one was captured.
+
+Orders never spend more grain than the player has (BR-Q11) and never more than 30 on
+one attack or defence (BR-Q12); each state takes one order of each kind from a player
+(BR-Q23).  :class:`Order` is the same orders as plain data — what a forum post says —
+and :func:`submit` enters them, so a post parser produces :class:`Order` lists.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from realms.core.decision import Decision, IllegalAnswer
+
+from .economy import invest_cost, invest_room
+from .state import NONE
+from .steps import STEPS
+
+if TYPE_CHECKING:
+    from .state import BRState
+
+SECTION = "TURN ORDER"
+ORDER_KINDS = frozenset({"br.order", "br.grain", "br.capital"})
+GRAIN_KINDS = ("conquer", "defend", "invest")
+
+
+@dataclass(frozen=True)
+class Order:
+    """One written order: ``kind`` is conquer, defend, invest, capital, trade, cancel or
+    lead; ``target`` a state id (a seat number for trade and cancel; for lead, the led
+    order as ``conquer:<state>`` or ``defend:<state>``); ``grain`` what it spends."""
+
+    kind: str
+    target: str
+    grain: int = 0
+
+
+def conquer_targets(s: "BRState", p: int) -> dict[int, int]:
+    """The states ``p`` may attack, each with its sea preparation (0 or 5).
+
+    "You can only Conquer States adjacent to the ones you control (or across Seas)": from
+    a state ``p`` held at the start of the turn and not devastated ("it is not possible to
+    launch attacks from Devastated States"), across at most one sea (BR-Q24); never a
+    trade partner's state ("prevents the two Players from attacking each other").  The 5
+    of preparation are waived for a Sailor king, or when ``p`` holds a non-devastated
+    state on land next to the target (BR-Q24).
+    """
+    b = s.board
+    land = sea = mine = 0
+    for x in s.held(p):
+        mine |= 1 << x
+        if s.output[x] > 0:
+            land |= b.adj_mask[x]
+            sea |= b.across_mask[x]
+    banned = mine
+    for q in s.partners(p):
+        for x in s.held(q):
+            banned |= 1 << x
+    prep = 0 if s.tables.has(s.king_traits[p], "sea_free") else s.tables.n["sea_preparation"]
+    out = {}
+    reach = (land | sea) & ~banned
+    while reach:
+        low = reach & -reach
+        x = low.bit_length() - 1
+        out[x] = 0 if land & low else prep
+        reach ^= low
+    return out
+
+
+def _has(s: "BRState", p: int, kind: str, target: int) -> bool:
+    return any(k == kind and t == target for k, t, _ in s.orders[p])
+
+
+def order_keys(s: "BRState", p: int) -> list[str]:
+    """The keys of ``p``'s next ``br.order``."""
+    b = s.board
+    n = s.tables.n
+    left = s.grain_left(p)
+    keys = ["done"]
+    for x, prep in conquer_targets(s, p).items():
+        if left > prep and not _has(s, p, "conquer", x):
+            keys.append(f"conquer:{b.states[x].id}")
+    held = s.held(p)
+    if left > 0:
+        keys += [f"defend:{b.states[x].id}" for x in held if not _has(s, p, "defend", x)]
+    keys += [f"invest:{b.states[x].id}" for x in held
+             if invest_room(s, x) and left >= invest_cost(s, p, x) and not _has(s, p, "invest", x)]
+    if s.capital[p] != NONE and left >= n["capital_move"] and not any(k == "capital" for k, _, _ in s.orders[p]):
+        keys += [f"capital:{b.states[x].id}" for x in held if x != s.capital[p]]
+    partners = s.partners(p)
+    for q in range(s.n):
+        if q == p or not s.alive[q]:
+            continue
+        if q in partners:
+            if not _has(s, p, "cancel", q):
+                keys.append(f"cancel:{q}")
+        elif not _has(s, p, "trade", q) and s.neighbours(p, q):
+            keys.append(f"trade:{q}")
+    if s.lead[p] is None and "Coward" not in s.king_traits[p]:
+        keys += [f"lead:{k}:{b.states[t].id}" for k, t, _ in s.orders[p] if k in ("conquer", "defend")]
+    return keys
+
+
+def grain_keys(s: "BRState", p: int, kind: str, target: int) -> list[str]:
+    """The grain ``p`` may put on the ``kind`` order for ``target`` just chosen."""
+    left = s.grain_left(p)
+    cap = s.tables.n["max_order"]
+    if kind == "invest":
+        cost = invest_cost(s, p, target)
+        return [str(k * cost) for k in range(1, min(invest_room(s, target), left // cost) + 1)]
+    prep = conquer_targets(s, p)[target] if kind == "conquer" else 0
+    return [str(g) for g in range(prep + 1, min(cap + prep, left) + 1)]
+
+
+def _label(s: "BRState", p: int):
+    def label(key: str) -> str:
+        kind, _, rest = key.partition(":")
+        if kind == "done":
+            return "Send the orders"
+        if kind in ("trade", "cancel"):
+            return f"{'Establish' if kind == 'trade' else 'Cancel'} a trade route with {s.names[int(rest)]}"
+        if kind == "lead":
+            what, _, sid = rest.partition(":")
+            return f"King {s.king_name[p]} leads the {'attack on' if what == 'conquer' else 'defence of'} {s.board.state(sid).name}"
+        verb = {"conquer": "Conquer", "defend": "Defend", "invest": "Invest in", "capital": "Move the capital to"}[kind]
+        return f"{verb} {s.board.state(rest).name}"
+    return label
+
+
+def next_decision(s: "BRState", p: int) -> Decision | None:
+    """``p``'s next decision, after applying any that has a single option; None once
+    ``p`` has sent his orders."""
+    while True:
+        if s.capital[p] == NONE and not any(k == "capital" for k, _, _ in s.orders[p]):
+            d = Decision(p, "br.capital", [s.board.states[x].id for x in s.held(p)],
+                         f"{s.names[p]}: your capital was captured; declare a new one (free).",
+                         "STATES, KINGDOMS", lambda k: s.board.state(k).name)
+        elif s.picking[p] is not None:
+            kind, target = s.picking[p]
+            d = Decision(p, "br.grain", grain_keys(s, p, kind, target),
+                         f"{s.names[p]}: how much grain to {kind} {s.sname(target)}? ({s.grain_left(p)} left)",
+                         "CONQUESTS, DEFENSE" if kind != "invest" else "GRAIN AND INVESTMENTS")
+        else:
+            d = Decision(p, "br.order", order_keys(s, p),
+                         f"{s.names[p]}: your next order for turn {s.turn} ({s.grain_left(p)} grain left).",
+                         SECTION, _label(s, p))
+        if len(d.keys) > 1:
+            return d
+        take(s, p, d.kind, d.keys[0])
+        if s.done[p]:
+            return None
+
+
+def take(s: "BRState", p: int, kind: str, key: str) -> None:
+    """Write down ``p``'s answer ``key`` to his ``kind`` decision."""
+    b = s.board
+    if kind == "br.capital":
+        s.orders[p].append(("capital", b.index[key], 0))
+    elif kind == "br.grain":
+        what, target = s.picking[p]
+        s.orders[p].append((what, target, int(key)))
+        s.picking[p] = None
+    elif key == "done":
+        s.done[p] = True
+    else:
+        what, _, rest = key.partition(":")
+        if what in GRAIN_KINDS:
+            s.picking[p] = (what, b.index[rest])
+        elif what == "capital":
+            s.orders[p].append(("capital", b.index[rest], s.tables.n["capital_move"]))
+        elif what in ("trade", "cancel"):
+            s.orders[p].append((what, int(rest), 0))
+        else:
+            led, _, sid = rest.partition(":")
+            s.lead[p] = (led, b.index[sid])
+
+
+@STEPS.step("orders_open")
+def orders_open(s: "BRState") -> None:
+    s.phase = "orders"
+    for p in range(s.n):
+        s.orders[p] = []
+        s.picking[p] = None
+        s.lead[p] = None
+        s.done[p] = not s.alive[p]
+
+
+@STEPS.step("orders")
+def orders(s: "BRState") -> list[Decision] | None:
+    """One round: every player still writing decides his next order at the same time."""
+    asks = []
+    for p in range(s.n):
+        if not s.done[p]:
+            d = next_decision(s, p)
+            if d is not None:
+                asks.append(d)
+    if not asks:
+        return None
+    s.then(("orders",))
+    return asks
+
+
+@STEPS.on_answer("orders")
+def orders_answer(s: "BRState", player: int, key: str) -> None:
+    if s.capital[player] == NONE and not any(k == "capital" for k, _, _ in s.orders[player]):
+        take(s, player, "br.capital", key)
+    elif s.picking[player] is not None:
+        take(s, player, "br.grain", key)
+    else:
+        take(s, player, "br.order", key)
+
+
+def order_items(orders: list[Order]) -> list[tuple[str, str]]:
+    """The ``(decision kind, key)`` answers that write ``orders``, ending with done."""
+    items: list[tuple[str, str]] = []
+    for o in orders:
+        if o.kind in GRAIN_KINDS:
+            items += [("br.order", f"{o.kind}:{o.target}"), ("br.grain", str(o.grain))]
+        elif o.kind == "capital":
+            items.append(("br.capital", o.target) if o.grain == 0 else ("br.order", f"capital:{o.target}"))
+        elif o.kind in ("trade", "cancel", "lead"):
+            items.append(("br.order", f"{o.kind}:{o.target}"))
+        else:
+            raise IllegalAnswer(f"brittania: unknown order kind {o.kind!r}")
+    items.append(("br.order", "done"))
+    return items
+
+
+def submit(s: "BRState", posts: dict[int, list[Order]]) -> None:
+    """Enter every player's orders for this turn (a player left out gives none) and let
+    the turn resolve.  Raises :class:`IllegalAnswer` naming the player and the order the
+    game refused; answers before it stay applied, as in a record."""
+    queues = {p: order_items(posts.get(p, [])) for p in range(s.n)}
+    turn = s.turn
+    while s.turn == turn and not s.over:
+        asked = [d for d in s.pending() if d.kind in ORDER_KINDS]
+        if not asked:
+            break
+        for d in asked:
+            p = d.player
+            q = queues[p]
+            while q and q[0][0] == "br.grain" and d.kind != "br.grain":
+                last = s.orders[p][-1] if s.orders[p] else None
+                if last is None or str(last[2]) != q[0][1]:
+                    raise IllegalAnswer(f"brittania: {s.names[p]}: grain {q[0][1]} is not possible for that order")
+                q.pop(0)
+            if not q:
+                raise IllegalAnswer(f"brittania: {s.names[p]}: the orders end while {d.kind} is asked")
+            kind, key = q.pop(0)
+            if kind != d.kind:
+                raise IllegalAnswer(f"brittania: {s.names[p]}: {key!r} answers {kind}, but {d.kind} is asked")
+            s.apply(p, key)
