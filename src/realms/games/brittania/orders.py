@@ -243,10 +243,45 @@ def order_items(orders: list[Order]) -> list[tuple[str, str]]:
     return items
 
 
+def check_post(s: "BRState", p: int, orders: list[Order]) -> None:
+    """Raise :class:`IllegalAnswer` naming the first of ``p``'s ``orders`` the order form
+    would refuse this turn, trying them on a copy (a player's decisions depend only on
+    the position and his own orders, so each post is checked alone)."""
+    c = s.clone()
+    items = order_items(orders)
+    i = 0
+    while i < len(items):
+        kind, key = items[i]
+        d = next_decision(c, p)
+        if d is None and key == "done":
+            return
+        if d is None:
+            raise IllegalAnswer(f"brittania: {s.names[p]}: {key!r} is not possible "
+                                "(the orders before it leave no such option)")
+        if kind == "br.grain" and d.kind != "br.grain":
+            last = c.orders[p][-1]
+            if str(last[2]) != key:
+                raise IllegalAnswer(f"brittania: {s.names[p]}: {key!r} is not an option of br.grain "
+                                    f"(only {last[2]} is possible)")
+            i += 1
+            continue
+        if kind != d.kind or key not in d.keys:
+            raise IllegalAnswer(f"brittania: {s.names[p]}: {key!r} is not an option of {d.kind}")
+        take(c, p, kind, key)
+        i += 1
+
+
 def submit(s: "BRState", posts: dict[int, list[Order]]) -> None:
     """Enter every player's orders for this turn (a player left out gives none) and let
-    the turn resolve.  Raises :class:`IllegalAnswer` naming the player and the order the
-    game refused; answers before it stay applied, as in a record."""
+    the turn resolve.  All or nothing: every post is checked first (:func:`check_post`),
+    and a refused order raises :class:`IllegalAnswer` naming the player and the order,
+    with ``s`` unchanged."""
+    for d in s.pending():
+        if d.kind not in ORDER_KINDS:
+            raise IllegalAnswer(f"brittania: orders are not being written now ({d.kind} is asked)")
+    for p in range(s.n):
+        if not s.done[p]:
+            check_post(s, p, posts.get(p, []))
     queues = {p: order_items(posts.get(p, [])) for p in range(s.n)}
     turn = s.turn
     while s.turn == turn and not s.over:
@@ -254,16 +289,7 @@ def submit(s: "BRState", posts: dict[int, list[Order]]) -> None:
         if not asked:
             break
         for d in asked:
-            p = d.player
-            q = queues[p]
-            while q and q[0][0] == "br.grain" and d.kind != "br.grain":
-                last = s.orders[p][-1] if s.orders[p] else None
-                if last is None or str(last[2]) != q[0][1]:
-                    raise IllegalAnswer(f"brittania: {s.names[p]}: grain {q[0][1]} is not possible for that order")
+            q = queues[d.player]
+            while q[0][0] == "br.grain" and d.kind != "br.grain":
                 q.pop(0)
-            if not q:
-                raise IllegalAnswer(f"brittania: {s.names[p]}: the orders end while {d.kind} is asked")
-            kind, key = q.pop(0)
-            if kind != d.kind:
-                raise IllegalAnswer(f"brittania: {s.names[p]}: {key!r} answers {kind}, but {d.kind} is asked")
-            s.apply(p, key)
+            s.apply(d.player, q.pop(0)[1])
