@@ -63,16 +63,15 @@ def conquer_targets(s: "BRState", p: int) -> dict[int, int]:
     state on land next to the target (BR-Q24).
     """
     b = s.board
-    land = sea = mine = 0
+    masks = s.masks()
+    land = sea = 0
     for x in s.held(p):
-        mine |= 1 << x
         if s.output[x] > 0:
             land |= b.adj_mask[x]
             sea |= b.across_mask[x]
-    banned = mine
+    banned = masks[p]
     for q in s.partners(p):
-        for x in s.held(q):
-            banned |= 1 << x
+        banned |= masks[q]
     prep = 0 if s.tables.has(s.king_traits[p], "sea_free") else s.tables.n["sea_preparation"]
     out = {}
     reach = (land | sea) & ~banned
@@ -105,13 +104,15 @@ def order_keys(s: "BRState", p: int) -> list[str]:
     if s.capital[p] != NONE and left >= n["capital_move"] and not any(k == "capital" for k, _, _ in s.orders[p]):
         keys += [f"capital:{b.states[x].id}" for x in held if x != s.capital[p]]
     partners = s.partners(p)
+    masks = s.masks()
+    near = s.reach(masks[p])
     for q in range(s.n):
         if q == p or not s.alive[q]:
             continue
         if q in partners:
             if not _has(s, p, "cancel", q):
                 keys.append(f"cancel:{q}")
-        elif not _has(s, p, "trade", q) and s.neighbours(p, q):
+        elif near & masks[q] and not _has(s, p, "trade", q):
             keys.append(f"trade:{q}")
     if s.lead[p] is None and "Coward" not in s.king_traits[p]:
         keys += [f"lead:{k}:{b.states[t].id}" for k, t, _ in s.orders[p] if k in ("conquer", "defend")]
@@ -160,7 +161,7 @@ def next_decision(s: "BRState", p: int) -> Decision | None:
         else:
             d = Decision(p, "br.order", order_keys(s, p),
                          f"{s.names[p]}: your next order for turn {s.turn} ({s.grain_left(p)} grain left).",
-                         SECTION, _label(s, p))
+                         SECTION, _label(s, p), info={"turn": s.turn})
         if len(d.keys) > 1:
             return d
         take(s, p, d.kind, d.keys[0])

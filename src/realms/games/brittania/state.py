@@ -208,13 +208,29 @@ class BRState(GameState):
     def effect(self, p: int, effect: str) -> int:
         return self.tables.effect(self.king_traits[p], effect)
 
+    def masks(self) -> list[int]:
+        """Each player's states as a bitmask, in one pass over the map."""
+        out = [0] * self.n
+        for x, o in enumerate(self.owner):
+            if o != INDEPENDENT:
+                out[o] |= 1 << x
+        return out
+
+    def reach(self, mask: int) -> int:
+        """The states next to those of ``mask`` by land or across one sea."""
+        b = self.board
+        out = 0
+        while mask:
+            low = mask & -mask
+            x = low.bit_length() - 1
+            out |= b.adj_mask[x] | b.across_mask[x]
+            mask ^= low
+        return out
+
     def neighbours(self, p: int, q: int) -> bool:
         """Whether players ``p`` and ``q`` share a land border or a sea (trade routes)."""
-        b = self.board
-        mine = 0
-        for s in self.held(p):
-            mine |= b.adj_mask[s] | b.across_mask[s]
-        return any(mine >> s & 1 for s in self.held(q))
+        masks = self.masks()
+        return bool(self.reach(masks[p]) & masks[q])
 
     def economic_score(self, p: int) -> int:
         """"Grain from your States only is multiplied by amount of KINGDOM-type States you own.\""""
