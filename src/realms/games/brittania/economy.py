@@ -42,12 +42,13 @@ def collect_income(s: "BRState") -> None:
               player=p, grain=total, parts=parts, total=s.grain[p])
 
 
-def invest_cost(s: "BRState", p: int, state: int) -> int:
-    """Grain per point of output: 5, 1 less in the capital, 1 less for a Frugal king, 1
-    more for a Hedonist; never below 1 (BR-Q13)."""
+def invest_cost(s: "BRState", p: int, state: int, capital: int | None = None) -> int:
+    """Grain per point of output: 5, 1 less in the capital (``capital``: the one declared
+    at the start of the turn, when the order was written; default the present one), 1
+    less for a Frugal king, 1 more for a Hedonist; never below 1 (BR-Q13)."""
     n = s.tables.n
     cost = n["invest_cost"] + s.effect(p, "invest_cost")
-    if s.capital[p] == state:
+    if (s.capital[p] if capital is None else capital) == state:
         cost -= n["capital_invest_discount"]
     return max(1, cost)
 
@@ -57,15 +58,15 @@ def invest_room(s: "BRState", state: int) -> int:
     return max(0, s.tables.n["max_output"] - s.output[state])
 
 
-def invest(s: "BRState", p: int, state: int, grain: int) -> None:
-    """Resolve an investment: +1 output per ``invest_cost`` grain, if ``p`` still holds
-    the state after the turn's conquests; grain invested in a state lost this turn is
-    lost with it (BR-Q13)."""
+def invest(s: "BRState", p: int, state: int, grain: int, capital: int) -> None:
+    """Resolve an investment: +1 output per ``invest_cost`` grain (at the rate of the
+    turn's starting ``capital``), if ``p`` still holds the state after the turn's
+    conquests; grain invested in a state lost this turn is lost with it (BR-Q13)."""
     if s.owner[state] != p:
         s.log("invest-lost", f"{s.names[p]}'s {grain} grain for {s.sname(state)} are lost with the state.",
               player=p, state=s.board.states[state].id, grain=grain)
         return
-    gain = min(grain // invest_cost(s, p, state), invest_room(s, state))
+    gain = min(grain // invest_cost(s, p, state, capital), invest_room(s, state))
     before = s.output[state]
     s.output[state] += gain
     s.log("invest", f"{s.names[p]} invests {grain} grain in {s.sname(state)}: output {before} → {s.output[state]}.",
