@@ -2,10 +2,11 @@
 
 "The turns of all Players are SIMULTANEOUS": every player writes his orders at the same
 time, hidden from the others until the turn resolves.  A post of orders is built from
-finite decisions, asked in rounds: each round, every player still writing is asked one
-decision at once (several pending decisions), and the round repeats until everyone has
-answered ``done``.  A player's decisions depend only on the position at the start of the
-turn and his own orders, never on another's.
+finite decisions, one pending decision per player writing (several pending decisions at
+once); a player's next decision is asked as soon as he has answered the last, so nobody
+waits for another to write, and the turn resolves when the last player has answered
+``done``.  A player's decisions depend only on the position at the start of the turn and
+his own orders, never on another's.
 
 - ``br.order``: the next order, or ``done``.  Keys: ``conquer:<state>``,
   ``defend:<state>``, ``invest:<state>``, ``capital:<state>`` (move the capital, 20
@@ -205,7 +206,8 @@ def orders_open(s: "BRState") -> None:
 
 @STEPS.step("orders")
 def orders(s: "BRState") -> list[Decision] | None:
-    """One round: every player still writing decides his next order at the same time."""
+    """Every player still writing is asked his next decision at the same time; the step
+    runs again whenever no decision is pending, and passes once everyone is done."""
     asks = []
     for p in range(s.n):
         if not s.done[p]:
@@ -220,12 +222,20 @@ def orders(s: "BRState") -> list[Decision] | None:
 
 @STEPS.on_answer("orders")
 def orders_answer(s: "BRState", player: int, key: str) -> None:
+    """Write the answer down; while others are still writing, ask ``player``'s next
+    decision at once beside theirs (with nothing else pending, the ``orders`` step asks
+    it).  The engine keeps simultaneous decisions as its pending list, so the next one
+    joins that list."""
     if s.capital[player] == NONE and not any(k == "capital" for k, _, _ in s.orders[player]):
         take(s, player, "br.capital", key)
     elif s.picking[player] is not None:
         take(s, player, "br.grain", key)
     else:
         take(s, player, "br.order", key)
+    if s._pending and not s.done[player]:
+        d = next_decision(s, player)
+        if d is not None:
+            s._pending.append(d)
 
 
 def order_items(orders: list[Order]) -> list[tuple[str, str]]:
