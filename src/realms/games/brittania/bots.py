@@ -163,7 +163,7 @@ class Steward:
         for p, pl in enumerate(players):
             if p != me and pl["alive"] and p not in partners and self.hostile.get(p, -99) < v["turn"] - 3:
                 plan.append(("order", f"trade:{p}"))
-        if chosen and "Coward" not in traits:
+        if chosen and self.tables.effect(traits, "command") >= 0:
             plan.append(("order", f"lead:conquer:{max(chosen, key=lambda c: c[1])[0]}"))
         return plan
 

@@ -115,7 +115,7 @@ def order_keys(s: "BRState", p: int) -> list[str]:
                 keys.append(f"cancel:{q}")
         elif near & masks[q] and not _has(s, p, "trade", q):
             keys.append(f"trade:{q}")
-    if s.lead[p] is None and "Coward" not in s.king_traits[p]:
+    if s.lead[p] is None and s.may_lead(p):
         keys += [f"lead:{k}:{b.states[t].id}" for k, t, _ in s.orders[p] if k in ("conquer", "defend")]
     return keys
 

@@ -203,7 +203,11 @@ class BRState(GameState):
 
     def cv(self, p: int) -> int:
         """The king's Command Value, doubled for a Warrior ("Doubles CV value of King")."""
-        return self.king_cv[p] * 2 if "Warrior" in self.king_traits[p] else self.king_cv[p]
+        return self.king_cv[p] * (self.tables.n["warrior_factor"] if self.effect(p, "command") > 0 else 1)
+
+    def may_lead(self, p: int) -> bool:
+        """A Coward "cannot personally Attack or Defend"."""
+        return self.effect(p, "command") >= 0
 
     def effect(self, p: int, effect: str) -> int:
         return self.tables.effect(self.king_traits[p], effect)

@@ -18,7 +18,7 @@ class TableError(ValueError):
 NUMBERS = ("start_grain", "start_output", "max_order", "max_output", "invest_cost",
            "capital_invest_discount", "capital_defence", "capital_move", "independent_defence",
            "kingdom_bonus", "high_kingdom_bonus", "kingdom_neighbours", "high_kingdom_states",
-           "empire_kingdoms", "last_turn", "trade_bonus", "sea_preparation", "die", "cv_max")
+           "empire_kingdoms", "last_turn", "trade_bonus", "sea_preparation", "die", "cv_max", "warrior_factor")
 EFFECTS = ("attack", "defence", "invest_cost", "pillage", "income", "sea_free", "trade", "unify", "command")
 
 
