@@ -65,5 +65,13 @@ def titles_unique(s: "BRState", memory: dict) -> str | None:
     return None
 
 
+def routes_between_living_neighbours(s: "BRState", memory: dict) -> str | None:
+    """A trade route joins two living players who neighbour each other (BR-Q26)."""
+    for a, b in s.trades:
+        if not (a < b and s.alive[a] and s.alive[b] and s.neighbours(a, b)):
+            return f"trade route {s.names[a]}–{s.names[b]} between players who may not trade"
+    return None
+
+
 INVARIANTS = (grain_never_negative, outputs_in_range, owners_valid, capitals_held, orders_within_limits,
-              titles_unique)
+              titles_unique, routes_between_living_neighbours)
