@@ -107,3 +107,39 @@ def test_drawing_has_every_state_the_seas_and_links():
     assert svg.count('stroke-dasharray="3,3"') == 2       # the two dotted Kingdom links
     for n in range(1, 8):
         assert f">{n}</text>" in svg
+
+
+def rules_raw():
+    from realms.games.brittania.board import DATA
+
+    with open(DATA / "rules.toml", "rb") as f:
+        return tomllib.load(f)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda d: d["colours"].pop("Grey"), "rules.toml: [colours]: 11 colours; the rules name 12"),
+    (lambda d: d["numbers"].pop("max_order"), "rules.toml: [numbers]: 'max_order' must be a whole number"),
+    (lambda d: d["trait"][0].update(effect="magic"), "rules.toml: [[trait]] #1: effect 'magic' is not one of"),
+    (lambda d: d["high_kingdom"][0]["states"].append("kent"), "rules.toml: [[high_kingdom]] #1: 'kent' is not a KINGDOM state"),
+    (lambda d: d["high_kingdom"][1]["states"].append("essex"), "rules.toml: [[high_kingdom]] #2: 'essex' is not in region 'ireland'"),
+    (lambda d: d["names"].pop("wales"), "rules.toml: [names]: region 'wales' needs a list of king names"),
+])
+def test_bad_rules_errors_name_file_entry_and_problem(edit, message):
+    from realms.games.brittania.tables import TableError, parse_tables
+
+    data = rules_raw()
+    edit(data)
+    with pytest.raises(TableError) as err:
+        parse_tables(data, "rules.toml")
+    assert message in str(err.value)
+
+
+def test_the_texts_traits_and_names():
+    """"King's Traits (positive/negative, mutually exclusive listed in pairs)" and the five
+    regions' name lists."""
+    from realms.games.brittania.tables import load_tables
+
+    t = load_tables()
+    assert t.positive == ("Conqueror", "Defender", "Frugal", "Just", "Rich", "Sailor", "Shrewd", "Unifier", "Warrior")
+    assert {t.traits[p].opposite for p in t.positive} - {""} == {"Weak", "Unprepared", "Hedonist", "Cruel", "Coward"}
+    assert "Mael Sechnaill" in t.names["ireland"] and "Rhodri" in t.names["wales"]
