@@ -254,32 +254,33 @@ def order_items(orders: list[Order]) -> list[tuple[str, str]]:
     return items
 
 
-def check_post(s: "BRState", p: int, orders: list[Order]) -> None:
-    """Raise :class:`IllegalAnswer` naming the first of ``p``'s ``orders`` the order form
-    would refuse this turn, trying them on a copy (a player's decisions depend only on
-    the position and his own orders, so each post is checked alone)."""
-    c = s.clone()
-    items = order_items(orders)
-    i = 0
-    while i < len(items):
-        kind, key = items[i]
+def write(c: "BRState", p: int, items: list[tuple[str, str]]) -> None:
+    """Answer ``p``'s order form with ``items`` on the scratch state ``c`` (not through
+    the engine: ``c`` is a copy), as the engine would, including the decisions with a
+    single option that are never asked; :class:`IllegalAnswer` names the refused key."""
+    for kind, key in items:
         d = next_decision(c, p)
         if d is None and key == "done":
             return
         if d is None:
-            raise IllegalAnswer(f"brittania: {s.names[p]}: {key!r} is not possible "
+            raise IllegalAnswer(f"brittania: {c.names[p]}: {key!r} is not possible "
                                 "(the orders before it leave no such option)")
         if kind == "br.grain" and d.kind != "br.grain":
             last = c.orders[p][-1]
             if str(last[2]) != key:
-                raise IllegalAnswer(f"brittania: {s.names[p]}: {key!r} is not an option of br.grain "
+                raise IllegalAnswer(f"brittania: {c.names[p]}: {key!r} is not an option of br.grain "
                                     f"(only {last[2]} is possible)")
-            i += 1
             continue
         if kind != d.kind or key not in d.keys:
-            raise IllegalAnswer(f"brittania: {s.names[p]}: {key!r} is not an option of {d.kind}")
+            raise IllegalAnswer(f"brittania: {c.names[p]}: {key!r} is not an option of {d.kind}")
         take(c, p, kind, key)
-        i += 1
+
+
+def check_post(s: "BRState", p: int, orders: list[Order]) -> None:
+    """Raise :class:`IllegalAnswer` naming the first of ``p``'s ``orders`` the order form
+    would refuse this turn, trying them on a copy (a player's decisions depend only on
+    the position and his own orders, so each post is checked alone)."""
+    write(s.clone(), p, order_items(orders))
 
 
 def submit(s: "BRState", posts: dict[int, list[Order]]) -> None:
