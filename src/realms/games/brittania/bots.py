@@ -14,7 +14,8 @@ It reads only its own view and decisions.  At its first order of a turn it write
 4. Trade with quiet neighbours: every neighbouring player who took none of its states
    in the last three turns is offered a route.
 
-Its own ``Dice`` breaks no tie the game's dice would: it is deterministic given its view.
+It never touches the game's dice: its own (seeded from the game's seed and its seat)
+break its ties when it picks a starting state.
 """
 
 from __future__ import annotations
