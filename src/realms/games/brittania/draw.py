@@ -2,9 +2,9 @@
 
 Standard library only.  The coastline outlines of ``data/coast.toml`` are shared among
 the states whose hearts lie in them as Voronoi cells (each cell is the outline cut by
-the half-planes nearer its own heart than any other's), so the shapes follow the map's
-data and no hand-drawn border can disagree with it; islands are their state's whole
-shape.  Seas are numbered circles; the Kingdom-making links are dotted, the
+the half-planes nearer its own heart than any other's, drawn clipped to the outline), so
+no border is drawn by hand; where a drawn border and the data's adjacency differ, the
+data rule (MAP.md, "Drawing").  Islands are their state's whole shape.  Seas are numbered circles; the Kingdom-making links are dotted, the
 Glywysing–Somerset link a straight line (rules post, "STATES, KINGDOMS…" and
 "CONQUESTS…").  With a game: states in their owner's colour, capitals starred, each
 state's output, devastated states marked, and the players listed with their grain.
