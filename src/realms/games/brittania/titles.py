@@ -84,18 +84,15 @@ def kingdom_states(s: "BRState", p: int) -> int:
 
 
 def empire(s: "BRState") -> bool:
-    """The Empire of Britannia: 12 of the 18 KINGDOM states and a continuous dominion.
-    Two at once: the most KINGDOM states, then the best economic score; still equal, they
-    share the victory (BR-Q17)."""
+    """The Empire of Britannia: 12 of the 18 KINGDOM states and a continuous dominion
+    (BR-Q17).  Two players can never meet it at once (12 + 12 > 18)."""
     need = s.tables.n["empire_kingdoms"]
     emperors = [p for p in range(s.n) if s.alive[p] and kingdom_states(s, p) >= need and dominion_connected(s, p)]
     if not emperors:
         return False
-    best = max((kingdom_states(s, p), s.economic_score(p)) for p in emperors)
-    s.winners = [p for p in emperors if (kingdom_states(s, p), s.economic_score(p)) == best]
+    s.winners = emperors
     s.victory = "empire"
-    for p in s.winners:
-        s.log("empire", f"{s.names[p]} forges the Empire of Britannia!", player=p)
+    s.log("empire", f"{s.names[emperors[0]]} forges the Empire of Britannia!", player=emperors[0])
     return True
 
 
