@@ -128,27 +128,30 @@ def _read_states(raw: list, source: str, regions: set[str]) -> list[dict]:
     return out
 
 
-def parse_board(data: dict, source: str = "map.toml") -> Board:
-    """A :class:`Board` from the parsed TOML ``data``; ``source`` names it in errors."""
-    meta = data.get("map", {})
+def _read_regions(data: dict, source: str) -> dict[str, str]:
     regions_raw = data.get("region", [])
     if not regions_raw:
         raise _fail(source, "", "no [[region]] entries")
-    region_names = {}
+    names = {}
     for i, r in enumerate(regions_raw):
         if not isinstance(r, dict) or not isinstance(r.get("id"), str) or not isinstance(r.get("name"), str):
             raise _fail(source, f"[[region]] #{i + 1}", "needs 'id' and 'name'")
-        region_names[r["id"]] = r["name"]
-    raw = _read_states(data.get("state", []), source, set(region_names))
-    if len(raw) != STATES:
-        raise _fail(source, "", f"{len(raw)} states; the rules need {STATES}")
-    index = {s["id"]: i for i, s in enumerate(raw)}
-    names_seen: dict[str, str] = {}
+        names[r["id"]] = r["name"]
+    return names
+
+
+def _check_names(raw: list[dict], source: str) -> None:
+    """No name or alias is used by two states (orders name states)."""
+    seen: dict[str, str] = {}
     for s in raw:
         for name in (s["name"], *s["aliases"]):
-            other = names_seen.setdefault(name.casefold(), s["id"])
+            other = seen.setdefault(name.casefold(), s["id"])
             if other != s["id"]:
                 raise _fail(source, f"state {s['id']!r}", f"name {name!r} is also used by {other!r}")
+
+
+def _read_borders(raw: list[dict], index: dict[str, int], source: str) -> list[set[int]]:
+    """Land borders, each listed on both sides."""
     adj: list[set[int]] = [set() for _ in raw]
     for s in raw:
         where = f"state {s['id']!r}"
@@ -160,6 +163,13 @@ def parse_board(data: dict, source: str = "map.toml") -> Board:
             if s["id"] not in raw[index[other]]["adjacent"]:
                 raise _fail(source, where, f"adjacent {other!r} does not list {s['id']!r} back")
             adj[index[s["id"]]].add(index[other])
+    return adj
+
+
+def _read_links(data: dict, index: dict[str, int], adj: list[set[int]], source: str
+                ) -> tuple[list[set[int]], list[tuple[int, int, str]]]:
+    """The special links: each counts for Kingdom-making; an "adjacent" one (Glywysing–
+    Somerset) is added to ``adj`` as a border too.  Returns the Kingdom neighbours."""
     kingdom_adj = [set(a) for a in adj]
     links = []
     for i, link in enumerate(data.get("link", [])):
@@ -179,8 +189,11 @@ def parse_board(data: dict, source: str = "map.toml") -> Board:
             adj[ia].add(ib)
             adj[ib].add(ia)
         links.append((ia, ib, kind))
-    seas = []
-    state_seas: list[list[int]] = [[] for _ in raw]
+    return kingdom_adj, links
+
+
+def _read_seas(data: dict, index: dict[str, int], source: str) -> list[Sea]:
+    seas: list[Sea] = []
     for i, sea in enumerate(data.get("sea", [])):
         number = sea.get("number")
         where = f"sea {number!r}"
@@ -190,37 +203,57 @@ def parse_board(data: dict, source: str = "map.toml") -> Board:
         for c in coasts:
             if c not in index:
                 raise _fail(source, where, f"coast {c!r} is not a state")
-            state_seas[index[c]].append(number)
         if len(set(coasts)) != len(coasts):
             raise _fail(source, where, "a state is listed twice on its coasts")
         seas.append(Sea(number, str(sea.get("name", f"Sea {number}")),
                         _point(sea.get("label"), source, where, "label"), tuple(index[c] for c in coasts)))
     if len(seas) != SEAS:
         raise _fail(source, "", f"{len(seas)} seas; the rules number them 1 to {SEAS}")
-    seas.sort(key=lambda x: x.number)
-    states = tuple(State(i, s["id"], s["name"], s["region"], s["kingdom"], s["at"], s["aliases"])
-                   for i, s in enumerate(raw))
+    return sorted(seas, key=lambda x: x.number)
+
+
+def _check_rules_needs(states: tuple[State, ...], adj, kingdom_adj, state_seas, region_states, source: str) -> None:
+    """What the rules need of a map: every state reachable, every region big enough for
+    its High Kingdom, the 18 KINGDOM states each able to make a Kingdom."""
     for st in states:
         if not adj[st.index] and not state_seas[st.index]:
             raise _fail(source, f"state {st.id!r}", "has no border and no sea: it could never be reached")
-    region_states = {r: tuple(st.index for st in states if st.region == r) for r in region_names}
     for r, members in region_states.items():
         if len(members) < REGION_MINIMUM:
             raise _fail(source, f"region {r!r}", f"has {len(members)} states; a High Kingdom needs {REGION_MINIMUM}")
-    kingdoms = tuple(st.index for st in states if st.kingdom)
+    kingdoms = [st.index for st in states if st.kingdom]
     if len(kingdoms) != KINGDOM_STATES:
         raise _fail(source, "", f"{len(kingdoms)} KINGDOM states; the rules name {KINGDOM_STATES}")
     for k in kingdoms:
         if len(kingdom_adj[k]) < KINGDOM_NEIGHBOURS:
             raise _fail(source, f"state {states[k].id!r}",
                         f"a KINGDOM state with {len(kingdom_adj[k])} neighbours; a Kingdom needs {KINGDOM_NEIGHBOURS}")
-    across = [0] * len(states)
+
+
+def parse_board(data: dict, source: str = "map.toml") -> Board:
+    """A :class:`Board` from the parsed TOML ``data``; ``source`` names it in errors."""
+    region_names = _read_regions(data, source)
+    raw = _read_states(data.get("state", []), source, set(region_names))
+    if len(raw) != STATES:
+        raise _fail(source, "", f"{len(raw)} states; the rules need {STATES}")
+    _check_names(raw, source)
+    index = {s["id"]: i for i, s in enumerate(raw)}
+    adj = _read_borders(raw, index, source)
+    kingdom_adj, links = _read_links(data, index, adj, source)
+    seas = _read_seas(data, index, source)
+    state_seas: list[list[int]] = [[] for _ in raw]
+    across = [0] * len(raw)
     for sea in seas:
         mask = sum(1 << c for c in sea.coasts)
         for c in sea.coasts:
+            state_seas[c].append(sea.number)
             across[c] |= mask & ~(1 << c)
+    states = tuple(State(i, s["id"], s["name"], s["region"], s["kingdom"], s["at"], s["aliases"])
+                   for i, s in enumerate(raw))
+    region_states = {r: tuple(st.index for st in states if st.region == r) for r in region_names}
+    _check_rules_needs(states, adj, kingdom_adj, state_seas, region_states, source)
     return Board(
-        name=str(meta.get("name", "Brittania")),
+        name=str(data.get("map", {}).get("name", "Brittania")),
         states=states,
         index=index,
         regions=tuple(region_names),
@@ -230,9 +263,9 @@ def parse_board(data: dict, source: str = "map.toml") -> Board:
         adj_mask=tuple(sum(1 << j for j in a) for a in adj),
         kingdom_adj=tuple(tuple(sorted(a)) for a in kingdom_adj),
         seas=tuple(seas),
-        state_seas=tuple(tuple(sorted(x)) for x in state_seas),
+        state_seas=tuple(tuple(x) for x in state_seas),
         across_mask=tuple(across),
-        kingdoms=kingdoms,
+        kingdoms=tuple(st.index for st in states if st.kingdom),
         links=tuple(links),
     )
 

@@ -94,79 +94,92 @@ class Steward:
 
     # -- the turn's plan --------------------------------------------------------------
     def make_plan(self, v: dict, keys: list[str]) -> list[tuple[str, str]]:
-        b = self.board
+        """The post for this turn as ``(step, key)`` pairs: ``order`` keys, each followed
+        by its ``grain`` where it takes some."""
         me = v["you"]
-        states = v["states"]
-        mine = [sid for sid, st in states.items() if st["owner"] == me]
+        mine = [sid for sid, st in v["states"].items() if st["owner"] == me]
         self.note_hostility(v, mine)
-        players = v["players"]
-        my = players[me]
-        traits = my["king"]["traits"]
         left = v["grain_left"]
         plan: list[tuple[str, str]] = []
-        partners = {p for p, pl in enumerate(players) if pl["name"] in my["trades"]}
-        held_idx = {b.index[s] for s in mine}
+        chosen, left = self.attacks(v, keys, mine, left, plan)
+        left = self.defences(v, mine, left, plan)
+        self.investments(v, mine, left, plan)
+        my = v["players"][me]
+        for p, pl in enumerate(v["players"]):
+            if p != me and pl["alive"] and pl["name"] not in my["trades"] and self.hostile.get(p, -99) < v["turn"] - 3:
+                plan.append(("order", f"trade:{p}"))
+        if chosen and self.tables.effect(my["king"]["traits"], "command") >= 0:
+            plan.append(("order", f"lead:conquer:{max(chosen, key=lambda c: c[1])[0]}"))
+        return plan
 
-        attacks = []
+    def attacks(self, v: dict, keys: list[str], mine: list[str], left: int,
+                plan: list[tuple[str, str]]) -> tuple[list[tuple[str, int]], int]:
+        """The best attacks by value per grain, each with the least grain that wins four
+        times in five against the expected defence; at most three, within 70% of the grain."""
+        b = self.board
+        states, players = v["states"], v["players"]
+        traits = players[v["you"]]["king"]["traits"]
+        held = {b.index[x] for x in mine}
+        options = []
         for key in keys:
             if not key.startswith("conquer:"):
                 continue
             sid = key[8:]
             x = b.index[sid]
+            land = any(y in held and states[b.states[y].id]["output"] > 0 for y in b.adj[x])
+            prep = 0 if land or self.tables.has(traits, "sea_free") else self.tables.n["sea_preparation"]
             owner = states[sid]["owner"]
-            land = any(y in held_idx and states[b.states[y].id]["output"] > 0 for y in b.adj[x])
-            prep = 0 if land or "Sailor" in traits else self.tables.n["sea_preparation"]
             if owner is None:
-                defence = 10
+                defence = self.tables.n["independent_defence"]
             else:
                 defence = min(30, players[owner]["grain"] // 3)
-                if players[owner]["capital"] == sid:
-                    defence += 5
+                defence += self.tables.n["capital_defence"] if players[owner]["capital"] == sid else 0
             bonus = self.tables.effect(traits, "attack")
             grain = next((g for g in range(1, 31) if beat(g + bonus - defence) >= 0.8), None)
             if grain is None:
                 continue
-            value = states[sid]["output"] + (15 if b.states[x].kingdom else 0)
-            value += 10 * self.completes_kingdom(held_idx, x)
-            attacks.append((value / (grain + prep), sid, grain + prep))
-        attacks.sort(reverse=True)
+            value = states[sid]["output"] + (15 if b.states[x].kingdom else 0) + 10 * self.completes_kingdom(held, x)
+            options.append((value / (grain + prep), sid, grain + prep))
         chosen = []
-        for _, sid, cost in attacks:
+        for _, sid, cost in sorted(options, reverse=True):
             if cost <= left * 0.7 and len(chosen) < 3:
                 chosen.append((sid, cost))
                 left -= cost
                 plan += [("order", f"conquer:{sid}"), ("grain", str(cost))]
+        return chosen, left
 
-        threatened = []
-        for sid in mine:
-            x = b.index[sid]
-            near = b.adj_mask[x] | b.across_mask[x]
-            for y in range(len(b.states)):
-                o = states[b.states[y].id]["owner"]
-                if near >> y & 1 and o is not None and o != me and o not in partners:
-                    threatened.append(sid)
-                    break
+    def defences(self, v: dict, mine: list[str], left: int, plan: list[tuple[str, str]]) -> int:
+        """A share of the grain left for each state next to a hostile player (not a
+        trade partner), half a share for the capital, which has its +5."""
+        b = self.board
+        me = v["you"]
+        my = v["players"][me]
+        partners = {p for p, pl in enumerate(v["players"]) if pl["name"] in my["trades"]}
+        others = 0
+        for sid, st in v["states"].items():
+            if st["owner"] is not None and st["owner"] != me and st["owner"] not in partners:
+                others |= 1 << b.index[sid]
+        threatened = [sid for sid in mine
+                      if (b.adj_mask[b.index[sid]] | b.across_mask[b.index[sid]]) & others]
         for sid in threatened:
-            share = min(30, left // max(1, len(threatened)) // (2 if my["capital"] == sid else 1))
+            share = min(30, left // len(threatened) // (2 if my["capital"] == sid else 1))
             if share > 0:
                 plan += [("order", f"defend:{sid}"), ("grain", str(share))]
                 left -= share
+        return left
 
-        for sid in sorted(mine, key=lambda s: (s != my["capital"], -states[s]["output"])):
+    def investments(self, v: dict, mine: list[str], left: int, plan: list[tuple[str, str]]) -> None:
+        """The rest into the capital first (cheaper), then the richest states, up to 30."""
+        states = v["states"]
+        capital = v["players"][v["you"]]["capital"]
+        for sid in sorted(mine, key=lambda x: (x != capital, -states[x]["output"])):
+            room = self.tables.n["max_output"] - states[sid]["output"]
             if left < 3:
                 break
-            room = 30 - states[sid]["output"]
             if room > 0:
-                amount = min(left, room * 5)
+                amount = min(left, room * self.tables.n["invest_cost"])
                 plan += [("order", f"invest:{sid}"), ("grain", str(amount))]
                 left -= amount
-
-        for p, pl in enumerate(players):
-            if p != me and pl["alive"] and p not in partners and self.hostile.get(p, -99) < v["turn"] - 3:
-                plan.append(("order", f"trade:{p}"))
-        if chosen and self.tables.effect(traits, "command") >= 0:
-            plan.append(("order", f"lead:conquer:{max(chosen, key=lambda c: c[1])[0]}"))
-        return plan
 
     def completes_kingdom(self, held: set[int], x: int) -> int:
         """Whether taking ``x`` gives some KINGDOM state 3 held neighbours."""
