@@ -4,7 +4,8 @@ random bots") and the invariants of its own play."""
 from realms.core.agents import RandomBot, bot_seed
 from realms.core.match import play
 from realms.games.brittania import GAME
-from realms.games.brittania.bots import Steward, beat
+from realms.games.brittania.advice import beat
+from realms.games.brittania.bots import Steward
 
 
 def test_beat_is_the_d10_difference():

@@ -29,6 +29,12 @@ def _draw(state: BRState | None, options: dict) -> str:
     return draw(state)
 
 
+def _advice(view: dict, decisions: list) -> list[dict]:
+    from .advice import advice
+
+    return advice(view, decisions)
+
+
 def _bots() -> dict:
     from .bots import Steward
 
@@ -46,6 +52,7 @@ GAME = Game(
     hidden=_hidden,
     bots=_bots(),
     draw=_draw,
+    advice=_advice,
     score_name="economic score",
     private_kinds=ORDER_KINDS,
     hidden_information=True,

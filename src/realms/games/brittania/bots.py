@@ -22,16 +22,9 @@ from __future__ import annotations
 
 from realms.core.dice import Dice
 
+from .advice import beat
 from .board import load_board
 from .tables import load_tables
-
-#: P(d10 + x > d10) for x = -10..10, by x + 10
-_BEAT = [sum(1 for a in range(1, 11) for b in range(1, 11) if a + x > b) / 100 for x in range(-10, 11)]
-
-
-def beat(x: int) -> float:
-    """The chance that d10 + ``x`` beats d10."""
-    return _BEAT[max(-10, min(10, x)) + 10]
 
 
 class Steward:

@@ -158,7 +158,9 @@ def next_decision(s: "BRState", p: int) -> Decision | None:
             kind, target = s.picking[p]
             d = Decision(p, "br.grain", grain_keys(s, p, kind, target),
                          f"{s.names[p]}: how much grain to {kind} {s.sname(target)}? ({s.grain_left(p)} left)",
-                         "CONQUESTS, DEFENSE" if kind != "invest" else "GRAIN AND INVESTMENTS")
+                         "CONQUESTS, DEFENSE" if kind != "invest" else "GRAIN AND INVESTMENTS",
+                         info={"order": kind, "target": s.board.states[target].id,
+                               "preparation": conquer_targets(s, p)[target] if kind == "conquer" else 0})
         else:
             d = Decision(p, "br.order", order_keys(s, p),
                          f"{s.names[p]}: your next order for turn {s.turn} ({s.grain_left(p)} grain left).",

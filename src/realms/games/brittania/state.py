@@ -156,6 +156,7 @@ class BRState(GameState):
             "winners": [self.names[p] for p in self.winners],
         }
         if me is not None:
+            out["start_region"] = self.start_region[me]
             out["orders"] = [self.order_json(me, o) for o in self.orders[me]]
             out["lead"] = list(self.lead[me]) if self.lead[me] else None
             out["grain_left"] = self.grain_left(me)
