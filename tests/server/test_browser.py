@@ -73,7 +73,7 @@ def create_in_lobby(page, url: str, game: str, seed: int, turns: int | None = No
     page.goto(url + "/")
     page.select_option("#game", game)
     if turns is not None:
-        page.fill("#turns", str(turns))
+        page.fill("#opt-turns", str(turns))
     page.fill("#seed", str(seed))
     page.click("#create-button")
     link = page.locator("a.seat-link").first
@@ -176,7 +176,8 @@ def test_undo_and_odds_in_the_page(server, page, tmp_path):
 
 
 def test_another_seats_token_cannot_answer(server, page):
-    r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seed": 9,
+    # two people: no seed may be sent, the server draws its own (issue 14 item 10)
+    r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2},
                                                  "seats": ["human", "human"]})
     seats = {s["seat"]: s["token"] for s in r.json()["seats"]}
     gid = r.json()["id"]
@@ -214,8 +215,10 @@ def test_brian_boru_through_a_draft_and_a_trick(server, page, tmp_path):
             tricks_seen = True  # every player has played a card: a trick is done
             break
         answer_once(page, use_board=True)
-        if not page.locator("#hand-box").is_hidden():
-            assert page.locator("#hand span").count() == len(state(server, gid, token)["view"]["hand"])
+        hand = state(server, gid, token)["view"]["hand"]
+        page.wait_for_function("n => document.querySelectorAll('#panels section:first-child span').length === n",
+                               arg=len(hand))
+        assert page.locator("#panels h2").first.inner_text() == "Your hand"
     assert tricks_seen, "did not get through a draft and a trick"
     shot(page, "brian-boru-game", tmp_path)
     assert page.locator("#board circle[id^='town-']").count() > 10
@@ -258,3 +261,99 @@ def test_lobby_copies_a_seats_invitation_link(server, browser):
         assert copied == link.get_attribute("href") and "#token=" in copied
     finally:
         ctx.close()
+
+
+def test_lobby_draws_each_games_options_from_its_schema(server, page, tmp_path):
+    """Issue 13: the lobby's option form comes from the catalog's schema (no game's form
+    by hand): each game shows its own options, what is chosen reaches the game, and a value
+    the server refuses comes back as an error line naming the option."""
+    page.goto(server + "/")
+    page.select_option("#game", "brian-boru")
+    assert page.locator("#option-groups [id^='opt-']").evaluate_all("els => els.map(e => e.id)") == ["opt-names"]
+    page.select_option("#game", "hy-breasil")
+    for name in ("turns", "vp_target", "sets", "set_size", "map", "max_turns", "rules", "variant", "joins", "leaves"):
+        assert page.locator(f"#opt-{name}").count() == 1, name
+    assert page.get_attribute("#opt-turns", "max") == "100"
+    page.fill("#opt-names", "Ann, Bob, Cy, Di")
+    page.check(".opt-rules-choice[value=abilities]")
+    page.check(".opt-rules-choice[value=races]")
+    page.select_option("#opt-variant", "continuous")
+    page.fill("#opt-joins", "3:Eve")
+    page.fill("#opt-turns", "4")
+    shot(page, "lobby-options", tmp_path)
+    page.click("#create-button")
+    link = page.locator("a.seat-link").first
+    link.wait_for()
+    href = link.get_attribute("href")
+    gid, token = href.split("/games/")[1].split("#")[0], href.split("#token=")[1]
+    options = state(server, gid, token)["view"]["options"]
+    assert options["rules"] == ["races", "abilities"] and options["variant"] == "continuous" and options["turns"] == 4
+    record = httpx.get(f"{server}/api/games/{gid}/record", headers={"Authorization": f"Bearer {token}"}).json()
+    assert record["options"]["names"] == ["Ann", "Bob", "Cy", "Di"] and record["options"]["joins"] == [[3, "Eve"]]
+    page.fill("#opt-names", "Ann, Ann, Cy, Di")
+    page.click("#create-button")
+    page.wait_for_function("document.getElementById('create-error').textContent !== ''")
+    assert "option 'names' has duplicate names" in page.inner_text("#create-error")
+
+
+def test_a_draft_pick_that_passes_the_packets_offers_no_undo(server, page, tmp_path):
+    """Issue 14 item 9: Brian Boru with three people; seat 3 picks last, in the page.  A pick
+    that passes nothing on can be taken back (the page offers Undo); the pick after which
+    the packets are passed, and seat 3 sees the packet passed to it, cannot: the page offers
+    no Undo and the server refuses one."""
+    r = httpx.post(f"{server}/api/games", json={"game": "brian-boru", "seats": ["human"] * 3})
+    gid = r.json()["id"]
+    toks = {s["seat"]: s["token"] for s in r.json()["seats"]}
+    page.goto(f"{server}/games/{gid}#token={toks[2]}")
+    page.wait_for_function("document.body.dataset.version !== undefined")
+    offered = False
+    for _ in range(100):
+        s = state(server, gid, toks[2])
+        others = [p for p in s["awaiting"] if p != 2]
+        if others:  # the other people answer through the API, so that seat 3 picks last
+            mine = state(server, gid, toks[others[0]])
+            httpx.post(f"{server}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {toks[others[0]]}"},
+                       json={"key": mine["pending"][0]["options"][0]["key"], "version": mine["version"]})
+            continue
+        page.wait_for_function(f"document.body.dataset.version === '{s['version']}'", timeout=15000)
+        answer_once(page, use_board=False)
+        after = state(server, gid, toks[2])
+        page.wait_for_function(f"document.body.dataset.version === '{after['version']}'", timeout=15000)
+        if s["pending"][0]["kind"] != "bb.draft":
+            continue
+        if set(after["view"]["packet"]) <= set(s["view"]["packet"]):
+            assert page.locator("#undo").is_visible()  # nothing passed on: it may be taken back
+            offered = True
+            continue
+        shot(page, "brian-boru-pass-no-undo", tmp_path)
+        assert page.locator("#undo").is_hidden() and not after["can_undo"]
+        status = page.evaluate(
+            """async ([gid, token, version]) => (await fetch(`/api/games/${gid}/undo`, {method: 'POST',
+                headers: {'Content-Type': 'application/json', Authorization: `Bearer ${token}`},
+                body: JSON.stringify({version})})).status""",
+            [gid, toks[2], after["version"]])
+        assert status == 422 and state(server, gid, toks[2])["version"] == after["version"]
+        break
+    else:
+        pytest.fail("the draft never passed the packets")
+    assert offered, "no pick was offered for undo"
+
+
+def test_the_api_docs_work_without_internet(server, page):
+    """Issue 14 item 14: /docs with every request to another host refused renders the API
+    (Swagger UI's scripts come from the server itself)."""
+    outside: list[str] = []
+
+    def only_the_server(route):
+        if route.request.url.startswith(server):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", only_the_server)
+    page.goto(server + "/docs")
+    page.wait_for_selector(".swagger-ui .info .title", timeout=15000)
+    assert "realms" in page.inner_text(".swagger-ui .info .title")
+    page.wait_for_selector('.opblock-summary-path[data-path="/api/games/{game_id}/undo"]', timeout=15000)
+    assert outside == []

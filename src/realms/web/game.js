@@ -143,7 +143,7 @@ function render(state) {
   }
   $("undo").hidden = !state.can_undo;
   $("undo").onclick = undo;
-  // odds of the battles at stake (Hy Breasil)
+  // what the game advises before deciding (e.g. the odds of the battles at stake)
   const odds = state.odds || [];
   $("odds-box").hidden = odds.length === 0;
   const ul = $("odds");
@@ -153,19 +153,25 @@ function render(state) {
   // scores
   const table = $("scores");
   table.innerHTML = `<tr><th>player</th><th>seat</th><th>${state.score_name}</th></tr>`;
-  (state.view.players || []).forEach((p, i) => {
+  state.seats.forEach((p, i) => {
     const tr = document.createElement("tr");
-    const score = p.vp ?? p.points ?? "";
-    for (const c of [p.name, state.seats[i]?.kind ?? "", score]) tr.appendChild(text(document.createElement("td"), String(c)));
+    const score = state.scores?.[i] ?? "";
+    for (const c of [p.name, p.kind, score]) tr.appendChild(text(document.createElement("td"), String(c)));
     if (state.awaiting.includes(i)) tr.style.fontWeight = "bold";
     table.appendChild(tr);
   });
-  // hand (Brian Boru)
-  const hand = state.view.hand;
-  $("hand-box").hidden = !Array.isArray(hand) || me === null;
-  if (Array.isArray(hand)) {
-    $("hand").innerHTML = "";
-    for (const c of hand) $("hand").appendChild(text(document.createElement("span"), String(c)));
+  // what the game shows this seat beside the board (a hand of cards, a mission)
+  const panels = $("panels");
+  panels.innerHTML = "";
+  for (const panel of state.panels || []) {
+    const box = document.createElement("section");
+    box.appendChild(text(document.createElement("h2"), panel.title));
+    const items = document.createElement("div");
+    items.className = "hand";
+    for (const item of panel.items) items.appendChild(text(document.createElement("span"), String(item)));
+    if (!panel.items.length) items.appendChild(text(document.createElement("em"), "none"));
+    box.appendChild(items);
+    panels.appendChild(box);
   }
   // chronicle
   const ol = $("chronicle");

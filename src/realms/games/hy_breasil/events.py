@@ -121,9 +121,6 @@ def civ_token(s: "HBState", nid: int, why: str) -> Decision | None:
         n.civ += 1
         return None
     areas = sorted(a for a, c in n.units.items())
-    if len(areas) == 1:
-        _take_from_board(s, n, areas[0])
-        return None
     keys = tuple(s.board.ids[a] for a in areas)
     return Decision(n.owner, "hb.civ-token-from-board", keys,
                     f"The {n.name} have no unused units: take the civilization token from which area?",

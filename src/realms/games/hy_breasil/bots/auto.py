@@ -95,7 +95,7 @@ class AutoBot:
         handler = HANDLERS.get(kind)
         if handler is None:
             return self.dice.below(len(decision.keys))
-        answer = handler(self, decision, look)
+        answer = getattr(self, handler)(decision, look)
         if isinstance(answer, int):
             return answer
         keys = decision.keys
@@ -552,26 +552,27 @@ class _Ghost:
     permits = frozenset()
 
 
+#: the method answering each decision kind (looked up on the bot, so subclasses may override)
 HANDLERS = {
-    "hb.move": AutoBot.move,
-    "hb.assign-hits": AutoBot.assign_hits,
-    "hb.retreat": AutoBot.retreat,
-    "hb.withdraw": AutoBot.withdraw,
-    "hb.submit": AutoBot.submit,
-    "hb.place": AutoBot.place,
-    "hb.entry-sea": AutoBot.entry_sea,
-    "hb.nation-limit": AutoBot.nation_limit,
-    "hb.excess-nation": AutoBot.excess_nation,
-    "hb.event": AutoBot.event,
-    "hb.plague-own": AutoBot.plague_own,
-    "hb.plague-neighbour": AutoBot.plague_neighbour,
-    "hb.support-remove": AutoBot.support_remove,
-    "hb.civ-token-from-board": AutoBot.civ_token,
-    "hb.civil-war-area": AutoBot.civil_war_area,
-    "hb.keep-part": AutoBot.keep_part,
-    "hb.ability": AutoBot.ability,
-    "hb.capital": AutoBot.capital,
-    "hb.city": AutoBot.city,
-    "hb.diplomacy": AutoBot.diplomacy,
-    "hb.absorb-area": AutoBot.absorb_area,
+    "hb.move": "move",
+    "hb.assign-hits": "assign_hits",
+    "hb.retreat": "retreat",
+    "hb.withdraw": "withdraw",
+    "hb.submit": "submit",
+    "hb.place": "place",
+    "hb.entry-sea": "entry_sea",
+    "hb.nation-limit": "nation_limit",
+    "hb.excess-nation": "excess_nation",
+    "hb.event": "event",
+    "hb.plague-own": "plague_own",
+    "hb.plague-neighbour": "plague_neighbour",
+    "hb.support-remove": "support_remove",
+    "hb.civ-token-from-board": "civ_token",
+    "hb.civil-war-area": "civil_war_area",
+    "hb.keep-part": "keep_part",
+    "hb.ability": "ability",
+    "hb.capital": "capital",
+    "hb.city": "city",
+    "hb.diplomacy": "diplomacy",
+    "hb.absorb-area": "absorb_area",
 }

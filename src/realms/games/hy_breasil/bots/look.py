@@ -15,8 +15,7 @@ from functools import lru_cache
 from ..board import Board, load_board
 from ..connect import components as connected_groups, links
 from ..movement import Reach
-
-EMPTY = -1
+from ..board import EMPTY
 
 
 class NationView:

@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .look import Look, NationView, popcount
+from ..board import EMPTY
 
-EMPTY = -1
 
 #: decision kinds of a nation's own movement and combat phase (§6.3)
 MOVE_KINDS = frozenset({"hb.move", "hb.retreat", "hb.assign-hits", "hb.withdraw", "hb.submit"})

@@ -29,11 +29,10 @@ from . import tactics as T
 from ..connect import bits, spread
 from .look import Look, NationView, distances, popcount
 from .memory import support_limit
+from ..board import EMPTY
 
 if TYPE_CHECKING:
     from .auto import AutoBot
-
-EMPTY = -1
 
 
 # -- the decision's keys ------------------------------------------------------------------------
