@@ -156,9 +156,7 @@ class Runner:
     def build(self) -> BRState:
         s = GAME.new_game({"names": self.player_names, "turns": self.turn}, 0)
         n = len(self.player_names)
-        s._stack.clear()
-        s._pending = []
-        s._waiting = None
+        s.restart()
         s.events.clear()
         s.answers.clear()
         s.answer_kinds.clear()
@@ -245,8 +243,7 @@ class Runner:
         s = self.build()
         dice_tokens = [t for _, what, _, v in self.case.lines if what == "dice" for t in v.split()]
         s.dice = ScriptedDice(dice_tokens, self.src)
-        s.then(("turn",))
-        s._run()
+        s.restart(("turn",))
         refused = [(no, v) for no, what, _, v in self.case.lines if what == "expect refused"]
         try:
             submit(s, self.orders(s))

@@ -6,13 +6,13 @@ import pytest
 from realms.core.game import OptionError
 from realms.games.brittania import GAME
 from realms.games.brittania.draw import draw
-from realms.games.brittania.options import OPTIONS, normalize_options
 
 
-def test_defaults_and_specs():
-    assert normalize_options({}) == {"players": 4, "names": ["P1", "P2", "P3", "P4"], "turns": 20}
-    assert [o["name"] for o in OPTIONS] == ["players", "names", "turns"]
-    assert all({"name", "type", "default", "help"} <= set(o) for o in OPTIONS)
+def test_defaults_and_schema():
+    assert GAME.normalize_options({}) == {"players": 4, "names": ["P1", "P2", "P3", "P4"], "turns": 20}
+    assert [o.name for o in GAME.schema] == ["players", "names", "turns"]
+    turns = GAME.schema[2]
+    assert (turns.type, turns.default, turns.min, turns.max, turns.flag) == ("int", 20, 1, 100, "--turns")
 
 
 @pytest.mark.parametrize("raw, message", [
@@ -25,7 +25,7 @@ def test_defaults_and_specs():
 ])
 def test_bad_options(raw, message):
     with pytest.raises(OptionError) as err:
-        normalize_options(raw)
+        GAME.normalize_options(raw)
     assert message in str(err.value)
 
 

@@ -21,8 +21,7 @@ def position(lines: str):
         case.lines.append((no, words[0], " ".join(words[1:]), value.strip()))
     r = Runner(case)
     s = r.build()
-    s.then(("turn",))
-    s._run()
+    s.restart(("turn",))
     return s
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from realms.core.game import Game
 
 from .invariants import INVARIANTS
-from .options import normalize_options
+from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
 from .orders import ORDER_KINDS
 from .state import BRState
 
@@ -35,6 +35,18 @@ def _advice(view: dict, decisions: list) -> list[dict]:
     return advice(view, decisions)
 
 
+def _panels(view: dict) -> list[dict]:
+    from .describe import panels
+
+    return panels(view)
+
+
+def _describe(view: dict) -> list[str]:
+    from .describe import describe
+
+    return describe(view)
+
+
 def _bots() -> dict:
     from .bots import Steward
 
@@ -44,17 +56,20 @@ def _bots() -> dict:
 GAME = Game(
     id="brittania",
     name="Brittania",
-    min_players=2,
-    max_players=12,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
     state_class=BRState,
-    normalize_options=normalize_options,
+    options=OPTIONS,
     invariants=INVARIANTS,
     hidden=_hidden,
     bots=_bots(),
     draw=_draw,
     advice=_advice,
+    panels=_panels,
+    describe=_describe,
     score_name="economic score",
     private_kinds=ORDER_KINDS,
+    chance=True,
     hidden_information=True,
     simultaneous=True,
 )

@@ -146,30 +146,37 @@ def _label(s: "BRState", p: int):
     return label
 
 
-def next_decision(s: "BRState", p: int) -> Decision | None:
-    """``p``'s next decision, after applying any that has a single option; None once
-    ``p`` has sent his orders."""
-    while True:
-        if s.capital[p] == NONE and not any(k == "capital" for k, _, _ in s.orders[p]):
-            d = Decision(p, "br.capital", [s.board.states[x].id for x in s.held(p)],
-                         f"{s.names[p]}: your capital was captured; declare a new one (free).",
-                         "STATES, KINGDOMS", lambda k: s.board.state(k).name)
-        elif s.picking[p] is not None:
-            kind, target = s.picking[p]
-            d = Decision(p, "br.grain", grain_keys(s, p, kind, target),
-                         f"{s.names[p]}: how much grain to {kind} {s.sname(target)}? ({s.grain_left(p)} left)",
-                         "CONQUESTS, DEFENSE" if kind != "invest" else "GRAIN AND INVESTMENTS",
-                         info={"order": kind, "target": s.board.states[target].id,
-                               "preparation": conquer_targets(s, p)[target] if kind == "conquer" else 0})
-        else:
-            d = Decision(p, "br.order", order_keys(s, p),
-                         f"{s.names[p]}: your next order for turn {s.turn} ({s.grain_left(p)} grain left).",
-                         SECTION, _label(s, p), info={"turn": s.turn})
-        if len(d.keys) > 1:
-            return d
-        take(s, p, d.kind, d.keys[0])
-        if s.done[p]:
-            return None
+def next_decision(s: "BRState", p: int) -> Decision:
+    """``p``'s next decision while he writes (a single option is the engine's to apply)."""
+    if s.capital[p] == NONE and not any(k == "capital" for k, _, _ in s.orders[p]):
+        return Decision(p, "br.capital", [s.board.states[x].id for x in s.held(p)],
+                        f"{s.names[p]}: your capital was captured; declare a new one (free).",
+                        "STATES, KINGDOMS", lambda k: s.board.state(k).name)
+    if s.picking[p] is not None:
+        kind, target = s.picking[p]
+        return Decision(p, "br.grain", grain_keys(s, p, kind, target),
+                        f"{s.names[p]}: how much grain to {kind} {s.sname(target)}? ({s.grain_left(p)} left)",
+                        "CONQUESTS, DEFENSE" if kind != "invest" else "GRAIN AND INVESTMENTS",
+                        info={"order": kind, "target": s.board.states[target].id,
+                              "preparation": conquer_targets(s, p)[target] if kind == "conquer" else 0})
+    return Decision(p, "br.order", order_keys(s, p),
+                    f"{s.names[p]}: your next order for turn {s.turn} ({s.grain_left(p)} grain left).",
+                    SECTION, _label(s, p), info={"turn": s.turn})
+
+
+def order_line(o: dict) -> str:
+    """One order of :meth:`BRState.order_json` in words: "10 grain to conquer kent"."""
+    if o["grain"] or o["kind"] in GRAIN_KINDS:
+        return f"{o['grain']} grain to {o['kind']} {o['target']}"
+    return f"{o['kind']} {o['target']}"
+
+
+def orders_text(s: "BRState", p: int) -> str:
+    """``p``'s orders this turn in words, the led order last ("nothing" for none)."""
+    text = "; ".join(order_line(s.order_json(p, o)) for o in s.orders[p]) or "nothing"
+    if s.lead[p]:
+        text += f"; King {s.king_name[p]} leads the {s.lead[p][0]} of {s.sname(s.lead[p][1])}"
+    return text
 
 
 def take(s: "BRState", p: int, kind: str, key: str) -> None:
@@ -183,6 +190,8 @@ def take(s: "BRState", p: int, kind: str, key: str) -> None:
         s.picking[p] = None
     elif key == "done":
         s.done[p] = True
+        s.log("sent", f"{s.names[p]} has sent the orders for turn {s.turn}.", player=p)
+        s.log("own_orders", f"Your orders for turn {s.turn}: {orders_text(s, p)}.", (p,), player=p)
     else:
         what, _, rest = key.partition(":")
         if what in GRAIN_KINDS:
@@ -210,12 +219,7 @@ def orders_open(s: "BRState") -> None:
 def orders(s: "BRState") -> list[Decision] | None:
     """Every player still writing is asked his next decision at the same time; the step
     runs again whenever no decision is pending, and passes once everyone is done."""
-    asks = []
-    for p in range(s.n):
-        if not s.done[p]:
-            d = next_decision(s, p)
-            if d is not None:
-                asks.append(d)
+    asks = [next_decision(s, p) for p in range(s.n) if not s.done[p]]
     if not asks:
         return None
     s.then(("orders",))
@@ -225,19 +229,16 @@ def orders(s: "BRState") -> list[Decision] | None:
 @STEPS.on_answer("orders")
 def orders_answer(s: "BRState", player: int, key: str) -> None:
     """Write the answer down; while others are still writing, ask ``player``'s next
-    decision at once beside theirs (with nothing else pending, the ``orders`` step asks
-    it).  The engine keeps simultaneous decisions as its pending list, so the next one
-    joins that list."""
+    decision at once beside theirs (``ask_also``); with nobody else pending, the
+    ``orders`` step runs again and asks it."""
     if s.capital[player] == NONE and not any(k == "capital" for k, _, _ in s.orders[player]):
         take(s, player, "br.capital", key)
     elif s.picking[player] is not None:
         take(s, player, "br.grain", key)
     else:
         take(s, player, "br.order", key)
-    if s._pending and not s.done[player]:
-        d = next_decision(s, player)
-        if d is not None:
-            s._pending.append(d)
+    if not s.done[player] and s.first_pending() is not None:
+        s.ask_also(next_decision(s, player))
 
 
 def order_items(orders: list[Order]) -> list[tuple[str, str]]:
@@ -257,11 +258,11 @@ def order_items(orders: list[Order]) -> list[tuple[str, str]]:
 
 
 def write(c: "BRState", p: int, items: list[tuple[str, str]]) -> None:
-    """Answer ``p``'s order form with ``items`` on the scratch state ``c`` (not through
-    the engine: ``c`` is a copy), as the engine would, including the decisions with a
-    single option that are never asked; :class:`IllegalAnswer` names the refused key."""
+    """Answer ``p``'s order form with ``items`` on ``c``, a copy, through the engine (which
+    applies the decisions with a single option itself: a grain amount it applied is
+    checked, not answered); :class:`IllegalAnswer` names the refused key."""
     for kind, key in items:
-        d = next_decision(c, p)
+        d = c.first_pending((p,))
         if d is None and key == "done":
             return
         if d is None:
@@ -275,7 +276,7 @@ def write(c: "BRState", p: int, items: list[tuple[str, str]]) -> None:
             continue
         if kind != d.kind or key not in d.keys:
             raise IllegalAnswer(f"brittania: {c.names[p]}: {key!r} is not an option of {d.kind}")
-        take(c, p, kind, key)
+        c.apply(p, key)
 
 
 def check_post(s: "BRState", p: int, orders: list[Order]) -> None:

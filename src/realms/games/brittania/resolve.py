@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from .combat import fight
 from .economy import invest, move_capital
 from .kings import natural_causes
+from .orders import orders_text
 from .state import NONE
 from .steps import STEPS
 from .titles import economic_victory, empire, high_kingdoms, kingdoms
@@ -30,14 +31,12 @@ if TYPE_CHECKING:
 
 
 def reveal(s: "BRState") -> None:
+    """Every living player's orders, now public (until now only he could read them)."""
     for p in range(s.n):
         if not s.alive[p]:
             continue
-        shown = [s.order_json(p, o) for o in s.orders[p]]
-        text = "; ".join(f"{o['grain']} grain to {o['kind']} {o['target']}" if o["grain"] or o["kind"] in
-                         ("conquer", "defend", "invest") else f"{o['kind']} {o['target']}" for o in shown)
-        lead = f"; King {s.king_name[p]} leads the {s.lead[p][0]} of {s.sname(s.lead[p][1])}" if s.lead[p] else ""
-        s.log("orders", f"{s.names[p]} orders: {text or 'nothing'}{lead}.", player=p, orders=shown,
+        s.log("orders", f"{s.names[p]} orders: {orders_text(s, p)}.", player=p,
+              orders=[s.order_json(p, o) for o in s.orders[p]],
               lead=[s.lead[p][0], s.board.states[s.lead[p][1]].id] if s.lead[p] else None)
 
 

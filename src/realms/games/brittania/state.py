@@ -15,8 +15,8 @@ orders as ``(kind, target, grain)``: hidden from every other seat until the turn
 
 from __future__ import annotations
 
-from realms.core.engine import GameState
-from realms.core.events import Event
+from realms.core.engine import Field, GameState, copy_lists
+from realms.core.events import EVERYONE, Event
 
 from .board import Board, load_board
 from .steps import STEPS
@@ -26,9 +26,30 @@ INDEPENDENT = -1
 NONE = -1
 
 
+def _pairs(value: list) -> list:
+    return [list(x) if x else None for x in value]
+
+
 class BRState(GameState):
     GAME_ID = "brittania"
     STEPS = STEPS
+    #: static data and names are shared by clones and left out of the hash; the king's
+    #: three lists are hashed together under "king"
+    FIELDS = (
+        Field("board", snap=False), Field("tables", snap=False), Field("names", snap=False),
+        Field("n", snap=False), Field("last_turn", snap=False), Field("colours", snap=False),
+        Field("turn"), Field("phase"),
+        Field("owner", list), Field("output", list), Field("grain", list), Field("capital", list),
+        Field("alive", list), Field("out_for_good", list), Field("start_region", list),
+        Field("king_name", list, lambda s: [s.king_name, s.king_cv, s.king_traits], key="king"),
+        Field("king_cv", list, False), Field("king_traits", copy_lists, False),
+        Field("kingdom", list), Field("title", list),
+        Field("trades", list, lambda s: [list(t) for t in s.trades]),
+        Field("orders", copy_lists, lambda s: [[list(o) for o in x] for x in s.orders]),
+        Field("picking", list, lambda s: _pairs(s.picking)), Field("done", list),
+        Field("lead", list, lambda s: _pairs(s.lead)),
+        Field("over"), Field("winners", list), Field("victory"),
+    )
 
     def __init__(self, options: dict, seed: int) -> None:
         super().__init__(options, seed)
@@ -62,52 +83,7 @@ class BRState(GameState):
         self.over = False
         self.winners: list[int] = []
         self.victory = ""
-        self.then(("setup",))
-        self._run()
-
-    # -- copies and hashes -------------------------------------------------------------
-    def _copy_into(self, other: "BRState") -> None:  # type: ignore[override]
-        other.board = self.board
-        other.tables = self.tables
-        other.names = self.names
-        other.n = self.n
-        other.last_turn = self.last_turn
-        other.colours = self.colours
-        other.turn = self.turn
-        other.phase = self.phase
-        other.owner = list(self.owner)
-        other.output = list(self.output)
-        other.grain = list(self.grain)
-        other.capital = list(self.capital)
-        other.alive = list(self.alive)
-        other.out_for_good = list(self.out_for_good)
-        other.start_region = list(self.start_region)
-        other.king_name = list(self.king_name)
-        other.king_cv = list(self.king_cv)
-        other.king_traits = [list(t) for t in self.king_traits]
-        other.kingdom = list(self.kingdom)
-        other.title = list(self.title)
-        other.trades = list(self.trades)
-        other.orders = [list(o) for o in self.orders]
-        other.picking = list(self.picking)
-        other.done = list(self.done)
-        other.lead = list(self.lead)
-        other.over = self.over
-        other.winners = list(self.winners)
-        other.victory = self.victory
-
-    def snapshot(self) -> dict:
-        return {
-            "turn": self.turn, "phase": self.phase, "owner": self.owner, "output": self.output,
-            "grain": self.grain, "capital": self.capital, "alive": self.alive,
-            "out_for_good": self.out_for_good, "start_region": self.start_region,
-            "king": [self.king_name, self.king_cv, self.king_traits],
-            "kingdom": self.kingdom, "title": self.title, "trades": [list(t) for t in self.trades],
-            "orders": [[list(o) for o in x] for x in self.orders],
-            "picking": [list(x) if x else None for x in self.picking], "done": self.done,
-            "lead": [list(x) if x else None for x in self.lead],
-            "over": self.over, "winners": self.winners, "victory": self.victory,
-        }
+        self.start(("setup",))
 
     # -- what players see ----------------------------------------------------------------
     def order_json(self, p: int, order: tuple[str, int, int]) -> dict:
@@ -158,7 +134,7 @@ class BRState(GameState):
         if me is not None:
             out["start_region"] = self.start_region[me]
             out["orders"] = [self.order_json(me, o) for o in self.orders[me]]
-            out["lead"] = list(self.lead[me]) if self.lead[me] else None
+            out["lead"] = [self.lead[me][0], b.states[self.lead[me][1]].id] if self.lead[me] else None
             out["grain_left"] = self.grain_left(me)
         return out
 
@@ -180,8 +156,10 @@ class BRState(GameState):
         }
 
     # -- shared primitives -----------------------------------------------------------------
-    def log(self, kind: str, text: str, **data) -> None:
-        self.events.append(Event(kind, self.turn, text, data))
+    def log(self, kind: str, text: str, audience: tuple[int, ...] | None = EVERYONE, **data) -> None:
+        """An event of this turn; ``audience``: the seats that may read it before the game
+        ends (default everyone), e.g. a player's own orders while they are hidden."""
+        self.events.append(Event(kind, self.turn, text, data, audience))
 
     def sname(self, s: int) -> str:
         return self.board.states[s].name
