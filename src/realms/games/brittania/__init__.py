@@ -47,6 +47,12 @@ def _describe(view: dict) -> list[str]:
     return describe(view)
 
 
+def _gm():
+    from .gm import MASTER
+
+    return MASTER
+
+
 def _bots() -> dict:
     from .bots import Steward
 
@@ -67,6 +73,7 @@ GAME = Game(
     advice=_advice,
     panels=_panels,
     describe=_describe,
+    gm=_gm,
     score_name="economic score",
     private_kinds=ORDER_KINDS,
     chance=True,

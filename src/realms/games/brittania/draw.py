@@ -171,3 +171,53 @@ def draw(state=None) -> str:
             out.append(_text(25, y, f"{name}: {state.grain[p]} grain{alive}", 9, anchor="start"))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def draw_png(state, path) -> None:
+    """The position of :func:`draw` as a PNG at ``path``, drawn with matplotlib (the
+    same shapes, colours, links, sea numbers and outputs; no SVG renderer needed)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Polygon, Rectangle
+
+    board: Board = load_board()
+    tables = load_tables()
+    outlines, polys = shapes()
+    colours = [tables.colour_hex[c] for c in state.colours]
+    fig = Figure(figsize=(WIDTH / 100, HEIGHT / 100), dpi=100)
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_xlim(0, WIDTH)
+    ax.set_ylim(HEIGHT, 0)
+    ax.set_axis_off()
+    ax.add_patch(Polygon([(0, 0), (WIDTH, 0), (WIDTH, HEIGHT), (0, HEIGHT)], facecolor=SEA))
+    clips = {k: Polygon(v, transform=ax.transData) for k, v in outlines.items()}
+    for s in board.states:
+        o = state.owner[s.index]
+        for land, poly in polys[s.index]:
+            patch = ax.add_patch(Polygon(poly, facecolor=colours[o] if o >= 0 else NEUTRAL,
+                                         edgecolor="#4a4a4a", linewidth=0.5))
+            if land:
+                patch.set_clip_path(clips[land])
+    for poly in outlines.values():
+        ax.add_patch(Polygon(poly, fill=False, edgecolor="#333", linewidth=0.9))
+    for a, b, kind in board.links:
+        (x1, y1), (x2, y2) = project(*board.states[a].at), project(*board.states[b].at)
+        ax.plot([x1, x2], [y1, y2], color="#222", linewidth=1.1, linestyle=":" if kind == "kingdom" else "-")
+    for sea in board.seas:
+        x, y = project(*sea.label)
+        ax.text(x, y, str(sea.number), ha="center", va="center", fontsize=8, weight="bold", color="#2b5c8a",
+                bbox={"boxstyle": "circle", "fc": "#eef5fb", "ec": "#2b5c8a"})
+    for s in board.states:
+        x, y = project(*s.at)
+        ax.text(x, y, s.name, ha="center", va="bottom", fontsize=5, weight="bold" if s.kingdom else "normal")
+        value = state.output[s.index]
+        mark = ("* " if s.index in state.capital else "") + (str(value) if value else "devastated")
+        ax.text(x, y + 2, mark, ha="center", va="top", fontsize=5, color="#7a1010" if value == 0 else "#333")
+    ax.text(10, 20, f"Turn {state.turn}", fontsize=10, weight="bold")
+    for p, name in enumerate(state.names):
+        y = 30 + 13 * p
+        ax.add_patch(Rectangle((10, y), 9, 9, facecolor=colours[p], edgecolor="#333", linewidth=0.6))
+        ax.text(24, y + 8, f"{name}: {state.grain[p]} grain" + ("" if state.alive[p] else " (out)"), fontsize=7)
+    fig.savefig(path, format="png")

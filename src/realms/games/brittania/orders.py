@@ -165,10 +165,14 @@ def next_decision(s: "BRState", p: int) -> Decision:
 
 
 def order_line(o: dict) -> str:
-    """One order of :meth:`BRState.order_json` in words: "10 grain to conquer kent"."""
-    if o["grain"] or o["kind"] in GRAIN_KINDS:
-        return f"{o['grain']} grain to {o['kind']} {o['target']}"
-    return f"{o['kind']} {o['target']}"
+    """One order of :meth:`BRState.order_json` in words: "10 grain to conquer kent", "a
+    trade route with Bob"."""
+    kind, target = o["kind"], o["target"]
+    if kind in GRAIN_KINDS:
+        return f"{o['grain']} grain to {kind} {target}"
+    if kind == "capital":
+        return f"{o['grain']} grain to move the capital to {target}" if o["grain"] else f"a new capital in {target}"
+    return f"a trade route with {target}" if kind == "trade" else f"cancel the trade route with {target}"
 
 
 def orders_text(s: "BRState", p: int) -> str:
