@@ -57,3 +57,22 @@ def test_describe_gives_the_turn_the_players_and_the_viewers_states():
 def test_traits():
     assert (GAME.chance, GAME.hidden_information, GAME.simultaneous) == (True, True, True)
     assert GAME.max_players == 12
+
+
+def test_determinize_forgets_the_other_players_orders():
+    """A search's copy for P2 holds none of P1's orders (sent, or being written), looks the
+    same to P2, and plays on (TURN ORDER; BR-Q29)."""
+    import random
+
+    s = _started()
+    s.apply(0, "invest:kent")
+    s.apply(0, "8")
+    s.apply(0, "done")
+    s.apply(2, "defend:galloway")
+    twin = s.determinize(1, random.Random(3))
+    assert twin.orders[0] == [] and twin.picking[2] is None and s.orders[0] == [("invest", 0, 8)]
+    assert twin.view(1) == s.view(1) and twin.pending_for(1)[0].keys == s.pending_for(1)[0].keys
+    assert [d.kind for d in twin.pending_for(2)] == ["br.order"]
+    twin.apply(1, "done")
+    twin.apply(2, "done")
+    assert twin.turn == 2 and twin.output[twin.board.index["kent"]] == 10

@@ -85,6 +85,21 @@ class BRState(GameState):
         self.victory = ""
         self.start(("setup",))
 
+    # -- search: what a player cannot know --------------------------------------------------
+    def redeal_hidden(self, player: int | None, dice) -> None:
+        """The other players' orders this turn, which ``player`` cannot see (BR-Q29),
+        forgotten: one who has sent his gives none, one still writing starts again (his
+        question asked anew).  A search on the copy sees no other's orders; it does not
+        guess them (``dice`` unused)."""
+        if self.phase != "orders":
+            return
+        for q in range(self.n):
+            if q != player:
+                self.orders[q] = []
+                self.picking[q] = None
+                self.lead[q] = None
+        self.ask_again()
+
     # -- what players see ----------------------------------------------------------------
     def order_json(self, p: int, order: tuple[str, int, int]) -> dict:
         """An order as views show it (and as ``Game.hidden`` names other seats' orders)."""
