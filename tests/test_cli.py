@@ -86,7 +86,7 @@ def test_map_show_writes_svg(capsys, tmp_path):
     assert code == 0, err
     text = out.read_text()
     assert text.startswith("<?xml") or text.startswith("<svg")
-    assert "Loch" in text and "#5f9e4f" in text
+    assert "Loch" in text and "url(#terrain-forest)" in text and "<pattern id=\"terrain-forest\"" in text
 
 
 def test_tournament_rotates_seats_and_reports_shares(capsys):

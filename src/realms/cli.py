@@ -409,7 +409,7 @@ def _write(output: str, text: str) -> None:
     click.echo(f"wrote {output}")
 
 
-@cli.group("map")
+@cli.group("map", cls=LazyGroup, lazy={"generate": "realms.cli_map:generate"})
 def map_group() -> None:
     """Maps and boards."""
 

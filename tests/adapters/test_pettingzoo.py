@@ -6,11 +6,11 @@ import json
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, seed_test
 
 from realms.adapters.common import encode_view
-from realms.adapters.pettingzoo import env
-from realms.core.game import games
+from realms.adapters.pettingzoo import env, parallel_env
+from realms.core.game import games, get_game
 
 SMALL = {"hy-breasil": {"players": 3, "turns": 3}, "brian-boru": {"players": 3}}
 GAME_IDS = list(games())
@@ -24,6 +24,24 @@ def test_pettingzoo_api_test(game_id):
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_pettingzoo_seed_test(game_id):
     seed_test(lambda: env(game_id, **SMALL.get(game_id, {})), num_cycles=50)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_pettingzoo_parallel_api_test(game_id):
+    parallel_api_test(parallel_env(game_id, **SMALL.get(game_id, {})), num_cycles=300)
+
+
+@pytest.mark.parametrize("game_id", [g for g in GAME_IDS if get_game(g).simultaneous])
+def test_the_parallel_env_answers_simultaneous_questions_in_one_step(game_id):
+    e = parallel_env(game_id, **SMALL.get(game_id, {}))
+    obs, _ = e.reset(seed=2)
+    most = 0
+    while e.agents:
+        asked = [a for a in e.agents if obs[a]["action_mask"].any()]
+        most = max(most, len(asked))
+        obs, rewards, terms, truncs, infos = e.step({a: 0 for a in e.agents})
+    assert most >= 2
+    assert sum(rewards.values()) in (0.0, pytest.approx(1.0))
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

@@ -120,6 +120,8 @@ class Game:
     history_measure: Callable[[], "HistoryMeasure"] | None = None
     #: ``calculator() -> Calculator``: the battle calculator of ``realms odds GAME …``.
     calculator: Callable[[], "Calculator"] | None = None
+    #: ``map_generator() -> MapGenerator``: new maps, ``realms map generate GAME …``.
+    map_generator: Callable[[], "MapGenerator"] | None = None
 
     # -- tools for people running a game (owner: game-master work) ----------------------
     #: ``gm() -> GameMaster``: the game master's assistant of ``realms gm`` for a game
@@ -325,6 +327,18 @@ class Argument:
     choices: tuple | None = None
     short: str | None = None  # "-a"
     metavar: str | None = None
+
+
+@dataclass(frozen=True)
+class MapGenerator:
+    """A game's map generator (``realms map generate GAME … -o FILE``): the arguments it
+    declares (as a calculator does), and ``generate(values) -> (text, summary)``: the map
+    file, valid by the game's own loader, and a line for people.  Bad values, or no
+    acceptable map from them, raise :class:`CalculatorError` naming the argument."""
+
+    arguments: tuple[Argument, ...]
+    generate: Callable[[dict], tuple[str, str]]
+    help: str
 
 
 @dataclass(frozen=True)

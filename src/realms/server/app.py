@@ -396,6 +396,15 @@ def _chronicle(live: Live, seat: int | None) -> list[str]:
     return live.state.chronicle_for(seat)[-CHRONICLE_LINES:]
 
 
+def _pending_json(game: Game, view: dict, decision) -> dict:
+    """A pending decision as a page gets it, with the game's hints for its controls
+    (``Game.controls``: e.g. several units moved in one gesture)."""
+    out = decision.to_json()
+    if game.controls is not None:
+        out["controls"] = game.controls(view, decision)
+    return out
+
+
 def state_payload(live: Live, seat: int | None) -> dict:
     """What ``seat`` (None: a spectator) may see now: the view, its pending decisions, the version."""
     state = live.state
@@ -410,7 +419,7 @@ def state_payload(live: Live, seat: int | None) -> dict:
         "undos": live.undos,
         "seat": seat,
         "view": view,
-        "pending": [d.to_json() for d in state.pending_for(seat)],
+        "pending": [_pending_json(live.game, view, d) for d in state.pending_for(seat)],
         "can_undo": live.can_undo(seat),
         "odds": live.advice(seat, view),
         "awaiting": sorted({d.player for d in state.pending()}),
@@ -520,7 +529,7 @@ class Server:
             if not any(d.player == seat for d in live.state.pending()):
                 if live.state.is_over():
                     raise HTTPException(403, "the game is over; nobody must decide")
-                raise HTTPException(403, f"seat {seat} has no decision to make now")
+                raise HTTPException(403, f"seat {seat + 1} has no decision to make now")
             # on a copy: a refused answer, or one the database does not take, changes nothing
             before = live.state
             new = before.clone()
@@ -529,7 +538,9 @@ class Server:
             except IllegalAnswer as exc:
                 new.release()
                 # the key is not repeated: an error never echoes the input (issue 14 item 11)
-                raise HTTPException(422, str(exc).replace(repr(body.key), "the key sent")) from None
+                # and seats are counted from 1, as the page counts them
+                raise HTTPException(422, str(exc).replace(repr(body.key), "the key sent")
+                                    .replace(f"for player {seat} ", f"for seat {seat + 1} ")) from None
             start = live.version
             try:
                 done = await run_bots_bounded(new, live.agents, BOT_DECISIONS_PER_REQUEST)
@@ -562,7 +573,7 @@ class Server:
             if not answers or answers[-1][0] != seat:
                 if seat in {p for p, _ in answers}:
                     raise HTTPException(403, "somebody else decided after your last decision: it stands")
-                raise HTTPException(403, f"seat {seat} has no decision to take back")
+                raise HTTPException(403, f"seat {seat + 1} has no decision to take back")
             if not live.undo:
                 if live.chance_at == v - 1:
                     raise HTTPException(422, "a die was rolled when your last decision was played: it stands")
@@ -694,10 +705,22 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
                           for i, s in enumerate(live.row.seats) if s["kind"] == "human"]}
 
     @app.get("/api/games/{game_id}")
-    async def get_state(game_id: str, authorization: str | None = Header(default=None)) -> JSONResponse:
+    async def get_state(game_id: str, authorization: str | None = Header(default=None),
+                        at: int | None = Query(default=None, ge=0)) -> JSONResponse:
+        """The state as the token's seat sees it; ``at`` (finished games only): as it was
+        after the first ``at`` answers, as a spectator sees it (the replay viewer's scores
+        and chronicle)."""
         live = await server.get(game_id)
         seat = live.seat_of(_token_from_header(authorization))
-        return JSONResponse(state_payload(live, seat))
+        if at is None:
+            return JSONResponse(state_payload(live, seat))
+        if not live.state.is_over():
+            raise HTTPException(403, "earlier positions are shown once the game is over")
+        record = live.state.record()
+        record.answers = record.answers[:min(at, len(record.answers))]
+        state = await asyncio.to_thread(live.game.replay, record)
+        past = Live(row=live.row, game=live.game, state=state, agents={})
+        return JSONResponse(state_payload(past, None))
 
     @app.post("/api/games/{game_id}/answers")
     async def post_answer(game_id: str, body: Answer, authorization: str | None = Header(default=None)) -> JSONResponse:

@@ -44,4 +44,19 @@ def serve(host: str, port: int, database: str, log_level: str, games_at_once: in
     gc.collect()
     gc.freeze()
     click.echo(f"realms: serving on http://{host}:{port}/ (games in {app.state.server.store.engine.url})", err=True)
+    if host in ("0.0.0.0", "::"):
+        click.echo(f"realms: players on your network open http://{_network_address()}:{port}/", err=True)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws="auto")
+
+
+def _network_address() -> str:
+    """This machine's address on its network (the one its outgoing traffic would use; a UDP
+    socket's connect sends nothing), for the invitation links a friend can open."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed, nothing sent
+            return s.getsockname()[0]
+        except OSError:
+            return socket.gethostname()

@@ -160,6 +160,8 @@ async function loadRecent() {
   }
 }
 
+const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
+
 async function create(ev) {
   ev.preventDefault();
   $("create-error").textContent = "";
@@ -210,6 +212,8 @@ async function create(ev) {
     li.appendChild(code);
     ul.appendChild(li);
   }
+  // the links carry the address this page was reached at: a loopback one works on this computer only
+  $("loopback-note").hidden = !LOOPBACK.test(location.hostname);
   const li = document.createElement("li");
   const a = document.createElement("a");
   a.href = `/games/${data.id}`;

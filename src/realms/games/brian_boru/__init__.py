@@ -29,12 +29,19 @@ def _hidden(state: BBState, player: int | None) -> list:
 
 def _panels(view: dict) -> list[dict]:
     """The viewer's own cards beside the board: the hand, and in the draft the cards kept
-    so far (Draft: picks are set aside face down until the draft ends)."""
+    so far (Draft: picks are set aside face down until the draft ends); and the trick on
+    the table, everyone's card in the order played."""
     out = []
     if view.get("hand") is not None:
         out.append({"title": "Your hand", "items": view["hand"]})
     if view.get("picks"):
         out.append({"title": "Kept in this draft", "items": view["picks"]})
+    trick = view.get("trick") or {}
+    if trick.get("played"):  # the cards on the table, in the order played (Trick phase)
+        names = [p["name"] for p in view["players"]]
+        won = f", won by {names[trick['winner']]}" if trick.get("winner") is not None else ""
+        out.append({"title": f"This trick (led by {names[trick['leader']]}{won})" if trick.get("leader") is not None
+                    else "This trick", "items": [f"{names[c['player']]}: {c['card']}" for c in trick["played"]]})
     return out
 
 
@@ -52,6 +59,12 @@ def _draw(state: BBState | None, options: dict) -> str:
 
 def _scores_now(state: BBState) -> list[int]:
     return list(state.points)
+
+
+def _evaluate(state: BBState) -> list[float]:
+    from .evaluate import evaluate
+
+    return evaluate(state)
 
 
 def _watcher():
@@ -95,6 +108,7 @@ GAME = Game(
     turn_word="round",
     private_kinds=frozenset({"bb.draft"}),
     scores_now=_scores_now,
+    evaluate=_evaluate,
     watcher=_watcher,
     report_sections=_report_sections,
     history_measure=_history_measure,

@@ -33,6 +33,12 @@ def _draw(state: HBState | None, options: dict) -> str:
     return draw(state, options.get("map", "hy-breasil"))
 
 
+def _controls(view: dict, decision) -> dict:
+    from .controls import controls
+
+    return controls(view, decision)
+
+
 def _advice(view: dict, decisions: list) -> list[dict]:
     from .advice import advice
 
@@ -49,6 +55,12 @@ def _scores_now(state: HBState) -> list[float]:
     from .stats import scores_now
 
     return scores_now(state)
+
+
+def _evaluate(state: HBState) -> list[float]:
+    from .evaluate import evaluate
+
+    return evaluate(state)
 
 
 def _watcher():
@@ -75,6 +87,12 @@ def _calculator():
     return calculator()
 
 
+def _map_generator():
+    from .mapgen import generator
+
+    return generator()
+
+
 GAME = Game(
     id="hy-breasil",
     name="Hy Breasil",
@@ -88,14 +106,17 @@ GAME = Game(
     hidden=_hidden,
     draw=_draw,
     describe=_describe,
+    controls=_controls,
     advice=_advice,
     warm=_warm,
     bots={"auto": AutoBot, "greedy": GreedyBot},
     scores_now=_scores_now,
+    evaluate=_evaluate,
     watcher=_watcher,
     report_sections=_report_sections,
     history_measure=_history_measure,
     calculator=_calculator,
+    map_generator=_map_generator,
     # dice and draws from the cup; nothing hidden but the future; one question at a time
     chance=True,
     hidden_information=False,

@@ -82,7 +82,7 @@ class Look:
 
     def __init__(self, view: dict, board: Board | None = None) -> None:
         self.view = view
-        self.board = b = board or load_board(view.get("map", "hy-breasil"))
+        self.board = b = board or load_board(view["options"].get("map", "hy-breasil"))
         self.me = view["you"]
         self.turn = view["turn"]
         index = b.index
