@@ -173,9 +173,10 @@ def draw(state=None) -> str:
     return "\n".join(out)
 
 
-def draw_png(state, path) -> None:
+def draw_png(state, path, title: str | None = None) -> None:
     """The position of :func:`draw` as a PNG at ``path``, drawn with matplotlib (the
-    same shapes, colours, links, sea numbers and outputs; no SVG renderer needed)."""
+    same shapes, colours, links, sea numbers and outputs; no SVG renderer needed), headed
+    ``title`` (default: the turn)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -215,7 +216,7 @@ def draw_png(state, path) -> None:
         value = state.output[s.index]
         mark = ("* " if s.index in state.capital else "") + (str(value) if value else "devastated")
         ax.text(x, y + 2, mark, ha="center", va="top", fontsize=5, color="#7a1010" if value == 0 else "#333")
-    ax.text(10, 20, f"Turn {state.turn}", fontsize=10, weight="bold")
+    ax.text(10, 20, title or f"Turn {state.turn}", fontsize=10, weight="bold")
     for p, name in enumerate(state.names):
         y = 30 + 13 * p
         ax.add_patch(Rectangle((10, y), 9, 9, facecolor=colours[p], edgecolor="#333", linewidth=0.6))

@@ -219,7 +219,7 @@ def resolve(folder: Path) -> tuple[dict, str]:
     (folder / f"turn-{turn}.bbcode").write_text(report)
     from .draw import draw_png
 
-    draw_png(s, folder / f"turn-{turn}.png")
+    draw_png(s, folder / f"turn-{turn}.png", f"After turn {turn}")
     out = {
         "turn": turn,
         "events": [e.to_json() for e in events if e.turn == turn and e.audience is None],
