@@ -60,13 +60,15 @@ def gm() -> None:
 @gm.command("new")
 @click.argument("game_id", metavar="GAME")
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--player", "players", multiple=True, required=True,
-              help="One player (repeat it); what it holds is the game's: see realms gm new GAME DIR --help.")
+@click.option("--player", "players", multiple=True,
+              help="One player (repeat it); what it holds is the game's, said when it is missing.")
 @click.option("--seed", type=int, default=None, help="Seed of the game's dice (default: a random one, recorded).")
 @click.option("--json", "as_json", is_flag=True, help="Print what was set up as JSON.")
 def new(game_id, folder, players, seed, as_json) -> None:
     """Start a game of GAME kept in FOLDER (which must not hold a game yet)."""
     master = _master(game_id)
+    if not players:
+        raise GMFailed(f"give each player as --player {master.player_help}")
     if (folder / "record.json").exists():
         raise GMFailed(f"{folder / 'record.json'}: a game is kept here already")
     folder.mkdir(parents=True, exist_ok=True)

@@ -180,3 +180,10 @@ def test_gm_is_generic_a_game_without_an_assistant_says_so(tmp_path):
     assert code != 0 and "Hy Breasil has no game master's assistant" in out
     code, out = realms("gm", "new", "atlantis", tmp_path / "h", "--player", "x")
     assert code != 0 and "unknown game 'atlantis'" in out
+
+
+def test_gm_new_says_what_a_player_holds_and_keeps_one_game_a_folder(folder):
+    code, out = realms("gm", "new", "brittania", folder)
+    assert code != 0 and "give each player as --player NAME:STATE:KING:TRAIT" in out
+    code, out = realms("gm", "new", "brittania", folder, *PLAYERS)
+    assert code != 0 and "a game is kept here already" in out
