@@ -66,7 +66,7 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
-             lazy={"odds": "realms.cli_odds:odds", "play": "realms.cli_play:play",
+             lazy={"odds": "realms.cli_odds:odds", "play": "realms.cli_play:play", "gm": "realms.cli_gm:gm",
                    "serve": "realms.server.cli:serve"})
 @click.version_option(package_name="realms")
 def cli() -> None:

@@ -196,7 +196,7 @@ def test_turn_starts_of_a_broken_record_names_the_bad_answer():
 
 
 # -- the engine API for search and learning (issue 13) ------------------------------------
-from realms.core.engine import Field, GameState, Steps  # noqa: E402
+from realms.core.engine import Field, GameState, Steps, copy_lists  # noqa: E402
 
 TOY = Steps("toy")
 
@@ -255,6 +255,70 @@ def test_a_single_option_is_applied_by_the_engine_and_not_recorded():
     assert s.first_pending().kind == "toy.two" and s.waiting_frame() == ("two",)
     s.apply(1, "p")
     assert s.answers == [(1, "z"), (1, "p")] and s.is_over()
+
+
+ROUNDS = Steps("rounds")
+
+
+class Rounds(GameState):
+    """Two seats each write three words at once; a seat that answers is asked its next word
+    at once (``ask_also``) while the other still writes; the third word has one option."""
+
+    GAME_ID = "rounds"
+    STEPS = ROUNDS
+    FIELDS = (Field("words", copy_lists),)
+
+    def __init__(self, options: dict, seed: int) -> None:
+        super().__init__(options, seed)
+        self.words = [[], []]
+        self.start(("write",), ("end",))
+
+    def view(self, player):
+        return {"words": self.words}
+
+    def result(self):
+        return {"players": ["ann", "bob"], "winners": []}
+
+
+def _word(s, p):
+    keys = ["last"] if len(s.words[p]) == 2 else ["a", "b"]
+    return Decision(p, "rounds.word", keys, "A word")
+
+
+@ROUNDS.step("write")
+def _write(s):
+    asks = [_word(s, p) for p in (0, 1) if len(s.words[p]) < 3]
+    if asks:
+        s.then(("write",))
+        return asks
+    return None
+
+
+@ROUNDS.on_answer("write")
+def _wrote(s, player, key):
+    s.words[player].append(key)
+    if len(s.words[player]) < 3 and s.first_pending() is not None:
+        s.ask_also(_word(s, player))
+
+
+@ROUNDS.step("end")
+def _end(s):
+    s.words.append(["end"])
+
+
+def test_ask_also_asks_a_player_again_while_another_decides():
+    s = Rounds({}, 1)
+    s.apply(0, "a")
+    assert [d.player for d in s.pending()] == [1, 0]  # Ann asked again; Bob still writing
+    s.apply(0, "b")  # Ann's third word has one option: applied, not asked
+    assert s.words[0] == ["a", "b", "last"] and [d.player for d in s.pending()] == [1]
+    s.apply(1, "b")  # the last one pending: the step runs again and asks Bob
+    assert s.waiting_frame() == ("write",) and [d.player for d in s.pending()] == [1]
+    s.apply(1, "a")
+    assert s.is_over() and s.words == [["a", "b", "last"], ["b", "a", "last"], ["end"]]
+    assert s.answers == [(0, "a"), (0, "b"), (1, "b"), (1, "a")]
+    with pytest.raises(RuntimeError, match="no decision of a simultaneous question"):
+        s.ask_also(_word(s, 0))
 
 
 def test_fields_are_declared_once():

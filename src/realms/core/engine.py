@@ -232,6 +232,24 @@ class GameState:
         else:
             self._run()
 
+    def ask_also(self, decision: Decision) -> None:
+        """Ask ``decision`` beside the decisions still pending: for an answer handler of a
+        simultaneous question whose player is asked his next question at once while the
+        others are still deciding (orders written decision by decision, nobody waiting for
+        another).  A decision with a single option is applied at once, never asked.  Only
+        while another decision is pending: once none is, the machine runs on, so the
+        waiting step (scheduled again) asks instead."""
+        frame = self._waiting
+        if frame is None or not self._pending:
+            raise RuntimeError("ask_also: no decision of a simultaneous question is still pending")
+        n = len(decision.keys)
+        if n == 1:
+            self.STEPS.answer[frame[0]](self, decision.player, decision.keys[0], *frame[1:])
+        elif not n:
+            raise RuntimeError(f"step {frame[0]!r} asked {decision.kind} with no options")
+        else:
+            self._pending.append(decision)
+
     # -- the contract --------------------------------------------------------------
     def pending(self) -> list[Decision]:
         """What must be decided now; empty once the game is over."""

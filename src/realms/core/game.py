@@ -16,7 +16,7 @@ from .engine import GameState
 from .options import Option, OptionError, player_options, validate
 from .record import Record, RecordError
 
-__all__ = ["Game", "Invariant", "Option", "OptionError", "UnknownGame", "games", "get_game", "replay"]
+__all__ = ["Game", "GameMaster", "GMError", "Invariant", "Option", "OptionError", "UnknownGame", "games", "get_game", "replay"]
 
 
 class UnknownGame(KeyError):
@@ -122,6 +122,11 @@ class Game:
     calculator: Callable[[], "Calculator"] | None = None
     #: ``map_generator() -> MapGenerator``: new maps, ``realms map generate GAME …``.
     map_generator: Callable[[], "MapGenerator"] | None = None
+
+    # -- tools for people running a game (owner: game-master work) ----------------------
+    #: ``gm() -> GameMaster``: the game master's assistant of ``realms gm`` for a game
+    #: played by posts on a forum (read the posts, adjudicate, write the turn report).
+    gm: Callable[[], "GameMaster"] | None = None
 
     def current_scores(self, state: GameState) -> list[float]:
         """Each seat's score now (:attr:`scores_now`, or the result's scores)."""
@@ -346,6 +351,30 @@ class Calculator:
     help: str
     arguments: tuple[Argument, ...]
     compute: Callable[[dict], tuple[dict, str]]
+
+
+class GMError(ValueError):
+    """A game master's command cannot go on; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class GameMaster:
+    """A game's game-master's assistant (``realms gm``, ``Game.gm``) for a game whose
+    players post their orders on a forum.  The game is kept in a folder: ``record.json``
+    (the record so far, which ``realms replay`` replays) and the game's own files beside
+    it.  Each function returns ``(json, text)``: the JSON of ``--json`` and the text for
+    people; bad input raises :class:`GMError`.
+
+    ``new(folder, players, seed)``: a new game from the ``--player`` values (what each
+    holds is the game's :attr:`player_help`); ``orders(folder, posts)``: the orders read
+    from a file of posts, each problem with its line and reason, kept for ``resolve``;
+    ``resolve(folder)``: the turn adjudicated with the orders kept, its report written
+    into the folder."""
+
+    player_help: str
+    new: Callable[[Any, list[str], int], tuple[dict, str]]
+    orders: Callable[[Any, Any], tuple[dict, str]]
+    resolve: Callable[[Any], tuple[dict, str]]
 
 
 _GAMES: dict[str, Game] | None = None

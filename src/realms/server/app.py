@@ -105,6 +105,11 @@ BOOT = secrets.token_hex(4)
 
 
 # -- request bodies ----------------------------------------------------------------------
+#: a bound on the body alone; the number of seats is the game's own (its player range,
+#: checked on creation with an error naming the range)
+MAX_SEATS = 64
+
+
 class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(description="a game id, e.g. hy-breasil or brian-boru")
@@ -113,7 +118,8 @@ class NewGame(BaseModel):
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED, description=(
         "the game's seed; refused when more than one person plays a game of chance or hidden "
         "information (the server then draws a secret one, given in the finished record)"))
-    seats: list[str] = Field(min_length=1, max_length=8, description="\"human\" or a bot name per seat")
+    seats: list[str] = Field(min_length=1, max_length=MAX_SEATS, description=(
+        "\"human\" or a bot name per seat, as many as the game's player range allows"))
 
 
 class Answer(BaseModel):

@@ -1,0 +1,84 @@
+"""Brittania: the play-by-forum game of conquest in Britain and Ireland about 900–1000
+(../shared/rules/brittania-pbf.txt) for up to 12 players, whose orders are written at the
+same time and kept hidden until the turn resolves.
+
+>>> from realms.games.brittania import GAME
+>>> state = GAME.new_game({"players": 3}, seed=1)
+>>> state.pending()[0].kind
+'br.start'
+"""
+
+from __future__ import annotations
+
+from realms.core.game import Game
+
+from .invariants import INVARIANTS
+from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
+from .orders import ORDER_KINDS
+from .state import BRState
+
+
+def _hidden(state: BRState, player: int | None) -> list:
+    """The orders of every other seat while they are being written (BR-Q29)."""
+    return [state.order_json(p, o) for p in range(state.n) if p != player for o in state.orders[p]]
+
+
+def _draw(state: BRState | None, options: dict) -> str:
+    from .draw import draw
+
+    return draw(state)
+
+
+def _advice(view: dict, decisions: list) -> list[dict]:
+    from .advice import advice
+
+    return advice(view, decisions)
+
+
+def _panels(view: dict) -> list[dict]:
+    from .describe import panels
+
+    return panels(view)
+
+
+def _describe(view: dict) -> list[str]:
+    from .describe import describe
+
+    return describe(view)
+
+
+def _gm():
+    from .gm import MASTER
+
+    return MASTER
+
+
+def _bots() -> dict:
+    from .bots import Steward
+
+    return {"steward": Steward}
+
+
+GAME = Game(
+    id="brittania",
+    name="Brittania",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    state_class=BRState,
+    options=OPTIONS,
+    invariants=INVARIANTS,
+    hidden=_hidden,
+    bots=_bots(),
+    draw=_draw,
+    advice=_advice,
+    panels=_panels,
+    describe=_describe,
+    gm=_gm,
+    score_name="economic score",
+    private_kinds=ORDER_KINDS,
+    chance=True,
+    hidden_information=True,
+    simultaneous=True,
+)
+
+__all__ = ["GAME", "BRState"]

@@ -1,0 +1,189 @@
+"""Conquest and defence (rules post, CONQUESTS, DEFENSE, AND THE DIE OF WAR; THE SCARY
+SEAS; INDEPENDENT STATES; RULINGS BR-Q12, BR-Q19–Q25).
+
+Every battle of a turn is fought from the position at the start of the turn, and the
+conquests are applied together afterwards (BR-Q22): an attack launched from a state that
+falls the same turn still happens, and a state's old owner defends it with the grain he
+ordered for it.  For each attacked state, in map order:
+
+1. The defence: an independent state's 10 grain, or what its owner ordered for it.
+2. Split among the attackers (BR-Q21): each gets ``defence // attackers``; the leftover
+   goes whole to the attacker with the most grain, a coin toss (die pick) among equals.
+3. A player's state with no grain ordered, not the capital and no king leading its
+   defence is walked into: every attacker takes it without a roll.
+4. Otherwise each attacker rolls d10 + his grain (after the sea preparation) + his king's
+   CV if the king leads + Conqueror/Weak ± 2 + Unifier 3 (against an independent state in
+   his starting region), against d10 + the defence share + 5 for a capital + the
+   defending king's CV if he leads + Defender/Unprepared ± 2.  "If you roll higher than
+   the opponents' defending force, you win": a tie holds (BR-Q19).
+5. Of several winners the one with the most grain takes the state; a coin toss (die
+   pick) on a draw.  The state's output is halved, rounded down (Just: 1 less lost,
+   Cruel: 1 more; BR-Q25); a captured capital is lost to its owner (BR-Q14).
+6. A king who led a failed attack, or the defence of a state that fell, tosses a coin:
+   heads he returns home, tails he dies (BR-Q8).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .kings import led_order_failed
+from .state import INDEPENDENT, NONE
+
+if TYPE_CHECKING:
+    from .state import BRState
+
+
+@dataclass(frozen=True)
+class Attack:
+    player: int
+    grain: int        # the grain that fights (spent less the sea preparation)
+    spent: int
+
+
+def d10(s: "BRState") -> int:
+    return 1 + s.dice.below(s.tables.n["die"])
+
+
+def gather(s: "BRState") -> tuple[dict[int, list[Attack]], dict[int, int]]:
+    """The turn's attacks by target (seats in order) and each state's ordered defence."""
+    from .orders import conquer_targets
+
+    attacks: dict[int, list[Attack]] = {}
+    defence: dict[int, int] = {}
+    for p in range(s.n):
+        targets = None
+        for kind, target, grain in s.orders[p]:
+            if kind == "conquer":
+                if targets is None:
+                    targets = conquer_targets(s, p)
+                attacks.setdefault(target, []).append(Attack(p, grain - targets[target], grain))
+            elif kind == "defend":
+                defence[target] = grain
+    return attacks, defence
+
+
+def split(s: "BRState", total: int, attackers: list[Attack]) -> list[int]:
+    """Defence ``total`` spread "as equally as possible with any leftover spent against
+    the Player with highest amount of Grain dedicated" (BR-Q21)."""
+    k = len(attackers)
+    shares = [total // k] * k
+    left = total - shares[0] * k
+    if left:
+        top = max(a.grain for a in attackers)
+        tied = [i for i, a in enumerate(attackers) if a.grain == top]
+        shares[tied[0] if len(tied) == 1 else s.dice.pick(tied)] += left
+    return shares
+
+
+def attack_bonus(s: "BRState", a: Attack, target: int) -> int:
+    p = a.player
+    bonus = s.effect(p, "attack")
+    if s.lead[p] == ("conquer", target):
+        bonus += s.cv(p)
+    if (s.owner[target] == INDEPENDENT and s.board.states[target].region == s.start_region[p]
+            and s.tables.has(s.king_traits[p], "unify")):
+        bonus += s.effect(p, "unify")
+    return bonus
+
+
+def defence_bonus(s: "BRState", target: int) -> int:
+    o = s.owner[target]
+    if o == INDEPENDENT:
+        return 0
+    bonus = s.effect(o, "defence")
+    if s.capital[o] == target:
+        bonus += s.tables.n["capital_defence"]
+    if s.lead[o] == ("defend", target):
+        bonus += s.cv(o)
+    return bonus
+
+
+def walked_into(s: "BRState", target: int, defence: int) -> bool:
+    """"If you do not dedicate any Grain to defense of a province, any opportunistic Player
+    can simply walk ... into it": no grain, not a capital, no king leading (BR-Q101)."""
+    o = s.owner[target]
+    return (o != INDEPENDENT and defence == 0 and s.capital[o] != target
+            and s.lead[o] != ("defend", target))
+
+
+def battle(s: "BRState", target: int, attackers: list[Attack], ordered: int) -> tuple[int, list[int]]:
+    """Fight every attack on ``target``; the victor (or ``NONE``) and the failed leads."""
+    o = s.owner[target]
+    name = s.sname(target)
+    total = s.tables.n["independent_defence"] if o == INDEPENDENT else ordered
+    failed: list[int] = []
+    winners: list[Attack] = []
+    if walked_into(s, target, total):
+        for a in attackers:
+            s.log("battle", f"{s.names[a.player]} walks into undefended {name} with {a.grain} grain.",
+                  attacker=a.player, defender=o, state=s.board.states[target].id, grain=a.grain, walk=True, won=True)
+        winners = list(attackers)
+    else:
+        shares = split(s, total, attackers)
+        dbonus = defence_bonus(s, target)
+        for a, share in zip(attackers, shares):
+            ar, dr = d10(s), d10(s)
+            abonus = attack_bonus(s, a, target)
+            att, dfn = ar + a.grain + abonus, dr + share + dbonus
+            won = att > dfn
+            s.log("battle",
+                  f"{s.names[a.player]} attacks {name} ({s.who(o)}): {ar} + {a.grain} grain"
+                  f"{f' {abonus:+d}' if abonus else ''} = {att} against {dr} + {share} grain"
+                  f"{f' {dbonus:+d}' if dbonus else ''} = {dfn}: {'taken' if won else 'held'}.",
+                  attacker=a.player, defender=o, state=s.board.states[target].id, grain=a.grain,
+                  spent=a.spent, roll=ar, bonus=abonus, total=att, defence=share, defence_roll=dr,
+                  defence_bonus=dbonus, defence_total=dfn, won=won)
+            if won:
+                winners.append(a)
+            elif s.lead[a.player] == ("conquer", target):
+                failed.append(a.player)
+    if not winners:
+        return NONE, failed
+    top = max(a.grain for a in winners)
+    best = [a.player for a in winners if a.grain == top]
+    victor = best[0] if len(best) == 1 else s.dice.pick(best)
+    if len(best) > 1:
+        s.log("draw", f"{' and '.join(s.names[p] for p in best)} tie for {name} with {top} grain; "
+              f"the coin gives it to {s.names[victor]}.", state=s.board.states[target].id, tied=best, victor=victor)
+    if o != INDEPENDENT and s.lead[o] == ("defend", target):
+        failed.append(o)
+    return victor, failed
+
+
+def pillage(s: "BRState", target: int, victor: int) -> None:
+    """"The Grain output of the State is thus HALVED", rounded down; Just loses 1 less,
+    Cruel 1 more (BR-Q25).  Output 0 is devastation."""
+    before = s.output[target]
+    loss = min(before, max(0, before - before // 2 + s.effect(victor, "pillage")))
+    s.output[target] = before - loss
+    if s.output[target] == 0:
+        s.log("devastated", f"{s.sname(target)} is devastated.", state=s.board.states[target].id)
+
+
+def fight(s: "BRState") -> None:
+    """All the turn's battles, then the conquests together, then the led kings' tosses."""
+    attacks, defence = gather(s)
+    conquests: list[tuple[int, int]] = []
+    failed: list[tuple[int, str]] = []
+    for target in sorted(attacks):
+        victor, lost = battle(s, target, attacks[target], defence.get(target, 0))
+        for p in lost:
+            failed.append((p, f"{'attack on' if s.lead[p][0] == 'conquer' else 'defence of'} {s.sname(target)}"))
+        if victor != NONE:
+            conquests.append((target, victor))
+    for target, victor in conquests:
+        old = s.owner[target]
+        before = s.output[target]
+        pillage(s, target, victor)
+        s.owner[target] = victor
+        s.log("conquest", f"{s.names[victor]} conquers {s.sname(target)} from {s.who(old)}; "
+              f"its output falls from {before} to {s.output[target]}.",
+              player=victor, loser=old, state=s.board.states[target].id, before=before, after=s.output[target])
+        if old != INDEPENDENT and s.capital[old] == target:
+            s.capital[old] = NONE
+            s.log("capital-captured", f"{s.names[old]}'s capital {s.sname(target)} is captured.",
+                  player=old, state=s.board.states[target].id)
+    for p, what in failed:
+        led_order_failed(s, p, what)

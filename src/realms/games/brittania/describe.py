@@ -1,0 +1,57 @@
+"""What a player reads beside the map (``Game.panels``) and the position as text for the
+terminal (``Game.describe``, ``realms play``), each from the viewer's view alone: his own
+orders this turn and his grain (TURN ORDER, GRAIN AND INVESTMENTS), never another's."""
+
+from __future__ import annotations
+
+from .orders import order_line
+
+
+def panels(view: dict) -> list[dict]:
+    """The viewer's grain and his orders written so far this turn; nothing for a
+    spectator."""
+    me = view.get("you")
+    if me is None:
+        return []
+    grain = view["players"][me]["grain"]
+    left = view.get("grain_left", grain)
+    orders = [order_line(o) for o in view.get("orders", [])]
+    if view.get("lead"):
+        what, target = view["lead"]
+        orders.append(f"the king leads the {what} of {target}")
+    return [
+        {"title": "Grain", "items": [f"{grain} in store", f"{grain - left} in this turn's orders", f"{left} left"]},
+        {"title": f"Your orders for turn {view['turn']}", "items": orders or ["none yet"]},
+    ]
+
+
+def _player_line(p: int, pl: dict, me: int | None) -> str:
+    if not pl["alive"]:
+        return f"  {pl['name']} ({pl['colour']}): out of the game"
+    king = pl["king"]
+    titles = ", ".join(x for x in (("Kingdom" if pl["kingdom"] else ""),
+                                  (f"High King of {pl['title'].title()}" if pl["title"] else "")) if x)
+    trades = f"; trade with {', '.join(pl['trades'])}" if pl["trades"] else ""
+    mark = "*" if p == me else " "
+    sent = "sent" if pl["sent"] else "writing"
+    return (f"{mark} {pl['name']} ({pl['colour']}): {pl['grain']} grain, {pl['states']} states, "
+            f"capital {pl['capital'] or 'none'}, King {king['name'] or '-'} (CV {king['cv']}"
+            f"{', ' + ', '.join(king['traits']) if king['traits'] else ''})"
+            f"{'; ' + titles if titles else ''}{trades}; orders {sent}")
+
+
+def describe(view: dict) -> list[str]:
+    """The turn, every player's public standing, the viewer's own states with their output
+    (0: devastated) and the orders he has written."""
+    me = view.get("you")
+    lines = [f"Turn {view['turn']} of {view['last_turn']} ({view['phase']})"]
+    lines += [_player_line(p, pl, me) for p, pl in enumerate(view["players"])]
+    if view["over"]:
+        lines.append("Winners: " + (", ".join(view["winners"]) or "none"))
+    if me is None:
+        return lines
+    held = sorted((sid, st["output"]) for sid, st in view["states"].items() if st["owner"] == me)
+    lines.append("Your states: " + (", ".join(f"{sid} {out}" for sid, out in held) or "none"))
+    for panel in panels(view):
+        lines.append(f"{panel['title']}: " + "; ".join(panel["items"]))
+    return lines

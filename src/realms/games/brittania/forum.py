@@ -1,0 +1,180 @@
+"""Reading a turn's posts (RULINGS BR-Q28): who wrote each, whether it was edited, and the
+bold text outside quotes, line by line with its line in the file — the only text that
+gives orders ("post your orders in bold"; a quote repeats another's post).
+
+Two formats: a forum thread page saved as HTML from SMF, the software such games ran on
+(the author in ``div.poster h4 a``, the message in ``div.inner``, bold as ``<b>`` or
+``<strong>``, quotes as ``<blockquote>`` with their ``div.quoteheader``, a "Last Edit"
+mark in ``.modified``), or a text file of posts in the forum's own codes::
+
+    [post author="Ann"] … [b]10 Grain to Conquer Kent.[/b] [quote author="Bob"]…[/quote] [/post]
+    [post author="Bob" edited="yes"] … [/post]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+
+from realms.core.game import GMError
+
+
+@dataclass
+class Post:
+    author: str
+    line: int                                   # where the post begins in the file
+    edited: bool = False
+    bold: list[tuple[int, str]] = field(default_factory=list)  # (line, text) outside quotes
+
+
+def read_posts(path: Path) -> list[Post]:
+    """The posts of ``path``, in order: HTML when it looks like a web page, else the
+    text format.  A file with no post raises :class:`GMError` naming it."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise GMError(f"{path}: cannot read: {exc.strerror}") from None
+    html = re.search(r"<(!doctype\s+html|html|div|body)\b", text[:4096], re.I)
+    posts = read_html(text) if html else read_text(text, str(path))
+    if not posts:
+        what = "no SMF post (div.poster and div.inner)" if html else 'no [post author="…"] … [/post]'
+        raise GMError(f"{path}: {what} found")
+    return posts
+
+
+def _lines(parts: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """Bold pieces joined into lines (a piece with a line break ends one), blank ones
+    dropped, spaces collapsed."""
+    out: list[tuple[int, str]] = []
+    cur, start = "", 0
+    for line, piece in parts:
+        for i, chunk in enumerate(piece.split("\n")):
+            if i:
+                out.append((start, cur))
+                cur, start = "", line + i
+            if not cur.strip():
+                start = line + i
+            cur += chunk
+    out.append((start, cur))
+    return [(n, " ".join(t.split())) for n, t in out if t.strip()]
+
+
+# -- the text format ----------------------------------------------------------------------
+TAG = re.compile(r"\[(/?)(post|quote|b)\b([^\]]*)\]", re.I)
+ATTR = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
+
+
+def read_text(text: str, source: str) -> list[Post]:
+    posts: list[Post] = []
+    post: Post | None = None
+    parts: list[tuple[int, str]] = []
+    quote = bold = 0
+    pos = 0
+    for m in TAG.finditer(text):
+        if post is not None and bold and not quote:
+            parts.append((text.count("\n", 0, pos) + 1, text[pos:m.start()]))
+        pos = m.end()
+        line = text.count("\n", 0, m.start()) + 1
+        closing, tag = m.group(1) == "/", m.group(2).lower()
+        if tag == "post" and not closing:
+            if post is not None:
+                raise GMError(f"{source}:{line}: a post begins before the post of line {post.line} ends")
+            attrs = {k.lower(): v for k, v in ATTR.findall(m.group(3))}
+            if not attrs.get("author", "").strip():
+                raise GMError(f'{source}:{line}: a post without its author (write [post author="Name"])')
+            post = Post(attrs["author"].strip(), line, attrs.get("edited", "").lower() in ("yes", "true", "1"))
+            parts, quote, bold = [], 0, 0
+        elif tag == "post":
+            if post is None:
+                raise GMError(f"{source}:{line}: [/post] without a post")
+            post.bold = _lines(parts)
+            posts.append(post)
+            post = None
+        elif tag == "quote":
+            quote = max(0, quote + (-1 if closing else 1))
+        else:
+            bold = max(0, bold + (-1 if closing else 1))
+            if closing and not quote:
+                parts.append((line, "\n"))
+    if post is not None:
+        raise GMError(f"{source}:{post.line}: the post by {post.author} has no [/post]")
+    return posts
+
+
+# -- SMF pages ------------------------------------------------------------------------------
+VOID = {"br", "img", "hr", "input", "meta", "link", "wbr", "area", "base", "col", "source"}
+
+
+class _SMF(HTMLParser):
+    """Walks an SMF thread page keeping, for each open element, what it is for the post."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.posts: list[Post] = []
+        self.stack: list[tuple[str, str]] = []     # (tag, role)
+        self.parts: list[tuple[int, str]] = []
+        self.author: list[str] | None = None
+
+    def roles(self) -> set[str]:
+        return {r for _, r in self.stack}
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        classes = set((a.get("class") or "").split())
+        roles = self.roles()
+        role = ""
+        if "poster" in classes:
+            role = "poster"
+            self.posts.append(Post("", self.getpos()[0]))
+            self.parts = []
+        elif "poster" in roles and tag == "a" and "h4" in {t for t, _ in self.stack} and self.author is None \
+                and not self.posts[-1].author:
+            role, self.author = "author", []
+        elif "inner" in classes and self.posts:
+            role = "body"
+        elif "modified" in classes or "lastedit" in classes:
+            role = "modified"
+        elif "body" in roles and (tag == "blockquote" or "quoteheader" in classes or "quotefooter" in classes):
+            role = "quote"
+        elif "body" in roles and tag in ("b", "strong"):
+            role = "bold"
+        if tag == "br" and "bold" in roles and "quote" not in roles:
+            self.parts.append((self.getpos()[0], "\n"))
+        if tag not in VOID:
+            self.stack.append((tag, role))
+
+    def handle_endtag(self, tag):
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][0] == tag:
+                for _, role in self.stack[i:]:
+                    self._close(role)
+                del self.stack[i:]
+                return
+
+    def _close(self, role: str) -> None:
+        if role == "author" and self.author is not None:
+            self.posts[-1].author = " ".join("".join(self.author).split())
+            self.author = None
+        elif role == "bold":
+            self.parts.append((self.getpos()[0], "\n"))
+        elif role == "body":
+            self.posts[-1].bold = _lines(self.parts)
+            self.parts = []
+
+    def handle_data(self, data):
+        roles = self.roles()
+        if self.author is not None:
+            self.author.append(data)
+        if "modified" in roles and "last edit" in data.casefold() and self.posts:
+            self.posts[-1].edited = True
+        if "bold" in roles and "quote" not in roles and "body" in roles:
+            self.parts.append((self.getpos()[0], data.replace("\n", " ")))
+
+
+def read_html(text: str) -> list[Post]:
+    parser = _SMF()
+    parser.feed(text)
+    parser.close()
+    return [p for p in parser.posts if p.author]

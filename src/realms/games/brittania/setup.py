@@ -1,0 +1,119 @@
+"""Set-up and the start of each turn: each player picks a starting state and creates a
+king (rules post, INTRODUCTION and PLAYER KINGS; RULINGS BR-Q5, BR-Q6), each turn's
+income (BR-Q9) and newcomers in an eliminated player's colour (BR-Q30)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from realms.core.decision import Decision
+
+from .economy import collect_income
+from .kings import roll_cv
+from .state import INDEPENDENT
+from .steps import STEPS
+
+if TYPE_CHECKING:
+    from .state import BRState
+
+SECTION = "INTRODUCTION; PLAYER KINGS"
+
+
+@STEPS.step("setup")
+def setup(s: "BRState") -> None:
+    s.log("setup", f"{s.n} players: " + ", ".join(f"{n} ({c})" for n, c in zip(s.names, s.colours)) + ".",
+          colours=s.colours)
+    frames = [f for p in range(s.n) for f in (("start", p), ("king_trait", p), ("king_name", p))]
+    s.then(*frames, ("turn",))
+
+
+def _free_states(s: "BRState") -> list[str]:
+    return [st.id for st in s.board.states if s.owner[st.index] == INDEPENDENT]
+
+
+def _state_label(s: "BRState"):
+    return lambda k: s.board.state(k).name
+
+
+@STEPS.step("start")
+def start(s: "BRState", p: int) -> Decision:
+    """First come, first served, in seat order: any independent state (BR-Q5)."""
+    return Decision(p, "br.start", _free_states(s), f"{s.names[p]}: pick your starting state.",
+                    "INTRODUCTION", _state_label(s))
+
+
+@STEPS.on_answer("start")
+def start_answer(s: "BRState", player: int, key: str, p: int) -> None:
+    take_start(s, p, s.board.index[key])
+
+
+def take_start(s: "BRState", p: int, state: int) -> None:
+    """``p`` begins in ``state``: it becomes the capital, with the starting 10 grain."""
+    s.owner[state] = p
+    s.capital[p] = state
+    s.start_region[p] = s.board.states[state].region
+    s.grain[p] = s.tables.n["start_grain"]
+    s.alive[p] = True
+    s.kingdom[p] = False
+    s.title[p] = ""
+    s.log("start", f"{s.names[p]} ({s.colours[p]}) begins in {s.sname(state)}, the capital.",
+          player=p, state=s.board.states[state].id)
+
+
+@STEPS.step("king_trait")
+def king_trait(s: "BRState", p: int) -> Decision:
+    return Decision(p, "br.trait", list(s.tables.positive), f"{s.names[p]}: choose your king's positive trait.",
+                    "PLAYER KINGS")
+
+
+@STEPS.on_answer("king_trait")
+def king_trait_answer(s: "BRState", player: int, key: str, p: int) -> None:
+    s.king_traits[p] = [key]
+    s.king_cv[p] = roll_cv(s)
+
+
+@STEPS.step("king_name")
+def king_name(s: "BRState", p: int) -> Decision:
+    names = list(dict.fromkeys(s.tables.names[s.start_region[p]]))
+    return Decision(p, "br.name", names, f"{s.names[p]}: name your king.", "PLAYER KINGS")
+
+
+@STEPS.on_answer("king_name")
+def king_name_answer(s: "BRState", player: int, key: str, p: int) -> None:
+    s.king_name[p] = key
+    s.log("king", f"{s.names[p]} crowns King {key} ({s.king_traits[p][0]}, CV {s.king_cv[p]}).",
+          player=p, name=key, traits=list(s.king_traits[p]), cv=s.king_cv[p])
+
+
+@STEPS.step("turn")
+def turn(s: "BRState") -> None:
+    """A new turn: income from the second turn on (turn 1 is played with the starting 10,
+    BR-Q9), then newcomers for eliminated colours (BR-Q30), then everyone's orders."""
+    s.turn += 1
+    s.phase = "turn"
+    s.log("turn", f"Turn {s.turn} begins.")
+    if s.turn > 1:
+        collect_income(s)
+    newcomers = [("newcomer", p) for p in range(s.n) if not s.alive[p] and not s.out_for_good[p]]
+    s.then(*newcomers, ("orders_open",), ("orders",), ("resolve",))
+
+
+@STEPS.step("newcomer")
+def newcomer(s: "BRState", p: int) -> Decision | None:
+    """"If any Player gets eliminated, another can take their color, pick an independent
+    State": at the start of the next turn; with no independent state left, the colour
+    stays out of the game (BR-Q30)."""
+    free = _free_states(s)
+    if not free:
+        s.out_for_good[p] = True
+        s.log("newcomer", f"No independent state is left: {s.colours[p]} stays out of the game.", player=p)
+        return None
+    return Decision(p, "br.newcomer", free, f"{s.names[p]}: as a newcomer in {s.colours[p]}, pick an independent state.",
+                    "INTRODUCTION", _state_label(s))
+
+
+@STEPS.on_answer("newcomer")
+def newcomer_answer(s: "BRState", player: int, key: str, p: int) -> None:
+    s.log("newcomer", f"A newcomer takes the {s.colours[p]} colour.", player=p)
+    take_start(s, p, s.board.index[key])
+    s.then(("king_trait", p), ("king_name", p))

@@ -1,0 +1,122 @@
+"""The rules post's numbers, colours, traits, king names and High Kingdoms, read from
+``data/rules.toml`` and validated at load; a bad file raises :class:`TableError` naming
+the file, the entry and the problem."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .board import DATA, load_board
+
+
+class TableError(ValueError):
+    """A rules file that cannot be used; the message names the file, entry and problem."""
+
+
+NUMBERS = ("start_grain", "start_output", "max_order", "max_output", "invest_cost",
+           "capital_invest_discount", "capital_defence", "capital_move", "independent_defence",
+           "kingdom_bonus", "high_kingdom_bonus", "kingdom_neighbours", "high_kingdom_states",
+           "empire_kingdoms", "last_turn", "trade_bonus", "sea_preparation", "die", "cv_max", "warrior_factor")
+EFFECTS = ("attack", "defence", "invest_cost", "pillage", "income", "sea_free", "trade", "unify", "command")
+
+
+@dataclass(frozen=True)
+class Trait:
+    name: str
+    positive: bool
+    effect: str
+    amount: int            # the positive trait's amount; the negative one has the opposite
+    opposite: str          # the other trait of the pair ("" for none)
+
+
+@dataclass(frozen=True)
+class HighKingdom:
+    region: str
+    name: str
+    need: int
+    states: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Tables:
+    colours: tuple[str, ...]
+    colour_hex: dict[str, str]
+    n: dict[str, int]
+    traits: dict[str, Trait]
+    positive: tuple[str, ...]
+    names: dict[str, tuple[str, ...]]
+    high_kingdoms: tuple[HighKingdom, ...]
+
+    def effect(self, traits: tuple[str, ...] | list[str], effect: str) -> int:
+        """The sum of ``effect`` over a king's traits (a negative trait counts negated)."""
+        total = 0
+        for name in traits:
+            t = self.traits[name]
+            if t.effect == effect:
+                total += t.amount if t.positive else -t.amount
+        return total
+
+    def has(self, traits, effect: str) -> bool:
+        return any(self.traits[t].effect == effect and self.traits[t].positive for t in traits)
+
+
+def parse_tables(data: dict, source: str = "rules.toml") -> Tables:
+    board = load_board()
+    colours = data.get("colours", {})
+    if len(colours) != 12:
+        raise TableError(f"{source}: [colours]: {len(colours)} colours; the rules name 12")
+    numbers = data.get("numbers", {})
+    for key in NUMBERS:
+        if not isinstance(numbers.get(key), int):
+            raise TableError(f"{source}: [numbers]: {key!r} must be a whole number")
+    traits: dict[str, Trait] = {}
+    for i, entry in enumerate(data.get("trait", [])):
+        where = f"[[trait]] #{i + 1}"
+        if entry.get("effect") not in EFFECTS:
+            raise TableError(f"{source}: {where}: effect {entry.get('effect')!r} is not one of {', '.join(EFFECTS)}")
+        pos, neg = entry.get("positive"), entry.get("negative", "")
+        if not isinstance(pos, str) or not isinstance(neg, str) or not isinstance(entry.get("amount"), int):
+            raise TableError(f"{source}: {where}: needs 'positive', 'effect' and 'amount'")
+        traits[pos] = Trait(pos, True, entry["effect"], entry["amount"], neg)
+        if neg:
+            traits[neg] = Trait(neg, False, entry["effect"], entry["amount"], pos)
+    names = {}
+    for region in board.regions:
+        got = data.get("names", {}).get(region)
+        if not got or not all(isinstance(x, str) for x in got):
+            raise TableError(f"{source}: [names]: region {region!r} needs a list of king names")
+        names[region] = tuple(got)
+    hks = []
+    for i, entry in enumerate(data.get("high_kingdom", [])):
+        where = f"[[high_kingdom]] #{i + 1}"
+        if entry.get("region") not in board.regions:
+            raise TableError(f"{source}: {where}: region {entry.get('region')!r} is not a region of the map")
+        for sid in entry.get("states", []):
+            if sid not in board.index or not board.state(sid).kingdom:
+                raise TableError(f"{source}: {where}: {sid!r} is not a KINGDOM state of the map")
+            if board.state(sid).region != entry["region"]:
+                raise TableError(f"{source}: {where}: {sid!r} is not in region {entry['region']!r}")
+        hks.append(HighKingdom(entry["region"], entry["name"], entry["need"],
+                               tuple(board.index[s] for s in entry["states"])))
+    return Tables(
+        colours=tuple(colours),
+        colour_hex=dict(colours),
+        n=dict(numbers),
+        traits=traits,
+        positive=tuple(t for t in traits if traits[t].positive),
+        names=names,
+        high_kingdoms=tuple(hks),
+    )
+
+
+@lru_cache(maxsize=None)
+def load_tables() -> Tables:
+    path = DATA / "rules.toml"
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except tomllib.TOMLDecodeError as exc:
+        raise TableError(f"rules.toml: not valid TOML ({exc})") from None
+    return parse_tables(data, path.name)

@@ -1,0 +1,36 @@
+"""The steward bot (issue 16: "steward takes ≥ 4× its fair share of wins against eleven
+random bots") and the invariants of its own play."""
+
+from realms.core.agents import RandomBot, bot_seed
+from realms.core.match import play
+from realms.games.brittania import GAME
+from realms.games.brittania.advice import beat
+from realms.games.brittania.bots import Steward
+
+
+def test_beat_is_the_d10_difference():
+    assert beat(0) == 0.45          # d10 + 0 beats d10: 45 of the 100 pairs
+    assert beat(10) == 1.0 and beat(-10) == 0.0
+
+
+def test_steward_against_eleven_random_bots():
+    games = 12
+    wins = 0.0
+    for seed in range(games):
+        seat = seed % 12
+        s = GAME.new_game({"players": 12}, seed)
+        agents = [Steward(bot_seed(seed, i)) if i == seat else RandomBot(bot_seed(seed, i)) for i in range(12)]
+        play(s, agents)
+        winners = s.result()["winners"]
+        if s.names[seat] in winners:
+            wins += 1 / len(winners)
+    assert wins / games >= 4 / 12
+
+
+def test_steward_game_is_whole_and_replays():
+    s = GAME.new_game({"players": 6}, 11)
+    play(s, [Steward(bot_seed(11, i)) for i in range(6)])
+    assert s.over and s.result()["winners"]
+    assert GAME.replay(s.record()).state_hash() == s.state_hash()
+    kinds = {e.kind for e in s.events}
+    assert {"conquest", "invest", "trade"} <= kinds

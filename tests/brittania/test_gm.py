@@ -1,0 +1,189 @@
+"""The game master's assistant (issue 16 part 4; RULINGS BR-Q28): reading posts in both
+formats (only bold counts, quotes never), both ways of writing each order, every problem
+of a post with its line and reason, and a forum game run from ``realms gm new`` through
+``orders`` and ``resolve`` to ``realms replay``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from realms.cli import cli
+from realms.core.game import GMError
+from realms.core.record import Record
+from realms.games.brittania import GAME
+from realms.games.brittania.forum import read_posts, read_text
+from realms.games.brittania.gm import names_of
+from realms.games.brittania.orders import Order
+from realms.games.brittania.phrases import Unreadable, read_order
+
+POSTS = Path(__file__).parent / "posts"
+PLAYERS = ("--player", "Ann:Kent:Alfred:Shrewd", "--player", "Bob:essex:Edmund:Warrior",
+           "--player", "Carl:Galloway:Cuillen:Sailor")
+
+
+def realms(*args: str):
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    return result.exit_code, result.output
+
+
+@pytest.fixture
+def folder(tmp_path):
+    code, out = realms("gm", "new", "brittania", tmp_path / "g", *PLAYERS, "--seed", "3")
+    assert code == 0, out
+    return tmp_path / "g"
+
+
+# -- reading posts ------------------------------------------------------------------------
+def test_text_posts_only_bold_outside_quotes_counts():
+    posts = read_posts(POSTS / "turn1.txt")
+    assert [(p.author, p.line, p.edited) for p in posts] == [
+        ("Ann", 1, False), ("Bob", 12, False), ("Ann", 18, False), ("Carl", 21, True), ("Zed", 24, False)]
+    ann = posts[0].bold
+    assert ann[:2] == [(2, "5 Grain to Defend Kent."), (3, "4 Grain for Investing of Kent.")]
+    assert not any("10 Grain to Conquer Kent" in text for _, text in ann)      # quoted from Bob
+    assert not any("10 Grain to Conquer Essex" in text for _, text in ann)     # not bold
+
+
+def test_smf_page_authors_bold_quotes_and_last_edit():
+    posts = read_posts(POSTS / "turn1.html")
+    assert [(p.author, p.edited) for p in posts] == [("Ann", False), ("Bob", True), ("Zed", False)]
+    assert [text for _, text in posts[0].bold] == [
+        "5 Grain to Defend Kent.", "10 Grain to Conquer Essex.", "2 Grain to Invest in Kentt.",
+        "Trade Route with Bob."]                                   # <strong> and <b>; the quote left out
+    assert all(line > 1 for line, _ in posts[0].bold)
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[post]x[/post]', "1: a post without its author"),
+    ('[post author="Ann"]\n[b]x[/b]', "1: the post by Ann has no [/post]"),
+    ('[/post]', "1: [/post] without a post"),
+])
+def test_text_format_errors_name_the_line(text, message):
+    with pytest.raises(GMError, match=message.replace("[", r"\[")):
+        read_text(text, "posts.txt")
+
+
+def test_a_file_without_posts_is_refused(tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("nothing here")
+    with pytest.raises(GMError, match=r"empty.txt: no \[post"):
+        read_posts(empty)
+
+
+# -- reading orders -----------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def names():
+    return names_of(GAME.new_game({"names": ["Ann", "Bob", "Carl"]}, 1))
+
+
+@pytest.mark.parametrize("line, order", [
+    ("10 Grain to Conquer Kent.", Order("conquer", "kent", 10)),
+    ("10 Grain for Conquest of Kent.", Order("conquer", "kent", 10)),
+    ("5 Grain to Defend Essex.", Order("defend", "essex", 5)),
+    ("5 Grain for Defense of Essex.", Order("defend", "essex", 5)),
+    ("5 grain for defence of essex", Order("defend", "essex", 5)),
+    ("5 Grain to Invest in Essex.", Order("invest", "essex", 5)),
+    ("5 Grain for Investing of Essex.", Order("invest", "essex", 5)),
+    ("8 Grain to Conquer Ui Neil.", Order("conquer", "ui-neill", 8)),       # misspelt, one clearly nearest
+    ("Move Capital to Essex.", Order("capital", "essex", 20)),
+    ("20 Grain to Move Capital to Essex.", Order("capital", "essex", 20)),
+    ("New Capital: Wessex.", Order("capital", "wessex", 0)),
+    ("Trade Route with Bob.", Order("trade", "1")),
+    ("Establish a Trade Route with carl.", Order("trade", "2")),
+    ("Cancel Trade Route with Bob.", Order("cancel", "1")),
+    ("King leads Conquest of Kent.", Order("lead", "conquer:kent")),
+    ("King Alfred leads the Attack on Kent.", Order("lead", "conquer:kent")),
+    ("King leads the Defence of Essex.", Order("lead", "defend:essex")),
+])
+def test_both_ways_of_writing_orders(names, line, order):
+    assert read_order(line, names) == order
+
+
+@pytest.mark.parametrize("line, reason", [
+    ("Please be gentle.", "not readable as an order"),
+    ("3 Grain to Conquer Atlantis.", "unknown state 'Atlantis' (closest: "),
+    ("2 Grain to Invest in Essx.", "close to more than one (closest: Essex, Wessex"),
+    ("10 Grain to Move Capital to Essex.", "moving the capital costs 20 grain, not 10"),
+    ("Trade Route with Zed.", "unknown player 'Zed'"),
+])
+def test_unreadable_lines_say_why(names, line, reason):
+    with pytest.raises(Unreadable) as err:
+        read_order(line, names)
+    assert reason in str(err.value)
+
+
+# -- the commands -----------------------------------------------------------------------------
+def test_gm_orders_reports_every_problem_with_line_and_reason(folder):
+    code, out = realms("gm", "orders", folder, POSTS / "turn1.txt", "--json")
+    assert code == 0, out
+    got = json.loads(out)
+    assert got["turn"] == 1 and got["strangers"] == [{"author": "Zed", "line": 24}]
+    ann, bob, carl = (got["players"][n] for n in ("Ann", "Bob", "Carl"))
+    assert [(o["kind"], o["state"], o["grain"], o["line"]) for o in ann["orders"]] == [
+        ("defend", "kent", 5, 2), ("invest", "kent", 4, 3)]
+    reasons = {(x["line"], x["text"]): x["reason"] for x in ann["problems"]}
+    assert reasons[(5, "3 Grain to Conquer Atlantis.")].startswith("unknown state 'Atlantis' (closest: ")
+    assert "close to more than one" in reasons[(5, "2 Grain to Invest in Essx.")]
+    assert reasons[(7, "Please be gentle.")].startswith("not readable")
+    assert reasons[(8, "1 Grain to Conquer Ui Neill.")].startswith("Ui Neill is not next to your states")
+    assert reasons[(9, "1 Grain to Defend Essex.")] == "you do not hold Essex"
+    assert reasons[(10, "2 Grain to Conquer Sussex.")] == "2 grain is more than the 1 you have left"
+    assert reasons[(18, "")] == "a second post: only the first (line 1) counts"
+    assert [(o["kind"], o["grain"], o["line"]) for o in bob["orders"]] == [("defend", 4, 14)]
+    bob_reasons = {x["line"]: x["reason"] for x in bob["problems"]}
+    assert bob_reasons[13] == "31 grain to fight is over 30"
+    assert bob_reasons[16] == "Carl is not your neighbour by land or sea"
+    assert carl["orders"] == [] and "an edited post" in carl["problems"][0]["reason"]
+    code, text = realms("gm", "orders", folder, POSTS / "turn1.txt")
+    assert "Post by Zed (line 24): not a player of the game" in text
+    assert "  line 9: PROBLEM '1 Grain to Defend Essex.': you do not hold Essex" in text
+
+
+def test_a_forum_game_from_new_to_a_posted_report_and_its_replay(folder):
+    code, out = realms("gm", "resolve", folder)
+    assert code != 0 and "orders-1.json: no orders read for turn 1" in out
+    assert realms("gm", "orders", folder, POSTS / "turn1.html")[0] == 0
+    code, report = realms("gm", "resolve", folder)
+    assert code == 0, report
+    assert (folder / "turn-1.bbcode").read_text() + "\n" == report
+    assert "[b]Turn 1 results[/b]" in report and "Ann orders: 5 grain to defend kent; a trade route with Bob." in report
+    assert "Bob orders: nothing." in report                       # his only post was edited
+    assert "[b]Grain for turn 2[/b]" in report
+    assert (folder / "turn-1.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    state = GAME.replay(Record.load(folder / "record.json"))
+    assert state.turn == 2 and state.output[state.board.index["kent"]] == 10
+    code, out = realms("replay", folder / "record.json", "--json")
+    assert code == 0 and json.loads(out)["state_hash"] == state.state_hash()
+    code, out = realms("gm", "orders", folder, POSTS / "turn1.txt", "--json")
+    assert json.loads(out)["turn"] == 2
+
+
+def test_gm_new_refuses_bad_players_by_name(tmp_path):
+    code, out = realms("gm", "new", "brittania", tmp_path / "a", "--player", "Ann:Kent:Alfred")
+    assert code != 0 and "--player #1 'Ann:Kent:Alfred': expected NAME:STATE:KING:TRAIT" in out
+    code, out = realms("gm", "new", "brittania", tmp_path / "b", "--player", "Ann:Kent:Alfred:Shrewd",
+                       "--player", "Bob:Kent:Edmund:Warrior")
+    assert code != 0 and "--player #2 (Bob): Kent is taken" in out
+    code, out = realms("gm", "new", "brittania", tmp_path / "c", "--player", "Ann:Kent:Brian:Shrewd",
+                       "--player", "Bob:Essex:Edmund:Warrior")
+    assert code != 0 and "king's name (from the region's list) 'Brian'" in out
+    code, out = realms("gm", "orders", tmp_path / "a", POSTS / "turn1.txt")
+    assert code != 0 and "no game here" in out
+
+
+def test_gm_is_generic_a_game_without_an_assistant_says_so(tmp_path):
+    code, out = realms("gm", "new", "hy-breasil", tmp_path / "h", "--player", "x")
+    assert code != 0 and "Hy Breasil has no game master's assistant" in out
+    code, out = realms("gm", "new", "atlantis", tmp_path / "h", "--player", "x")
+    assert code != 0 and "unknown game 'atlantis'" in out
+
+
+def test_gm_new_says_what_a_player_holds_and_keeps_one_game_a_folder(folder):
+    code, out = realms("gm", "new", "brittania", folder)
+    assert code != 0 and "give each player as --player NAME:STATE:KING:TRAIT" in out
+    code, out = realms("gm", "new", "brittania", folder, *PLAYERS)
+    assert code != 0 and "a game is kept here already" in out

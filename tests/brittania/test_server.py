@@ -1,0 +1,57 @@
+"""Brittania in the web app through the shared API: people and bots in any mix, 12 seats;
+a person's orders stay hidden from the other seats until the turn resolves (BR-Q29)."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+
+from realms.server.app import create_app
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(client, game, seats, options) -> dict:
+    """Two people: the server draws a secret seed (the dice decide what they may not know)."""
+    r = client.post("/api/games", json={"game": game, "options": options, "seats": seats})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_two_people_and_ten_bots_write_orders_hidden_from_each_other(tmp_path):
+    with TestClient(create_app(str(tmp_path / "realms.db"))) as client:
+        seats = ["human", "human"] + ["steward"] * 5 + ["random"] * 5
+        out = new_game(client, game="brittania", seats=seats, options={"turns": 2})
+        gid = out["id"]
+        ann, bob = (s["token"] for s in out["seats"])
+
+        def me(token):
+            return client.get(f"/api/games/{gid}", headers=bearer(token)).json()
+
+        def answer(token, key):
+            st = me(token)
+            r = client.post(f"/api/games/{gid}/answers", headers=bearer(token),
+                            json={"key": key, "version": st["version"]})
+            assert r.status_code == 200, r.text
+
+        for token, start in ((ann, "kent"), (bob, "umall")):
+            st = me(token)
+            while st["pending"] and st["pending"][0]["player"] in (0, 1) and st["view"]["phase"] == "setup":
+                d = next(d for d in st["pending"] if d["kind"] in ("br.start", "br.trait", "br.name"))
+                keys = [o["key"] for o in d["options"]]
+                answer(token, start if start in keys else keys[0])
+                st = me(token)
+                if d["kind"] == "br.name":
+                    break
+        st = me(ann)
+        assert st["pending"][0]["kind"] == "br.order" and st["view"]["turn"] == 1
+        answer(ann, "invest:kent")
+        answer(ann, "8")
+        assert me(ann)["view"]["orders"] == [{"by": 0, "grain": 8, "kind": "invest", "target": "kent"}]
+        assert "invest:kent" not in str(me(bob)) and "kent" not in str(me(bob)["view"]["orders"])
+        answer(ann, "done")
+        answer(bob, "done")
+        st = me(bob)
+        assert st["view"]["turn"] == 2
+        assert st["view"]["states"]["kent"]["output"] == 12
