@@ -49,7 +49,14 @@ def hit_outcomes(unhurt: int, wounded: int, hits: int) -> list[tuple[int, int]]:
 @lru_cache(maxsize=None)
 def outcome_keys(unhurt: int, wounded: int, hits: int) -> tuple[str, ...]:
     """The option keys of :func:`hit_outcomes` (``"u1w0"``), made once per battle size."""
-    return tuple(_outcome_key(*o) for o in hit_outcomes(unhurt, wounded, hits))
+    outcomes = hit_outcomes(unhurt, wounded, hits)
+    keys = tuple(_outcome_key(*o) for o in outcomes)
+    OUTCOME_OF.update(zip(keys, outcomes))
+    return keys
+
+
+#: an outcome key's (unhurt, wounded), for every key :func:`outcome_keys` has made
+OUTCOME_OF: dict[str, tuple[int, int]] = {}
 
 
 def attacker_needs(s: "HBState", area: int, attacker) -> int:
@@ -160,8 +167,7 @@ def allocate(s: "HBState", nid: int, side: int, hits: int) -> Decision | None:
 
 @STEPS.on_answer("allocate")
 def allocate_answer(s: "HBState", player: int, key: str, nid: int, side: int, hits: int) -> None:
-    u, w = key[1:].split("w")
-    _apply_hits(s, side, int(u), int(w))
+    _apply_hits(s, side, *OUTCOME_OF[key])
 
 
 def _apply_hits(s: "HBState", side: int, u: int, w: int) -> None:
