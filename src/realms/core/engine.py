@@ -17,8 +17,9 @@ scheduled or logged first, :meth:`GameState.ask_again` discards), so that a
 determinized copy can ask anew.
 
 A game state declares its fields once (:attr:`GameState.FIELDS`): construction checks
-it set exactly those, :meth:`GameState.clone` copies each as declared and
-:meth:`GameState.snapshot` hashes those it names.
+it set them all (and the conformance kit that it set no other),
+:meth:`GameState.clone` copies each as declared and :meth:`GameState.snapshot` hashes
+those it names.
 """
 
 from __future__ import annotations
