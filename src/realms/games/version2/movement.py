@@ -1,0 +1,51 @@
+"""Troop movements (2.3.3): a unit spends one move point to move into an adjacent field of
+its own player.  Entering any other field is an attack (V2-Q14), see :mod:`.attack`.
+One unit moves per decision; the key names its class (``move:12:13:c2.0``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .rules import ARMS
+from .state import parse_class, unit_class
+
+if TYPE_CHECKING:
+    from .state import V2State
+
+SECTION = "2.3.3"
+
+
+def keys(s: "V2State", p: int) -> list[str]:
+    out = []
+    owner, units, adj = s.owner, s.units, s.board.adj
+    for f in s.board.passable:
+        if owner[f] != p or not units[f]:
+            continue
+        dests = [t for t in adj[f] if owner[t] == p]
+        if not dests:
+            continue
+        prev = None
+        for u in units[f]:
+            if u[1] > 0 and u != prev:
+                prev = u
+                c = unit_class(u)
+                for t in dests:
+                    out.append(f"move:{f}:{t}:{c}")
+    return out
+
+
+def apply(s: "V2State", p: int, rest: str) -> None:
+    f, t, c = rest.split(":")
+    f, t = int(f), int(t)
+    u = parse_class(c)
+    s.units[f].remove(u)
+    s.add_units(t, [(u[0], u[1] - 1, u[2], u[3])])
+    s.log("move", f"{s.names[p]} moves {ARMS[u[0]]} from {s.field_name(f)} to {s.field_name(t)}.",
+          player=p, field=f, to=t, arm=ARMS[u[0]])
+
+
+def label(s: "V2State", key: str) -> str:
+    _, f, t, c = key.split(":")
+    u = parse_class(c)
+    return (f"Move {ARMS[u[0]]} ({u[1]} move points, experience {u[2]}) from {s.field_name(int(f))} "
+            f"to {s.field_name(int(t))}")

@@ -1,0 +1,33 @@
+"""The shared conformance kit on version² at 2 to 6 players and all three game types
+(bounded seeds here; REALMS_SOAK-sized run marked slow), with the invariants of
+issue 15 after every answer and missions never shown to another seat."""
+
+import pytest
+
+from realms.core.conformance import check_game
+from realms.games.version2 import GAME
+
+KINDS = {"v2.action", "v2.attack-units", "v2.defend", "v2.offer", "v2.orders"}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_conformance(players):
+    seen: set = set()
+    for kind in ("capitol", "resistance", "abundance"):
+        report = check_game(GAME, {"players": players, "type": kind, "turn_limit": 5}, range(7), deep_every=61)
+        assert report.games == 7
+        seen |= report.kinds
+    assert {"v2.action", "v2.attack-units", "v2.defend"} <= seen
+
+
+def test_conformance_reaches_every_decision_kind():
+    report = check_game(GAME, {"players": 4, "type": "abundance", "turn_limit": 6}, range(6), deep_every=211)
+    assert KINDS <= report.kinds, KINDS - report.kinds
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_conformance_200_seeds(players):
+    for kind in ("capitol", "resistance", "abundance"):
+        report = check_game(GAME, {"players": players, "type": kind, "turn_limit": 8}, range(200), deep_every=97)
+        assert report.games == 200
