@@ -38,16 +38,6 @@ def spend_attack(u: tuple) -> tuple:
     return (u[0], u[1] - 1, u[2], u[3]) if u[1] > 0 else (u[0], u[1], u[2], 1)
 
 
-def keys(s: "V2State", p: int) -> list[str]:
-    owner, units, adj = s.owner, s.units, s.board.adj
-    targets = set()
-    for f in s.board.passable:
-        if owner[f] == p and units[f] and any(u[1] > 0 or not u[3] for u in units[f]):
-            for t in adj[f]:
-                if owner[t] != p:
-                    targets.add(t)
-    return [f"attack:{t}" for t in sorted(targets)]
-
 
 def label(s: "V2State", key: str) -> str:
     t = int(key.split(":")[1])
@@ -128,7 +118,7 @@ def launch(s: "V2State", p: int) -> None:
     s.pick = None
     attackers = []
     for f, u in picked:
-        s.units[f].remove(u)
+        s.take_unit(f, u)
         attackers.append((*spend_attack(u), f))
     dfd = s.owner[t]
     if not s.units[t]:
@@ -139,7 +129,7 @@ def launch(s: "V2State", p: int) -> None:
         s.then(("act", p))
         return
     defenders = [(*u, t) for u in s.units[t]]
-    s.units[t] = []
+    s.clear_units(t)
     s.battle = {"target": t, "att": p, "dfd": dfd, "side": [attackers, defenders], "round": 0,
                 "orders": ["random", "random"], "retreat": [0, 0], "start": [len(attackers), len(defenders)],
                 "dest": NOBODY, "fought": 0}
@@ -203,7 +193,7 @@ def conquer(s: "V2State", p: int, t: int, attackers: list[tuple]) -> None:
             s.capitols_taken[p] += 1
         s.log("capitol-falls", f"{s.names[owner_of_capitol]}'s capitol on {s.field_name(t)} falls to {s.names[p]}.",
               player=p, loser=owner_of_capitol, field=t)
-    s.owner[t] = p
+    s.set_owner(t, p)
     s.add_units(t, [u[:4] for u in attackers])
     if loser != NOBODY and s.alive[loser] and loser not in s.owner:
         missions.eliminate(s, loser, p)

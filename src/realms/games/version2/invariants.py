@@ -93,10 +93,22 @@ def production_is_sum_of_fields(s: "V2State", memory: dict) -> str | None:
     return None
 
 
+def move_cache_is_fresh(s: "V2State", memory: dict) -> str | None:
+    """The per-field move options cached for speed (actions.py) equal a fresh count."""
+    from .actions import field_moves
+
+    adj = s.board.adj
+    for f, cached in s._moves.items():
+        if s.units[f] and cached != field_moves(s.units[f], adj[f], s.owner, s.owner[f]):
+            return f"stale move options cached for field {f}"
+    return None
+
+
 INVARIANTS = (
     treasure_never_negative,
     sea_stays_empty,
     units_where_they_may_be,
     warehouses_and_capitols,
     production_is_sum_of_fields,
+    move_cache_is_fresh,
 )

@@ -15,30 +15,12 @@ if TYPE_CHECKING:
 SECTION = "2.3.3"
 
 
-def keys(s: "V2State", p: int) -> list[str]:
-    out = []
-    owner, units, adj = s.owner, s.units, s.board.adj
-    for f in s.board.passable:
-        if owner[f] != p or not units[f]:
-            continue
-        dests = [t for t in adj[f] if owner[t] == p]
-        if not dests:
-            continue
-        prev = None
-        for u in units[f]:
-            if u[1] > 0 and u != prev:
-                prev = u
-                c = unit_class(u)
-                for t in dests:
-                    out.append(f"move:{f}:{t}:{c}")
-    return out
-
 
 def apply(s: "V2State", p: int, rest: str) -> None:
     f, t, c = rest.split(":")
     f, t = int(f), int(t)
     u = parse_class(c)
-    s.units[f].remove(u)
+    s.take_unit(f, u)
     s.add_units(t, [(u[0], u[1] - 1, u[2], u[3])])
     s.log("move", f"{s.names[p]} moves {ARMS[u[0]]} from {s.field_name(f)} to {s.field_name(t)}.",
           player=p, field=f, to=t, arm=ARMS[u[0]])

@@ -15,23 +15,6 @@ if TYPE_CHECKING:
 SECTION = "2.3.2"
 
 
-def keys(s: "V2State", p: int) -> list[str]:
-    r = s.rules
-    money = s.treasure[p]
-    arms = [a for a in range(3) if r.cost[a] <= money]
-    if not arms:
-        return []
-    out = []
-    terrain = s.board.terrain
-    owner = s.owner
-    for f in s.board.land:
-        if owner[f] == p:
-            t = terrain[f]
-            for a in arms:
-                if t in r.recruit_on[a]:
-                    out.append(f"recruit:{f}:{ARM_LETTER[a]}")
-    return out
-
 
 def apply(s: "V2State", p: int, rest: str) -> None:
     f, letter = rest.split(":")

@@ -45,7 +45,7 @@ def setup(s: "V2State") -> None:
     deal_missions(s)
     caps = place_capitols(s)
     for p, f in enumerate(caps):
-        s.owner[f] = p
+        s.set_owner(f, p)
         s.capitol[f] = p
         s.warehouse[f] = 1
         # V2-Q2: the index after the capitol and warehouse are built (natural + 4)
@@ -58,7 +58,7 @@ def setup(s: "V2State") -> None:
     elif s.game_type == "abundance":
         # V2-Q4: dealt at random, one field to each player in turn from the first player
         for i, f in enumerate(s.dice.shuffled(neutral)):
-            s.owner[f] = (s.first + i) % s.n
+            s.set_owner(f, (s.first + i) % s.n)
             s.add_units(f, garrison(s.board.index[f]))
     s.treasure = [r.treasure[s.game_type]] * s.n
     s.log("setup", f"A game of type {s.game_type.capitalize()} on {s.board.name}: every player has a secret mission, "

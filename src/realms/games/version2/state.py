@@ -82,6 +82,9 @@ class V2State(GameState):
         self.over = False
         self.winners: list[int] = []
         self.end_reason = ""
+        #: per field, its movers, own neighbours and foreign neighbours (actions.py); a
+        #: cache, dropped for a field whenever its units or a neighbour's owner change
+        self._moves: dict[int, tuple] = {}
         self.then(("setup",))
         self._run()
 
@@ -113,6 +116,7 @@ class V2State(GameState):
         other.over = self.over
         other.winners = list(self.winners)
         other.end_reason = self.end_reason
+        other._moves = dict(self._moves)
 
     def snapshot(self) -> dict:
         return {
@@ -228,6 +232,27 @@ class V2State(GameState):
         us = self.units[f]
         us.extend(new)
         us.sort()
+        self._moves.pop(f, None)
+
+    def take_unit(self, f: int, u: tuple) -> None:
+        self.units[f].remove(u)
+        self._moves.pop(f, None)
+
+    def clear_units(self, f: int) -> None:
+        self.units[f] = []
+        self._moves.pop(f, None)
+
+    def set_units(self, f: int, units: list[tuple]) -> None:
+        self.units[f] = sorted(units)
+        self._moves.pop(f, None)
+
+    def set_owner(self, f: int, p: int) -> None:
+        """Field ``f`` changes hands: the move options of it and its neighbours change."""
+        self.owner[f] = p
+        moves = self._moves
+        moves.pop(f, None)
+        for g in self.board.adj[f]:
+            moves.pop(g, None)
 
     def field_name(self, f: int) -> str:
         from .board import TERRAINS

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from realms.core.decision import Decision
 
 from . import attack, missions, movement, recruit, warehouse
+from .actions import action_keys
 from .steps import STEPS
 
 if TYPE_CHECKING:
@@ -33,25 +34,12 @@ def turn(s: "V2State", p: int) -> None:
     units = s.units
     for f, o in enumerate(s.owner):
         if o == p and units[f]:
-            us = units[f]
-            for i, u in enumerate(us):
-                top = full[u[0]]
-                us[i] = (u[0], min(top, u[1] + top), u[2], 0)
-            us.sort()
+            s.set_units(f, [(u[0], min(full[u[0]], u[1] + full[u[0]]), u[2], 0) for u in units[f]])
     gain = s.production(p)
     s.treasure[p] += gain
     s.log("turn", f"Turn {s.turn}: {s.names[p]} gains {gain} (treasure {s.treasure[p]}).",
           player=p, gain=gain, treasure=s.treasure[p])
     s.then(("act", p))
-
-
-def action_keys(s: "V2State", p: int) -> list[str]:
-    keys = ["end"]
-    keys += recruit.keys(s, p)
-    keys += warehouse.keys(s, p)
-    keys += movement.keys(s, p)
-    keys += attack.keys(s, p)
-    return keys
 
 
 def label(s: "V2State", key: str) -> str:

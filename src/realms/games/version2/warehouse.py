@@ -13,19 +13,6 @@ SECTION = "2.3.5"
 NOBODY = -1
 
 
-def keys(s: "V2State", p: int) -> list[str]:
-    out = []
-    owner, wh, cap = s.owner, s.warehouse, s.capitol
-    can_build = s.treasure[p] >= s.rules.warehouse_cost
-    for f in s.board.land:
-        if owner[f] == p:
-            if not wh[f]:
-                if can_build:
-                    out.append(f"build:{f}")
-            elif cap[f] == NOBODY:
-                out.append(f"pull:{f}")
-    return out
-
 
 def apply(s: "V2State", p: int, word: str, f: int) -> None:
     if word == "build":
