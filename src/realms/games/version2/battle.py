@@ -126,7 +126,8 @@ def duel(s: "V2State", att_value: int, att_factor: int, def_value: int, def_fact
     """2.3.4.3: the attacked unit is destroyed if its total is less than the attacker's."""
     die = s.rules.die
     r = s.dice.below
-    return (r(die) + 1) * def_value * def_factor < (r(die) + 1) * att_value * att_factor
+    attack = (r(die) + 1) * att_value * att_factor
+    return (r(die) + 1) * def_value * def_factor < attack
 
 
 def artillery_fire(s: "V2State", b: dict, mods: list[int], kills: list[set]) -> None:
@@ -141,10 +142,12 @@ def artillery_fire(s: "V2State", b: dict, mods: list[int], kills: list[set]) -> 
         their_foot = [j for j, u in enumerate(theirs) if u[0] != ARTILLERY]
         order = b["orders"][side]
         for gun in guns:
-            if order == "random":
+            if not their_art or not their_foot:
+                at_art = not their_foot
+            elif order == "random":
                 at_art = theirs[s.dice.below(len(theirs))][0] == ARTILLERY
             else:
-                at_art = (order == "artillery" and their_art) or not their_foot
+                at_art = order == "artillery"
             if at_art:
                 j = their_art[s.dice.below(len(their_art))]
                 v = theirs[j]
