@@ -45,10 +45,12 @@ def test_2_3_4_3_equal_totals_ward_off(v2):
 def test_2_3_4_2_fighting_groups_three_to_one_and_reserve(v2):
     """2.3.4.2: groups up to 3:1, excessive units form the reserve (V2-Q22, V2-Q23): 7
     against 2 fight in two groups of 3:1 with one in reserve, so 6 + 2 duels (16 rolls).
-    With the majority (+10) against minority and desperation (−10 + 15), a tie on the die
-    goes to the larger army; the winners move in with experience."""
+    The majority has +10, the far outnumbered +15 (minority −10, desperation +25), so the
+    attackers' 2s beat the defenders' 1s and the defenders' 1s fail against 2s; the
+    winners move in with experience."""
     s, a, b = _battle(v2, [v2.inf()] * 7, [v2.inf()] * 2)
-    _attack(v2, s, a, b, [0] * 16)
+    group = [1, 0] * 3 + [0, 1]
+    _attack(v2, s, a, b, group * 2)
     assert not s.dice.rolls
     assert s.owner[b] == 0 and s.units[b] == [v2.inf(0, exp=1)] * 7 and s.units[a] == []
 
@@ -76,11 +78,16 @@ def test_2_3_4_2_artillery_fires_every_second_turn_and_retreat_offer(v2):
     assert d.kind == "v2.offer" and d.player == 0 and list(d.keys) == ["fight", "complete", "immediate"]
 
 
+#: from the third fight-turn the attacker is tired (−5 a round): in a 1:1 group the
+#: defender's attack rolls a 1 against the attacker's 2, the attacker's a 1 against a 1
+TIRED_GROUP = [0, 1, 0, 0]
+
+
 def _three_rounds_of_ties():
-    """3 inf + 1 art against 3 inf, every roll a tie: fire (1 shot, 3 defenders) in rounds
-    1 and 3, three 1:1 groups (12 rolls) each round."""
+    """3 inf + 1 art against 3 inf, no one hit: fire (1 shot, 3 defenders) in rounds 1 and
+    3, three 1:1 groups (12 rolls) each round."""
     fire = [0, 3, 3, 3]
-    return fire + [0] * 12 + [0] * 12 + fire + [0] * 12
+    return fire + [0] * 12 + [0] * 12 + fire + TIRED_GROUP * 3
 
 
 def test_2_3_4_2_immediate_retreat(v2):
@@ -99,7 +106,7 @@ def test_2_3_4_2_complete_retreat(v2):
     after three more fight-turns, losing a third of the infantry."""
     s, a, b = _battle(v2, [v2.inf()] * 3 + [v2.art()], [v2.inf()] * 3)
     _attack(v2, s, a, b, _three_rounds_of_ties())
-    s.dice.rolls = [0] * 36                        # rounds 4, 5, 6: foot only, all ties
+    s.dice.rolls = TIRED_GROUP * 9                 # rounds 4, 5, 6: foot only, no one hit
     v2.answer(s, "complete")
     assert not s.dice.rolls and s.battle is None
     assert s.units[a] == [v2.inf(-1)] * 2 + [v2.art(-1)]
@@ -108,7 +115,7 @@ def test_2_3_4_2_complete_retreat(v2):
 
 def test_2_3_4_2_cavalry_flees_unharmed(v2):
     s, a, b = _battle(v2, [v2.cav()] * 3, [v2.inf()] * 3)
-    _attack(v2, s, a, b, [0] * 36)
+    _attack(v2, s, a, b, [0] * 24 + TIRED_GROUP * 3)
     v2.answer(s, "immediate")
     assert s.units[a] == [v2.cav(0)] * 3             # 2 − 1 (attack) − 1 (retreat)
 
@@ -130,7 +137,7 @@ def test_2_3_4_2_conquest_moves_everyone_in(v2):
     """2.3.4.2: the attacker conquers and all attacking units, artillery too, are stationed
     on the field (V2-Q27); they gain experience for the battle won (2.3.4.4)."""
     s, a, b = _battle(v2, [v2.inf(), v2.inf(), v2.art()], [v2.inf()])
-    _attack(v2, s, a, b, [3, 0] + [0] * 6)
+    _attack(v2, s, a, b, [3, 0] + [0] * 4 + [0, 1])   # the gun hits; the foot duels all fail
     assert s.owner[b] == 0
     assert s.units[b] == [v2.inf(0, exp=1)] * 2 + [v2.art(0, exp=1)]
 
