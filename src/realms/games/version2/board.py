@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from realms.core.mapgraph import MapError
+
 MAPS = Path(__file__).parent / "data" / "maps"
 
 SEA, FORD, WOODLAND, MEADOWS, MOUNTAINS = range(5)
@@ -37,8 +39,9 @@ LAND = (WOODLAND, MEADOWS, MOUNTAINS)
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
-class BoardError(ValueError):
-    """A board that cannot be played; the message names the file, the field and the problem."""
+class BoardError(MapError):
+    """A board that cannot be played; the message names the file, the field and the problem
+    (a :class:`MapError`, so the CLI reports it as it reports any bad map)."""
 
 
 def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:

@@ -39,12 +39,15 @@ def corners(x: float, y: float, size: float = SIZE) -> str:
 
 
 def draw(state=None, options: dict | None = None) -> str:
-    """The board of ``state`` (a position) or, without one, the board ``options`` name."""
+    """The board of ``state`` (a position) or, without one, the board ``options`` name
+    (``board``, or ``map`` as ``realms map show --map`` passes it; by default the board
+    for ``players``, 4)."""
     options = options or {}
     if state is not None:
         board: Board = state.board
     else:
-        board = load_board(options.get("board") or f"board-{options.get('players', 4)}")
+        name = options.get("board") or options.get("map") or f"board-{options.get('players', 4)}"
+        board = load_board(name)
     xs, ys = zip(*(centre(q, r) for q, r in board.coords))
     x0, y0 = min(xs) - SIZE, min(ys) - SIZE
     width = max(xs) - x0 + SIZE + (PANEL if state is not None else 0)
