@@ -81,7 +81,8 @@ def _one(arg, i):
 def _move(arg, i):
     f, dests, classes = arg
     k = len(dests)
-    return f"move:{f}:{dests[i % k]}:{unit_class(classes[i // k])}"
+    c = classes[i // k]
+    return f"move:{f}:{dests[i % k]}:{c if c == 'all' else unit_class(c)}"
 
 
 def _attack(arg, i):
@@ -89,9 +90,12 @@ def _attack(arg, i):
 
 
 def field_moves(us: list, near: tuple, owner: list, p: int) -> tuple:
-    """The classes of the units on a field that can move (2.3.3), its own neighbours they
-    can move to, and the foreign neighbours they can attack if any unit can (V2-Q15)."""
-    movers = sorted({u for u in us if u[1] > 0})
+    """The classes of the units on a field that can move (2.3.3) — and ``all`` where two
+    or more can, to move them together — its own neighbours they can move to, and the
+    foreign neighbours they can attack if any unit can (V2-Q15)."""
+    movers: list = sorted({u for u in us if u[1] > 0})
+    if movers and (len(movers) > 1 or us.count(movers[0]) > 1):
+        movers.append("all")
     dests = [g for g in near if owner[g] == p]
     if not movers and all(u[3] for u in us):
         return movers, dests, ()
@@ -106,8 +110,11 @@ def action_keys(s: "V2State", p: int) -> LazyKeys:
     money = s.treasure[p]
     can_build = money >= rules.warehouse_cost
     # letters of the arms affordable now, per terrain code (2.3.2)
-    affordable = [a for a in range(3) if rules.cost[a] <= money]
-    by_terrain = ["".join(ARM_LETTER[a] for a in affordable if t in rules.recruit_on[a]) for t in range(5)]
+    # per terrain code, the recruits open now (2.3.2): "i" one infantry, "i:max" as many
+    # as the treasure pays for (where that is two or more)
+    by_terrain = [[ARM_LETTER[a] for a in range(3) if t in rules.recruit_on[a] and rules.cost[a] <= money]
+                  + [ARM_LETTER[a] + ":max" for a in range(3) if t in rules.recruit_on[a] and 2 * rules.cost[a] <= money]
+                  for t in range(5)]
     moves = s._moves
     runs: list = [(1, _end, None)]
     append = runs.append

@@ -48,11 +48,20 @@ def label(s: "V2State", key: str) -> str:
 
 def available(s: "V2State", f: int) -> list[tuple]:
     """Units on ``f`` able to attack and not yet picked."""
-    left = [u for u in s.units[f] if can_attack(u)]
+    left = [u for u in s.units[f] if u[1] > 0 or not u[3]]
+    taken: dict[tuple, int] = {}
     for g, u in s.pick[1]:
         if g == f:
-            left.remove(u)
-    return left
+            taken[u] = taken.get(u, 0) + 1
+    if not taken:
+        return left
+    out = []
+    for u in left:
+        if taken.get(u):
+            taken[u] -= 1
+        else:
+            out.append(u)
+    return out
 
 
 def pick_keys(s: "V2State", p: int) -> list[str]:

@@ -130,9 +130,11 @@ class GeneralBot:
         kind = decision.kind
         if kind == "v2.orders":
             return keys.index("artillery")
+        if kind == "v2.attack-units":
+            return keys.index(self._pick(keys))
         look = _Look(view(), decision.player)
-        key = {"v2.action": self._action, "v2.attack-units": self._pick,
-               "v2.defend": self._defend, "v2.offer": self._offer}[kind](look, keys, decision)
+        key = {"v2.action": self._action, "v2.defend": self._defend,
+               "v2.offer": self._offer}[kind](look, keys, decision)
         return keys.index(key)
 
     # -- the turn ----------------------------------------------------------------------
@@ -173,8 +175,11 @@ class GeneralBot:
         for f in sorted(avail, key=lambda f: -avail[f]):
             ready = sorted(look.eligible(f), key=lambda u: (u[0] == 1, -u[2]))
             take = ready[: avail[f]] if d else ready[:1]
-            for u in take:
-                plan.append(f"add:{f}:{'ica'[u[0]]}{u[1]}.{u[2]}{'x' if u[3] else ''}")
+            if d and len(take) == len(ready) > 1:
+                plan.append(f"all:{f}")
+            else:
+                for u in take:
+                    plan.append(f"add:{f}:{'ica'[u[0]]}{u[1]}.{u[2]}{'x' if u[3] else ''}")
             if not d and plan:
                 break
         self.plan = plan
@@ -190,9 +195,15 @@ class GeneralBot:
             _, f, t, c = k.split(":")
             f, t = int(f), int(t)
             df, dt = dist.get(f, 99), dist.get(t, 99)
-            if dt >= df or look.surplus(f) <= 0:
+            surplus = look.surplus(f)
+            if dt >= df or surplus <= 0:
                 continue
-            score = df - dt + (0.5 if c[0] == "c" else 0)
+            if c == "all":
+                if surplus < sum(1 for u in look.units[f] if u[1] > 0):
+                    continue
+                score = df - dt + 1
+            else:
+                score = df - dt + (0.5 if c[0] == "c" else 0)
             if best is None or score > best[0]:
                 best = (score, k)
         return best[1] if best else None
@@ -211,7 +222,7 @@ class GeneralBot:
         return max(builds, key=lambda k: (look.dist.get(int(k[6:]), 0), look.board.index[int(k[6:])]))
 
     def _recruit(self, look: _Look, keys: list[str]) -> str | None:
-        recruits = [k for k in keys if k.startswith("recruit:") and k.endswith(":i")]
+        recruits = [k for k in keys if k.startswith("recruit:") and k.endswith((":i", ":i:max"))]
         if not recruits:
             return None
         if look.mission.get("kind") == "warehouses" and look.treasure < 6 and look.view["turn"] > 3:
@@ -223,10 +234,12 @@ class GeneralBot:
             s += max((look.value(g) for g in look.board.adj[f] if look.owner[g] != look.me), default=0) * 0.3
             return s
 
-        return max(recruits, key=score)
+        best = max(recruits, key=score)
+        bulk = best if best.endswith(":max") else best + ":max"
+        return bulk if bulk in recruits else best
 
     # -- an attack -----------------------------------------------------------------------
-    def _pick(self, look: _Look, keys: list[str], d: Decision) -> str:
+    def _pick(self, keys: list[str]) -> str:
         while self.plan:
             k = self.plan.pop(0)
             if k in keys:
