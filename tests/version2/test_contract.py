@@ -81,3 +81,20 @@ def test_running_record_leaves_out_the_seed():
     s = GAME.new_game({"players": 3}, 2)
     rec = GAME.record_for(s, 0)
     assert "seed" not in rec and rec["game"] == "version2"
+
+
+def test_advice_gives_the_odds_before_an_attack(v2):
+    """The advice hook: the odds of the battle at stake, from the player's view alone."""
+    s = v2.game()
+    a, b = v2.pair("meadows", "meadows")
+    v2.own(s, 0, a, units=[v2.inf()] * 6)
+    v2.own(s, 1, b, units=[v2.inf()] * 2)
+    v2.run(s, ("act", 0))
+    v2.answer(s, f"attack:{b}")
+    v2.answer(s, f"all:{a}")
+    view = s.view(0)
+    tips = GAME.advice(view, s.pending_for(0))
+    assert len(tips) == 1 and tips[0]["kind"] == "odds" and tips[0]["conquest"] > 0.9
+    assert "6 infantry against 2 infantry" in tips[0]["text"] and "Monte Carlo" in tips[0]["text"]
+    assert GAME.advice(view, s.pending_for(0)) == tips                  # seeded: the same again
+    json.dumps(tips)

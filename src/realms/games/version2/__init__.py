@@ -23,6 +23,12 @@ def _draw(state: V2State | None, options: dict) -> str:
     return draw(state, options)
 
 
+def _advice(view: dict, decisions: list) -> list[dict]:
+    from .advice import advice
+
+    return advice(view, decisions)
+
+
 def _bots() -> dict:
     from .bots import GeneralBot
 
@@ -40,6 +46,7 @@ GAME = Game(
     hidden=hidden,
     bots=_bots(),
     draw=_draw,
+    advice=_advice,
     score_name="fields",
     turn_word="turn",
     hidden_information=True,

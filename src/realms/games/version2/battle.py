@@ -32,7 +32,7 @@ from realms.core.decision import Decision
 from .attack import conquer, retreat_fields
 from .modifiers import factor, ground, side_modifiers
 from .rules import ARTILLERY, INFANTRY
-from .state import describe_units, plural
+from .state import describe_units
 from .steps import STEPS
 
 if TYPE_CHECKING:
@@ -207,7 +207,7 @@ def lost_guns(s: "V2State", b: dict) -> None:
         mine, theirs = sides[side], sides[1 - side]
         if mine and all(u[0] == ARTILLERY for u in mine) and any(u[0] != ARTILLERY for u in theirs):
             s.log("guns-lost", f"{side_name(s, b, side)}'s foot troops are gone: "
-                  f"{plural(len(mine), 'artillery')} destroyed.", side=side, lost=len(mine))
+                  f"{len(mine)} artillery destroyed.", side=side, lost=len(mine))
             sides[side] = []
 
 
@@ -224,7 +224,7 @@ def leave(s: "V2State", b: dict, side: int, dest: int) -> None:
     go_home(s, b, side, units, dest)
     b["side"][side] = []
     s.log("retreat", f"{side_name(s, b, side)} retreats from {s.field_name(b['target'])}"
-          f"{', losing ' + plural(lost, 'infantry') if lost else ''}.",
+          f"{', losing ' + f'{lost} infantry' if lost else ''}.",
           player=side_player(b, side), field=b["target"], lost=lost)
 
 
@@ -299,7 +299,7 @@ def offer_answer(s: "V2State", player: int, key: str, side: int) -> None:
         return
     if guns:
         s.log("guns-lost", f"{s.names[player]} retreats immediately and leaves "
-              f"{plural(len(guns), 'artillery')} behind, destroyed.", side=side, lost=len(guns))
+              f"{len(guns)} artillery behind, destroyed.", side=side, lost=len(guns))
     leave(s, b, side, dest)
 
 
@@ -319,7 +319,11 @@ def battle_end(s: "V2State") -> None:
             return units
         return [(u[0], u[1], min(top, u[2] + 1), u[3], u[4]) for u in units]
 
-    if A:
+    if A and not fought:
+        s.log("conquest", f"{s.names[att]} takes {s.field_name(t)} with {describe_units(A)}.",
+              player=att, field=t, defender=dfd, peaceful=True)
+        conquer(s, att, t, A)
+    elif A:
         s.log("battle-won", f"{s.names[att]} wins the battle for {s.field_name(t)} with {describe_units(A)} left.",
               player=att, field=t, defender=dfd, survivors=len(A), rounds=b["round"])
         conquer(s, att, t, seasoned(A))

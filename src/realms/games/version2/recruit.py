@@ -26,7 +26,7 @@ def apply(s: "V2State", p: int, rest: str) -> None:
     n = s.treasure[p] // cost if many else 1
     s.treasure[p] -= n * cost
     s.add_units(f, [(a, 0, 0, 1)] * n)
-    what = ARMS[a] if n == 1 else f"{n} {'cavalry' if a == 1 else ARMS[a] if a == 2 else 'infantry'}"
+    what = ARMS[a] if n == 1 else f"{n} {ARMS[a]}"
     s.log("recruit", f"{s.names[p]} recruits {what} on {s.field_name(f)}.", player=p, field=f, arm=ARMS[a], count=n)
 
 

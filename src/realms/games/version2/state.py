@@ -38,16 +38,12 @@ def parse_class(key: str) -> tuple:
     return (ARM_LETTER.index(key[0]), int(mp), int(exp), spent)
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def describe_units(units) -> str:
+    """``"3 infantry, 1 artillery"`` (the arms' names serve as their plurals)."""
     counts = [0, 0, 0]
     for u in units:
         counts[u[0]] += 1
-    parts = [plural(c, ARMS[a] if a != 1 else "cavalry") for a, c in enumerate(counts) if c]
-    return ", ".join(parts).replace("cavalrys", "cavalry").replace("artillerys", "artillery") or "no units"
+    return ", ".join(f"{c} {ARMS[a]}" for a, c in enumerate(counts) if c) or "no units"
 
 
 class V2State(GameState):
