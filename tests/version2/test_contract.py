@@ -39,17 +39,17 @@ def test_shared_code_never_names_the_game():
 def test_options_defaults_and_errors():
     opts = normalize_options({})
     assert opts == {"players": 4, "names": ["P1", "P2", "P3", "P4"], "type": "capitol",
-                    "board": "board-4", "turn_limit": 40}
-    assert normalize_options({"players": 6})["board"] == "board-6"
-    assert [o["name"] for o in OPTIONS] == ["players", "names", "type", "board", "turn_limit"]
+                    "map": "board-4", "turn_limit": 40}
+    assert normalize_options({"players": 6})["map"] == "board-6"
+    assert [o["name"] for o in OPTIONS] == ["players", "names", "type", "map", "turn_limit"]
     with pytest.raises(OptionError, match="option 'players' must be 2..6"):
         normalize_options({"players": 7})
     with pytest.raises(OptionError, match="option 'type' must be one of capitol, resistance, abundance"):
         normalize_options({"type": "siege"})
     with pytest.raises(OptionError, match="unknown option"):
         normalize_options({"turns": 3})
-    with pytest.raises(OptionError, match="option 'board': .*cannot read"):
-        normalize_options({"board": "/no/such/board.toml"})
+    with pytest.raises(OptionError, match="option 'map': .*cannot read"):
+        normalize_options({"map": "/no/such/board.toml"})
     with pytest.raises(OptionError, match="option 'turn_limit' must be 4..1000"):
         normalize_options({"turn_limit": 1})
 

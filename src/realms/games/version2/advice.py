@@ -18,7 +18,7 @@ NOBODY = -1
 
 
 def _odds(view: dict, attackers: list, defenders: list, t: int) -> dict:
-    board = load_board(view["board"])
+    board = load_board(view["map"])
     owner = view["owner"][t]
     capitol = owner != NOBODY and view["capitol"][t] == owner
     return battle_odds([tuple(u[:4]) for u in attackers], [tuple(u[:4]) for u in defenders],

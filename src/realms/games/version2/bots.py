@@ -31,7 +31,7 @@ class _Look:
     def __init__(self, view: dict, me: int) -> None:
         self.view = view
         self.me = me
-        self.board = load_board(view["board"])
+        self.board = load_board(view["map"])
         self.rules = load_rules()
         self.owner = view["owner"]
         self.units = view["units"]

@@ -46,7 +46,7 @@ def draw(state=None, options: dict | None = None) -> str:
     if state is not None:
         board: Board = state.board
     else:
-        name = options.get("board") or options.get("map") or f"board-{options.get('players', 4)}"
+        name = options.get("map") or f"board-{options.get('players', 4)}"
         board = load_board(name)
     xs, ys = zip(*(centre(q, r) for q, r in board.coords))
     x0, y0 = min(xs) - SIZE, min(ys) - SIZE

@@ -1,9 +1,9 @@
 """Options of version²: a plain list of option specs (name, type, default, bounds, help)
 and :func:`normalize_options`, which checks raw options against them and fills defaults.
 
-Defaults: 4 players, the Capitol game type (I.2), the shipped board for the player
-count, and a limit of 40 game turns (V2-Q35: the rulebook has none; bots and
-simulations need one).
+Defaults: 4 players, the Capitol game type (I.2), the shipped board for the player count
+(option ``map``, the name the CLI and web app use for a game's board), and a limit of 40
+game turns (V2-Q35: the rulebook has none; bots and simulations need one).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ OPTIONS: tuple[dict, ...] = (
      "help": "player names (sets players; default P1, P2, …)"},
     {"name": "type", "type": "choice", "default": "capitol", "choices": list(GAME_TYPES),
      "help": "game type: capitol, resistance or abundance (I.2)"},
-    {"name": "board", "type": "str", "default": None,
+    {"name": "map", "type": "str", "default": None,
      "help": "board name (board-4) or path to a board TOML file (default: the board for the player count)"},
     {"name": "turn_limit", "type": "int", "default": 40, "min": 4, "max": 1000,
      "help": "the game ends after this many game turns (V2-Q35)"},
@@ -66,14 +66,14 @@ def normalize_options(raw: dict) -> dict:
     kind = raw.get("type", "capitol")
     if kind not in GAME_TYPES:
         raise OptionError(f"option 'type' must be one of {', '.join(GAME_TYPES)}, got {kind!r}")
-    board = raw.get("board") or f"board-{players}"
+    board = raw.get("map") or f"board-{players}"
     if not isinstance(board, str):
-        raise OptionError(f"option 'board' must be a board name or path, got {board!r}")
+        raise OptionError(f"option 'map' must be a board name or path, got {board!r}")
     try:
         b = load_board(board)
     except BoardError as exc:
-        raise OptionError(f"option 'board': {exc}") from None
+        raise OptionError(f"option 'map': {exc}") from None
     if len(b.land) < 3 * players:
-        raise OptionError(f"option 'board': {board} has {len(b.land)} land fields, too few for {players} players")
-    return {"players": players, "names": names, "type": kind, "board": board,
+        raise OptionError(f"option 'map': {board} has {len(b.land)} land fields, too few for {players} players")
+    return {"players": players, "names": names, "type": kind, "map": board,
             "turn_limit": _int(raw, "turn_limit")}

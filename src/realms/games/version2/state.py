@@ -53,7 +53,7 @@ class V2State(GameState):
     def __init__(self, options: dict, seed: int) -> None:
         super().__init__(options, seed)
         self.rules: Rules = load_rules()
-        self.board: Board = load_board(options["board"])
+        self.board: Board = load_board(options["map"])
         self.names: list[str] = list(options["names"])
         n = self.n = len(self.names)
         size = self.board.size
@@ -135,7 +135,7 @@ class V2State(GameState):
         out = {
             "game": self.GAME_ID,
             "type": self.game_type,
-            "board": self.options["board"],
+            "map": self.options["map"],
             "turn": self.turn,
             "turn_limit": self.turn_limit,
             "first": self.first,
