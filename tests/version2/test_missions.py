@@ -130,6 +130,7 @@ def test_2_4_last_player_left_wins(v2):
     v2.answer(s, f"add:{a}:i1.0")
     v2.answer(s, "go")
     assert s.over and s.winners == [0] and s.end_reason == "last"
+    assert not s.pending() and s.is_over()
 
 
 def test_turn_limit(v2):

@@ -93,6 +93,15 @@ def production_is_sum_of_fields(s: "V2State", memory: dict) -> str | None:
     return None
 
 
+def over_means_over(s: "V2State", memory: dict) -> str | None:
+    """A finished game asks nothing more, and a running one always asks something."""
+    if s.over == bool(s._pending):
+        return f"game over is {s.over} with {len(s._pending)} decisions pending"
+    if s.over and not s.winners:
+        return "a finished game without a winner"
+    return None
+
+
 def move_cache_is_fresh(s: "V2State", memory: dict) -> str | None:
     """The per-field move options cached for speed (actions.py) equal a fresh count."""
     from .actions import field_moves
@@ -111,4 +120,5 @@ INVARIANTS = (
     warehouses_and_capitols,
     production_is_sum_of_fields,
     move_cache_is_fresh,
+    over_means_over,
 )

@@ -18,7 +18,7 @@ from __future__ import annotations
 from realms.core.engine import GameState
 from realms.core.events import Event
 
-from .board import Board, load_board
+from .board import TERRAINS, Board, load_board
 from .rules import ARM_LETTER, ARMS, Rules, load_rules
 from .steps import STEPS
 
@@ -251,8 +251,6 @@ class V2State(GameState):
             moves.pop(g, None)
 
     def field_name(self, f: int) -> str:
-        from .board import TERRAINS
-
         return f"field {f} ({TERRAINS[self.board.terrain[f]]})"
 
 

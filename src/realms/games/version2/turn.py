@@ -52,7 +52,7 @@ def label(s: "V2State", key: str) -> str:
 
 @STEPS.step("act")
 def act(s: "V2State", p: int) -> Decision | None:
-    if missions.check_active(s, p):
+    if s.over or missions.check_active(s, p):
         return None
     return Decision(p, "v2.action", action_keys(s, p),
                     f"{s.names[p]}: recruit, move, attack, build or pull down a warehouse — or end your turn.",
