@@ -269,3 +269,23 @@ def test_v2_q103_artillery_alone_is_lost(v2):
     v2.own(s, 1, b, units=[v2.art()] * 2)
     _attack(v2, s, a, b, [0, 3] * 2)
     assert s.owner[b] == 0 and "guns-lost" in v2.kinds(s)
+
+
+def test_v2_q28_reference_battles_pull_the_way_the_table_says():
+    """The directions of RULINGS.md's reference table, recomputed with fewer battles
+    through the game's own battle steps (odds.py)."""
+    from realms.games.version2.odds import battle_odds, without
+
+    def conquest(att, dfd, terrain="meadows", off=(), **kw):
+        rules = without(R, off) if off else None
+        return battle_odds(att, dfd, terrain, trials=600, seed=5, rules=rules, **kw)
+
+    plain = conquest("6i", "6i")["conquest"]
+    assert conquest("6i", "6i", "mountains")["conquest"] < plain - 0.2
+    assert conquest("6i", "6i", "ford")["conquest"] > plain + 0.2
+    assert conquest("6i", "6i", capitol=True)["conquest"] < plain - 0.2
+    assert conquest("9i", "6i")["conquest"] > conquest("9i", "6i", off=("majority", "minority"))["conquest"]
+    desperate = conquest("4i", "12i")["defender_survivors"]["infantry"]
+    assert desperate < conquest("4i", "12i", off=("desperation",))["defender_survivors"]["infantry"]
+    assert conquest("6i+1", "6i")["conquest"] > plain + 0.2
+    assert conquest("12i", "12i")["conquest"] < conquest("12i", "12i", off=("tiredness_per_round",))["conquest"]
