@@ -182,6 +182,7 @@ def test_2_3_3_always_able_to_attack(v2):
     """2.3.3 hint: units are always able to attack, even without move points left
     (V2-Q15: once a turn; V2-Q16: then they are spent)."""
     s, a, b = _battle(v2, [v2.inf(0)], [])
+    v2.own(s, 1, s.board.land[-1])                     # player 1 stays in the game
     d = v2.run(s, ("act", 0))
     assert f"attack:{b}" in d.keys
     _attack(v2, s, a, b, [])

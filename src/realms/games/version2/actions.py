@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Sequence
 
+from .attack import can_attack
 from .rules import ARM_LETTER
 from .state import unit_class
 
@@ -97,7 +98,7 @@ def field_moves(us: list, near: tuple, owner: list, p: int) -> tuple:
     if movers and (len(movers) > 1 or us.count(movers[0]) > 1):
         movers.append("all")
     dests = [g for g in near if owner[g] == p]
-    if not movers and all(u[3] for u in us):
+    if not movers and not any(map(can_attack, us)):
         return movers, dests, ()
     return movers, dests, tuple(g for g in near if owner[g] != p)
 

@@ -31,6 +31,7 @@ NOBODY = -1
 
 
 def can_attack(u: tuple) -> bool:
+    """Move points left, or this turn's one attack without them still unused (V2-Q15)."""
     return u[1] > 0 or not u[3]
 
 
@@ -48,7 +49,7 @@ def label(s: "V2State", key: str) -> str:
 
 def available(s: "V2State", f: int) -> list[tuple]:
     """Units on ``f`` able to attack and not yet picked."""
-    left = [u for u in s.units[f] if u[1] > 0 or not u[3]]
+    left = [u for u in s.units[f] if can_attack(u)]
     taken: dict[tuple, int] = {}
     for g, u in s.pick[1]:
         if g == f:

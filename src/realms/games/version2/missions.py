@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from .steps import STEPS
 
 if TYPE_CHECKING:
     from .state import V2State
@@ -190,7 +189,3 @@ def end_by_limit(s: "V2State") -> None:
     finish(s, winners, "limit", f"The turn limit ({s.turn_limit} game turns) is reached: {names} "
            f"{'holds' if len(winners) == 1 else 'hold'} the most fields ({best[0]}).")
 
-
-@STEPS.step("noop")
-def noop(s: "V2State") -> None:
-    return None

@@ -23,7 +23,6 @@ from .rules import ARM_LETTER, ARMS, Rules, load_rules
 from .steps import STEPS
 
 NOBODY = -1
-ARM, MP, EXP, SPENT = range(4)
 
 
 def unit_class(u: tuple) -> str:
