@@ -122,6 +122,21 @@ def fight_round(s: "V2State") -> None:
         s.then(("round",))
 
 
+def factors(rules, mods: list[int]):
+    """``f(side, exp, opp_exp)``: the factor of a unit of ``side`` this round, memoised
+    (a round asks the same few combinations many times)."""
+    memo: dict = {}
+
+    def f(side: int, exp: int, opp: int) -> int:
+        key = (side, exp, opp)
+        v = memo.get(key)
+        if v is None:
+            v = memo[key] = factor(rules, mods[side], exp, opp)
+        return v
+
+    return f
+
+
 def duel(s: "V2State", att_value: int, att_factor: int, def_value: int, def_factor: int) -> bool:
     """2.3.4.3: the attacked unit is destroyed if its total is less than the attacker's."""
     die = s.rules.die
@@ -132,6 +147,7 @@ def duel(s: "V2State", att_value: int, att_factor: int, def_value: int, def_fact
 
 def artillery_fire(s: "V2State", b: dict, mods: list[int], kills: list[set]) -> None:
     rules = s.rules
+    fac = factors(rules, mods)
     sides = b["side"]
     for side in (0, 1):
         mine, theirs = sides[side], sides[1 - side]
@@ -151,22 +167,23 @@ def artillery_fire(s: "V2State", b: dict, mods: list[int], kills: list[set]) -> 
             if at_art:
                 j = their_art[s.dice.below(len(their_art))]
                 v = theirs[j]
-                if duel(s, rules.attack[ARTILLERY], factor(rules, mods[side], gun[2], v[2]),
-                        rules.defend[ARTILLERY], factor(rules, mods[1 - side], v[2], gun[2])):
+                if duel(s, rules.attack[ARTILLERY], fac(side, gun[2], v[2]),
+                        rules.defend[ARTILLERY], fac(1 - side, v[2], gun[2])):
                     kills[1 - side].add(j)
             else:
                 targets = s.dice.shuffled(their_foot)[: rules.foot_targets]
                 die = rules.die
                 first = theirs[targets[0]]
-                shot = (s.dice.below(die) + 1) * rules.attack[ARTILLERY] * factor(rules, mods[side], gun[2], first[2])
+                shot = (s.dice.below(die) + 1) * rules.attack[ARTILLERY] * fac(side, gun[2], first[2])
                 best = max((s.dice.below(die) + 1) * rules.defend[theirs[j][0]]
-                           * factor(rules, mods[1 - side], theirs[j][2], gun[2]) for j in targets)
+                           * fac(1 - side, theirs[j][2], gun[2]) for j in targets)
                 if best < shot:
                     kills[1 - side].add(targets[0])
 
 
 def foot_battle(s: "V2State", b: dict, mods: list[int], kills: list[set]) -> None:
     rules = s.rules
+    fac = factors(rules, mods)
     sides = b["side"]
     foot = [[i for i, u in enumerate(sides[side]) if u[0] != ARTILLERY] for side in (0, 1)]
     if not foot[0] or not foot[1]:
@@ -185,12 +202,10 @@ def foot_battle(s: "V2State", b: dict, mods: list[int], kills: list[set]) -> Non
         group = fighting[g::n]
         for j in group:
             x = bu[j]
-            if duel(s, atk[x[0]], factor(rules, mods[big], x[2], one[2]),
-                    dfn[one[0]], factor(rules, mods[small], one[2], x[2])):
+            if duel(s, atk[x[0]], fac(big, x[2], one[2]), dfn[one[0]], fac(small, one[2], x[2])):
                 kills[small].add(i)
         x = bu[group[0]]
-        if duel(s, atk[one[0]], factor(rules, mods[small], one[2], x[2]),
-                dfn[x[0]], factor(rules, mods[big], x[2], one[2])):
+        if duel(s, atk[one[0]], fac(small, one[2], x[2]), dfn[x[0]], fac(big, x[2], one[2])):
             kills[big].add(group[0])
     hits = len(reserve) // rules.foot_targets
     if hits:
