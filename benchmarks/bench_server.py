@@ -35,7 +35,9 @@ def free_port() -> int:
 
 def start(database: str) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "realms.server", "--port", str(port), "--database", database],
+    # the load creates every game from one address: lift the per-client creation limit
+    proc = subprocess.Popen([sys.executable, "-m", "realms.server", "--port", str(port), "--database", database,
+                             "--games-at-once", "100000"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):

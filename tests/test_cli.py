@@ -86,7 +86,7 @@ def test_map_show_writes_svg(capsys, tmp_path):
     assert code == 0, err
     text = out.read_text()
     assert text.startswith("<?xml") or text.startswith("<svg")
-    assert "Loch" in text and "#5f9e4f" in text
+    assert "Loch" in text and "url(#terrain-forest)" in text and "<pattern id=\"terrain-forest\"" in text
 
 
 def test_tournament_rotates_seats_and_reports_shares(capsys):
@@ -143,3 +143,97 @@ def test_serve_is_a_realms_command(capsys):
         assert flag in out
     code, _, err = run(capsys, "serve", "--port", "99999")
     assert code == 2 and "--port" in err
+
+
+# -- options from each game's schema (issue 13 part 1) ------------------------------------------
+def test_options_lists_a_games_schema(capsys):
+    code, out, err = run(capsys, "options", "hy-breasil")
+    assert code == 0, err
+    assert "length:" in out and "advanced rules:" in out
+    assert "turns      int      default 15           1..100  --turns" in out
+    assert "max_turns  int      default 100          1..100\n" in out  # an option without a flag
+    code, out, _ = run(capsys, "options", "brian-boru", "--json")
+    data = json.loads(out)
+    assert data["game"] == "brian-boru" and [o["name"] for o in data["options"]] == ["players", "names"]
+    assert data["options"][0]["min"] == 3 and data["options"][0]["max"] == 5
+    code, _, err = run(capsys, "options", "chess")
+    assert code == 2 and "unknown game 'chess'" in err
+
+
+def test_option_sets_any_option_by_its_type(capsys):
+    """--option NAME=VALUE sets options with no flag (max_turns), read by type; the same
+    game as the flags give."""
+    code, out, err = run(capsys, "simulate", "hy-breasil", "--option", "max_turns=2", "--option", "rules=races,abilities",
+                         "--option", "names=Ann,Bo,Cy", "--seed", "3", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["turns"] == 2 and data["players"] == ["Ann", "Bo", "Cy"]
+    code, flags, _ = run(capsys, "simulate", "hy-breasil", "--turns", "2", "--rules", "abilities,races",
+                         "--names", "Ann,Bo,Cy", "--seed", "3", "--json")
+    code, options, _ = run(capsys, "simulate", "hy-breasil", "--option", "turns=2", "--option", "rules=races,abilities",
+                           "--option", "names=Ann,Bo,Cy", "--seed", "3", "--json")
+    assert json.loads(flags)["state_hash"] == json.loads(options)["state_hash"]
+
+
+def test_timeline_flags_and_options(capsys):
+    """§10: --join/--leave (Hy Breasil's shortcuts) and --option joins=TURN:NAME,…"""
+    args = ("simulate", "hy-breasil", "--players", "3", "--variant", "continuous", "--turns", "4", "--seed", "2", "--json")
+    code, a, err = run(capsys, *args, "--join", "3:Dana", "--leave", "4:P2")
+    assert code == 0, err
+    code, b, _ = run(capsys, *args, "--option", "joins=3:Dana", "--option", "leaves=4:P2")
+    assert json.loads(a)["state_hash"] == json.loads(b)["state_hash"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--option", "turns=x"), "--option turns: expected a whole number, got 'x'"),
+    (("--option", "turns"), "--option 'turns': expected NAME=VALUE"),
+    (("--option", "colour=red"), "unknown option(s) colour (known: players, names, turns"),
+    (("--turns", "3", "--option", "turns=4"), "option 'turns' is given twice"),
+    (("--option", "turns=1000000000"), "option 'turns' must be 1..100, got 1000000000"),
+    (("--option", "max_turns=1000000000"), "option 'max_turns' must be 1..100"),
+    (("--names", "A," + "b" * 5000), "name 2 is 5000 characters long (at most 40)"),
+    (("--join", "x"), "--join: 'x': expected TURN:NAME"),
+    (("--variant", "sometimes"), "option 'variant' must be one of continuous, random-scoring"),
+    (("--seeds", "3"), "no such option: --seeds (hy-breasil's options: players, names, turns"),
+])
+def test_bad_option_values_are_one_line_errors_naming_the_option(capsys, args, message):
+    code, _, err = run(capsys, "simulate", "hy-breasil", *args)
+    assert code == 2 and err.count("\n") == 1 and message in err
+    assert len(err) < 400
+
+
+def test_simulate_help_lists_the_games_own_flags(capsys):
+    code, out, _ = run(capsys, "simulate", "hy-breasil", "--help")
+    assert code == 0
+    for flag in ("--turns", "--vp-target", "--rules", "--variant", "--join", "--map", "--option", "--seed"):
+        assert flag in out
+    code, out, _ = run(capsys, "simulate", "brian-boru", "--help")
+    assert "--players" in out and "--turns" not in out and "--rules" not in out
+    code, out, _ = run(capsys, "simulate", "--help")
+    assert "--option NAME=VALUE" in out and "realms options GAME" in out and "--turns" not in out
+
+
+def test_tournament_takes_the_games_options(capsys):
+    code, out, err = run(capsys, "tournament", "hy-breasil", "--players", "2", "--games", "2",
+                         "--option", "max_turns=1", "--json")
+    assert code == 0, err
+    assert json.loads(out)["bots"]["random"]["seats"] == 4
+
+
+def test_help_lists_every_command_without_loading_the_web_stack():
+    """Issue 13 part 6: realms --help and simulate load neither FastAPI nor SQLAlchemy (nor
+    numpy), while every command is listed."""
+    import subprocess
+    import sys
+
+    script = ("import sys; from realms.cli import main; main({args}); "
+              "print(sorted(m for m in ('fastapi', 'uvicorn', 'sqlalchemy', 'numpy', 'matplotlib', 'dask', 'rich') "
+              "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", script.format(args=["--help"])], capture_output=True, text=True,
+                         check=True).stdout
+    for command in ("games", "history", "map", "odds", "options", "play", "replay", "serve", "simulate", "tournament"):
+        assert f"  {command} " in out
+    assert out.strip().endswith("[]")
+    out = subprocess.run([sys.executable, "-c", script.format(args=["simulate", "hy-breasil", "--turns", "1", "--json"])],
+                         capture_output=True, text=True, check=True).stdout
+    assert out.strip().endswith("[]")

@@ -1,4 +1,5 @@
-"""``realms odds`` (issue 3): JSON output, one-line errors with exit code 2, the heat map.
+"""``realms odds`` (issue 3): JSON output, one-line errors with exit code 2, the heat map;
+(issue 13) the command built from the arguments a game's calculator declares.
 
 Rulebook §6.3.1–6.3.2; the numbers themselves are tested in tests/hy_breasil/test_odds.py.
 """
@@ -7,11 +8,14 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
 
+from realms import cli_odds
 from realms.cli_odds import odds
+from realms.core.game import Argument, Calculator, CalculatorError
 
 KEYS = {"attacker_wins", "defender_wins", "mutual", "attacker_retreats", "defender_retreats",
         "expected_attackers_left", "expected_defenders_left", "expected_rounds"}
@@ -82,3 +86,46 @@ def test_heat_map_png_and_svg(tmp_path):
     r = run("hy-breasil", "--table", "3", "--json")
     table = json.loads(r.output)["attacker_takes_area"]
     assert len(table) == 3 and abs(table[0][0] - 11 / 27) < 1e-12
+
+
+def test_only_games_with_a_calculator_are_listed():
+    r = run("--help")
+    assert r.exit_code == 0 and "hy-breasil" in r.output and "brian-boru" not in r.output
+    r = run()
+    assert r.exit_code == 2
+    assert r.output == "Error: give a game: realms odds GAME … (games with a battle calculator: hy-breasil)\n"
+    r = run("brian-boru", "-a", "3")
+    assert r.output == "Error: 'brian-boru' has no battle calculator (games with one: hy-breasil)\n"
+
+
+def test_a_declared_calculator_becomes_a_command(monkeypatch):
+    """Name, type, help, default, choices and short name become the options; compute's
+    JSON and text are printed; its CalculatorError is a one-line error."""
+    seen = []
+
+    def compute(values):
+        seen.append(values)
+        if values["sides"] < 2:
+            raise CalculatorError("--sides: a die has at least 2 sides")
+        return {"p": 1 / values["sides"]}, f"one in {values['sides']}"
+
+    calc = Calculator("Chance of rolling a one.", (
+        Argument("sides", int, "Faces of the die.", default=6, short="-s"),
+        Argument("colour", str, "Colour of the die.", default="red", choices=("red", "blue")),
+        Argument("loaded", bool, "A loaded die."),
+    ), compute)
+    monkeypatch.setattr(cli_odds, "games", lambda: {"dice": SimpleNamespace(calculator=lambda: calc),
+                                                    "cards": SimpleNamespace(calculator=None)})
+    assert run("dice", "-s", "4").output == "one in 4\n"
+    assert seen == [{"sides": 4, "colour": "red", "loaded": False}]
+    assert json.loads(run("dice", "--sides", "5", "--loaded", "--colour", "blue", "--json").output) == {"p": 0.2}
+    assert seen[-1] == {"sides": 5, "colour": "blue", "loaded": True}
+    for args, message in ((("dice", "-s", "1"), "Error: --sides: a die has at least 2 sides"),
+                          (("dice", "--colour", "green"), "Error: "),
+                          (("dice", "-s", "two"), "Error: "),
+                          (("cards",), "Error: 'cards' has no battle calculator (games with one: dice)")):
+        r = run(*args)
+        assert r.exit_code == 2 and r.output.startswith(message) and r.output.count("\n") == 1, r.output
+    help_text = run("dice", "--help").output
+    assert "Faces of the die." in help_text and "[default: 6]" in help_text and "[red|blue]" in help_text
+    assert "dice" in run("--help").output and "cards" not in run("--help").output

@@ -1,20 +1,24 @@
 """The ``realms`` command: simulate, replay and draw games.
 
 Errors are one line on standard error (``realms: error: …``) with a non-zero exit code.
+
+It starts fast: modules load inside the commands that use them (the web stack only for
+``realms serve``), and the subcommands of other modules load when they are run
+(:class:`LazyGroup`).  A game's options are its own: commands that take a GAME read its
+declared schema (:class:`GameCommand`), so no game's flag is written here.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
 
 import click
 
-from realms.core.game import OptionError, UnknownGame, get_game, games, replay as replay_record
-from realms.core.mapgraph import MapError
+from realms.core.options import OptionError, metavar, parse_text, shown
 from realms.core.record import Record, RecordError
-from realms.sim.runner import run_explained, run_game, summary
 
 
 class CliError(click.ClickException):
@@ -28,13 +32,42 @@ class Stopped(click.ClickException):
 
 
 def _game(game_id: str):
+    from realms.core.game import UnknownGame, get_game
+
     try:
         return get_game(game_id)
     except UnknownGame as exc:
         raise CliError(str(exc)) from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _map_error():
+    """The error class of bad map files (loaded only when a command may meet one)."""
+    from realms.core.mapgraph import MapError
+
+    return MapError
+
+
+class LazyGroup(click.Group):
+    """A group whose commands from other modules load only when run or listed in help:
+    ``lazy`` maps a command name to ``"module:attribute"``."""
+
+    def __init__(self, *args, lazy: dict[str, str] | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = dict(lazy or {})
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.lazy and name not in self.commands:
+            module, _, attr = self.lazy[name].partition(":")
+            self.add_command(getattr(importlib.import_module(module), attr), name)
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             lazy={"odds": "realms.cli_odds:odds", "play": "realms.cli_play:play",
+                   "serve": "realms.server.cli:serve"})
 @click.version_option(package_name="realms")
 def cli() -> None:
     """Play, simulate and analyse historical conquest board games."""
@@ -43,49 +76,142 @@ def cli() -> None:
 @cli.command("games")
 def list_games() -> None:
     """List the games realms knows."""
+    from realms.core.game import games
+
     for g in games().values():
         click.echo(f"{g.id:12} {g.name} ({g.min_players}–{g.max_players} players)")
 
 
-def _timeline(values: tuple[str, ...], flag: str) -> list:
-    out = []
-    for v in values:
-        turn, _, name = v.partition(":")
-        if not turn.strip().isdigit() or not name.strip():
-            raise CliError(f"{flag} {v!r}: expected TURN:NAME, e.g. 3:Dana")
-        out.append([int(turn), name.strip()])
-    return out
+@cli.command("options")
+@click.argument("game_id", metavar="GAME")
+@click.option("--json", "as_json", is_flag=True, help="Print the schema as JSON (as the web's catalog serves it).")
+def options_cmd(game_id, as_json) -> None:
+    """List GAME's options: name, type, default, bounds or choices, flag and help, by group.
+
+    Any of them is set with --option NAME=VALUE (simulate, tournament), or with its flag."""
+    game = _game(game_id)
+    if as_json:
+        click.echo(json.dumps({"game": game.id, "options": [o.to_json() for o in game.schema]}, ensure_ascii=False))
+        return
+    groups = dict.fromkeys(o.group for o in game.schema)
+    for i, group in enumerate(groups):
+        click.echo(f"{chr(10) if i else ''}{group}:")
+        for o in game.schema:
+            if o.group == group:
+                default = "none" if o.default is None else json.dumps(o.default, ensure_ascii=False)
+                flag = f"  {o.flag}" if o.flag else ""
+                click.echo(f"  {o.name:10} {o.type:8} default {default:12} {o.bounds()}{flag}")
+                click.echo(f"  {'':10} {o.help}")
 
 
-def _options(players, names, turns, vp_target, sets, set_size, map_name, rules=None, variant=None,
-             joins=(), leaves=()) -> dict:
+# -- a game's options on the command line ---------------------------------------------------
+_GAME = "realms.game"
+#: the name of a game flag's parameter: the option's name after this prefix
+_FLAG = "game_option__"
+_OPTION_HELP = "Set any of GAME's options (repeatable); VALUE as its type reads: 3, true, a,b,c, TURN:NAME."
+_GAME_EPILOG = "GAME's own options: realms options GAME; its flags: realms {cmd} GAME --help."
+
+
+class GameCommand(click.Command):
+    """A command whose first argument is a game: the flags the game declares (``--turns``)
+    join the command's own once the game is known, and ``--option NAME=VALUE`` sets any of
+    its options.  ``realms CMD GAME --help`` lists them."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        game_id = self._game_argument(args)
+        if game_id is not None:
+            ctx.meta[_GAME] = _game(game_id)
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as exc:
+            game = ctx.meta.get(_GAME)
+            hint = f" ({game.id}'s options: {', '.join(o.name for o in game.schema)}; " \
+                   f"see realms options {game.id})" if game else ""
+            raise CliError(f"no such option: {shown(exc.option_name)[1:-1]}{hint}") from None
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        params = super().get_params(ctx)
+        game = ctx.meta.get(_GAME)
+        if game is None:
+            return params
+        help_option = self.get_help_option(ctx)
+        own = [p for p in params if p is not help_option]
+        taken = {flag for p in own for flag in p.opts}
+        flags = []
+        for o in game.schema:
+            if o.flag is None:
+                continue
+            if o.flag in taken:
+                raise CliError(f"{game.id}: option {o.name!r} declares the flag {o.flag}, "
+                               f"which realms {self.name} has for itself")
+            bounds = o.bounds()
+            default = "" if o.default is None or o.default == [] else f"; default {json.dumps(o.default)}"
+            flags.append(click.Option([o.flag, _FLAG + o.name], metavar=metavar(o), multiple=o.type == "timeline",
+                                      help=f"{o.help} [{bounds}{default}]" if bounds or default else o.help))
+        return [*own, *flags, *([help_option] if help_option is not None else [])]
+
+    def _game_argument(self, args: list[str]) -> str | None:
+        """The GAME among ``args``: the first word that is no flag nor a flag's value (every
+        game flag takes a value)."""
+        own = {flag for p in self.params for flag in p.opts}
+        takes_value = {flag for p in self.params if isinstance(p, click.Option) and not p.is_flag
+                       for flag in p.opts}
+        i = 0
+        while i < len(args):
+            arg = args[i]
+            if arg == "--":
+                return args[i + 1] if i + 1 < len(args) else None
+            if not arg.startswith("-") or arg == "-":
+                return arg
+            if "=" not in arg and (arg in takes_value or (arg.startswith("--") and arg not in own)):
+                i += 1
+            i += 1
+        return None
+
+
+def game_command(group: click.Group, name: str, **kwargs):
+    """``@game_command(cli, "simulate")``: a :class:`GameCommand` taking GAME and ``--option``."""
+    def decorate(f):
+        f = click.option("--option", "settings", multiple=True, metavar="NAME=VALUE", help=_OPTION_HELP)(f)
+        f = click.argument("game_id", metavar="GAME")(f)
+        return group.command(name, cls=GameCommand, epilog=_GAME_EPILOG.format(cmd=name), **kwargs)(f)
+    return decorate
+
+
+def _game_options(game, flags: dict, settings: tuple[str, ...]) -> dict:
+    """The options set on the command line: the game's flags, then ``--option NAME=VALUE``
+    (an option given both ways is an error); each value read by the option's type."""
+    by_name = {o.name: o for o in game.schema}
     opts: dict = {}
-    if rules:
-        opts["rules"] = [r.strip() for r in rules.split(",") if r.strip()]
-    if variant:
-        opts["variant"] = variant
-    if joins:
-        opts["joins"] = _timeline(joins, "--join")
-    if leaves:
-        opts["leaves"] = _timeline(leaves, "--leave")
-    if names:
-        opts["names"] = [n.strip() for n in names.split(",")]
-    if players is not None:
-        opts["players"] = players
-    if turns is not None:
-        opts["turns"] = turns
-    if vp_target is not None:
-        opts["vp_target"] = vp_target
-    if sets is not None:
-        opts["sets"] = sets
-    if set_size is not None:
-        opts["set_size"] = set_size
-    if map_name is not None:
-        opts["map"] = map_name
+    for key, value in flags.items():
+        if not key.startswith(_FLAG) or value is None or value == ():
+            continue
+        o = by_name[key[len(_FLAG):]]
+        texts = value if isinstance(value, tuple) else (value,)
+        parsed = [_read(o, text, o.flag) for text in texts]
+        opts[o.name] = [entry for p in parsed for entry in p] if o.type == "timeline" else parsed[-1]
+    for setting in settings:
+        name, eq, text = setting.partition("=")
+        name = name.strip().replace("-", "_")
+        if not eq or not name:
+            raise CliError(f"--option {shown(setting)}: expected NAME=VALUE, e.g. turns=10")
+        if name in opts:
+            raise CliError(f"option {shown(name)} is given twice")
+        o = by_name.get(name)
+        opts[name] = _read(o, text, f"--option {name}") if o is not None else text
     return opts
 
 
+def _read(o, text: str, where: str):
+    try:
+        return parse_text(o, text)
+    except OptionError as exc:
+        raise CliError(f"{where}: {exc}") from None
+
+
 def _print_game(state, as_json: bool, unit: str = "VP", chronicle: list[str] | None = None) -> None:
+    from realms.sim.runner import summary
+
     _print_line({**summary(state), "chronicle": chronicle if chronicle is not None else state.chronicle()},
                 as_json, unit)
 
@@ -93,7 +219,7 @@ def _print_game(state, as_json: bool, unit: str = "VP", chronicle: list[str] | N
 def _print_line(line: dict, as_json: bool, unit: str = "VP") -> None:
     """A game's JSON summary line, or its chronicle and final scores."""
     if as_json:
-        click.echo(json.dumps({k: v for k, v in line.items() if k not in ("bots", "stats", "chronicle")},
+        click.echo(json.dumps({k: v for k, v in line.items() if k not in ("bots", "stats", "turn_scores", "chronicle")},
                               ensure_ascii=False))
         return
     for text in line.get("chronicle", []):
@@ -108,19 +234,7 @@ def _print_line(line: dict, as_json: bool, unit: str = "VP") -> None:
         click.echo(f"Shared victory: {', '.join(line['winners'])}")
 
 
-@cli.command()
-@click.argument("game_id", metavar="GAME")
-@click.option("--players", type=click.IntRange(1, 99), help="Number of players (default 4).")
-@click.option("--names", help="Comma-separated player names (sets --players).")
-@click.option("--turns", type=click.IntRange(1), help="Game length in turns (§3; default 15).")
-@click.option("--vp-target", type=click.IntRange(1), help="Play until a player has this many VP (§3).")
-@click.option("--sets", type=click.IntRange(1), help="Number of nation token sets (default 12).")
-@click.option("--set-size", type=click.IntRange(1), help="Tokens per set (default 15).")
-@click.option("--map", "map_name", help="Map name or path to a map TOML file.")
-@click.option("--rules", help="Advanced rules, any of races,submission,abilities (§9).")
-@click.option("--variant", type=click.Choice(["continuous", "random-scoring"]), help="§10 or §11 variant.")
-@click.option("--join", "joins", multiple=True, metavar="TURN:NAME", help="§10: NAME joins at TURN (repeatable).")
-@click.option("--leave", "leaves", multiple=True, metavar="TURN:NAME", help="§10: NAME leaves at TURN (repeatable).")
+@game_command(cli, "simulate")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the (first) game.")
 @click.option("--bots", default="random", show_default=True, help="Bot name for every seat, or one per seat (a,b,c).")
 @click.option("--games", "n_games", type=click.IntRange(1), default=1, show_default=True,
@@ -135,18 +249,19 @@ def _print_line(line: dict, as_json: bool, unit: str = "VP") -> None:
               help="Write a report folder: summary.json, games.jsonl, index.html and charts.")
 @click.option("--resume", is_flag=True, help="Continue the interrupted run in --report's folder.")
 @click.option("--cluster", metavar="URL", help="Run on a Dask cluster (tcp://host:8786) instead of local processes.")
-def simulate(game_id, players, names, turns, vp_target, sets, set_size, map_name, rules, variant,
-             joins, leaves, seed, bots, n_games, record_file, as_json, explain, workers, report_dir, resume,
-             cluster) -> None:
+def simulate(game_id, settings, seed, bots, n_games, record_file, as_json, explain, workers, report_dir, resume,
+             cluster, **flags) -> None:
     """Play GAME with bots and print its chronicle and scores.
 
     With --report DIR (or --workers, --cluster) the games run in parallel; each is the
     game of its seed whatever the workers.  Ctrl-C keeps the games finished so far in
     DIR/games.jsonl; --resume plays the rest."""
+    from realms.sim.runner import run_explained, run_game
+
     game = _game(game_id)
     if record_file and n_games > 1:
         raise CliError("--record writes a single game; drop --games or --record")
-    opts = _options(players, names, turns, vp_target, sets, set_size, map_name, rules, variant, joins, leaves)
+    opts = _game_options(game, flags, settings)
     spec = [b.strip() for b in bots.split(",")]
     if resume and not report_dir:
         raise CliError("--resume continues a --report folder; give --report DIR")
@@ -164,7 +279,7 @@ def simulate(game_id, players, names, turns, vp_target, sets, set_size, map_name
                 state, chronicle = run_explained(game, opts, seed + i, spec)
             else:
                 state = run_game(game, opts, seed + i, spec)
-        except (OptionError, MapError) as exc:
+        except (OptionError, _map_error()) as exc:
             raise CliError(str(exc)) from None
         if record_file:
             try:
@@ -186,7 +301,7 @@ def _simulate_batch(game, opts, spec, seed, n_games, as_json, workers, report_di
     try:
         lines = run(sim, workers=workers, out=report_dir, resume=resume, cluster=cluster,
                     progress=sys.stderr.isatty(), chronicle=not report_dir and not as_json, info=info)
-    except (OptionError, MapError, SimulationError) as exc:
+    except (OptionError, _map_error(), SimulationError) as exc:
         raise CliError(str(exc)) from None
     except Interrupted as exc:
         where = f"; they are kept in {Path(report_dir) / 'games.jsonl'}: run the same command with --resume " \
@@ -210,22 +325,18 @@ def _simulate_batch(game, opts, spec, seed, n_games, as_json, workers, report_di
         click.echo(f"wrote {Path(report_dir) / name}")
 
 
-@cli.command("tournament")
-@click.argument("game_id", metavar="GAME")
+@game_command(cli, "tournament")
 @click.option("--bots", default="random", show_default=True, help="Bots to compare, comma-separated (e.g. greedy,random).")
-@click.option("--players", type=click.IntRange(1, 99), help="Seats per game (default: the game's default).")
 @click.option("--games", "n_games", type=click.IntRange(1), default=100, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--rules", help="Advanced rules (hy-breasil), comma-separated.")
-@click.option("--turns", type=click.IntRange(1), help="Game length in turns (hy-breasil).")
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
 @click.option("--workers", type=click.IntRange(1), help="Play the games in this many processes (progress bar).")
-def tournament_cmd(game_id, bots, players, n_games, seed, rules, turns, as_json, workers) -> None:
+def tournament_cmd(game_id, settings, bots, n_games, seed, as_json, workers, **flags) -> None:
     """Play GAME many times, rotating the bots round the seats, and rank them by win share."""
     from realms.sim.tournament import tournament
 
     game = _game(game_id)
-    opts = _options(players, None, turns, None, None, None, None, rules)
+    opts = _game_options(game, flags, settings)
     spec = [b.strip() for b in bots.split(",") if b.strip()]
     try:
         if workers:
@@ -238,7 +349,7 @@ def tournament_cmd(game_id, bots, players, n_games, seed, rules, turns, as_json,
                 raise Stopped(f"interrupted after {exc.done} of {exc.total} games") from None
         else:
             standings = tournament(game, opts, spec, n_games, seed)
-    except (OptionError, MapError) as exc:
+    except (OptionError, _map_error()) as exc:
         raise CliError(str(exc)) from None
     if as_json:
         click.echo(json.dumps({"game": game.id, "games": n_games, "seed": seed,
@@ -257,9 +368,11 @@ def tournament_cmd(game_id, bots, players, n_games, seed, rules, turns, as_json,
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON summary, as simulate does.")
 def replay(file, as_json) -> None:
     """Replay a record FILE and print its chronicle (or --json summary)."""
+    from realms.core.game import get_game, replay as replay_record
+
     try:
         state = replay_record(Record.load(file), file)
-    except (RecordError, MapError) as exc:
+    except (RecordError, _map_error()) as exc:
         raise CliError(str(exc)) from None
     _print_game(state, as_json, get_game(state.GAME_ID).score_name)
 
@@ -282,7 +395,7 @@ def history_cmd(file, output, seed) -> None:
         else:
             record = Record.load(file)
         html = history_html(record, file)
-    except (RecordError, MapError, OptionError) as exc:
+    except (RecordError, _map_error(), OptionError) as exc:
         raise CliError(str(exc)) from None
     _write(output, html)
 
@@ -296,33 +409,23 @@ def _write(output: str, text: str) -> None:
     click.echo(f"wrote {output}")
 
 
-@cli.group("map")
+@cli.group("map", cls=LazyGroup, lazy={"generate": "realms.cli_map:generate"})
 def map_group() -> None:
     """Maps and boards."""
 
 
-@map_group.command("show")
-@click.argument("game_id", metavar="GAME")
-@click.option("--map", "map_name", help="Map name or path to a map TOML file.")
+@game_command(map_group, "show")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), required=True, help="SVG file to write.")
-def map_show(game_id, map_name, output) -> None:
-    """Draw GAME's map (or board) as SVG."""
+def map_show(game_id, settings, output, **flags) -> None:
+    """Draw GAME's map (or board) as SVG, as its options (e.g. a map) make it."""
     game = _game(game_id)
     if game.draw is None:
         raise CliError(f"{game_id} has no drawing")
-    options = {"map": map_name} if map_name else {}
     try:
-        svg = game.draw(None, options)
-    except MapError as exc:
+        svg = game.draw(None, game.normalize_options(_game_options(game, flags, settings)))
+    except (OptionError, _map_error()) as exc:
         raise CliError(str(exc)) from None
     _write(output, svg)
-
-
-from realms.cli_odds import odds  # noqa: E402
-from realms.server.cli import serve  # noqa: E402
-
-cli.add_command(odds)
-cli.add_command(serve)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -49,9 +49,7 @@ class BB:
         s.round = 1
         s.phase = "action"
         s.marriage_card = s.marriage_deck.pop()
-        s._stack.clear()
-        s._pending = []
-        s._waiting = None
+        s.restart()
         s.events.clear()
         s.answers.clear()
         return s
@@ -84,12 +82,8 @@ class BB:
     @staticmethod
     def run(s: BBState, *frames: tuple) -> Decision | None:
         """Replace the stack by ``frames`` and run; the first pending decision (or None)."""
-        s._stack.clear()
-        s._pending = []
-        s._waiting = None
-        s.then(*frames)
-        s._run()
-        return s.pending()[0] if s.pending() else None
+        s.restart(*frames)
+        return s.first_pending()
 
     @staticmethod
     def answer(s: BBState, key: str, player: int | None = None) -> Decision | None:

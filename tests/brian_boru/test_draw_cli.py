@@ -71,4 +71,6 @@ def test_bad_options_are_one_line_errors(capsys):
     code, _, err = run(capsys, "simulate", "brian-boru", "--players", "6")
     assert code != 0 and "3..5" in err
     code, _, err = run(capsys, "simulate", "brian-boru", "--turns", "3")
-    assert code != 0 and "unknown option(s) turns" in err
+    assert code != 0 and "no such option: --turns (brian-boru's options: players, names" in err
+    code, _, err = run(capsys, "simulate", "brian-boru", "--option", "turns=3")
+    assert code != 0 and "unknown option(s) turns (known: players, names)" in err

@@ -64,7 +64,9 @@ def test_hidden_declares_other_hands_leftover_and_pile():
     label = s.tables.card_label
     hidden = set(GAME.hidden(s, 0))
     assert {label(c) for c in s.hands[1] + s.hands[2]} <= hidden
-    assert {label(c) for c in s.leftover + s.discard} <= hidden
+    played = {e.data["card"] for e in s.events if e.kind == "play"}
+    assert {label(c) for c in s.leftover + s.discard} - played <= hidden
+    assert played and not played & hidden  # played face up to a trick: seen by all
     assert not {label(c) for c in s.hands[0]} & hidden
     assert set(GAME.hidden(s, None)) >= {label(c) for h in s.hands for c in h}
 
@@ -97,3 +99,15 @@ def test_events_never_name_drafted_cards():
         lab = s.tables.card_label(c)
         if lab not in played:
             assert f" {lab}." not in text and f" {lab} " not in text
+
+
+def test_played_cards_stay_in_every_chronicle_after_the_trick():
+    """Tricks: a card played face up was seen by everyone, so its line stays in each seat's
+    chronicle (and the spectator's) once the trick is won and the card discarded."""
+    for s in _walk(3, 8):
+        if s.phase == "action" and s.discard and not s.table:
+            break
+    plays = [e.text for e in s.events if e.kind == "play"]
+    assert plays
+    for seat in (None, 0, 1, 2):
+        assert set(plays) <= set(s.chronicle_for(seat))

@@ -193,3 +193,222 @@ def test_turn_starts_of_a_broken_record_names_the_bad_answer():
     with pytest.raises(RecordError, match=r"answer #6 .*atlantis"):
         g.turn_starts(bad)
     assert g.turn_starts(s.record())[0][1] == 0  # the opening's events come before any answer
+
+
+# -- the engine API for search and learning (issue 13) ------------------------------------
+from realms.core.engine import Field, GameState, Steps  # noqa: E402
+
+TOY = Steps("toy")
+
+
+class Toy(GameState):
+    """Two seats: a question with one option, a simultaneous pair (one of them with one
+    option), then a real question; ``options["winners"]`` says who wins."""
+
+    GAME_ID = "toy"
+    STEPS = TOY
+    FIELDS = (Field("names", snap=False), Field("log", list), Field("rolls", list))
+
+    def __init__(self, options: dict, seed: int) -> None:
+        super().__init__(options, seed)
+        self.names = ["ann", "bob"]
+        self.log = []
+        self.rolls = []
+        self.start(("one",), ("both",), ("two",))
+
+    def view(self, player):
+        return {"log": [list(e) for e in self.log]}
+
+    def result(self):
+        over = self.is_over()
+        return {"players": self.names, "winners": list(self.options["winners"]) if over else []}
+
+
+@TOY.step("one")
+def _one(s):
+    return Decision(0, "toy.one", ["only"], "One way")
+
+
+@TOY.step("both")
+def _both(s):
+    return [Decision(0, "toy.both", ["x"], "Ann"), Decision(1, "toy.both", ["y", "z"], "Bob")]
+
+
+@TOY.step("two")
+def _two(s):
+    s.rolls.append(s.dice.d6())
+    return Decision(1, "toy.two", ["p", "q"], "Bob again")
+
+
+@TOY.on_answer("one")
+@TOY.on_answer("both")
+@TOY.on_answer("two")
+def _answer(s, player, key):
+    s.log.append((player, key))
+
+
+def test_a_single_option_is_applied_by_the_engine_and_not_recorded():
+    s = Toy({"winners": ["ann"]}, 1)
+    assert [(d.player, d.kind) for d in s.pending()] == [(1, "toy.both")]  # Ann's "x" too
+    assert s.log == [(0, "only"), (0, "x")] and s.answers == []
+    s.apply(1, "z")
+    assert s.first_pending().kind == "toy.two" and s.waiting_frame() == ("two",)
+    s.apply(1, "p")
+    assert s.answers == [(1, "z"), (1, "p")] and s.is_over()
+
+
+def test_fields_are_declared_once():
+    """Construction must set exactly the declared fields; a clone copies each as declared
+    (lists anew, the rest shared); the snapshot holds those it names."""
+    class Sloppy(Toy):
+        def __init__(self, options, seed):
+            self.extra = 1
+            super().__init__(options, seed)
+
+    with pytest.raises(TypeError, match=r"not declared in FIELDS: \['extra'\]"):
+        Sloppy({"winners": []}, 1)
+    s = Toy({"winners": []}, 1)
+    c = s.clone()
+    assert c.log == s.log and c.log is not s.log and c.names is s.names
+    c.log.append((9, "z"))
+    assert s.log == [(0, "only"), (0, "x")]
+    assert s.snapshot() == {"log": s.log, "rolls": s.rolls}
+
+
+def test_restart_and_the_frames_to_come():
+    s = Toy({"winners": []}, 1)
+    s.restart(("two",), ("one",))
+    assert s.waiting_frame() == ("two",) and s.next_frames() == (("one",),)
+    s.apply(1, "q")
+    assert s.is_over() and s.log[-2:] == [(1, "q"), (0, "only")]
+
+
+def test_returns_share_a_win_and_refuse_an_unfinished_game():
+    s = Toy({"winners": ["ann", "bob"]}, 1)
+    with pytest.raises(ValueError, match="not over"):
+        s.returns()
+    s.apply(1, "y")
+    s.apply(1, "q")
+    assert s.returns() == [0.5, 0.5]
+    s = Toy({"winners": ["bob"]}, 1)
+    s.apply(1, "y")
+    s.apply(1, "q")
+    assert s.returns() == [0.0, 1.0]
+    g, played = _played(turns=1)
+    assert len(played.returns()) == 3 and sum(played.returns()) == 1
+
+
+def test_reseed_changes_the_future_and_nothing_else():
+    g = get_game("hy-breasil")
+    s = g.new_game({"players": 3}, seed=4)
+    c = s.clone()
+    c.reseed(99)
+    assert c.snapshot() == s.snapshot() and c.view(0) == s.view(0)
+    assert c.state_hash() != s.state_hash()
+    assert [c.dice.d6() for _ in range(20)] != [s.dice.d6() for _ in range(20)]
+
+
+def test_determinize_hy_breasil_hides_nothing_but_the_dice():
+    import random
+
+    g = get_game("hy-breasil")
+    s = g.new_game({"players": 3}, seed=4)
+    a, b = s.determinize(1, random.Random(5)), s.determinize(1, random.Random(5))
+    assert a.state_hash() == b.state_hash()  # the same rng, the same copy
+    assert a.snapshot() == s.snapshot() and a.view(1) == s.view(1)
+    assert a.state_hash() != s.state_hash()
+
+
+def _draft_stage(seed: int, stage: int):
+    """A three-player Brian Boru game at the start of the draft's ``stage`` (0-based)."""
+    g = get_game("brian-boru")
+    s = g.new_game({"players": 3}, seed=seed)
+    while s.answer_kinds.count("bb.draft") < stage * 6 or len(s.pending()) < 3:
+        d = s.pending()[0]
+        s.apply(d.player, d.keys[-1])
+    return g, s
+
+
+def test_determinize_brian_boru_keeps_what_the_player_saw_passed():
+    """Draft phase: packets pass to the left, so at the second pass seat 1 holds exactly
+    the packet seat 0 passed it — seat 0 knows it; seat 2's packet it never saw."""
+    import random
+
+    g, s = _draft_stage(seed=3, stage=1)
+    rng = random.Random(1)
+    others = set()
+    for _ in range(20):
+        d = s.determinize(0, rng)
+        assert d.view(0) == s.view(0) and d.packets[0] == s.packets[0] and d.picks[0] == s.picks[0]
+        assert d.packets[1] == s.packets[1]
+        assert len(d.packets[2]) == len(s.packets[2]) and len(d.picks[2]) == len(s.picks[2])
+        assert [list(x.keys) for x in d.pending() if x.player == 2] == [[s.tables.card_label(c) for c in d.packets[2]]]
+        others.add(tuple(d.packets[2]))
+        cards = sorted(c for place in (*d.picks, *d.packets, d.leftover) for c in place)
+        assert cards == list(range(1, 26))
+    assert len(others) > 1  # what seat 0 never saw is dealt anew
+
+
+def test_determinize_brian_boru_keeps_the_cards_each_seat_played():
+    """Tricks: a card played face up stays with the seat that played it; hands keep their
+    sizes; the other seats' hands are dealt anew."""
+    import random
+
+    from realms.core.agents import RandomBot
+    from realms.core.match import bot_answers
+
+    g = get_game("brian-boru")
+    s = g.new_game({"players": 4}, seed=8)
+    for _ in bot_answers(s, [RandomBot(i) for i in range(4)]):
+        if s.table and len(s.table) == 2 and s.first_pending().kind == "bb.play":
+            break
+    rng = random.Random(2)
+    seen = set()
+    for _ in range(20):
+        d = s.determinize(3, rng)
+        assert d.view(3) == s.view(3) and d.table == s.table and d.hands[3] == s.hands[3]
+        assert [len(h) for h in d.hands] == [len(h) for h in s.hands]
+        seen.add(tuple(map(tuple, d.hands)))
+        mem: dict = {}
+        assert all(inv(d, mem) is None for inv in g.invariants)
+    assert len(seen) > 1
+
+
+def test_traits_are_declared():
+    hb, bb = get_game("hy-breasil"), get_game("brian-boru")
+    assert (hb.chance, hb.hidden_information, hb.simultaneous) == (True, False, False)
+    assert (bb.chance, bb.hidden_information, bb.simultaneous) == (True, True, True)
+
+
+def test_bot_answers_stop_when_someone_else_is_awaited_and_at_the_limit():
+    from realms.core.agents import RandomBot
+    from realms.core.match import bot_answers
+
+    s = Toy({"winners": []}, 1)
+    assert list(bot_answers(s, {0: RandomBot(1)})) == []  # Bob is awaited: no bot for him
+    answered = list(bot_answers(s, {1: RandomBot(1)}))
+    assert [d.kind for d in answered] == ["toy.both", "toy.two"] and s.is_over()
+    s = Toy({"winners": []}, 1)
+    with pytest.raises(RuntimeError, match="within 1 decisions"):
+        list(bot_answers(s, [RandomBot(0), RandomBot(1)], limit=1))
+
+
+def test_the_kit_catches_a_determinize_that_shows_its_player_something_else():
+    from types import SimpleNamespace
+
+    from realms.core.conformance import ConformanceError, check_determinize, check_reseed, check_returns
+
+    class Peeking(Toy):
+        def redeal_hidden(self, player, dice):
+            self.log.append((player, "peek"))  # changes what every seat sees
+
+    toy = SimpleNamespace(id="toy", invariants=())
+    check_determinize(toy, Toy({"winners": []}, 1), {}, seed=1, step=0)
+    check_reseed(toy, Toy({"winners": []}, 1), seed=1, step=0)
+    with pytest.raises(ConformanceError, match=r"determinize\(None\) changed what None sees"):
+        check_determinize(toy, Peeking({"winners": []}, 1), {}, seed=1, step=0)
+    s = Toy({"winners": ["bob"]}, 1)
+    check_returns(toy, s, seed=1, step=0)  # running: returns() must raise, and does
+    s.apply(1, "y")
+    s.apply(1, "q")
+    check_returns(toy, s, seed=1, step=2)

@@ -25,6 +25,7 @@ import pytest
 
 from realms.games.hy_breasil import GAME
 from realms.games.hy_breasil.board import load_board
+from realms.games.hy_breasil.combat import AU, AW, DU, DW
 from realms.games.hy_breasil.invariants import INVARIANTS
 from realms.games.hy_breasil.state import EMPTY, HBState, Nation
 from realms.games.hy_breasil.steps import STEPS
@@ -137,9 +138,7 @@ class HB:
         s.current = EMPTY
         s.moved = {}
         s.battle = None
-        s._stack.clear()
-        s._pending = []
-        s._waiting = None
+        s.restart()
         s.events.clear()
         s.answers.clear()
         s.turn = turn
@@ -192,12 +191,8 @@ class HB:
     @staticmethod
     def run(s: HBState, *frames: tuple):
         """Replace the stack by ``frames`` and run; the pending decision (or None)."""
-        s._stack.clear()
-        s._pending = []
-        s._waiting = None
-        s.then(*frames)
-        s._run()
-        return s._pending[0] if s._pending else None
+        s.restart(*frames)
+        return s.first_pending()
 
     @staticmethod
     def call(s: HBState, step: str, *args):
@@ -208,14 +203,14 @@ class HB:
     def answer(s: HBState, key: str, player: int | None = None):
         """Answer the (single) pending decision; the next pending decision or None."""
         if player is None:
-            assert len(s._pending) == 1, s._pending
-            player = s._pending[0].player
+            assert len(s.pending()) == 1, s.pending()
+            player = s.first_pending().player
         s.apply(player, key)
-        return s._pending[0] if s._pending else None
+        return s.first_pending()
 
     @staticmethod
     def decision(s: HBState):
-        return s._pending[0] if s._pending else None
+        return s.first_pending()
 
     @staticmethod
     def kinds_logged(s: HBState) -> list[str]:
@@ -242,7 +237,53 @@ class HB:
         """HB-Q2: units on the map + pool + civilization tokens + cup token = set size."""
         return n.board + n.pool + n.civ + 1 == s.set_size and n.pool >= 0
 
+    # -- battles --------------------------------------------------------------------------
+    @staticmethod
+    def battle_state(s: HBState) -> tuple[int, int, int, int]:
+        """The battle's (attackers unhurt, wounded, defenders unhurt, wounded)."""
+        bt = s.battle
+        return (bt[AU], bt[AW], bt[DU], bt[DW])
+
+    @classmethod
+    def attack(cls, s: HBState, att: Nation, src, dst, count: int, dice=()):
+        """Move ``count`` units of ``att`` from ``src`` into ``dst`` and start the battle; the
+        next pending decision (the defender's submission offer when §9.2 is on)."""
+        s.dice.push(*dice)
+        d = cls.run(s, ("move", att.id, 1))
+        for _ in range(count):
+            assert d.kind == "hb.move", d
+            d = cls.answer(s, cls.mv(src, dst))
+        if d is not None and d.kind == "hb.move" and "fight" in d.keys:
+            d = cls.answer(s, "fight")
+        return d
+
     # -- the map ---------------------------------------------------------------------------
+    @classmethod
+    def connected_land(cls, start: int, k: int, avoid: Iterable[int] = ()) -> list[int]:
+        """``k`` land areas connected by adjacency, breadth-first from ``start``."""
+        out, frontier = [start], [start]
+        while len(out) < k:
+            nxt = []
+            for u in frontier:
+                for v in cls.land_nbrs(u):
+                    if v not in out and v not in avoid and len(out) < k:
+                        out.append(v)
+                        nxt.append(v)
+            assert nxt, "ran out of land"
+            frontier = nxt
+        return out
+
+    @classmethod
+    def far_apart(cls, count: int, gap: int = 4, pred=lambda a: True) -> list[int]:
+        """``count`` land areas pairwise at least ``gap`` steps apart."""
+        chosen: list[int] = []
+        for a in cls.land():
+            if pred(a) and all(cls.dist(c).get(a, 99) >= gap for c in chosen):
+                chosen.append(a)
+                if len(chosen) == count:
+                    return chosen
+        raise AssertionError("map too small")
+
     @staticmethod
     def a(area) -> int:
         """An area index from an index or an area id."""

@@ -14,12 +14,15 @@ import inspect
 import random
 import re
 
+import pytest
+
 from realms.core.agents import RandomBot, bot_seed
 from realms.core.decision import Decision
 from realms.core.match import play
 from realms.games.hy_breasil import GAME
 from realms.games.hy_breasil.bots import AutoBot
 from realms.games.hy_breasil.bots import tactics as T
+from realms.games.hy_breasil.bots.chances import britannia_chance
 from realms.games.hy_breasil.bots.look import Look, distances
 from realms.games.hy_breasil.bots.memory import Memory, NationMemory
 from realms.games.hy_breasil.bots.moves import MoveKeys, Phase, Planner
@@ -45,8 +48,8 @@ class BotDice:
         return int(self._random() * n)
 
 
-def make_bot(*d6s: int, seed: int = 0) -> AutoBot:
-    bot = AutoBot(seed)
+def make_bot(*d6s: int, seed: int = 0, level: str = "normal") -> AutoBot:
+    bot = AutoBot(seed, level=level)
     bot.dice = BotDice(*d6s, seed=seed)
     bot.rand = bot.dice._random
     return bot
@@ -266,9 +269,9 @@ def test_placement_preference_list(hb):
 
 def test_retreat_destination_preference_list(hb):
     """§4.2 "Where to retreat": most friendly or empty adjacent spaces, then the highest
-    PVPV, then the most friendly DV."""
+    PVPV, then the most friendly DV (as written: level easy; AU-Q37 for normal)."""
     s = hb.game(players=2)
-    bot = make_bot()
+    bot = make_bot(level="easy")
     n = hb.nation(s, 0, {"tir-tairngire": 2, "dun-ailinne": 1})
     enemy = hb.nation(s, 1, {"eas-ruaidh": 1, "dun-delgan": 1, "mag-adair": 1, "doire-calgaich": 1})
     cands = [hb.a("dun-ailinne"), hb.a("mag-slecht")]
@@ -317,7 +320,7 @@ def test_scenario_takes_the_obvious_attack(hb):
     n = hb.nation(s, 0, {home: 5})
     enemy = hb.nation(s, 1, {prey: 1})
     fill(hb, s, 2, [home, prey], per_area=2)
-    bot = make_bot()
+    bot = make_bot(level="easy")
     prime(bot, s, n, 5)  # aggressive: OR 1.5–1.0, MO 2.0 against DV 1
     keys = move_phase(hb, bot, s, n)
     assert keys == [hb.mv(home, prey)] * 2 + ["fight"]
@@ -507,7 +510,7 @@ def test_au_q4_armies_at_sea_with_land_in_reach_do_not_join(hb):
     n = hb.nation(s, 0, {sea: 4})
     hb.nation(s, 1, {prey: 1})
     fill(hb, s, 2, [prey, coast], per_area=2)
-    bot = make_bot()
+    bot = make_bot(level="easy")
     prime(bot, s, n, 5)
     keys = move_phase(hb, bot, s, n)
     assert keys[0] == hb.mv(sea, coast)  # the empty space first (AT 1), one army
@@ -627,7 +630,7 @@ def test_au_q13_pvpv_is_the_next_rounds_vp(hb):
     n = hb.nation(s, 0, {home: 3})
     n.capital = cap
     enemy = hb.nation(s, 1, {prey: 1, "achadh-glas": 1, "dun-sobairce": 1})
-    bot = make_bot()
+    bot = make_bot(level="easy")  # as written; normal adds Hy Breasil's other values (AU-Q13 below)
     p = planner_for(bot, s, n)
     assert p.pvpv(cap) == 3 and p.pvpv(hb.a("mag-slecht")) == 1 and p.pvpv(prey) == 1
     bot._submission_seen = True
@@ -737,7 +740,7 @@ def test_au_q20_overpopulation_attacks_the_lowest_dv(hb):
     n = hb.nation(s, 0, {home: 5, side: 1})  # 6 armies, support for 4
     hb.nation(s, 1, {prey: 2})
     fill(hb, s, 2, [home, side, prey], per_area=2)
-    bot = make_bot()
+    bot = make_bot(level="easy")  # normal buys 4 v 2 (100%) as an ordinary attack at TR 1
     prime(bot, s, n, 1)  # MO against DV 2 is 4.5: five armies, only four are free
     keys = move_phase(hb, bot, s, n)
     assert keys[-1] == "fight" and len(keys) == 5
@@ -958,7 +961,8 @@ def test_au_q31_leaders_raiders_and_kings_are_dropped():
     """AU-Q31: no leader, raiding or king terms anywhere in the arithmetic."""
     assert set(inspect.signature(T.change_tr).parameters) == {"tr", "roll", "deadpile", "invasion", "scoring"}
     assert set(inspect.signature(T.dv).parameters) == {"defenders", "rough", "race_bonus", "city"}
-    assert set(inspect.signature(T.retreat_check).parameters) == {"roll", "mine", "theirs", "space_pvpv", "kills_give_vp"}
+    assert set(inspect.signature(T.retreat_check).parameters) == {"roll", "mine", "theirs", "space_pvpv", "kills_give_vp",
+                                                                  "strength"}
 
 
 def test_au_q32_a_seats_nations_act_on_their_own_sheets(hb):
@@ -1109,3 +1113,165 @@ def test_excess_nation_gives_up_the_least_valuable(hb):
     b = hb.nation(s, 0, {"findias": 3})
     bot = make_bot()
     assert decide(bot, s, 0, "hb.excess-nation", (f"give:{a.id}", f"give:{b.id}")) == f"give:{b.id}"
+
+
+# -- issue 17: the recalibration for Hy Breasil (level normal) and the levels ------------------------
+def test_au_q33_each_or_buys_the_chance_it_bought_in_britannia():
+    """AU-Q33: a TR's worst OR is read as Britannia's chance of taking two plain defenders
+    with DV + OR armies (Eggert's own example); bolder TRs accept less, TR 3 and 4 alike."""
+    chances = [T.or_chance(tr) for tr in range(8)]
+    assert chances == sorted(chances, reverse=True) and chances[3] == chances[4]
+    assert T.or_chance(3) == pytest.approx(britannia_chance(3.5, 2))
+    assert T.or_chance(7) == pytest.approx(britannia_chance(2, 2)) and T.or_chance(7) < 0.5
+
+
+def test_au_q33_the_bot_buys_the_chance_with_the_fewest_armies(hb):
+    """AU-Q33: at TR 5 (82%) two armies take a lone plain defender (97%); at TR 1 (98%)
+    two fall short and three go."""
+    for tr, sent in ((5, 2), (1, 3)):
+        s = hb.game(players=3)
+        home, prey = hb.a("tir-tairngire"), hb.a("mag-adair")
+        n = hb.nation(s, 0, {home: 5})
+        hb.nation(s, 1, {prey: 1})
+        fill(hb, s, 2, [home, prey], per_area=2)
+        bot = make_bot()
+        prime(bot, s, n, tr)
+        keys = move_phase(hb, bot, s, n)
+        assert keys == [hb.mv(home, prey)] * sent + ["fight"], tr
+        assert any(f"TR {tr} wants {T.or_chance(tr):.0%}" in x for _, x in bot.explanations)
+
+
+def test_au_q12_recalibrated_change_roll_pulls_to_moderate():
+    """AU-Q12 (normal): +1 below moderate (3–4), −1 above, −1 more after heavy losses; the
+    scoring round's rise comes first, Eggert's bands read the total."""
+    assert T.change_tr_recalibrated(6, 3, 0).after == 5      # 3 − 1 = 2: down
+    assert T.change_tr_recalibrated(2, 4, 0).after == 3      # 4 + 1 = 5: up
+    assert T.change_tr_recalibrated(4, 3, 3).after == 3      # 3 − 1 (losses) = 2: down
+    ch = T.change_tr_recalibrated(4, 4, 0, scoring=True)
+    assert (ch.raised, ch.modifier, ch.after) == (5, -1, 5)
+    assert T.change_tr_recalibrated(4, 1, 0, invasion=True).after == 4
+
+
+def test_au_q12_recent_dead_halves_each_nation_turn(hb):
+    """AU-Q12 (normal): the losses that count are the recent ones, halved at every change roll."""
+    s = hb.game(players=2)
+    n = hb.nation(s, 0, {"tir-tairngire": 2})
+    s.current = n.id
+    bot = make_bot(3)
+    m = bot.memory.sheet(n.id, s.turn)
+    m.tr, m.recent = 4, 4.0
+    bot.look = Look(s.view(0))
+    bot.start_nation_turn(bot.look.nations[n.id], Decision(0, "hb.move", (), ""))
+    assert m.tr == 3 and m.recent == 2.0  # d6 3 − 1 (heavy losses) = 2: down
+
+
+def test_au_q13_normal_pvpv_adds_pips_denial_and_the_leader(hb):
+    """AU-Q13 (normal): an area is worth its VP, its PIPs as a share of a unit (§6.2),
+    and against a rival the VP denied them (+0.5, +0.5 more for the leader); a sibling's
+    area still gains the seat nothing (AU-Q14)."""
+    s = hb.game(players=2)
+    home, prey, sib = hb.a("tir-tairngire"), hb.a("mag-adair"), hb.a("dun-ailinne")
+    n = hb.nation(s, 0, {home: 3})
+    hb.nation(s, 1, {prey: 1})
+    hb.nation(s, 0, {sib: 1})
+    p = planner_for(make_bot(), s, n)
+    empty = hb.a("mag-slecht")
+    assert p.pvpv(empty) == pytest.approx(1 + hb.board.pips[empty] / 7)
+    assert p.pvpv(prey) == pytest.approx(1 + hb.board.pips[prey] / 7 + 0.5 + 0.5)  # the only rival leads
+    assert p.pvpv(sib) == 0
+
+
+def test_au_q26_normal_retreat_check_reads_the_exact_odds(hb):
+    """AU-Q26 (normal): the strength modifier comes from the exact chance of holding the
+    area; an even battle keeps Eggert's coin flip.  Two unhurt and a wounded defender
+    against four: as written (easy) a 1 stays (strength +2), on the odds (normal) it goes."""
+    assert T.odds_modifier(0.5) == 0 and T.odds_modifier(1.0) == -T.ODDS_CAP and T.odds_modifier(0.0) == T.ODDS_CAP
+    assert T.odds_modifier(0.7) < 0 < T.odds_modifier(0.3)
+    answers = {}
+    for level in ("easy", "normal"):
+        s = hb.game(players=2)
+        home, base = hb.a("tir-tairngire"), hb.a("dun-ailinne")
+        n = hb.nation(s, 0, {home: 3, hb.a("mag-slecht"): 1})
+        enemy = hb.nation(s, 1, {base: 6})
+        s.current = enemy.id
+        hb.run(s, ("move", enemy.id, 1))
+        for _ in range(4):
+            hb.answer(s, hb.mv(base, home))
+        s.dice.push(6, 1, 1, 1, 1, 1, 1)  # one hit wounds a defender; the defenders miss
+        d = hb.answer(s, "fight")
+        assert d.kind == "hb.retreat" and d.player == 0
+        bot = make_bot(1, level=level)
+        prime(bot, s, n, 3)
+        answers[level] = ask(bot, s)
+    assert answers["easy"] == "stay" and answers["normal"] != "stay"
+
+
+def test_au_q34_retreats_keep_the_nation_joined(hb):
+    """AU-Q34 (normal): a retreat goes to the nation's own land before empty land, however
+    many friendly neighbours the empty space has (§6.4)."""
+    s = hb.game(players=2)
+    n = hb.nation(s, 0, {"tir-tairngire": 2, "dun-ailinne": 1})
+    enemy = hb.nation(s, 1, {"eas-ruaidh": 1, "dun-delgan": 1, "mag-adair": 1, "doire-calgaich": 1})
+    s.remove_units(enemy, hb.a("mag-adair"), 1)
+    cands = [hb.a("dun-ailinne"), hb.a("mag-slecht")]
+    look = Look(s.view(0))
+    assert make_bot(level="easy").retreat_destination(look, look.nations[n.id], cands) == hb.a("mag-slecht")
+    assert make_bot().retreat_destination(look, look.nations[n.id], cands) == hb.a("dun-ailinne")
+
+
+def first_landings(level: str, seed: int) -> list[str]:
+    """The seas the four first-turn nations of a 4-auto game land in."""
+    s = GAME.new_game({"players": 4, "turns": 2}, seed)
+    bots = [AutoBot(bot_seed(seed, k), level=level) for k in range(4)]
+    seas = []
+    while len(seas) < 4:
+        d = s.pending()[0]
+        i = bots[d.player].choose(d, lambda: s.view(d.player))
+        if d.kind == "hb.entry-sea":
+            seas.append(d.keys[i])
+        s.apply_index(d.player, i)
+    return seas
+
+
+def test_au_q35_first_landings_spread():
+    """AU-Q35 (normal): land others at sea already reach counts a third, so the four
+    first-turn nations no longer all pick the same sea (as written they always did)."""
+    easy = [len(set(first_landings("easy", seed))) for seed in range(4)]
+    normal = [len(set(first_landings("normal", seed))) for seed in range(4)]
+    assert easy == [1, 1, 1, 1]
+    assert min(normal) >= 2 and sum(normal) >= 10
+
+
+def test_au_q36_new_units_guard_the_threatened_space(hb):
+    """AU-Q36 (normal): among equal spaces the one enemy armies border gets the new unit
+    (its VP is the one at stake); as written (easy) the plain comes first."""
+    s = hb.game(players=2)
+    plain = hb.of_terrain("plains")
+    nbr = hb.board.nbr_mask
+    apart = [a for a in hb.of_terrain("hills", "forest") if not nbr[a] & nbr[plain[0]] and not nbr[a] >> plain[0] & 1]
+    threatened, foe_area = next((a, b) for a in apart for b in hb.board.nbrs[a]
+                                if not hb.board.is_sea[b] and not nbr[b] >> plain[0] & 1 and b != plain[0])
+    n = hb.nation(s, 0, {plain[0]: 1, threatened: 1})
+    hb.nation(s, 1, {foe_area: 2})
+    s.current = n.id
+    for level, want in (("easy", plain[0]), ("normal", threatened)):
+        bot = make_bot(level=level)
+        prime(bot, s, n, 3)
+        hb.run(s, ("place", n.id, 1, 0, 1))
+        look = Look(s.view(0))
+        assert bot.threat(look, threatened) == 2 and bot.threat(look, plain[0]) == 0
+        assert ask(bot, s) == hb.id(want), level
+        s._pending.clear()
+
+
+def test_levels_are_named_and_checked():
+    """Difficulty: easy is the system as written, normal the recalibration, hard normal
+    within TR 1–6 with retreats on the odds alone; an unknown level is an error naming
+    the known ones."""
+    assert AutoBot(1).level.name == "normal"
+    easy = AutoBot(1, level="easy").level
+    assert not (easy.odds or easy.recent_dead or easy.real_retreat or easy.hb_value or easy.guard)
+    hard = AutoBot(1, level="hard").level
+    assert hard.tr_band == (1, 6) and hard.sure_retreat and hard.odds
+    with pytest.raises(ValueError, match="unknown auto level 'silly' .*easy, normal, hard"):
+        AutoBot(1, level="silly")

@@ -9,29 +9,15 @@ from __future__ import annotations
 import pytest
 
 from realms.games.hy_breasil import GAME
-from realms.games.hy_breasil.combat import attacker_needs, hit_outcomes
+from realms.games.hy_breasil.combat import (
+    AREA, ATT, DEF, AU, AW, DU, DW, attacker_needs, hit_outcomes,
+)
 from realms.games.hy_breasil.population import pips
 from realms.games.hy_breasil.support import parts
 
-AREA, ATT, DEF, AU, AW, DU, DW = range(7)
 
 
 # -- small scenario pieces ----------------------------------------------------------------
-def battle_state(s):
-    bt = s.battle
-    return (bt[AU], bt[AW], bt[DU], bt[DW])
-
-
-def attack(hb, s, att, src, dst, count, dice=()):
-    """Move ``count`` units of ``att`` from ``src`` into ``dst`` and start the battle."""
-    s.dice.push(*dice)
-    d = hb.run(s, ("move", att.id, 1))
-    for _ in range(count):
-        assert d.kind == "hb.move"
-        d = hb.answer(s, hb.mv(src, dst))
-    if d is not None and d.kind == "hb.move" and "fight" in d.keys:
-        d = hb.answer(s, "fight")
-    return d
 
 
 def move_keys(d):
@@ -43,42 +29,16 @@ def dests(hb, d, src):
     return {k.split(">")[1] for k in d.keys if k.startswith(prefix)}
 
 
-def connected_land(hb, start, k, avoid=()):
-    """``k`` land areas connected by adjacency, breadth-first from ``start``."""
-    out, frontier = [start], [start]
-    while len(out) < k:
-        nxt = []
-        for u in frontier:
-            for v in hb.land_nbrs(u):
-                if v not in out and v not in avoid and len(out) < k:
-                    out.append(v)
-                    nxt.append(v)
-        assert nxt, "ran out of land"
-        frontier = nxt
-    return out
-
-
-def far_apart(hb, count, gap=4, pred=lambda a: True):
-    """``count`` land areas pairwise at least ``gap`` steps apart."""
-    chosen = []
-    for a in hb.land():
-        if pred(a) and all(hb.dist(c).get(a, 99) >= gap for c in chosen):
-            chosen.append(a)
-            if len(chosen) == count:
-                return chosen
-    raise AssertionError("map too small")
-
-
 # == §3 Game length ============================================================================
 def test_game_lasts_the_agreed_number_of_turns(hb):
     """§3: a fixed number of turns — the game ends after the last one, not before."""
     s = hb.game(players=3, turns=4)
     s.turn = 3
     hb.call(s, "end_turn")
-    assert not s.over and s.turn == 4 and s._stack[-1] == ("turn",)
-    s._stack.clear()
+    assert not s.over and s.turn == 4 and s.next_frames()[0] == ("turn",)
+    s.restart()
     hb.call(s, "end_turn")
-    assert s.over and s.turn == 4 and not s._stack
+    assert s.over and s.turn == 4 and not s.next_frames()
     assert s.result()["turns"] == 4
 
 
@@ -88,7 +48,7 @@ def test_game_ends_when_a_player_reaches_the_vp_target(hb):
     s.vp = [49, 12]
     hb.call(s, "end_turn")
     assert not s.over and s.turn == 3
-    s._stack.clear()
+    s.restart()
     s.vp = [50, 12]
     hb.call(s, "end_turn")
     assert s.over
@@ -259,12 +219,12 @@ def test_nations_play_in_the_order_drawn_from_the_cup(hb):
     s.dice.push(1)
     hb.call(s, "nation_phase")
     drawn = ns[1].id
-    assert s._stack[-2:] == [("nation_phase",), ("nation_turn", drawn)]
+    assert s.next_frames()[:2] == (("nation_turn", drawn), ("nation_phase",))
     assert drawn not in s.cup and len(s.cup) == 2
-    s._stack.clear()
+    s.restart()
     s.cup = []
     hb.call(s, "nation_phase")
-    assert s._stack == []  # an empty cup ends the nation phase
+    assert s.next_frames() == ()  # an empty cup ends the nation phase
 
 
 # == §6.1 Random events ========================================================================
@@ -285,7 +245,7 @@ def test_event_table_die_plus_civilization_tokens(hb, total):
     s.dice.push(die)
     d = hb.run(s, ("event", n.id))
     assert d.kind == "hb.event" and d.player == 0
-    assert s._waiting == ("event_choice", n.id, EVENT_TABLE[total], die)
+    assert s.waiting_frame() == ("event_choice", n.id, EVENT_TABLE[total], die)
 
 
 def test_reroll_takes_a_token_and_adds_the_new_count(hb):
@@ -296,10 +256,10 @@ def test_reroll_takes_a_token_and_adds_the_new_count(hb):
     n = hb.nation(s, 0, {x: 3})
     s.dice.push(1, 3)
     d = hb.run(s, ("event", n.id))
-    assert s._waiting[2] == "reinforcements"
+    assert s.waiting_frame()[2] == "reinforcements"
     d = hb.answer(s, "reroll")
     assert (n.civ, n.pool, n.units) == (1, 10, {x: 3})
-    assert s._waiting == ("event_choice", n.id, "civilization", 3)  # 3 + 1 token = 4
+    assert s.waiting_frame() == ("event_choice", n.id, "civilization", 3)  # 3 + 1 token = 4
 
 
 def test_reinforcements_arrive_in_the_starting_sea(hb):
@@ -352,15 +312,15 @@ def test_religious_fervour_adds_one_to_attack_dice(hb, terrain, die):
         att = hb.nation(s, 0, {q: 2})
         dfd = hb.nation(s, 1, {p: 2})
         att.fervour = fervour
-        attack(hb, s, att, q, p, 1, dice=(die, 1, 1))
-        assert battle_state(s) == (1, 0, 2 - wounded, wounded)
+        hb.attack(s, att, q, p, 1, dice=(die, 1, 1))
+        assert hb.battle_state(s) == (1, 0, 2 - wounded, wounded)
 
 
 def test_plague_removes_own_units_then_up_to_the_die_from_neighbours(hb):
     """§6.1 Plague: the nation loses a die's worth of units (its owner picks them); the owner
     may then remove up to that many units of other nations bordering where units died."""
     s = hb.game(players=2)
-    x, w = far_apart(hb, 2, gap=4, pred=lambda a: len(hb.land_nbrs(a)) >= 2)
+    x, w = hb.far_apart(2, gap=4, pred=lambda a: len(hb.land_nbrs(a)) >= 2)
     xn1, xn2 = hb.land_nbrs(x)[:2]
     wn = hb.land_nbrs(w)[0]
     p = hb.nation(s, 0, {x: 3, w: 3})
@@ -435,7 +395,7 @@ def test_civil_war_splits_off_half_the_areas_rounded_down(hb, areas):
     s = hb.game(players=3)
     sea = hb.board.entry_seas[0]
     start = hb.first(a for a in hb.land() if not hb.seas_of(a))
-    land = connected_land(hb, start, areas)
+    land = hb.connected_land(start, areas)
     old = hb.nation(s, 0, {a: 2 for a in land}, civ=2, start_sea=sea, cup=True)
     pool = old.pool
     s.dice.push(2)  # the new nation goes to player 2
@@ -476,7 +436,7 @@ def test_civil_war_impossible_with_one_area_is_rerolled_free(hb):
     n = hb.nation(s, 0, {x: 4}, civ=2)
     s.dice.push(6, 1)  # 6 + 2 = 8: civil war; then 1 + 2 = 3
     d = hb.run(s, ("event", n.id))
-    assert s._waiting == ("event_choice", n.id, "religious-fervour", 1)
+    assert s.waiting_frame() == ("event_choice", n.id, "religious-fervour", 1)
     assert (n.civ, n.pool) == (2, 8)
     assert "event-reroll-free" in hb.kinds_logged(s)
 
@@ -489,7 +449,7 @@ def test_civil_war_impossible_without_a_free_set_is_rerolled(hb):
     hb.use_up_sets(s)
     s.dice.push(6, 1)  # 6 + 2 = 8: civil war, impossible; then 1 + 2 = 3
     hb.run(s, ("event", n.id))
-    assert s._waiting == ("event_choice", n.id, "religious-fervour", 1)
+    assert s.waiting_frame() == ("event_choice", n.id, "religious-fervour", 1)
     assert (n.civ, n.pool) == (2, 8)
 
 
@@ -659,11 +619,11 @@ def test_rulebook_example_star_attacks_moon_in_plains(hb):
     star army. Two unhurt and one wounded star armies and one unhurt moon army remain (the
     draft's "one unhurt" is a slip: RULINGS HB-Q110)."""
     s, p, q, star, moon = _star_and_moon(hb, ("plains",))
-    d = attack(hb, s, star, q, p, 3, dice=(2, 4, 6, 3, 4))
+    d = hb.attack(s, star, q, p, 3, dice=(2, 4, 6, 3, 4))
     assert d.kind == "hb.assign-hits" and d.player == 0  # star decides how its hits fall
     assert set(d.keys) == {"u1w0", "u0w2"}
     d = hb.answer(s, "u1w0")
-    assert battle_state(s) == (2, 1, 1, 0)
+    assert hb.battle_state(s) == (2, 1, 1, 0)
     assert moon.units == {p: 1} and moon.pool == 15 - 1 - 1
     assert star.board == 4  # a wounded army is still on the map
     assert d.kind == "hb.retreat" and d.player == 1  # the next round, unless someone retreats
@@ -674,8 +634,8 @@ def test_rulebook_example_in_hills_or_forest_the_star_four_misses(hb, terrain):
     """§6.3.1 example: in hills or forest star's 4 does not count (the attacker needs 5+),
     while the defender still hits on 4: both score one hit."""
     s, p, q, star, moon = _star_and_moon(hb, (terrain,))
-    d = attack(hb, s, star, q, p, 3, dice=(2, 4, 6, 3, 4))
-    assert battle_state(s) == (2, 1, 1, 1)
+    d = hb.attack(s, star, q, p, 3, dice=(2, 4, 6, 3, 4))
+    assert hb.battle_state(s) == (2, 1, 1, 1)
     assert moon.units == {p: 2}
     assert d is None or d.kind == "hb.retreat"
 
@@ -717,11 +677,11 @@ def test_the_defender_allocates_its_own_hits(hb):
     p, q = hb.pair(lambda x, y: hb.board.terrain[x] == "plains" and hb.adjacent(x, y), hb.land())
     att = hb.nation(s, 0, {q: 3})
     dfd = hb.nation(s, 1, {p: 2})
-    d = attack(hb, s, att, q, p, 2, dice=(1, 1, 5, 6))
+    d = hb.attack(s, att, q, p, 2, dice=(1, 1, 5, 6))
     assert d.kind == "hb.assign-hits" and d.player == 1
     assert set(d.keys) == {"u1w0", "u0w2"}
     hb.answer(s, "u0w2")
-    assert battle_state(s) == (0, 2, 2, 0)
+    assert hb.battle_state(s) == (0, 2, 2, 0)
 
 
 def test_wounded_armies_heal_when_the_battle_ends(hb):
@@ -731,12 +691,12 @@ def test_wounded_armies_heal_when_the_battle_ends(hb):
     p, q = hb.pair(lambda x, y: hb.board.terrain[x] == "plains" and hb.adjacent(x, y), hb.land())
     att = hb.nation(s, 0, {q: 3})
     dfd = hb.nation(s, 1, {p: 2})
-    d = attack(hb, s, att, q, p, 1, dice=(6, 6, 6))
+    d = hb.attack(s, att, q, p, 1, dice=(6, 6, 6))
     # the lone attacker wounded one defender and died
     assert s.battle is None and dfd.units == {p: 2} and att.units == {q: 2}
     assert d.kind == "hb.move" and hb.mv(q, p) in d.keys  # unmoved units may attack
     d = hb.answer(s, hb.mv(q, p))
-    assert battle_state(s) == (1, 0, 2, 0)  # the defenders start the new battle healed
+    assert hb.battle_state(s) == (1, 0, 2, 0)  # the defenders start the new battle healed
     assert set(d.keys) == {hb.mv(q, p), "fight"}
 
 
@@ -747,7 +707,7 @@ def test_survivors_of_a_won_battle_do_not_move_again(hb):
                    and len(hb.land_nbrs(x)) >= 3, hb.land())
     att = hb.nation(s, 0, {q: 3})
     dfd = hb.nation(s, 1, {p: 1})
-    d = attack(hb, s, att, q, p, 2, dice=(6, 6, 1))
+    d = hb.attack(s, att, q, p, 2, dice=(6, 6, 1))
     assert dfd.id not in s.nations and att.units == {q: 1, p: 2}
     assert s.area_nation[p] == att.id
     assert d.kind == "hb.move"
@@ -763,14 +723,14 @@ def test_defenders_that_retreated_can_be_attacked_again(hb):
     r = hb.first(a for a in hb.land_nbrs(p) if a != q and hb.adjacent(a, q))
     att = hb.nation(s, 0, {q: 4})
     dfd = hb.nation(s, 1, {p: 2})
-    d = attack(hb, s, att, q, p, 2, dice=(1, 1, 1, 1))
+    d = hb.attack(s, att, q, p, 2, dice=(1, 1, 1, 1))
     assert d.kind == "hb.retreat" and d.player == 1
     hb.answer(s, hb.id(r))
     d = hb.answer(s, hb.id(r))  # both defenders fall back to r; p is taken
     assert dfd.units == {r: 2} and att.units == {q: 2, p: 2}
     assert d.kind == "hb.move" and hb.mv(q, r) in d.keys
     hb.answer(s, hb.mv(q, r))
-    assert s.battle is not None and s.battle[0] == r and battle_state(s) == (1, 0, 2, 0)
+    assert s.battle is not None and s.battle[0] == r and hb.battle_state(s) == (1, 0, 2, 0)
 
 
 def test_events_last_only_for_the_nations_own_turn(hb):
@@ -812,8 +772,8 @@ def test_defender_retreats_first_only_unwounded_units(hb):
     """§6.3.2: at the end of a round the defender may retreat first, only unwounded units."""
     s, p, q, att, dfd = _round_with_survivors(hb)
     # attacker (3 units) scores 1 hit; defenders (3) miss
-    d = attack(hb, s, att, q, p, 3, dice=(6, 1, 1, 1, 1, 1))
-    assert battle_state(s) == (3, 0, 2, 1)
+    d = hb.attack(s, att, q, p, 3, dice=(6, 1, 1, 1, 1, 1))
+    assert hb.battle_state(s) == (3, 0, 2, 1)
     assert d.kind == "hb.retreat" and d.player == 1
     free = [a for a in hb.land_nbrs(p) if s.area_nation[a] == -1]
     d = hb.answer(s, hb.id(free[0]))
@@ -839,7 +799,7 @@ def test_retreat_only_to_empty_or_own_land_never_over_water(hb):
     att = hb.nation(s, 0, {q: 3})
     dfd = hb.nation(s, 1, {p: 3, own: 1})
     hb.nation(s, 2, {enemy: 1})
-    d = attack(hb, s, att, q, p, 2, dice=(1, 1, 1, 1, 1))
+    d = hb.attack(s, att, q, p, 2, dice=(1, 1, 1, 1, 1))
     assert d.kind == "hb.retreat" and d.player == 1
     expected = {hb.id(a) for a in hb.land_nbrs(p) if s.area_nation[a] in (-1, dfd.id)}
     assert set(d.keys) - {"stay"} == expected
@@ -856,7 +816,7 @@ def test_no_retreat_area_means_the_units_stay(hb):
     att = hb.nation(s, 0, {q: 3})
     dfd = hb.nation(s, 1, {p: 3})
     hb.filler(s, [a for a in hb.land_nbrs(p) if a != q], owner=2)
-    d = attack(hb, s, att, q, p, 2, dice=(1, 1, 1, 1, 1))
+    d = hb.attack(s, att, q, p, 2, dice=(1, 1, 1, 1, 1))
     # the defender has nowhere to go; the attacker may go back to q (its own land)
     assert d.kind == "hb.retreat" and d.player == 0
     assert set(d.keys) == {"stay", hb.id(q)}
@@ -865,7 +825,7 @@ def test_no_retreat_area_means_the_units_stay(hb):
 def test_no_retreat_after_winning(hb):
     """§6.3.2: retreat is not allowed when no enemy units are left in the area."""
     s, p, q, att, dfd = _round_with_survivors(hb, defenders=1)
-    d = attack(hb, s, att, q, p, 3, dice=(6, 6, 1, 1))
+    d = hb.attack(s, att, q, p, 3, dice=(6, 6, 1, 1))
     assert s.battle is None and dfd.id not in s.nations
     assert d.kind == "hb.move"  # straight back to movement, no retreat offered
     assert att.units == {q: 1, p: 3}
@@ -874,8 +834,8 @@ def test_no_retreat_after_winning(hb):
 def test_attacker_may_retreat_if_the_defender_stays(hb):
     """§6.3.2: if the defender does not retreat the attacker may, with unwounded units."""
     s, p, q, att, dfd = _round_with_survivors(hb)
-    d = attack(hb, s, att, q, p, 3, dice=(1, 1, 1, 6, 1, 1))
-    assert battle_state(s) == (2, 1, 3, 0)
+    d = hb.attack(s, att, q, p, 3, dice=(1, 1, 1, 6, 1, 1))
+    assert hb.battle_state(s) == (2, 1, 3, 0)
     assert d.player == 1
     d = hb.answer(s, "stay")
     assert d.kind == "hb.retreat" and d.player == 0
@@ -893,7 +853,7 @@ def test_disconnected_nation_keeps_the_part_with_most_units(hb):
     """§6.4: a disconnected nation keeps the connected part with the largest number of units;
     a disconnected part of two or more areas becomes a new nation when a set is free."""
     s = hb.game(players=3)
-    x, z = far_apart(hb, 2, gap=5)
+    x, z = hb.far_apart(2, gap=5)
     main = [x, hb.land_nbrs(x)[0]]
     rest = [z, hb.land_nbrs(z)[0]]
     n = hb.nation(s, 0, {main[0]: 2, main[1]: 2, rest[0]: 1, rest[1]: 2}, civ=1, start_sea=hb.board.seas[0])
@@ -909,7 +869,7 @@ def test_disconnected_nation_keeps_the_part_with_most_units(hb):
 def test_disconnected_single_area_or_no_free_set_is_emptied(hb):
     """§6.4: a single disconnected area — or any parts when no set is free — is emptied."""
     s = hb.game(players=2)
-    x, z = far_apart(hb, 2, gap=5)
+    x, z = hb.far_apart(2, gap=5)
     n = hb.nation(s, 0, {x: 3, hb.land_nbrs(x)[0]: 1, z: 2})
     assert hb.run(s, ("support", n.id)) is None
     assert z not in n.units and s.area_nation[z] == -1 and len(s.nations) == 1
@@ -925,7 +885,7 @@ def test_disconnected_single_area_or_no_free_set_is_emptied(hb):
 def test_tied_parts_the_owner_chooses(hb):
     """§6.4: when parts tie for most units, the player chooses which to retain."""
     s = hb.game(players=2)
-    x, z = far_apart(hb, 2, gap=5)
+    x, z = hb.far_apart(2, gap=5)
     n = hb.nation(s, 0, {x: 2, z: 2})
     d = hb.run(s, ("support", n.id))
     assert d.kind == "hb.keep-part" and d.player == 0 and set(d.keys) == hb.ids([x, z])
@@ -937,7 +897,7 @@ def test_at_most_twice_as_many_units_as_areas_spread_unevenly(hb):
     """§6.4: the nation can keep at most twice as many units as areas, spread unevenly
     (one area with four and two with one is fine)."""
     s = hb.game(players=2)
-    land = connected_land(hb, hb.land()[0], 3)
+    land = hb.connected_land(hb.land()[0], 3)
     n = hb.nation(s, 0, {land[0]: 4, land[1]: 1, land[2]: 1})
     assert hb.run(s, ("support", n.id)) is None
     assert n.units == {land[0]: 4, land[1]: 1, land[2]: 1}

@@ -6,42 +6,16 @@ of behaviour shows up as a failing test that names the ruling it breaks.
 
 from __future__ import annotations
 
-from realms.games.hy_breasil.combat import attacker_needs, hit_outcomes
+from realms.games.hy_breasil.combat import (
+    AREA, ATT, DEF, AU, AW, DU, DW, attacker_needs, hit_outcomes,
+)
 from realms.games.hy_breasil.invariants import tokens_conserved
 from realms.games.hy_breasil.support import parts
 
-AREA, ATT, DEF, AU, AW, DU, DW = range(7)
-
-
-def battle_state(s):
-    bt = s.battle
-    return (bt[AU], bt[AW], bt[DU], bt[DW])
-
-
-def attack(hb, s, att, src, dst, count, dice=()):
-    """Move ``count`` units of ``att`` from ``src`` into ``dst`` and start the battle."""
-    s.dice.push(*dice)
-    d = hb.run(s, ("move", att.id, 1))
-    for _ in range(count):
-        assert d.kind == "hb.move"
-        d = hb.answer(s, hb.mv(src, dst))
-    if d is not None and d.kind == "hb.move" and "fight" in d.keys:
-        d = hb.answer(s, "fight")
-    return d
 
 
 def sources(d):
     return {k.split(">")[0] for k in d.keys if ">" in k}
-
-
-def far_apart(hb, count, gap):
-    chosen = []
-    for a in hb.land():
-        if all(hb.dist(c)[a] >= gap for c in chosen):
-            chosen.append(a)
-            if len(chosen) == count:
-                return chosen
-    raise AssertionError("map too small")
 
 
 def common_land(hb, x, y):
@@ -83,7 +57,7 @@ def test_hb_q1_vp_target_checked_after_victory_phase(hb):
     s.turn = 99
     hb.call(s, "end_turn")
     assert not s.over
-    s._stack.clear()
+    s.restart()
     s.turn = 100
     hb.call(s, "end_turn")
     assert s.over
@@ -232,10 +206,10 @@ def test_hb_q7_civil_war_nation_plays_this_phase_split_nation_next(hb):
     assert sorted(s.cup) == sorted([waiting.id, rebel.id])
     s.dice.push(s.cup.index(rebel.id))
     hb.call(s, "nation_phase")
-    assert s._stack[-1] == ("nation_turn", rebel.id)
+    assert s.next_frames()[0] == ("nation_turn", rebel.id)
 
     s = hb.game(players=2)
-    a, z = far_apart(hb, 2, gap=5)
+    a, z = hb.far_apart(2, gap=5)
     n = hb.nation(s, 0, {a: 2, hb.land_nbrs(a)[0]: 2, z: 1, hb.land_nbrs(z)[0]: 1})
     s.dice.push(1)
     assert hb.run(s, ("support", n.id)) is None
@@ -255,13 +229,13 @@ def test_hb_q8_reroll_costs_a_token_and_adds_to_the_next_roll(hb):
     n = hb.nation(s, 0, {x: 5})
     s.dice.push(5, 3, 1)
     d = hb.run(s, ("event", n.id))
-    assert s._waiting[2] == "plague" and len(s.dice.calls) == 1  # no plague die yet
+    assert s.waiting_frame()[2] == "plague" and len(s.dice.calls) == 1  # no plague die yet
     d = hb.answer(s, "reroll")
     assert (n.civ, n.units) == (1, {x: 5})
-    assert s._waiting == ("event_choice", n.id, "civilization", 3)  # 3 + 1
+    assert s.waiting_frame() == ("event_choice", n.id, "civilization", 3)  # 3 + 1
     d = hb.answer(s, "reroll")
     assert s.vp == [0, 0] and n.civ == 2  # one token for the reroll, none for Civilization
-    assert s._waiting == ("event_choice", n.id, "religious-fervour", 1)  # 1 + 2
+    assert s.waiting_frame() == ("event_choice", n.id, "religious-fervour", 1)  # 1 + 2
     assert hb.answer(s, "accept") is None
     assert n.fervour and (n.civ, n.pool, n.board) == (2, 7, 5) and s.vp == [0, 0]
 
@@ -282,7 +256,7 @@ def test_hb_q9_token_from_board_when_pool_empty(hb):
     assert set(d.keys) == hb.ids([x, y])
     d = hb.answer(s, hb.id(x))
     assert n.units == {y: 9} and s.area_nation[x] == -1 and (n.civ, n.pool) == (5, 0)
-    assert s._waiting == ("event_choice", n.id, "weak-leader", 1)  # 1 + 5 tokens
+    assert s.waiting_frame() == ("event_choice", n.id, "weak-leader", 1)  # 1 + 5 tokens
 
     s = hb.game(players=2)
     n = hb.nation(s, 0, {x: 4, y: 6}, civ=4)
@@ -292,7 +266,7 @@ def test_hb_q9_token_from_board_when_pool_empty(hb):
     s.dice.push(3)
     d = hb.answer(s, hb.id(y))
     assert n.units == {x: 4, y: 5} and n.civ == 5
-    assert s._waiting == ("event_choice", n.id, "civil-war", 3)  # 3 + 5 tokens
+    assert s.waiting_frame() == ("event_choice", n.id, "civil-war", 3)  # 3 + 5 tokens
 
     s = hb.game(players=2, set_size=11)
     n = hb.nation(s, 0, {x: 1}, civ=9)
@@ -316,17 +290,17 @@ def test_hb_q10_split_nations_roll_for_events(hb):
     assert not rebel.first_turn
     s.dice.push(3)
     d = hb.run(s, ("event", rebel.id))
-    assert d.kind == "hb.event" and s._waiting == ("event_choice", rebel.id, "religious-fervour", 3)
+    assert d.kind == "hb.event" and s.waiting_frame() == ("event_choice", rebel.id, "religious-fervour", 3)
 
     s = hb.game(players=2)
-    a, z = far_apart(hb, 2, gap=5)
+    a, z = hb.far_apart(2, gap=5)
     n = hb.nation(s, 0, {a: 2, hb.land_nbrs(a)[0]: 2, z: 1, hb.land_nbrs(z)[0]: 1})
     s.dice.push(0)
     hb.run(s, ("support", n.id))
     split = s.nations[s.area_nation[z]]
     s.dice.push(6)
     d = hb.run(s, ("event", split.id))
-    assert d.kind == "hb.event" and s._waiting == ("event_choice", split.id, "weak-leader", 6)
+    assert d.kind == "hb.event" and s.waiting_frame() == ("event_choice", split.id, "weak-leader", 6)
 
     s = hb.game(players=2)
     s.dice.push(2, 1)
@@ -355,7 +329,7 @@ def test_hb_q11_split_nation_reinforced_in_parent_sea(hb):
     assert rebel.units == {y: 2, sea: 3}
 
     s = hb.game(players=2)
-    a, z = far_apart(hb, 2, gap=5)
+    a, z = hb.far_apart(2, gap=5)
     n = hb.nation(s, 0, {a: 2, hb.land_nbrs(a)[0]: 2, z: 1, hb.land_nbrs(z)[0]: 1}, start_sea=sea)
     s.dice.push(1)
     hb.run(s, ("support", n.id))
@@ -667,8 +641,8 @@ def test_hb_q21_fervour_lowers_attack_number(hb):
     att = hb.nation(s, 0, {q: 3})
     hb.nation(s, 1, {p: 2})
     att.fervour = True
-    attack(hb, s, att, q, p, 2, dice=(4, 3, 3, 4))
-    assert battle_state(s) == (1, 1, 1, 1)  # a 4 hits for the fervent attacker; a 3 does not
+    hb.attack(s, att, q, p, 2, dice=(4, 3, 3, 4))
+    assert hb.battle_state(s) == (1, 1, 1, 1)  # a 4 hits for the fervent attacker; a 3 does not
 
 
 # == HB-Q22 ===================================================================================
@@ -684,7 +658,7 @@ def test_hb_q22_attacker_may_not_retreat_after_defender_did(hb):
     a1, a2, c = [a for a in hb.land_nbrs(p) if a != q][:3]
     att = hb.nation(s, 0, {q: 4})
     dfd = hb.nation(s, 1, {p: 4})
-    d = attack(hb, s, att, q, p, 3, dice=(1, 1, 1, 1, 1, 1, 1))
+    d = hb.attack(s, att, q, p, 3, dice=(1, 1, 1, 1, 1, 1, 1))
     assert d.kind == "hb.retreat" and d.player == 1 and d.keys[0] == "stay"
     d = hb.answer(s, hb.id(a1))
     assert d.kind == "hb.retreat" and d.player == 1 and d.keys[0] == "stop"
@@ -693,7 +667,7 @@ def test_hb_q22_attacker_may_not_retreat_after_defender_did(hb):
     d = hb.answer(s, "stop")
     # no attacker retreat in the round the defender retreated: straight to the next round
     assert dfd.units == {p: 2, a1: 1, a2: 1}
-    assert d.kind == "hb.retreat" and d.player == 1 and battle_state(s) == (3, 0, 2, 0)
+    assert d.kind == "hb.retreat" and d.player == 1 and hb.battle_state(s) == (3, 0, 2, 0)
     d = hb.answer(s, "stay")
     assert d.kind == "hb.retreat" and d.player == 0
     assert hb.id(c) in d.keys and hb.id(q) in d.keys
@@ -743,7 +717,7 @@ def test_hb_q24_split_nation_copies_tokens_and_waits(hb):
     next turn."""
     sea = hb.board.entry_seas[2]
     s = hb.game(players=2)
-    a, z = far_apart(hb, 2, gap=5)
+    a, z = hb.far_apart(2, gap=5)
     an, zn = hb.land_nbrs(a)[0], hb.land_nbrs(z)[0]
     n = hb.nation(s, 0, {a: 3, an: 3, z: 4, zn: 1}, civ=3, start_sea=sea)
     s.dice.push(1)
@@ -770,7 +744,7 @@ def test_hb_q25_defender_removed_mid_battle_still_hits(hb):
     p, q = hb.pair(lambda x, y: hb.board.terrain[x] == "plains" and hb.adjacent(x, y), hb.land())
     att = hb.nation(s, 0, {q: 5})
     dfd = hb.nation(s, 1, {p: 2})
-    d = attack(hb, s, att, q, p, 4, dice=(6, 6, 6, 6, 6, 6))
+    d = hb.attack(s, att, q, p, 4, dice=(6, 6, 6, 6, 6, 6))
     assert dfd.id not in s.nations and dfd.set in s.free_sets
     assert d.kind == "hb.assign-hits" and d.player == 1
     assert set(d.keys) == {"u3w0", "u2w2"}
@@ -780,7 +754,7 @@ def test_hb_q25_defender_removed_mid_battle_still_hits(hb):
     s = hb.game(players=2)
     att = hb.nation(s, 0, {q: 1})
     dfd = hb.nation(s, 1, {p: 2})
-    d = attack(hb, s, att, q, p, 1, dice=(1, 6, 6))
+    d = hb.attack(s, att, q, p, 1, dice=(1, 6, 6))
     assert att.id not in s.nations and d is None
     assert dfd.units == {p: 2} and s.area_nation[q] == -1
 
@@ -857,7 +831,7 @@ def test_hb_q104_no_endless_civil_war_rerolls(hb):
     n = hb.nation(s, 0, {x: 3}, civ=10)
     s.dice.push(2, 1)  # 12: civil war, impossible, rerolled; 11: Weak leader
     hb.run(s, ("event", n.id))
-    assert s._waiting == ("event_choice", n.id, "weak-leader", 1)
+    assert s.waiting_frame() == ("event_choice", n.id, "weak-leader", 1)
 
 
 # == HB-Q105 ==================================================================================
@@ -873,14 +847,14 @@ def test_hb_q105_allocation_offers_distinct_outcomes(hb):
     p, q = hb.pair(lambda x, y: hb.board.terrain[x] == "plains" and hb.adjacent(x, y), hb.land())
     att = hb.nation(s, 0, {q: 4})
     hb.nation(s, 1, {p: 3})
-    d = attack(hb, s, att, q, p, 3, dice=(6, 6, 1, 1, 1, 1))
+    d = hb.attack(s, att, q, p, 3, dice=(6, 6, 1, 1, 1, 1))
     assert d.kind == "hb.assign-hits" and d.player == 0
     assert list(d.keys) == ["u2w0", "u1w2"]  # two hits on three: kill one, or wound two
     s = hb.game(players=2)
     att = hb.nation(s, 0, {q: 4})
     hb.nation(s, 1, {p: 3})
-    d = attack(hb, s, att, q, p, 3, dice=(6, 1, 1, 1, 1, 1))
-    assert battle_state(s) == (3, 0, 2, 1)  # one hit: only one outcome, nothing asked
+    d = hb.attack(s, att, q, p, 3, dice=(6, 1, 1, 1, 1, 1))
+    assert hb.battle_state(s) == (3, 0, 2, 1)  # one hit: only one outcome, nothing asked
     assert d.kind == "hb.retreat"
 
 

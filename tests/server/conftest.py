@@ -18,6 +18,7 @@ def pytest_configure(config) -> None:
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from realms.server import app as app_module  # noqa: E402
 from realms.server.app import create_app  # noqa: E402
 
 PG = os.environ.get("REALMS_TEST_POSTGRES")  # e.g. postgresql://realms:realms@127.0.0.1/realms
@@ -47,8 +48,10 @@ def database(request, tmp_path) -> str:
 
 
 @pytest.fixture
-def client(database):
+def client(database, monkeypatch):
     with TestClient(create_app(database)) as c:
+        # the seed the server draws for itself, fixed per test by :func:`deal`
+        c.deal = lambda seed: monkeypatch.setattr(app_module, "secret_seed", lambda: seed)
         yield c
 
 
@@ -57,9 +60,13 @@ def bearer(token: str | None) -> dict:
 
 
 def new_game(client, game="hy-breasil", seats=("human", "auto", "auto", "auto"), options=None, seed=7):
+    """Create a game of ``seed``: sent, or with more than one person (where no seed may be
+    sent: issue 14 item 10) drawn by the server as the test fixed it."""
     body = {"game": game, "options": options if options is not None else ({"turns": 2} if game == "hy-breasil" else {}),
             "seats": list(seats)}
-    if seed is not None:
+    if seed is not None and list(seats).count("human") > 1:
+        client.deal(seed)
+    elif seed is not None:
         body["seed"] = seed
     r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text

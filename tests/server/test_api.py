@@ -5,10 +5,12 @@ information, and games that survive a restart of the app."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+import realms
 from realms.core.game import get_game
 from realms.core.record import Record
 from realms.server.app import create_app
@@ -47,6 +49,24 @@ def test_openapi_docs(client):
     assert {"/api/health", "/api/games", "/api/games/{game_id}", "/api/games/{game_id}/answers",
             "/api/games/{game_id}/undo", "/api/games/{game_id}/record"} <= set(paths)
     assert {"403", "409", "422"} <= set(paths["/api/games/{game_id}/undo"]["post"]["responses"])
+
+
+@pytest.mark.parametrize("page", ["/docs", "/redoc"])
+def test_docs_load_their_scripts_from_the_app_not_a_cdn(client, page):
+    """Issue 14 item 14: the API's docs work without internet: every script, style sheet
+    and icon the page loads is served by the app (Swagger UI and ReDoc from an installed
+    package), none from another host."""
+    import re
+
+    html = client.get(page).text
+    loaded = re.findall(r"""(?:src|href)=["']([^"']+)["']""", html)
+    assert any(u.endswith(".js") for u in loaded)
+    assert all(u.startswith("/") and not u.startswith("//") for u in loaded), loaded
+    assert "http://" not in html and "https://" not in html
+    for url in loaded:
+        r = client.get(url)
+        assert r.status_code == 200 and len(r.content) > 1000, url
+    assert client.get("/openapi.json").json()["openapi"].startswith("3.")
 
 
 def test_create_gives_a_token_to_each_human_seat_only(client):
@@ -94,6 +114,56 @@ def test_bad_new_games_are_422_and_store_nothing(client, body, words):
     assert r.status_code == 422, r.text
     assert words in json.dumps(r.json())
     assert client.get("/api/games").json()["games"] == []
+
+
+def test_catalog_serves_each_games_option_schema(client):
+    """The catalog carries each game's declared options, the ones POST /api/games checks:
+    players and names for every game, then the game's own (Hy Breasil's bounds and maps)."""
+    games = {g["id"]: g for g in client.get("/api/catalog").json()["games"]}
+    for g in games.values():
+        names = [o["name"] for o in g["options"]]
+        assert names[:2] == ["players", "names"]
+        players = g["options"][0]
+        assert (players["min"], players["max"]) == (g["min_players"], g["max_players"])
+    hb = {o["name"]: o for o in games["hy-breasil"]["options"]}
+    assert hb["turns"]["type"] == "int" and hb["turns"]["default"] == 15 and hb["turns"]["max"] == 100
+    assert hb["max_turns"]["max"] == 100 and hb["map"]["choices"] == ["hy-breasil"]
+    assert hb["rules"]["choices"] == ["races", "submission", "abilities"] and hb["variant"]["nullable"]
+    assert all(o["max"] is not None for o in hb.values() if o["type"] == "int")
+    assert [o["name"] for o in games["brian-boru"]["options"]] == ["players", "names"]
+
+
+@pytest.mark.parametrize("options, words", [
+    # just under the 64 KiB a body may have (a bigger one is 413: test_limits.py)
+    ({"names": ["x" * 60_000, "Bo"]}, "option 'names': name 1 is 60000 characters long"),
+    ({"x" * 60_000: 1}, "unknown option(s) xxxx"),
+    ({"variant": "y" * 60_000}, "option 'variant' must be one of"),
+    ({"turns": 10**9}, "option 'turns' must be 1..100"),
+    ({"max_turns": 10**9}, "option 'max_turns' must be 1..100"),
+    ({"vp_target": 10**9}, "option 'vp_target' must be 1..1000"),
+    ({"set_size": 10**6}, "option 'set_size' must be"),
+    ({"joins": [[3, "Dana"]] * 1000, "variant": "continuous"}, "option 'joins' has 1000 entries"),
+    ({"names": ["Ann", "Ann"]}, "duplicate names"),
+    ({"turns": True}, "option 'turns' must be a whole number"),
+])
+def test_options_out_of_bounds_are_422_naming_the_option_without_echoing_it(client, options, words):
+    """Issue 14 items 11 and 12: every option is bounded by the game's schema (no 60 KB
+    name, no turns of 10⁹), refused up front with a short error naming the option."""
+    r = client.post("/api/games", json={"game": "hy-breasil", "options": options, "seats": ["human", "auto"]})
+    assert r.status_code == 422 and words in r.json()["detail"]
+    assert len(r.content) < 1000
+    assert client.get("/api/games").json()["games"] == []
+
+
+@pytest.mark.parametrize("where", ["atlantis", "/etc/passwd", "../../hy_breasil/data/maps/hy-breasil.toml"])
+def test_a_map_from_the_web_is_a_bundled_name_and_errors_show_no_path(client, where):
+    """Issue 14 item 13: a file option from the web is one of the game's bundled names
+    only, and the error names the option, not a file on the server."""
+    r = client.post("/api/games", json={"game": "hy-breasil", "options": {"map": where}, "seats": ["human", "auto"]})
+    assert r.status_code == 422
+    detail = r.json()["detail"]
+    assert "option 'map' must be the name of a bundled map (hy-breasil)" in detail
+    assert str(Path(realms.__file__).parent) not in detail and "/realms/" not in detail
 
 
 def test_malformed_json_is_422(client):
@@ -342,3 +412,15 @@ def test_a_restarted_app_continues_every_game_exactly(database):
         end_a = play_first_options(c, a["id"], {0: a["seats"][0]["token"]}, 400)
         assert end_a["over"] and end_a["version"] == end_b["version"]
         assert live_state(c, a["id"]).state_hash() == h_b
+
+
+def test_scores_and_panels_come_from_the_game(client):
+    """The page shows each seat's score from the game's result and the panels the game
+    declares for the viewer (Brian Boru: the viewer's own hand and draft picks only)."""
+    out = new_game(client, game="brian-boru", seats=["human", "greedy", "greedy"], seed=5)
+    me = client.get(f"/api/games/{out['id']}", headers=bearer(out["seats"][0]["token"])).json()
+    assert me["scores"] == [p["points"] for p in me["view"]["players"]]
+    titles = [p["title"] for p in me["panels"]]
+    assert titles[0] == "Your hand" and me["panels"][0]["items"] == me["view"]["hand"]
+    spectator = client.get(f"/api/games/{out['id']}").json()
+    assert spectator["panels"] == [] and spectator["scores"] == me["scores"]

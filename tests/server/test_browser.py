@@ -9,7 +9,9 @@ Screenshots go to $REALMS_SCREENSHOTS (default: the test's temporary folder).
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import time
 from pathlib import Path
 
 import httpx
@@ -73,7 +75,7 @@ def create_in_lobby(page, url: str, game: str, seed: int, turns: int | None = No
     page.goto(url + "/")
     page.select_option("#game", game)
     if turns is not None:
-        page.fill("#turns", str(turns))
+        page.fill("#opt-turns", str(turns))
     page.fill("#seed", str(seed))
     page.click("#create-button")
     link = page.locator("a.seat-link").first
@@ -101,20 +103,27 @@ def answer_once(page, use_board: bool) -> None:
     when they name an option), else the first option button shown."""
     v = page.evaluate("document.body.dataset.version")
     changed = f"document.body.dataset.version !== '{v}'"
+    idle = "document.body.dataset.gesture === undefined"  # a move of several units has sent them all
     if use_board:
         wait_board(page)
         for _ in range(3):
-            clickable = page.locator("#board .clickable")
+            clickable = page.locator("#board .target")  # a move's destinations, once its source is chosen
+            if clickable.count() == 0:
+                clickable = page.locator("#board .clickable")
             if clickable.count() == 0:
                 break
             clickable.first.dispatch_event("click")
             try:
                 page.wait_for_function(changed, timeout=1500)
+                page.wait_for_function(idle, timeout=15000)
                 return
             except Exception:
                 continue
+    if page.locator("#options button.source").count():  # a move: choose where from first
+        page.locator("#options button.source").first.click()
     page.locator("#options button.option:not(.hidden)").first.click()
     page.wait_for_function(changed, timeout=15000)
+    page.wait_for_function(idle, timeout=15000)
 
 
 def test_hy_breasil_against_three_auto_bots(server, page, tmp_path):
@@ -176,7 +185,8 @@ def test_undo_and_odds_in_the_page(server, page, tmp_path):
 
 
 def test_another_seats_token_cannot_answer(server, page):
-    r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seed": 9,
+    # two people: no seed may be sent, the server draws its own (issue 14 item 10)
+    r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2},
                                                  "seats": ["human", "human"]})
     seats = {s["seat"]: s["token"] for s in r.json()["seats"]}
     gid = r.json()["id"]
@@ -196,11 +206,19 @@ def test_another_seats_token_cannot_answer(server, page):
         [gid, seats[other], key, version])
     assert status == 403
     assert state(server, gid, seats[awaited])["version"] == version
+    # issue 18 item 7: refusals count seats as the page does, from 1
+    assert f"(seat {other + 1})" in page.inner_text("#who")
+    refusal = httpx.post(f"{server}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {seats[other]}"},
+                         json={"key": key, "version": version}).json()["detail"]
+    assert refusal == f"seat {other + 1} has no decision to make now"
+    wrong = httpx.post(f"{server}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {seats[awaited]}"},
+                       json={"key": "no-such-option", "version": version}).json()["detail"]
+    assert f"for seat {awaited + 1} " in wrong and "player" not in wrong
 
 
 def test_brian_boru_through_a_draft_and_a_trick(server, page, tmp_path):
     gid, token = create_in_lobby(page, server, "brian-boru", seed=4)
-    tricks_seen = False
+    tricks_seen = trick_shown = False
     dealt = None  # hand size once the draft is over
     for _ in range(300):
         s = state(server, gid, token)
@@ -212,11 +230,23 @@ def test_brian_boru_through_a_draft_and_a_trick(server, page, tmp_path):
             shot(page, "brian-boru-after-draft", tmp_path)
         if dealt is not None and all(p["hand_size"] < dealt for p in v["players"]):
             tricks_seen = True  # every player has played a card: a trick is done
+        if tricks_seen and trick_shown:
             break
         answer_once(page, use_board=True)
-        if not page.locator("#hand-box").is_hidden():
-            assert page.locator("#hand span").count() == len(state(server, gid, token)["view"]["hand"])
+        after = state(server, gid, token)
+        hand = after["view"]["hand"]
+        page.wait_for_function("n => document.querySelectorAll('#panels section:first-child span').length === n",
+                               arg=len(hand))
+        assert page.locator("#panels h2").first.inner_text() == "Your hand"
+        played = after["view"]["trick"]["played"]
+        if played:  # issue 18 item 4: the trick on the table beside the board, each card by its player
+            page.wait_for_function(f"document.body.dataset.version === '{after['version']}'")
+            panel = page.locator("#panels section", has_text="This trick")
+            names = [p["name"] for p in after["view"]["players"]]
+            assert panel.locator("span").all_inner_texts() == [f"{names[c['player']]}: {c['card']}" for c in played]
+            trick_shown = True
     assert tricks_seen, "did not get through a draft and a trick"
+    assert trick_shown, "no trick was shown beside the board"
     shot(page, "brian-boru-game", tmp_path)
     assert page.locator("#board circle[id^='town-']").count() > 10
 
@@ -237,6 +267,14 @@ def test_replay_viewer_of_a_finished_game_steps_by_turn(server, page, tmp_path):
     slider.evaluate("(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }", 1)
     page.wait_for_function(f"document.body.dataset.board === 'at-{second['at']}'", timeout=15000)
     assert f"turn {second['turn']} begins" in page.inner_text("#replay-at")
+    # issue 18 item 7: the scores and the chronicle move with the board
+    page.wait_for_function(f"document.body.dataset.replayed === '{second['at']}'", timeout=15000)
+    past = httpx.get(f"{server}/api/games/{gid}", params={"at": second["at"]}).json()
+    assert page.locator("#chronicle li").all_inner_texts() == past["chronicle"][-60:]
+    shown = page.locator("#scores tr td:nth-child(3)").all_inner_texts()
+    assert shown == [str(x) for x in past["scores"]]
+    end = httpx.get(f"{server}/api/games/{gid}").json()
+    assert past["chronicle"] != end["chronicle"]
     shot(page, "replay-viewer", tmp_path)
 
 
@@ -256,5 +294,311 @@ def test_lobby_copies_a_seats_invitation_link(server, browser):
         page.wait_for_function("[...document.querySelectorAll('button')].some(b => b.textContent === 'copied')")
         copied = page.evaluate("navigator.clipboard.readText()")
         assert copied == link.get_attribute("href") and "#token=" in copied
+    finally:
+        ctx.close()
+
+
+def test_lobby_draws_each_games_options_from_its_schema(server, page, tmp_path):
+    """Issue 13: the lobby's option form comes from the catalog's schema (no game's form
+    by hand): each game shows its own options, what is chosen reaches the game, and a value
+    the server refuses comes back as an error line naming the option."""
+    page.goto(server + "/")
+    page.select_option("#game", "brian-boru")
+    assert page.locator("#option-groups [id^='opt-']").evaluate_all("els => els.map(e => e.id)") == ["opt-names"]
+    page.select_option("#game", "hy-breasil")
+    for name in ("turns", "vp_target", "sets", "set_size", "map", "max_turns", "rules", "variant", "joins", "leaves"):
+        assert page.locator(f"#opt-{name}").count() == 1, name
+    assert page.get_attribute("#opt-turns", "max") == "100"
+    page.fill("#opt-names", "Ann, Bob, Cy, Di")
+    page.check(".opt-rules-choice[value=abilities]")
+    page.check(".opt-rules-choice[value=races]")
+    page.select_option("#opt-variant", "continuous")
+    page.fill("#opt-joins", "3:Eve")
+    page.fill("#opt-turns", "4")
+    shot(page, "lobby-options", tmp_path)
+    page.click("#create-button")
+    link = page.locator("a.seat-link").first
+    link.wait_for()
+    href = link.get_attribute("href")
+    gid, token = href.split("/games/")[1].split("#")[0], href.split("#token=")[1]
+    options = state(server, gid, token)["view"]["options"]
+    assert options["rules"] == ["races", "abilities"] and options["variant"] == "continuous" and options["turns"] == 4
+    record = httpx.get(f"{server}/api/games/{gid}/record", headers={"Authorization": f"Bearer {token}"}).json()
+    assert record["options"]["names"] == ["Ann", "Bob", "Cy", "Di"] and record["options"]["joins"] == [[3, "Eve"]]
+    page.fill("#opt-names", "Ann, Ann, Cy, Di")
+    page.click("#create-button")
+    page.wait_for_function("document.getElementById('create-error').textContent !== ''")
+    assert "option 'names' has duplicate names" in page.inner_text("#create-error")
+
+
+def test_a_draft_pick_that_passes_the_packets_offers_no_undo(server, page, tmp_path):
+    """Issue 14 item 9: Brian Boru with three people; seat 3 picks last, in the page.  A pick
+    that passes nothing on can be taken back (the page offers Undo); the pick after which
+    the packets are passed, and seat 3 sees the packet passed to it, cannot: the page offers
+    no Undo and the server refuses one."""
+    r = httpx.post(f"{server}/api/games", json={"game": "brian-boru", "seats": ["human"] * 3})
+    gid = r.json()["id"]
+    toks = {s["seat"]: s["token"] for s in r.json()["seats"]}
+    page.goto(f"{server}/games/{gid}#token={toks[2]}")
+    page.wait_for_function("document.body.dataset.version !== undefined")
+    offered = False
+    for _ in range(100):
+        s = state(server, gid, toks[2])
+        others = [p for p in s["awaiting"] if p != 2]
+        if others:  # the other people answer through the API, so that seat 3 picks last
+            mine = state(server, gid, toks[others[0]])
+            httpx.post(f"{server}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {toks[others[0]]}"},
+                       json={"key": mine["pending"][0]["options"][0]["key"], "version": mine["version"]})
+            continue
+        page.wait_for_function(f"document.body.dataset.version === '{s['version']}'", timeout=15000)
+        answer_once(page, use_board=False)
+        after = state(server, gid, toks[2])
+        page.wait_for_function(f"document.body.dataset.version === '{after['version']}'", timeout=15000)
+        if s["pending"][0]["kind"] != "bb.draft":
+            continue
+        if set(after["view"]["packet"]) <= set(s["view"]["packet"]):
+            assert page.locator("#undo").is_visible()  # nothing passed on: it may be taken back
+            offered = True
+            continue
+        shot(page, "brian-boru-pass-no-undo", tmp_path)
+        assert page.locator("#undo").is_hidden() and not after["can_undo"]
+        status = page.evaluate(
+            """async ([gid, token, version]) => (await fetch(`/api/games/${gid}/undo`, {method: 'POST',
+                headers: {'Content-Type': 'application/json', Authorization: `Bearer ${token}`},
+                body: JSON.stringify({version})})).status""",
+            [gid, toks[2], after["version"]])
+        assert status == 422 and state(server, gid, toks[2])["version"] == after["version"]
+        break
+    else:
+        pytest.fail("the draft never passed the packets")
+    assert offered, "no pick was offered for undo"
+
+
+def test_the_api_docs_work_without_internet(server, page):
+    """Issue 14 item 14: /docs with every request to another host refused renders the API
+    (Swagger UI's scripts come from the server itself)."""
+    outside: list[str] = []
+
+    def only_the_server(route):
+        if route.request.url.startswith(server):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    page.route("**/*", only_the_server)
+    page.goto(server + "/docs")
+    page.wait_for_selector(".swagger-ui .info .title", timeout=15000)
+    assert "realms" in page.inner_text(".swagger-ui .info .title")
+    page.wait_for_selector('.opblock-summary-path[data-path="/api/games/{game_id}/undo"]', timeout=15000)
+    assert outside == []
+
+
+def _human_against_auto(server, seed: int) -> tuple[str, str]:
+    r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 3}, "seed": seed,
+                                                "seats": ["human", "auto", "auto", "auto"]})
+    return r.json()["id"], r.json()["seats"][0]["token"]
+
+
+def _answer_until(server, gid, token, stop) -> dict:
+    """Answer the first option through the API until ``stop(state)``; that state."""
+    for _ in range(400):
+        s = state(server, gid, token)
+        if stop(s):
+            return s
+        if not s["pending"]:  # the bots are still playing
+            time.sleep(0.05)
+            continue
+        httpx.post(f"{server}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {token}"},
+                   json={"key": s["pending"][0]["options"][0]["key"], "version": s["version"]})
+    pytest.fail("the position looked for never came")
+
+
+def _at_sea(s) -> str | None:
+    """The sea the nation moving now must leave, if any."""
+    d = s["pending"][0] if s["pending"] else None
+    if d is None or d["kind"] != "hb.move":
+        return None
+    seas = [a for a in d["controls"]["moves"]["units"] if a.startswith(("muir", "tonn", "sruth"))]
+    return seas[0] if seas else None
+
+
+def _hue(colour: str) -> tuple[float, float, float]:
+    import colorsys
+
+    r, g, b = (int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return colorsys.rgb_to_hls(r, g, b)
+
+
+def test_hy_breasil_colours_legend_and_units_at_sea(server, page, tmp_path):
+    """Issue 18 items 1, 2: owned land is a strong colour while terrain is a pale texture; a
+    player's nations are shades of one hue, other players' hues differ; the terrain legend
+    is under the map and covers no sea's name; units at sea are drawn, in their nation's
+    colour, with their count."""
+    gid, token = _human_against_auto(server, 5)
+    s = _answer_until(server, gid, token, lambda s: _at_sea(s) is not None and s["view"]["turn"] >= 2)
+    page.goto(f"{server}/games/{gid}#token={token}")
+    page.wait_for_function("document.body.dataset.version !== undefined")
+    wait_board(page)
+    shot(page, "hy-breasil-colours", tmp_path)
+    fills = dict(page.locator("#board polygon.land").evaluate_all(
+        "els => els.map(e => [e.id.slice(5), e.getAttribute('fill')])"))
+    view = s["view"]
+    owner = {n["id"]: n["owner"] for n in view["nations"]}
+    hues: dict[int, set] = {}
+    for area, held in view["areas"].items():
+        h, light, sat = _hue(fills[area])
+        assert sat >= 0.5 and light <= 0.75, (area, fills[area])  # strong, unlike pale terrain
+        hues.setdefault(owner[held["nation"]], set()).add(round(h * 360) % 360)
+    empty = [fills[a] for a in fills if a not in view["areas"]]
+    assert empty and all(f.startswith("url(#terrain-") for f in empty)
+    for p, hs in hues.items():
+        assert max(hs) - min(hs) <= 20, (p, hs)  # one family of shades
+    firsts = sorted(min(hs) for hs in hues.values())
+    assert len(firsts) >= 2 and min(b - a for a, b in zip(firsts, firsts[1:])) >= 30
+    # the legend: terrain and each player's nations, below the map (it covers no sea name)
+    legend = page.locator("#board #legend")
+    assert "Forest" in legend.text_content() and "Hills" in legend.text_content()
+    top = legend.bounding_box()["y"]
+    for name in page.locator("#board text.sea-name").all():
+        box = name.bounding_box()
+        assert box["y"] + box["height"] <= top + 1
+    # the nation at sea, drawn there with its count, in its colour
+    sea = _at_sea(s)
+    mover = view["current_nation"]
+    count = next(n for n in view["nations"] if n["id"] == mover)["units"][sea]
+    badge = page.locator(f"#board #sea-units-{sea}-{mover}")
+    assert badge.locator("text").text_content() == str(count)
+    assert _hue(badge.locator("rect").get_attribute("fill"))[0] * 360 == pytest.approx(min(hues.get(owner[mover], {0})), abs=20) \
+        or owner[mover] not in hues
+
+
+def test_moving_several_units_in_one_gesture(server, page, tmp_path):
+    """Issue 18 item 3: a nation at sea: click the sea, choose 3, click a destination shown as
+    one: three answers are sent (each a normal POST), three units land; the frequent answers
+    (End movement) stay in view at the top of the decision."""
+    gid, token = _human_against_auto(server, 5)
+    s = _answer_until(server, gid, token, lambda s: _at_sea(s) is not None)
+    sea, mover = _at_sea(s), s["view"]["current_nation"]
+    page.goto(f"{server}/games/{gid}#token={token}")
+    page.wait_for_function("document.body.dataset.version !== undefined")
+    wait_board(page)
+    page.locator(f"#board #area-{sea}").dispatch_event("click")
+    page.wait_for_selector("#move-box:not([hidden])")
+    targets = page.locator("#board .target")
+    assert targets.count() == len(s["pending"][0]["options"])  # every destination shown, no more
+    assert page.locator("#board .clickable:not(.target):not(.selected)").count() == 0  # the only source
+    empty = [t for t in targets.evaluate_all("els => els.map(e => e.id.slice(5))") if t not in s["view"]["areas"]]
+    page.fill("#move-count", "3")
+    shot(page, "hy-breasil-move-gesture", tmp_path)
+    page.locator(f"#board #area-{empty[0]}").dispatch_event("click")
+    page.wait_for_function("document.body.dataset.moved === '3'", timeout=15000)
+    after = state(server, gid, token)
+    assert after["version"] == s["version"] + 3
+    nation = next(n for n in after["view"]["nations"] if n["id"] == mover)
+    assert nation["units"][empty[0]] == 3
+    # land the rest: then "End movement" is offered, at the top, in view
+    left = nation["units"].get(sea, 0)
+    if left:
+        wait_board(page)
+        assert page.locator("#move-box").is_visible()  # the sea stays chosen while units are left
+        assert page.input_value("#move-count") == str(left)
+        page.fill("#move-count", str(left))
+        page.locator(f"#board #area-{empty[0]}").dispatch_event("click")
+        page.wait_for_function(f"document.body.dataset.moved === '{left}'", timeout=15000)
+    wait_board(page)
+    end = page.locator("#keep button", has_text="End movement")
+    end.wait_for()
+    box = end.bounding_box()
+    assert 0 <= box["y"] < 400
+    assert page.locator("#options button.option").count() <= 20  # sources, not every move
+
+
+def test_events_explained_and_the_battle_marked(server, page, tmp_path):
+    """Issue 18 item 5: an event's question says what the event does and what a reroll
+    costs; while hits are allocated or a retreat is asked, the battle's area is outlined on
+    the board; the odds list shows at most three lines, without outcomes under 0.1%."""
+    gid, token = _human_against_auto(server, 7)
+    s = _answer_until(server, gid, token, lambda s: bool(s["pending"]) and s["pending"][0]["kind"] == "hb.event")
+    page.goto(f"{server}/games/{gid}#token={token}")
+    page.wait_for_function(f"document.body.dataset.version === '{s['version']}'")
+    prompt = page.inner_text("#prompt")
+    assert re.search(r"civilization tokens: [A-Z][a-z ]+ \(.{10,}\)\. Accept or reroll\?", prompt), prompt
+    assert "civilization token" in page.locator("#options button", has_text="Reroll").inner_text()
+    s = _answer_until(server, gid, token, lambda s: bool(s["pending"])
+                      and s["pending"][0]["kind"] in ("hb.retreat", "hb.assign-hits"))
+    page.goto(f"{server}/games/{gid}#token={token}")
+    page.wait_for_function(f"document.body.dataset.version === '{s['version']}'")
+    wait_board(page)
+    shot(page, "hy-breasil-battle", tmp_path)
+    battle = s["view"]["battle"]
+    assert page.locator("#board #battle-mark").get_attribute("data-area") == battle["area"]
+    attackers = battle["attacker_units"]["unhurt"] + battle["attacker_units"]["wounded"]
+    assert page.locator("#board #attackers text").text_content() == str(attackers)  # beside the defenders
+    shown = [t for t in page.locator("#odds li").all_inner_texts() if t]
+    assert len(shown) <= 3 and all("<0.1%" not in t for t in shown)
+
+
+def test_invitation_links_carry_the_address_reached(server, browser):
+    """Issue 18 item 6: the lobby's links use the address the page was opened at; at a
+    loopback address it says they work on this computer only (README: --host 0.0.0.0)."""
+    for host in ("127.0.0.1", "localhost"):
+        ctx = browser.new_context(viewport={"width": 1200, "height": 800})
+        page = ctx.new_page()
+        try:
+            origin = server.replace("127.0.0.1", host)
+            page.goto(origin + "/")
+            page.select_option("#game", "hy-breasil")
+            page.click("#create-button")
+            page.locator("a.seat-link").first.wait_for()
+            assert page.locator("a.seat-link").first.get_attribute("href").startswith(origin + "/games/")
+            assert page.locator("#loopback-note").is_visible()
+            assert "--host 0.0.0.0" in page.inner_text("#loopback-note")
+        finally:
+            ctx.close()
+
+
+def test_a_bad_link_says_why_and_stops_trying(server, browser):
+    """Issue 18 item 7: an unknown game, or a token that is no seat of the game, is said in
+    the page, which then stops (no WebSocket reconnecting every 1.5 s forever)."""
+    r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seed": 2,
+                                                "seats": ["human", "auto"]})
+    gid = r.json()["id"]
+    for url, why in ((f"{server}/games/0123456789abcdef", "no such game"),
+                     (f"{server}/games/{gid}#token=not-a-seat", "not a seat of this game")):
+        ctx = browser.new_context()
+        page = ctx.new_page()
+        sockets: list[str] = []
+        page.on("websocket", lambda ws: sockets.append(ws.url))
+        try:
+            page.goto(url)
+            page.wait_for_function("document.body.dataset.failed === 'true'", timeout=15000)
+            assert why in page.inner_text("#error").lower()
+            page.wait_for_timeout(4000)
+            assert len(sockets) <= 1
+        finally:
+            ctx.close()
+
+
+def test_the_game_page_on_a_phone(server, browser, tmp_path):
+    """Issue 18 item 7: at 390 px the game page is one column no wider than the screen, the
+    whole board in view; the header names the game; no request fails (favicon included)."""
+    r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seed": 3,
+                                                "seats": ["human", "auto", "auto"]})
+    gid, token = r.json()["id"], r.json()["seats"][0]["token"]
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+    page = ctx.new_page()
+    failed: list[str] = []
+    page.on("response", lambda resp: failed.append(resp.url) if resp.status >= 400 else None)
+    try:
+        page.goto(f"{server}/games/{gid}#token={token}")
+        page.wait_for_selector("#options button")
+        wait_board(page)
+        shot(page, "phone-game", tmp_path)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        box = page.locator("#board svg").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+        assert page.inner_text("#title").startswith("Hy Breasil")
+        assert failed == []
     finally:
         ctx.close()

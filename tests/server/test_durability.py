@@ -136,7 +136,8 @@ def test_sigkill_under_load_loses_no_answer(kind, tmp_path):
                 for p, key in answers[: before["version"]]:
                     state.apply(p, key)
                 assert roundtrip(state.view(0)) == before["view"]
-                assert roundtrip([d.to_json() for d in state.pending_for(0)]) == before["pending"]
+                assert roundtrip([d.to_json() for d in state.pending_for(0)]) == [
+                    {k: v for k, v in d.items() if k != "controls"} for d in before["pending"]]  # the page's hints aside
                 for p, key in answers[before["version"]:]:
                     state.apply(p, key)
                 assert roundtrip(state.view(0)) == now["view"]

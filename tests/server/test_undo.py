@@ -7,9 +7,12 @@ restart, and an undo allowed before a restart is allowed after it."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from fastapi.testclient import TestClient
 
+from realms.core.game import games
 from realms.server.app import MAX_UNDO, create_app
 from realms.server.store import Store, UndoConflict
 
@@ -244,3 +247,95 @@ def test_the_store_deletes_only_the_last_answer_of_that_seat(tmp_path):
         assert store.load("g").answers == [(0, "a"), (1, "b")]
     finally:
         store.close()
+
+
+# -- an answer that showed something hidden stands (issue 14 item 9) ---------------------------
+HIDING = sorted(g.id for g in games().values() if g.hidden_information)
+
+
+def hidden_now(client, gid) -> dict:
+    """What each seat, and a spectator, may not see now (``Game.hidden``)."""
+    lv = live(client, gid)
+    return {seat: set(map(str, lv.game.hidden(lv.state, seat))) for seat in (*range(len(lv.row.seats)), None)}
+
+
+def test_every_game_that_hides_something_hides_it_from_undo_too():
+    assert "brian-boru" in HIDING  # the list the next test runs over is not empty
+
+
+@pytest.mark.parametrize("game_id", HIDING)
+def test_no_answer_that_showed_something_hidden_can_be_undone(client, game_id):
+    """All seats people, answers chosen at random: after every answer, it can be taken back
+    exactly when no die was rolled and no seat (nor a spectator) was shown anything that was
+    hidden from it before; a refused undo changes nothing, an allowed one gives back the
+    state before."""
+    game = games()[game_id]
+    people = min(game.max_players, max(game.min_players, 3))
+    out = new_game(client, game=game_id, seats=["human"] * people, seed=11)
+    gid = out["id"]
+    toks = {s["seat"]: s["token"] for s in out["seats"]}
+    rng = random.Random(game_id)
+    refused = allowed = 0
+    for _ in range(100):
+        seat = client.get(f"/api/games/{gid}").json()["awaiting"][0]
+        s = me(client, gid, toks[seat])
+        h, fp, hid = live(client, gid).state.state_hash(), live(client, gid).state.dice.fingerprint(), hidden_now(client, gid)
+        key = rng.choice(s["pending"][0]["options"])["key"]
+        after = answer(client, gid, toks[seat], s, key).json()
+        if after["over"]:
+            break
+        shown = any(hid[p] - items for p, items in hidden_now(client, gid).items())
+        rolled = live(client, gid).state.dice.fingerprint() != fp
+        assert after["can_undo"] is not (shown or rolled), (s["pending"][0]["kind"], shown, rolled)
+        h_after = live(client, gid).state.state_hash()
+        if shown or rolled:
+            r = undo(client, gid, toks[seat], after["version"])
+            assert r.status_code == 422, r.text
+            assert ("die was rolled" if rolled else "showed something hidden") in r.json()["detail"]
+            assert live(client, gid).state.state_hash() == h_after
+            refused += 1
+        elif rng.random() < 0.3:
+            back = undo(client, gid, toks[seat], after["version"])
+            assert back.status_code == 200 and live(client, gid).state.state_hash() == h
+            assert answer(client, gid, toks[seat], back.json(), key).json()["view"] == after["view"]
+            allowed += 1
+    assert refused and allowed
+
+
+def _draft_until_a_pass(client, gid, toks) -> tuple[dict, dict, int]:
+    """Brian Boru, three people: everyone picks, the last seat to pick last, until a pick
+    passes the packets on: (the last picker's state before that pick, after it, its seat)."""
+    for _ in range(200):
+        spectator = client.get(f"/api/games/{gid}").json()
+        seat = spectator["awaiting"][0]
+        s = me(client, gid, toks[seat])
+        after = answer(client, gid, toks[seat], s).json()
+        if s["pending"][0]["kind"] != "bb.draft":
+            continue
+        packet, now = set(s["view"]["packet"]), set(after["view"]["packet"])
+        if not now <= packet:  # a packet it had not seen: the packets were passed
+            return s, after, seat
+        assert after["can_undo"], "a pick that passes nothing on can be taken back"
+    pytest.fail("the draft never passed the packets")
+
+
+def test_the_last_pick_of_a_draft_pass_cannot_be_undone(database, monkeypatch):
+    """Issue 14 item 9: with three people the last to pick sees the packet passed to it;
+    undoing then would let it pick again knowing the next packet.  Also after a restart."""
+    from realms.server import app as app_module
+
+    monkeypatch.setattr(app_module, "secret_seed", lambda: 5)
+    with TestClient(create_app(database)) as c:
+        out = new_game(c, game="brian-boru", seats=["human"] * 3, seed=None)
+        gid = out["id"]
+        toks = {s["seat"]: s["token"] for s in out["seats"]}
+        before, after, seat = _draft_until_a_pass(c, gid, toks)
+        assert after["version"] == before["version"] + 1 and not after["can_undo"]
+        h = live(c, gid).state.state_hash()
+        r = undo(c, gid, toks[seat], after["version"])
+        assert r.status_code == 422 and "showed something hidden" in r.json()["detail"]
+        assert live(c, gid).state.state_hash() == h and me(c, gid, toks[seat])["view"] == after["view"]
+    with TestClient(create_app(database)) as c:
+        assert me(c, gid, toks[seat])["can_undo"] is False
+        r = undo(c, gid, toks[seat], after["version"])
+        assert r.status_code == 422 and "showed something hidden" in r.json()["detail"]

@@ -2,6 +2,7 @@
 
 import json
 import re
+from dataclasses import replace
 from html import escape
 
 import pytest
@@ -9,7 +10,8 @@ import pytest
 from realms.cli import main
 from realms.core.game import get_game
 from realms.sim.batch import Simulation, run
-from realms.sim.history import Share, TurnPicture, history_html, order_streams, replay_history
+from realms.sim import history
+from realms.sim.history import Share, TurnPicture, history_html, order_streams, render_html, replay_history
 from realms.sim.runner import run_game
 
 OPTS = {"players": 4, "turns": 6, "rules": ["races"]}
@@ -107,4 +109,32 @@ def test_brian_boru_history_by_round():
     assert {s.key for s in last.shares} <= {"p0", "p1", "p2", "vikings"}
     html = history_html(state.record())
     assert "<h2>Round 1</h2>" in html and "towns controlled" in html and ">round 1</text>" in html
+    assert re.search(r"at its height \d+% of the towns controlled \(round \d+\)", html)  # Game.turn_word
     assert "'round '+t" in html
+
+
+def test_the_game_measure_names_the_streams_and_styles_the_chronicle(hb_game):
+    """Hy Breasil's measure (Game.history_measure): a nation split off another (civil war
+    §6.1, cut off §6.4) names its parent; battles, rises and falls are styled."""
+    h = replay_history(hb_game.record(), draw_maps=False)
+    assert h.measure.name == "land areas held" and all(tp.svg is None for tp in h.turns)
+    splits = {str(e.data["new_nation"]): str(e.data["nation"]) for e in hb_game.events
+              if e.kind in ("civil-war", "nation-splits")}
+    parents = {s.key: s.parent for tp in h.turns for s in tp.shares if s.parent is not None}
+    assert parents and parents.items() <= splits.items()
+    html = render_html(h)
+    assert '<li class="battle">' in html and '<li class="rise">' in html
+    assert "<li class=\"\">Turn" not in html  # the turn markers are left to the headings
+
+
+def test_a_game_without_a_measure_shows_each_players_score(monkeypatch):
+    """The default measure: each player's share of the scores, named after the game's
+    score and drawn in the default palette."""
+    game = replace(get_game("brian-boru"), history_measure=None)
+    monkeypatch.setattr(history, "get_game", lambda game_id: game)
+    state = run_game(game, {"players": 3}, 2, ["greedy"])
+    h = replay_history(state.record(), draw_maps=False)
+    last = h.turns[-1]
+    assert {s.key: s.value for s in last.shares} == {f"p{p}": v for p, v in enumerate(state.points) if v}
+    assert last.total == sum(state.points)
+    assert h.measure.name == "points scored" and "Histomap — points scored by round" in render_html(h)

@@ -2,6 +2,7 @@
 
 import json
 import re
+from html import escape
 from html.parser import HTMLParser
 
 import pytest
@@ -58,11 +59,34 @@ def test_report_files_are_written_and_valid(hb_report, capsys):
     for ln in lines:
         assert set(ln["scores"]) == set(ln["players"]) and len(ln["state_hash"]) == 64
         assert ln["stats"]["kind"] == "hy-breasil" and "chronicle" not in ln
+        assert [t for t, _ in ln["turn_scores"]] == [1, 2, 3, 4, 5]
+
+
+def test_outcome_metrics_in_the_summary_and_defined_on_the_page(hb_report):
+    """Every game's report has the outcome metrics, each defined on the page."""
+    summary = json.loads((hb_report / "summary.json").read_text())
+    o = summary["figures"]["outcomes"]
+    assert summary["turn_word"] == "turn" and summary["version"] == 2
+    assert 0 <= o["balance"] <= 1 and len(o["seat_advantage"]) == 4
+    shares = [s["share"] for s in summary["figures"]["win_share_by_seat"]]
+    assert o["balance"] == pytest.approx(1 - (max(shares) - min(shares)), abs=1e-4)
+    assert o["completion"]["games"] + o["shared"]["games"] + o["timeouts"]["games"] == 16
+    assert o["timeouts"]["games"] == 0 and o["duration"]["turns"]["mean"] == 5
+    assert o["lead_changes"]["games"] == 16 and o["decisiveness"]["games"] == 16
+    assert 0 <= o["decisiveness"]["threshold"]["mean"] <= 1
+    html = (hb_report / "index.html").read_text()
+    from realms.sim.stats import OUTCOME_DEFINITIONS
+
+    for text in OUTCOME_DEFINITIONS.values():
+        assert escape(text) in html
+    for label in ("balance", "advantage of seat 4", "completion", "time-outs", "lead changes per game",
+                  "decisiveness threshold", "non-winner led"):
+        assert f"<td class=\"l\">{label}</td>" in html
 
 
 def test_report_page_shows_existing_charts_and_tables(hb_report):
     refs = _refs(hb_report / "index.html")
-    assert {"charts/win_share.svg", "charts/scores.svg", "charts/lifetimes.svg", "charts/events.svg",
+    assert {"charts/win_share.svg", "charts/scores.svg", "charts/nations.svg", "charts/table1_events.svg",
             "charts/areas_by_turn.svg", "charts/battles.svg"} == set(refs.imgs)
     for src in refs.imgs:
         chart = hb_report / src
@@ -70,9 +94,10 @@ def test_report_page_shows_existing_charts_and_tables(hb_report):
     assert {"summary.json", "games.jsonl"} <= set(refs.links)
     assert refs.tables >= 6
     html = (hb_report / "index.html").read_text()
-    for heading in ("Win share by seat", "VP distributions", "How long nations last", "Table 1 events",
-                    "Areas held by turn", "Battles"):
+    for heading in ("Win share by seat", "VP distributions", "Outcome metrics", "How long nations last",
+                    "Table 1 events", "Areas held by turn", "Battles"):
         assert f"<h2>{heading}</h2>" in html
+    assert html.index("Outcome metrics") < html.index("How long nations last")  # the game's sections last
 
 
 def test_the_same_seeds_make_the_same_figures(hb_report, tmp_path):
@@ -97,7 +122,10 @@ def test_brian_boru_report_has_points_by_source(tmp_path):
     refs = _refs(tmp_path / "index.html")
     assert "charts/points_by_source.svg" in refs.imgs and "charts/battles.svg" not in refs.imgs
     assert all((tmp_path / s).is_file() for s in refs.imgs)
-    assert "Points by source" in (tmp_path / "index.html").read_text()
+    html = (tmp_path / "index.html").read_text()
+    assert "Points by source" in html
+    assert "rounds on average" in html and "<td class=\"l\">rounds per game</td>" in html  # Game.turn_word
+    assert summary["turn_word"] == "round" and "turns on average" not in html
 
 
 def test_cli_report_prints_where_it_wrote(tmp_path, capsys):
@@ -139,3 +167,25 @@ def test_tournament_workers_same_standings(capsys):
     serial = json.loads(capsys.readouterr().out)
     assert main(args + ["--workers", "2"]) == 0
     assert json.loads(capsys.readouterr().out) == serial
+
+
+def test_a_game_without_analysis_hooks_gets_the_shared_report(tmp_path, monkeypatch):
+    """No watcher, no sections, no scores hook: the generic watcher, per-turn scores from
+    the result, and the figures and outcome metrics every game has."""
+    from dataclasses import replace
+
+    from realms.core.game import get_game
+    from realms.sim import batch
+
+    bare = replace(get_game("brian-boru"), scores_now=None, watcher=None, report_sections=None,
+                   history_measure=None, calculator=None)
+    monkeypatch.setattr(batch, "get_game", lambda game_id: bare)
+    lines = [batch.play_game("brian-boru", {"players": 3}, s, ["greedy"]) for s in (1, 2)]
+    assert all(ln["stats"] == {"kind": "generic"} for ln in lines)
+    for ln in lines:
+        assert ln["turn_scores"][-1][1] == [ln["scores"][name] for name in ln["players"]]
+    summary = write_report(tmp_path, lines, {"game": "brian-boru", "game_name": "Bare"}, sections=())
+    f = summary["figures"]
+    assert set(f) == {"games", "win_share_by_seat", "scores", "outcomes"}
+    assert f["outcomes"]["lead_changes"]["games"] == 2 and f["outcomes"]["decisiveness"]["games"] == 2
+    assert set(_refs(tmp_path / "index.html").imgs) == {"charts/win_share.svg", "charts/scores.svg"}

@@ -6,12 +6,58 @@ They answer with an option index; records keep the stable key.
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import TYPE_CHECKING, Callable, Protocol
 
 from .decision import Decision
 from .dice import Dice
 
+if TYPE_CHECKING:
+    from .engine import GameState
+
 ViewFn = Callable[[], dict]
+
+
+class SeatView:
+    """A seat's view function (``view()`` is ``state.view(seat)``) that also names the
+    state and the seat, for the bots that search: they determinize ``state`` for ``seat``
+    (:meth:`GameState.determinize`), so they use only what the seat may know."""
+
+    __slots__ = ("state", "seat")
+
+    def __init__(self, state: "GameState", seat: int) -> None:
+        self.state = state
+        self.seat = seat
+
+    def __call__(self) -> dict:
+        return self.state.view(self.seat)
+
+
+def state_behind(view: ViewFn) -> "GameState":
+    """The game state a view function looks at: a :class:`SeatView`'s, or the one a
+    ``lambda: state.view(seat)`` (or ``partial(state.view, seat)``) closes over, as the
+    play loops pass them.  Raises ``TypeError`` if ``view`` shows none, naming it."""
+    from .engine import GameState
+
+    found = getattr(view, "state", None)
+    if isinstance(found, GameState):
+        return found
+    bound = getattr(getattr(view, "func", None), "__self__", None)
+    if isinstance(bound, GameState):
+        return bound
+    for cell in getattr(view, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if isinstance(value, GameState):
+            return value
+        inner = getattr(value, "state", None)
+        if isinstance(inner, GameState):
+            return inner
+    raise TypeError(
+        f"a searching bot needs the game state behind its view function, and {view!r} shows "
+        "none (pass core.agents.SeatView(state, seat))"
+    )
 
 
 class Agent(Protocol):
@@ -34,10 +80,35 @@ class RandomBot:
         return self.dice.below(len(decision.keys))
 
 
-AgentFactory = Callable[[int], Agent]
+AgentFactory = Callable[..., Agent]
 
-#: Bots that work for every game; a game adds its own through ``Game.bots``.
-GENERIC_BOTS: dict[str, AgentFactory] = {"random": RandomBot}
+
+def _ismcts(seed: int = 0, **params: str) -> Agent:
+    """The information-set MCTS bot (``realms.search.ismcts``), loaded when first asked."""
+    from realms.search.ismcts import ISMCTSBot
+
+    return ISMCTSBot(seed, **params)
+
+
+#: Bots that work for every game; a game adds its own through ``Game.bots``.  A factory
+#: takes the bot's seed, and a bot with parameters takes them as keywords (strings, as
+#: written in ``--bots NAME:KEY=VALUE:…``).
+GENERIC_BOTS: dict[str, AgentFactory] = {"random": RandomBot, "ismcts": _ismcts}
+
+
+def parse_bot(spec: str) -> tuple[str, dict[str, str]]:
+    """A bot as written on the command line, ``NAME`` or ``NAME:KEY=VALUE:KEY=VALUE``
+    (``ismcts:iters=400:policy=greedy``; colons, because commas separate the seats of
+    ``--bots``): its name and its parameters as text, which the bot's factory reads.  A
+    malformed parameter raises ``ValueError`` naming it."""
+    name, _, rest = spec.partition(":")
+    params: dict[str, str] = {}
+    for part in filter(None, rest.split(":")):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"bot {spec[:60]!r}: parameter {part[:30]!r} is not KEY=VALUE")
+        params[key.strip()] = value.strip()
+    return name.strip(), params
 
 
 def bot_seed(game_seed: int, seat: int) -> int:

@@ -10,12 +10,20 @@ many seeds and, along the way, checks that:
 - clones are independent of the original in both directions;
 - ``view(p)`` is JSON-serialisable for every seat and for spectators, and neither it
   nor the decisions that viewer is shown (``pending_for(p)``) reveal any of the values
-  the game declares hidden from that viewer.
+  the game declares hidden from that viewer;
+- no decision is asked with a single option (the engine applies those), and one decision
+  is pending at a time unless the game is declared ``simultaneous``;
+- ``determinize(p, rng)`` gives a state whose view and pending decisions for ``p`` are
+  the real ones (its hidden parts may differ), that keeps the invariants and plays on;
+  ``reseed`` changes no view and no game data; a finished game's ``returns()`` sum to 1
+  when someone won (0 otherwise), and an unfinished game's raise.
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import random
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -115,6 +123,73 @@ def check_views(game: Game, state: GameState, seed: int, step: int) -> None:
                 _fail(game, seed, step, f"decisions shown to {viewer} reveal hidden value {needle[:60]}")
 
 
+def check_asked(game: Game, state: GameState, seed: int, step: int) -> None:
+    """What is pending: never a single option; several at once only in a simultaneous game."""
+    pending = state.pending()
+    for d in pending:
+        if len(d.keys) < 2:
+            _fail(game, seed, step, f"{d.kind} was asked with a single option (the engine applies those)")
+    if len(pending) > 1 and not game.simultaneous:
+        _fail(game, seed, step, f"{len(pending)} decisions pending at once in a game not declared simultaneous")
+
+
+def _seen(state: GameState, viewer: int | None) -> str:
+    return json.dumps([state.view(viewer), [d.to_json() for d in state.pending_for(viewer)]], sort_keys=True)
+
+
+def check_determinize(game: Game, state: GameState, memory: dict, seed: int, step: int, plies: int = 30) -> None:
+    """For every viewer: a determinized copy looks the same to it, keeps the invariants as
+    it plays on ``plies`` random answers (from a copy of the game's invariant ``memory``),
+    and leaves the original untouched."""
+    before = state.state_hash()
+    n = len(state.result()["players"])
+    rng = random.Random(seed * 1_000_003 + step)
+    for viewer in [None, *range(n)]:
+        twin = state.determinize(viewer, rng)
+        if _seen(twin, viewer) != _seen(state, viewer):
+            _fail(game, seed, step, f"determinize({viewer}) changed what {viewer} sees")
+        seen = copy.deepcopy(memory)
+        bot = RandomBot(bot_seed(seed + step, n + 1))
+        for ply in range(plies + 1):
+            for inv in game.invariants:
+                problem = inv(twin, seen)
+                if problem:
+                    _fail(game, seed, step, f"determinize({viewer}), {ply} answers on: invariant {inv.__name__}: {problem}")
+            d = twin.first_pending()
+            if d is None:
+                break
+            twin.answer_index(d, bot.choose(d, lambda: {}))
+    if state.state_hash() != before:
+        _fail(game, seed, step, "determinize changed the original")
+
+
+def check_reseed(game: Game, state: GameState, seed: int, step: int) -> None:
+    """A reseeded copy: the same views, pending decisions and game data."""
+    twin = state.clone()
+    twin.reseed(seed * 7 + step + 1)
+    n = len(state.result()["players"])
+    for viewer in [None, *range(n)]:
+        if _seen(twin, viewer) != _seen(state, viewer):
+            _fail(game, seed, step, f"reseed changed what {viewer} sees")
+    if json.dumps(twin.snapshot(), sort_keys=True) != json.dumps(state.snapshot(), sort_keys=True):
+        _fail(game, seed, step, "reseed changed the game data")
+
+
+def check_returns(game: Game, state: GameState, seed: int, step: int) -> None:
+    """Returns: one per seat, a share of 1 among the winners; refused while the game runs."""
+    if state.pending():
+        try:
+            state.returns()
+        except ValueError:
+            return
+        _fail(game, seed, step, "returns() of an unfinished game did not raise")
+    res = state.result()
+    returns = state.returns()
+    total = 1.0 if res["winners"] else 0.0
+    if len(returns) != len(res["players"]) or abs(sum(returns) - total) > 1e-9 or min(returns) < 0:
+        _fail(game, seed, step, f"returns {returns} for winners {res['winners']}")
+
+
 def check_replay(game: Game, state: GameState, seed: int, step: int) -> None:
     text = state.record().dumps()
     again = game.replay(Record.loads(text), f"seed {seed}")
@@ -148,7 +223,11 @@ def check_game(
                 check_illegal(game, state, seed, step)
                 check_clone(game, state, seed, step)
                 check_views(game, state, seed, step)
+                check_determinize(game, state, memory, seed, step)
+                check_reseed(game, state, seed, step)
+                check_returns(game, state, seed, step)
                 report.deep_checks += 1
+            check_asked(game, state, seed, step)
             d = state.pending()[0]
             report.kinds.add(d.kind)
             state.apply_index(d.player, bots[d.player].choose(d, lambda: state.view(d.player)))
@@ -157,6 +236,7 @@ def check_game(
             if step > max_decisions:
                 _fail(game, seed, step, f"no end after {max_decisions} answers")
         check_views(game, state, seed, step)
+        check_returns(game, state, seed, step)
         try:
             state.apply(0, "anything")
         except IllegalAnswer:

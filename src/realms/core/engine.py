@@ -9,13 +9,24 @@ to the handler registered for the same step, with the frame's arguments, and the
 machine runs on until the next question.  Frames are plain tuples, so a state clones
 with shallow copies and hashes from plain data — this is what boardgame.io calls
 phases and stages, kept as data instead of a generator that could not be copied.
+
+A question with a single option is never asked: the machine applies that option
+itself, here and nowhere else, and records keep only real choices.  A step whose
+options a re-deal of hidden cards may change must be safe to run again (what it
+scheduled or logged first, :meth:`GameState.ask_again` discards), so that a
+determinized copy can ask anew.
+
+A game state declares its fields once (:attr:`GameState.FIELDS`): construction checks
+it set exactly those, :meth:`GameState.clone` copies each as declared and
+:meth:`GameState.snapshot` hashes those it names.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Callable, ClassVar
+import random
+from typing import Any, Callable, ClassVar, Iterable, NamedTuple
 
 from .decision import Decision, IllegalAnswer
 from .dice import Dice
@@ -50,17 +61,64 @@ class Steps:
         return deco
 
 
+class Field(NamedTuple):
+    """One field of a game state, declared once.
+
+    ``copy``: how a clone copies the value (``None``: the same object — numbers, strings,
+    frozen sets, tables that never change); ``snap``: ``True`` if the snapshot holds the
+    value as it is, ``False`` if not at all (static data, caches), or a function of the
+    state giving the plain JSON to hash under ``key`` (the field's name by default).
+    """
+
+    name: str
+    copy: Callable[[Any], Any] | None = None
+    snap: "bool | Callable[[Any], Any]" = True
+    key: str | None = None
+
+
+def copy_lists(value: list) -> list:
+    """A list of lists, copied two levels deep."""
+    return [list(x) for x in value]
+
+
+def copy_optional_list(value: list | None) -> list | None:
+    return None if value is None else list(value)
+
+
+#: the fields every state has, kept by the engine itself
+ENGINE_FIELDS = frozenset(
+    ("options", "seed", "dice", "events", "answers", "answer_kinds", "_stack", "_pending", "_waiting")
+)
+
+
 class GameState:
     """The parts of a game state that every game shares.
 
-    Subclasses set ``GAME_ID`` and ``STEPS``, build their own data in ``__init__``, push
-    the first frames and call :meth:`_run`; they implement :meth:`_copy_into`,
-    :meth:`snapshot`, :meth:`view` and :meth:`result`.
+    Subclasses set ``GAME_ID``, ``STEPS`` and ``FIELDS`` (their own data, declared once),
+    build that data in ``__init__`` and end it with :meth:`start`; they implement
+    :meth:`view` and :meth:`result`, and a game with hidden information
+    :meth:`redeal_hidden`.
     """
 
     GAME_ID: ClassVar[str] = ""
     STEPS: ClassVar[Steps]
     RECORD_VERSION: ClassVar[int] = 1
+    #: the game's own fields: what construction sets, a clone copies, a snapshot hashes
+    FIELDS: ClassVar[tuple[Field, ...]] = ()
+    _SHARED: ClassVar[tuple[str, ...]] = ()
+    _COPIED: ClassVar[tuple[tuple[str, Callable], ...]] = ()
+    _SNAP: ClassVar[tuple[tuple[str, str, Any], ...]] = ()
+    _NAMES: ClassVar[frozenset] = frozenset()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        names = [f.name for f in cls.FIELDS]
+        if len(set(names)) != len(names) or ENGINE_FIELDS & set(names):
+            raise TypeError(f"{cls.__name__}: FIELDS names a field twice, or one the engine keeps")
+        cls._NAMES = frozenset(names)
+        cls._SHARED = tuple(f.name for f in cls.FIELDS if f.copy is None)
+        cls._COPIED = tuple((f.name, f.copy) for f in cls.FIELDS if f.copy is not None)
+        cls._SNAP = tuple((f.name, f.key or f.name, f.snap) for f in cls.FIELDS if f.snap is not False)
 
     def __init__(self, options: dict, seed: int) -> None:
         self.options = options
@@ -73,6 +131,18 @@ class GameState:
         self._pending: list[Decision] = []
         self._waiting: tuple | None = None
 
+    def start(self, *frames: tuple) -> None:
+        """End of construction: check that it set exactly the declared :attr:`FIELDS`, then
+        run ``frames`` to the first question."""
+        have = self.__dict__.keys() - ENGINE_FIELDS
+        if have != self._NAMES:
+            raise TypeError(
+                f"{type(self).__name__}: fields set but not declared in FIELDS: "
+                f"{sorted(have - self._NAMES)}; declared but not set: {sorted(self._NAMES - have)}"
+            )
+        self.then(*frames)
+        self._run()
+
     # -- the machine -------------------------------------------------------------
     def then(self, *frames: tuple) -> None:
         """Schedule ``frames`` to run next, in the order given."""
@@ -84,17 +154,83 @@ class GameState:
         while stack:
             frame = stack.pop()
             asked = steps[frame[0]](self, *frame[1:])
-            if asked is not None:
-                pending = [asked] if isinstance(asked, Decision) else list(asked)
-                if not pending:
-                    raise RuntimeError(f"step {frame[0]!r} asked an empty list of decisions")
-                for d in pending:
-                    if not len(d.keys):
-                        raise RuntimeError(f"step {frame[0]!r} asked {d.kind} with no options")
+            if asked is None:
+                continue
+            if isinstance(asked, Decision):
+                n = len(asked.keys)
+                if n == 1:  # a single option: applied here, never asked
+                    self.STEPS.answer[frame[0]](self, asked.player, asked.keys[0], *frame[1:])
+                    continue
+                if not n:
+                    raise RuntimeError(f"step {frame[0]!r} asked {asked.kind} with no options")
+                self._pending = [asked]
+                self._waiting = frame
+                return
+            pending = self._settle(frame, asked)
+            if pending:
                 self._pending = pending
                 self._waiting = frame
                 return
         self._waiting = None
+
+    def _settle(self, frame: tuple, asked: Iterable[Decision]) -> list[Decision]:
+        """Decisions asked at once: those with a single option are applied now; the rest
+        are pending."""
+        asked = list(asked)
+        if not asked:
+            raise RuntimeError(f"step {frame[0]!r} asked an empty list of decisions")
+        pending = []
+        for d in asked:
+            n = len(d.keys)
+            if n == 1:
+                self.STEPS.answer[frame[0]](self, d.player, d.keys[0], *frame[1:])
+            elif not n:
+                raise RuntimeError(f"step {frame[0]!r} asked {d.kind} with no options")
+            else:
+                pending.append(d)
+        return pending
+
+    def restart(self, *frames: tuple) -> None:
+        """Drop the pending question and every frame still to run, then run ``frames``:
+        for playing one phase from a position arranged by hand (tests, the battle
+        calculator's Monte Carlo)."""
+        self._stack.clear()
+        self._pending = []
+        self._waiting = None
+        self.then(*frames)
+        self._run()
+
+    def waiting_frame(self) -> tuple | None:
+        """The frame whose question is pending (``(step_name, *args)``), or None."""
+        return self._waiting
+
+    def next_frames(self) -> tuple[tuple, ...]:
+        """The frames still to run, the next first."""
+        return tuple(reversed(self._stack))
+
+    def ask_again(self) -> None:
+        """Ask the pending question anew from the state as it is now (after what it offers
+        was re-dealt by :meth:`redeal_hidden`): the waiting step runs again; what it
+        schedules or logs is dropped (it did that the first time), and only players still
+        awaited are asked.  A decision now down to one option is applied."""
+        frame = self._waiting
+        if frame is None:
+            return
+        awaited = {d.player for d in self._pending}
+        stack, n_events = self._stack, len(self.events)
+        self._stack = []
+        asked = self.STEPS.run[frame[0]](self, *frame[1:])
+        self._stack = stack
+        del self.events[n_events:]
+        if asked is None:
+            raise RuntimeError(f"step {frame[0]!r} asked nothing when asked again")
+        asked = [asked] if isinstance(asked, Decision) else list(asked)
+        self._pending = []
+        pending = self._settle(frame, [d for d in asked if d.player in awaited])
+        if pending:
+            self._pending = pending
+        else:
+            self._run()
 
     # -- the contract --------------------------------------------------------------
     def pending(self) -> list[Decision]:
@@ -108,6 +244,14 @@ class GameState:
 
     def is_over(self) -> bool:
         return not self._pending
+
+    def first_pending(self, players: "Iterable[int] | None" = None) -> Decision | None:
+        """The first pending decision (of one of ``players``, a set or mapping by seat), or
+        None: the play loops' way to the next question without copying the list."""
+        for d in self._pending:
+            if players is None or d.player in players:
+                return d
+        return None
 
     def decision_for(self, player: int) -> Decision:
         """The decision ``player`` owes now, or :class:`IllegalAnswer` naming who is awaited."""
@@ -185,22 +329,63 @@ class GameState:
 
     # -- copies, hashes, records ---------------------------------------------------------
     def clone(self) -> "GameState":
-        """An independent copy: applying answers to it never touches this state."""
-        other = self.__class__.__new__(self.__class__)
-        other.options = self.options
-        other.seed = self.seed
-        other.dice = self.dice.clone()
-        other.events = list(self.events)
-        other.answers = list(self.answers)
-        other.answer_kinds = list(self.answer_kinds)
-        other._stack = list(self._stack)
-        other._pending = list(self._pending)
-        other._waiting = self._waiting
-        self._copy_into(other)
+        """An independent copy: applying answers to it never touches this state.  Each
+        declared field is copied as :attr:`FIELDS` says."""
+        cls = self.__class__
+        other = cls.__new__(cls)
+        mine = self.__dict__
+        od = other.__dict__
+        od["options"] = self.options
+        od["seed"] = self.seed
+        od["dice"] = self.dice.clone()
+        od["events"] = list(self.events)
+        od["answers"] = list(self.answers)
+        od["answer_kinds"] = list(self.answer_kinds)
+        od["_stack"] = list(self._stack)
+        od["_pending"] = list(self._pending)
+        od["_waiting"] = self._waiting
+        for name in cls._SHARED:
+            od[name] = mine[name]
+        for name, copy in cls._COPIED:
+            od[name] = copy(mine[name])
         return other
 
-    def _copy_into(self, other: "GameState") -> None:
-        raise NotImplementedError
+    # -- search and learning ---------------------------------------------------------------
+    def reseed(self, seed: int) -> None:
+        """New future chance (dice, shuffles) from ``seed``; nothing else changes.  The
+        state's record still names the game's own seed, so it no longer replays to this
+        state: a reseeded state is for search, not for saving."""
+        self.dice = Dice(seed)
+
+    def determinize(self, player: int | None, rng: random.Random) -> "GameState":
+        """A copy that ``player`` (None: a spectator) cannot tell from this state: what it
+        has not seen re-dealt, consistently with everything it has seen
+        (:meth:`redeal_hidden`), and the dice re-seeded.  ``rng`` drives both, so the same
+        ``rng`` state gives the same copy.  Its ``view(player)`` equals this state's."""
+        other = self.clone()
+        deal = Dice(int(rng.random() * 2**53))
+        other.reseed(int(rng.random() * 2**53))
+        other.redeal_hidden(player, deal)
+        return other
+
+    def redeal_hidden(self, player: int | None, dice: Dice) -> None:
+        """Re-deal, with ``dice``, what ``player`` cannot know, consistently with what it
+        has seen, and :meth:`ask_again` if that changes a pending question.  A game
+        without hidden information has nothing to re-deal."""
+
+    def returns(self) -> list[float]:
+        """What each seat gets from a finished game: 1 for a win, 0 for a loss, winners
+        sharing one (two winners: 0.5 each); all 0 if nobody won.  Raises ``ValueError``
+        while the game runs."""
+        if self._pending:
+            raise ValueError(f"{self.GAME_ID}: the game is not over; returns are for a finished game")
+        res = self.result()
+        players = res["players"]
+        winners = [i for i, name in enumerate(players) if name in res["winners"]]
+        out = [0.0] * len(players)
+        for i in winners:
+            out[i] = 1 / len(winners)
+        return out
 
     def release(self) -> None:
         """Let go of the pending decisions before dropping this state for good.
@@ -216,8 +401,12 @@ class GameState:
         self._waiting = None
 
     def snapshot(self) -> dict:
-        """All game data as plain JSON values (the game's part)."""
-        raise NotImplementedError
+        """All game data as plain JSON values (the game's part): the declared fields that
+        :attr:`FIELDS` says the snapshot holds."""
+        out = {}
+        for name, key, snap in self._SNAP:
+            out[key] = getattr(self, name) if snap is True else snap(self)
+        return out
 
     def full_snapshot(self) -> dict:
         return {
@@ -251,8 +440,19 @@ class GameState:
         raise NotImplementedError
 
     def chronicle(self) -> list[str]:
-        """The events as readable sentences."""
+        """All the events as readable sentences (the omniscient story: simulations, finished
+        games).  :meth:`chronicle_for` is what one seat may read."""
         return [e.text for e in self.events]
+
+    def events_for(self, player: int | None) -> list:
+        """The events ``player`` (None: a spectator) may read now, by each event's
+        audience; all of them once the game is over."""
+        over = self.is_over()
+        return [e for e in self.events if e.seen_by(player, over)]
+
+    def chronicle_for(self, player: int | None) -> list[str]:
+        """The chronicle as ``player`` (None: a spectator) may read it now."""
+        return [e.text for e in self.events_for(player)]
 
     def event_counts(self) -> dict[str, int]:
         counts: dict[str, int] = {}

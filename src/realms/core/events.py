@@ -1,8 +1,20 @@
-"""Typed events: the append-only story of a game, each also a readable sentence."""
+"""Typed events: the append-only story of a game, each also a readable sentence.
+
+Every event carries its **audience**: who may read it while the game runs.
+``EVERYONE`` (the default), a tuple of seats (a card dealt to one player), or ``NOBODY``
+(a secret kept until the game ends, e.g. a hidden mission's details).  Views, the
+chronicle, a seat's record and the web app filter by it (:meth:`Event.seen_by`), never by
+matching the text.  Once the game is over every event is public.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+#: the audience of a public event
+EVERYONE = None
+#: the audience of an event nobody may read until the game ends
+NOBODY: tuple[int, ...] = ()
 
 
 @dataclass(slots=True, frozen=True)
@@ -11,6 +23,16 @@ class Event:
     turn: int
     text: str
     data: dict = field(default_factory=dict)
+    #: ``EVERYONE`` (None), the seats that may read it, or ``NOBODY`` (an empty tuple)
+    audience: tuple[int, ...] | None = EVERYONE
+
+    def seen_by(self, player: int | None, over: bool = False) -> bool:
+        """Whether ``player`` (None: a spectator) may read this event now; ``over``: the
+        game has ended, and with it every secret."""
+        return over or self.audience is None or (player is not None and player in self.audience)
 
     def to_json(self) -> dict:
-        return {"kind": self.kind, "turn": self.turn, "text": self.text, "data": self.data}
+        out = {"kind": self.kind, "turn": self.turn, "text": self.text, "data": self.data}
+        if self.audience is not None:
+            out["audience"] = list(self.audience)
+        return out

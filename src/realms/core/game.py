@@ -7,16 +7,16 @@ point group (see pyproject.toml), each pointing at a :class:`Game`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from importlib.metadata import entry_points
 from typing import Any, Callable
 
 from .decision import Decision, IllegalAnswer
 from .engine import GameState
+from .options import Option, OptionError, player_options, validate
 from .record import Record, RecordError
 
-
-class OptionError(ValueError):
-    """Bad game options; the message names the option and the problem."""
+__all__ = ["Game", "Invariant", "Option", "OptionError", "UnknownGame", "games", "get_game", "replay"]
 
 
 class UnknownGame(KeyError):
@@ -38,7 +38,6 @@ class Game:
     min_players: int
     max_players: int
     state_class: type[GameState]
-    normalize_options: Callable[[dict], dict]
     invariants: tuple[Invariant, ...] = ()
     hidden: Callable[[GameState, "int | None"], list[Any]] = field(default=lambda s, p: [])
     bots: dict = field(default_factory=dict)
@@ -60,9 +59,34 @@ class Game:
     #: requests (heavy modules, boards, solver tables); ``realms serve`` calls it once at
     #: start-up.  It changes no result, only when the cost is paid.
     warm: Callable[[], None] | None = None
+    #: ``panels(view) -> [{"title", "items": [str]}]``: what a page shows the viewer beside
+    #: the board and the scores, from its view alone (a hand of cards, the cards kept in a
+    #: draft, a secret mission); nothing for a spectator's view if the game shows nothing.
+    panels: Callable[[dict], list[dict]] | None = None
+    #: ``controls(view, decision) -> {…}``: hints for a page's controls of one pending
+    #: decision, from the viewer's view alone; the decision stays as it is.  ``"moves"``:
+    #: ``{"separator": ">", "units": {source: count}}`` says the kind is asked again after
+    #: each answer while units can move, each key "SOURCE>DESTINATION" moving one unit, so
+    #: a page may send one key up to ``count`` times in one gesture; ``"keep_in_view"``:
+    #: the keys to keep at hand (end movement, start the battle).
+    controls: Callable[[dict, Decision], dict] | None = None
+    #: where the game stands in lists (``realms games``, the lobby, which opens on the
+    #: first): lower first, then by id
+    rank: int = 100
+    #: ``describe(view) -> [line, …]``: the position as text for the terminal
+    #: (``realms play``), from the viewer's view alone
+    describe: Callable[[dict], list[str]] | None = None
 
     # -- options: the declared schema (owner: options work) ----------------------------
-    # (fields for the option schema go here)
+    #: the game's own options; ``players`` and ``names`` come first in every game's
+    #: :attr:`schema`, declared once in ``core.options``
+    options: tuple[Option, ...] = ()
+    #: the number of players when neither ``players`` nor ``names`` is given
+    default_players: int = 4
+    #: ``check_options(options, given) -> options``: what the schema cannot say, run on
+    #: the validated options (defaults filled in) knowing which names were ``given``;
+    #: raises ``OptionError`` naming the options at fault
+    check_options: Callable[[dict, frozenset], dict] | None = None
 
     # -- traits, for search and learning (owner: engine API work) ------------------------
     #: the game rolls dice or shuffles (a state's future depends on its seed)
@@ -71,9 +95,75 @@ class Game:
     hidden_information: bool = False
     #: several seats may decide at once (``pending()`` may hold several decisions)
     simultaneous: bool = False
+    #: the most options one question may offer: the size of the fixed action space of the
+    #: learning adapters (``realms.adapters``), which refuse a longer option list by name
+    max_options: int = 1024
+    #: ``evaluate(state) -> [value of seat 0, …]``: how good a running position is for each
+    #: seat, each in 0..1 (a search cuts its rollouts short and scores them with it);
+    #: default: each seat's share of :meth:`current_scores` (:meth:`evaluation`)
+    evaluate: Callable[[GameState], list[float]] | None = None
 
     # -- analysis through the contract (owner: analysis work) ---------------------------
-    # (fields for statistics watchers, report sections, history measure, odds go here)
+    # Each hook is a function, so a game's analysis modules load only when used.
+    #: ``scores_now(state) -> [score of seat 0, …]``: what each seat would be ranked by if
+    #: the game ended now, higher is better (default: ``result()["scores"]`` in seat order).
+    #: The simulation samples it at every turn end for the outcome metrics.
+    scores_now: Callable[[GameState], list[float]] | None = None
+    #: ``watcher() -> realms.sim.stats.Watcher``: a fresh statistics watcher for one game;
+    #: what it keeps goes under a game line's ``"stats"`` (default: nothing game-specific).
+    watcher: Callable[[], Any] | None = None
+    #: ``report_sections() -> (ReportSection, …)``: what a simulation report adds for this
+    #: game, computed from the games' lines.
+    report_sections: Callable[[], tuple["ReportSection", ...]] | None = None
+    #: ``history_measure() -> HistoryMeasure``: what the histomap of ``realms history``
+    #: shows (default: each player's share of the scores).
+    history_measure: Callable[[], "HistoryMeasure"] | None = None
+    #: ``calculator() -> Calculator``: the battle calculator of ``realms odds GAME …``.
+    calculator: Callable[[], "Calculator"] | None = None
+    #: ``map_generator() -> MapGenerator``: new maps, ``realms map generate GAME …``.
+    map_generator: Callable[[], "MapGenerator"] | None = None
+
+    def current_scores(self, state: GameState) -> list[float]:
+        """Each seat's score now (:attr:`scores_now`, or the result's scores)."""
+        if self.scores_now is not None:
+            return list(self.scores_now(state))
+        res = state.result()
+        return [res["scores"][name] for name in res["players"]]
+
+    def evaluation(self, state: GameState) -> list[float]:
+        """Each seat's value of a running position, in 0..1 (:attr:`evaluate`, or each
+        seat's share of the current scores, negative scores counting as none; equal shares
+        while nobody scores)."""
+        if self.evaluate is not None:
+            return list(self.evaluate(state))
+        scores = [max(0.0, float(s)) for s in self.current_scores(state)]
+        total = sum(scores)
+        if total <= 0:
+            return [1 / len(scores)] * len(scores)
+        return [s / total for s in scores]
+
+    def __post_init__(self) -> None:
+        names = [o.name for o in self.schema]
+        flags = [o.flag for o in self.schema if o.flag]
+        if len(set(names)) != len(names) or len(set(flags)) != len(flags):
+            raise ValueError(f"{self.id}: option names and flags must be unique")
+        if not self.min_players <= self.default_players <= self.max_players:
+            raise ValueError(f"{self.id}: default_players must be within the player range")
+
+    @cached_property
+    def schema(self) -> tuple[Option, ...]:
+        """Every option of the game: players and names, then the game's own."""
+        return (*player_options(self.min_players, self.max_players, self.default_players), *self.options)
+
+    def normalize_options(self, raw: dict, paths: bool = True) -> dict:
+        """``raw`` checked against :attr:`schema` by the shared validator, then by the
+        game's own :attr:`check_options`: the full options, defaults filled in.  A bad
+        option raises :class:`OptionError` naming it.  ``paths=False`` (the web) accepts
+        only bundled names for ``file`` options, never a path on the server."""
+        options, given = validate(self.schema, raw, paths)
+        if self.check_options is not None:
+            options = self.check_options(options, given)
+        return options
 
     def new_game(self, options: dict | None = None, seed: int = 0) -> GameState:
         """A new game with validated ``options`` (defaults filled in) and ``seed``."""
@@ -149,18 +239,127 @@ class Game:
         return starts
 
 
+# =========================================================================== analysis hooks
+
+
+@dataclass
+class Share:
+    """One stream of a history's histomap at one turn end: what one nation or player
+    holds (``value``), drawn in ``colour``; ``parent``: the stream it split from."""
+
+    key: str
+    name: str
+    detail: str  # the smaller line of the label (race, owner)
+    colour: str
+    value: float
+    parent: str | None = None
+
+
+class HistoryMeasure:
+    """What a game's history page measures (``Game.history_measure``); one per replay.
+
+    The page replays a record and calls :meth:`on_event` for every event and
+    :meth:`shares` at every turn end.  This base measures each player's score.
+    """
+
+    #: what a stream's width measures, for people ("land areas held")
+    name = "score"
+    #: chronicle styling by event kind: ``battle``, ``rise``, ``fall`` or ``score``
+    event_classes: dict[str, str] = {}
+    #: event kinds that only mark where a turn begins (its heading says as much)
+    marker_kinds: frozenset = frozenset()
+    #: colours of seats 0, 1, … where a game has none of its own
+    palette = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
+
+    def on_event(self, state: GameState, event) -> None:
+        """``event`` is being logged (a measure may follow who split from whom)."""
+
+    def shares(self, state: GameState) -> tuple[list[Share], float]:
+        """The streams at this turn end (those holding nothing left out) and the whole
+        they are shares of (the map's land, the board's towns)."""
+        res = state.result()
+        out = [Share(f"p{i}", name, "", self.palette[i % len(self.palette)], max(0, res["scores"][name]))
+               for i, name in enumerate(res["players"])]
+        return [s for s in out if s.value], max(1, sum(s.value for s in out))
+
+    def snapshot(self, state: GameState, turn: int) -> GameState:
+        """The state to draw as the map at the end of ``turn`` (a game whose turn
+        counter has already moved on returns a copy showing ``turn``)."""
+        return state
+
+
+@dataclass(frozen=True)
+class ReportSection:
+    """One section a game adds to a simulation report (``realms simulate --report``).
+
+    ``figure(lines)`` computes it from the games' lines (their ``stats`` come from the
+    game's watcher): JSON kept as ``summary.json``'s ``figures[key]``, or ``None`` when
+    these lines have nothing to show.  ``chart(figure)`` returns a matplotlib figure (or
+    ``None``), saved as ``charts/<key>.svg``; ``html(figure, img)`` is the section as
+    HTML, given the chart's ``<img>`` tag ("" without a chart).
+    """
+
+    key: str
+    figure: Callable[[list[dict]], dict | None]
+    html: Callable[[dict, str], str]
+    chart: Callable[[dict], Any] | None = None
+
+
+class CalculatorError(ValueError):
+    """Bad calculator input; the message names the argument and the problem."""
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One command-line argument of a game's calculator: ``--<name>`` (underscores as
+    dashes).  ``type``: ``int``, ``float``, ``str``, ``bool`` (a flag) or ``"path"``
+    (a file to write)."""
+
+    name: str
+    type: Any
+    help: str
+    default: Any = None
+    choices: tuple | None = None
+    short: str | None = None  # "-a"
+    metavar: str | None = None
+
+
+@dataclass(frozen=True)
+class MapGenerator:
+    """A game's map generator (``realms map generate GAME … -o FILE``): the arguments it
+    declares (as a calculator does), and ``generate(values) -> (text, summary)``: the map
+    file, valid by the game's own loader, and a line for people.  Bad values, or no
+    acceptable map from them, raise :class:`CalculatorError` naming the argument."""
+
+    arguments: tuple[Argument, ...]
+    generate: Callable[[dict], tuple[str, str]]
+    help: str
+
+
+@dataclass(frozen=True)
+class Calculator:
+    """A game's battle calculator (``realms odds GAME …``): the arguments it declares,
+    and ``compute(values) -> (json, text)`` from the values by argument name — the JSON
+    object of ``--json`` and the text for people.  Bad input raises
+    :class:`CalculatorError`."""
+
+    help: str
+    arguments: tuple[Argument, ...]
+    compute: Callable[[dict], tuple[dict, str]]
+
+
 _GAMES: dict[str, Game] | None = None
 
 
 def games() -> dict[str, Game]:
-    """All registered games by id."""
+    """All registered games by id, in list order (:attr:`Game.rank`, then id)."""
     global _GAMES
     if _GAMES is None:
         found: dict[str, Game] = {}
         for ep in entry_points(group="realms.games"):
             game = ep.load()
             found[game.id] = game
-        _GAMES = dict(sorted(found.items()))
+        _GAMES = dict(sorted(found.items(), key=lambda kv: (kv[1].rank, kv[0])))
     return _GAMES
 
 

@@ -1,12 +1,42 @@
-"""Playing a game to its end with a seat → agent mapping."""
+"""Playing a game with agents: the one loop that lets bots answer, for simulations and
+the web app alike."""
 
 from __future__ import annotations
 
 from functools import partial
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Mapping, Sequence
 
 from .agents import Agent
+from .decision import Decision
 from .engine import GameState
+
+
+def bot_answers(
+    state: GameState,
+    agents: Mapping[int, Agent] | Sequence[Agent],
+    limit: int | None = None,
+) -> Iterator[Decision]:
+    """Let the agents answer their seats' pending decisions until someone else is awaited
+    (a person, in the web app) or the game ends, yielding each decision once answered, so
+    a caller may look, pause or stop between answers.
+
+    ``agents``: by seat, a mapping (some seats) or a sequence (every seat).  ``limit``
+    bounds the answers (a guard against a game that never ends): one more awaited raises
+    ``RuntimeError``.
+    """
+    seats = agents if isinstance(agents, Mapping) else dict(enumerate(agents))
+    views = {seat: partial(state.view, seat) for seat in seats}
+    answered = 0
+    while True:
+        decision = state.first_pending(seats)
+        if decision is None:
+            return
+        if limit is not None and answered >= limit:
+            raise RuntimeError(f"bots did not finish within {limit} decisions")
+        seat = decision.player
+        state.answer_index(decision, seats[seat].choose(decision, views[seat]))
+        answered += 1
+        yield decision
 
 
 def play(
@@ -21,20 +51,10 @@ def play(
     ``max_decisions`` bounds the loop (a guard against a game that never ends);
     ``after_each`` is called after every applied answer (used by the conformance kit).
     """
-    applied = 0
-    views = [partial(state.view, seat) for seat in range(len(agents))]
-    while True:
-        pending = state._pending
-        if not pending:
-            return state
-        decision = pending[0]
-        seat = decision.player
-        state.answer_index(decision, agents[seat].choose(decision, views[seat]))
-        applied += 1
+    for _ in bot_answers(state, agents, max_decisions):
         if after_each is not None:
             after_each(state)
-        if max_decisions is not None and applied >= max_decisions:
-            raise RuntimeError(f"game did not end within {max_decisions} decisions")
+    return state
 
 
 def explained_chronicle(state: GameState, agents: Sequence[Agent]) -> list[str]:

@@ -6,22 +6,40 @@ copy of the state, the bots whose turn follows answer on that copy until a perso
 awaited, and the whole batch is committed in one transaction; only then does the copy
 become the game and the 200 go out.  A refused or failed answer leaves the game as it was.
 
-API (OpenAPI at ``/docs``):
+API (OpenAPI at ``/docs``, its Swagger UI served from the installed ``fastapi-offline``
+package, so the page works without internet):
 
 - ``GET /api/health``
-- ``POST /api/games`` ``{game, options, seed?, seats}`` → 201 ``{id, seats: [{seat, kind, token}]}``
+- ``POST /api/games`` ``{game, options, seed?, seats}`` → 201 ``{id, seats: [{seat, kind, token}]}``;
+  429 with ``Retry-After`` when the address created too many games lately (``limits``).
+  ``seed`` is refused (422) when more than one person plays a game whose seed decides
+  what the players may not know (a deal: the ``hidden_information`` trait; the dice to
+  come: ``chance``): the server draws a seed of its own that nobody learns before the game
+  is over, when the record gives it (and replays exactly).  One person with bots may
+  choose it.
 - ``GET /api/games/{id}`` (``Authorization: Bearer TOKEN``; none: a spectator) → ``{view, pending, version, …}``
 - ``POST /api/games/{id}/answers`` ``{key, version}`` → 200 the new state; 409 stale version;
   422 not an option; 403 not the seat that must decide; 404 unknown game
 - ``POST /api/games/{id}/undo`` ``{version}`` → 200 the state as it was before the seat's last
   answer, which is taken back (and deleted from the database before the 200).  Only a seat's
-  own last decision, while nobody else has decided since and no die was rolled in applying
-  it: bots answer right after a person, so an answer they replied to stands.  409 stale
-  version; 403 a spectator, or the last answer is not the seat's (somebody decided since),
-  or the game is over, or it is more than ``MAX_UNDO`` answers back; 422 a die was rolled
-  (chance drawn) by that answer; 404 unknown game.  The state payload says ``can_undo``.
+  own last decision, while nobody else has decided since, no die was rolled in applying
+  it and it showed nobody anything hidden before (a card passed, drawn or played face up):
+  bots answer right after a person, so an answer they replied to stands.  403 a spectator,
+  or the last answer is not the seat's (somebody decided since), or the game is over, or
+  it is more than ``MAX_UNDO`` answers back; 409 stale version; 422 a die was rolled
+  (chance drawn) by that answer, or it revealed something; 404 unknown game.  The state
+  payload says ``can_undo``, and ``undos`` counts this game's undos in this process.
 - ``GET /api/games/{id}/record``, ``GET /api/games/{id}/board.svg``
 - ``WS /api/games/{id}/ws?token=…``: the state, then each new state
+
+Who asks is checked before what is asked: a request without a seat's token that only a
+seat may make is 403 whatever its version.  Every request body is at most 64 KiB (413),
+and no error repeats the input it refuses (``limits``).
+
+Work a request can cause: the bots answer at most ``BOT_DECISIONS_PER_REQUEST`` times in
+one request (the creation of an all-bot game included); what is left they play in the
+background, a slice of as many answers at a time, each slice committed and pushed to the
+game's pages.  A game whose bots were cut short by a restart goes on at its first request.
 
 The state payload of a seat with a decision to make carries ``odds``: what the game's
 ``advice`` hook tells a player before deciding (Hy Breasil: the exact odds of the battles
@@ -39,7 +57,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
-import re
 import secrets
 import time
 from contextlib import asynccontextmanager
@@ -47,30 +64,40 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Header, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, ConfigDict, Field
 
 from realms.core.agents import GENERIC_BOTS, Agent, bot_seed
 from realms.core.decision import IllegalAnswer
 from realms.core.engine import GameState
 from realms.core.game import Game, OptionError, UnknownGame, games, get_game
+from realms.core.match import bot_answers
 from realms.core.mapgraph import MapError
+from realms.core.options import shown
 
+from . import limits
 from .store import GameRow, Store, UndoConflict
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-#: a bundled map name; paths to files on the server are not accepted from the web
-MAP_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 MAX_SEED = 2**31 - 1
-#: bots of an all-bot game play at most this many decisions when it is created
+#: bots that play this many decisions in a row without awaiting anybody have a bug
+#: (``bot_answers`` stops with an error); what a request may make them play is below
 MAX_BOT_DECISIONS = 200_000
 CHRONICLE_LINES = 200
 #: how many of its own consecutive decisions a seat can take back, one by one
 MAX_UNDO = 16
 #: bots answering inside a request give the event loop back after this many seconds
 BOT_SLICE = 0.002
+#: the bots' answers one request (or one slice of a game's bots in the background) may
+#: play: about 0.6 s of the slowest bots; a bigger bot turn goes on in the background
+BOT_DECISIONS_PER_REQUEST = 1000
+#: a seed the server draws for a game whose seed no player may know: below 2**53, so that
+#: a record read by JavaScript keeps it exact, and far too many to try one by one
+SECRET_SEEDS = 2**53
 
 log = logging.getLogger("realms.server")
 #: this process's id in the state payload: with ``undos`` it orders states across undos
@@ -81,8 +108,11 @@ BOOT = secrets.token_hex(4)
 class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(description="a game id, e.g. hy-breasil or brian-boru")
-    options: dict[str, Any] = Field(default_factory=dict, description="options by the CLI's names, e.g. {\"turns\": 15, \"rules\": [\"races\"]}")
-    seed: int | None = Field(default=None, ge=0, le=MAX_SEED)
+    options: dict[str, Any] = Field(default_factory=dict, description="the game's options by name, as GET /api/catalog "
+                                    "declares them, e.g. {\"turns\": 15, \"rules\": [\"races\"]}")
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED, description=(
+        "the game's seed; refused when more than one person plays a game of chance or hidden "
+        "information (the server then draws a secret one, given in the finished record)"))
     seats: list[str] = Field(min_length=1, max_length=8, description="\"human\" or a bot name per seat")
 
 
@@ -126,9 +156,13 @@ class Live:
     undo: list[Undoable] = field(default_factory=list)
     #: the number of the last person's answer that drew chance (a die rolled), or -1
     chance_at: int = -1
-    #: the server's count of undos when this game last had one: a page orders the states
-    #: it gets by (boot, undos, version), since an undo goes back a version
+    #: the number of the last person's answer that showed somebody something hidden, or -1
+    revealed_at: int = -1
+    #: the undos of this game in this process: a page orders the states it gets by
+    #: (boot, undos, version), since an undo goes back a version
     undos: int = 0
+    #: the task playing this game's bots in slices after a request left them more to do
+    bots: "asyncio.Task | None" = None
     #: the advice last computed: (the state it is for, {seat: entries})
     _advice: tuple = (None, {})
     #: a finished game's (turn, answers) starts, for the replay viewer
@@ -163,17 +197,28 @@ class Live:
 
     def settle(self, before: GameState, after: GameState, seat: int, start: int) -> None:
         """Make ``after`` the game: ``before`` was, when ``seat`` gave answer number ``start``
-        (and the bots theirs after it).  The answer can be taken back if it is the only one
-        and drew no chance; otherwise nothing before it can be."""
+        (and the bots theirs after it).  The answer can be taken back if it is the only one,
+        drew no chance and showed nobody anything hidden; otherwise nothing before it can be."""
         self.state = after
         self.row.answers = list(after.answers)
         if len(after.answers) == start + 1:
-            if before.dice.fingerprint() == after.dice.fingerprint():
+            if before.dice.fingerprint() != after.dice.fingerprint():
+                self.chance_at = start
+            elif reveals(self.game, len(self.row.seats), before, after):
+                self.revealed_at = start
+            else:
                 self.undo.append(Undoable(start, seat, before))
                 if len(self.undo) > MAX_UNDO:
                     self.undo.pop(0).before.release()
                 return
-            self.chance_at = start
+        self.forget_undo()
+        before.release()
+
+    def settle_bots(self, before: GameState, after: GameState) -> None:
+        """Make ``after``, ``before`` and bots' answers, the game: nothing before them can
+        be taken back."""
+        self.state = after
+        self.row.answers = list(after.answers)
         self.forget_undo()
         before.release()
 
@@ -197,6 +242,18 @@ class Live:
         return found
 
 
+def reveals(game: Game, seats: int, before: GameState, after: GameState) -> bool:
+    """Whether ``after`` shows a seat, or a spectator, something that ``before`` hid from
+    it (by ``Game.hidden``): a packet passed on, a card drawn or played face up.  Such an
+    answer cannot be taken back, or its seat could look at what comes next and choose
+    again, and the others would have seen what it held (issue 14 item 9)."""
+    for seat in (*range(seats), None):
+        still = set(map(str, game.hidden(after, seat)))
+        if any(str(item) not in still for item in game.hidden(before, seat)):
+            return True
+    return False
+
+
 def _bot_factories(game: Game) -> dict:
     return {**GENERIC_BOTS, **game.bots}
 
@@ -204,23 +261,6 @@ def _bot_factories(game: Game) -> dict:
 def make_agents(game: Game, seats: list[dict], seed: int) -> dict[int, Agent]:
     factories = _bot_factories(game)
     return {i: factories[s["kind"]](bot_seed(seed, i)) for i, s in enumerate(seats) if s["kind"] != "human"}
-
-
-def _bot_decision(state: GameState, agents: dict[int, Agent]):
-    return next((d for d in state.pending() if d.player in agents), None)
-
-
-def bot_answers(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DECISIONS):
-    """Let the bots answer their pending decisions until a person is awaited or the game
-    ends, yielding after each answer (where a caller may pause)."""
-    for _ in range(limit):
-        decision = _bot_decision(state, agents)
-        if decision is None:
-            return
-        p = decision.player
-        state.apply_index(p, agents[p].choose(decision, lambda: state.view(p)))
-        yield
-    raise RuntimeError(f"bots did not finish within {limit} decisions")
 
 
 def run_bots(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DECISIONS) -> None:
@@ -241,6 +281,66 @@ async def run_bots_async(state: GameState, agents: dict[int, Agent], limit: int 
             due = clock() + BOT_SLICE
 
 
+def bots_to_move(state: GameState, agents: dict[int, Agent]) -> bool:
+    return any(d.player in agents for d in state.pending())
+
+
+def _bounded(state: GameState, agents: dict[int, Agent], cap: int):
+    """:func:`bot_answers`, stopped after ``cap`` answers."""
+    for n, _ in enumerate(bot_answers(state, agents, MAX_BOT_DECISIONS), 1):
+        yield
+        if n >= cap:
+            return
+
+
+def run_bots_bounded_sync(state: GameState, agents: dict[int, Agent], cap: int) -> bool:
+    """The bots answer, at most ``cap`` times: True when they are done (a person is awaited
+    or the game is over), False when they stopped with more to play."""
+    for _ in _bounded(state, agents, cap):
+        pass
+    return not bots_to_move(state, agents)
+
+
+async def run_bots_bounded(state: GameState, agents: dict[int, Agent], cap: int) -> bool:
+    """:func:`run_bots_bounded_sync` on the event loop, giving it back every ``BOT_SLICE``
+    seconds (as :func:`run_bots_async`).  What one request may make the bots play is
+    bounded so (issue 14 item 12); :meth:`Server.continue_bots` plays the rest."""
+    clock = time.perf_counter
+    due = clock() + BOT_SLICE
+    for _ in _bounded(state, agents, cap):
+        if clock() > due:
+            await asyncio.sleep(0)
+            due = clock() + BOT_SLICE
+    return not bots_to_move(state, agents)
+
+
+def seed_is_secret(game: Game) -> bool:
+    """Whether a game's seed decides what its players may not know: a deal (the
+    ``hidden_information`` trait) or the dice to come (``chance``)."""
+    return game.hidden_information or game.chance
+
+
+def secret_seed() -> int:
+    """A seed nobody outside the server knows."""
+    return secrets.randbelow(SECRET_SEEDS)
+
+
+def dealing_seed(game: Game, seats: list[str], seed: int | None) -> int:
+    """The seed of a new game (issue 14 item 10).  Where the seed decides what the players
+    may not know (:func:`seed_is_secret`: a deal of cards, the dice to come) and more than
+    one person plays, no player may choose or know it: a player who knew it could replay
+    the game and see the others' cards or the dice to come.  There a seed sent is
+    refused (422, rather than silently ignored, so that nobody believes they got the game
+    of their seed) and the server draws a secret one; a running game's record leaves it
+    out, a finished game's record gives it.  Elsewhere the seed sent, or a secret one."""
+    if seed is not None and seats.count("human") > 1 and seed_is_secret(game):
+        raise HTTPException(422, f"seed: the seed decides what the players of {game.name} may not know "
+                                 "(the deal, the dice to come), so with more than one person the server "
+                                 "draws a seed of its own, given in the record once the game is over; "
+                                 "send no seed")
+    return seed if seed is not None else secret_seed()
+
+
 def rebuild(row: GameRow) -> Live:
     """The live game of a stored row: its answers replayed, its bots walked through their own
     past answers so that their memory and dice are where they were.  The states before the
@@ -253,7 +353,7 @@ def rebuild(row: GameRow) -> Live:
     while tail > 0 and row.answers[tail - 1][0] not in agents and len(row.answers) - tail < MAX_UNDO:
         tail -= 1
     undo: list[Undoable] = []
-    chance_at = -1
+    chance_at = revealed_at = -1
     for i, (p, key) in enumerate(row.answers):
         agent = agents.get(p)
         if agent is not None:
@@ -268,26 +368,35 @@ def rebuild(row: GameRow) -> Live:
         except IllegalAnswer as exc:
             raise RuntimeError(f"game {row.id}: stored answer #{i + 1} no longer replays: {exc}") from None
         if before is not None:
-            if before.dice.fingerprint() == state.dice.fingerprint():
+            chance = before.dice.fingerprint() != state.dice.fingerprint()
+            if not chance and not reveals(game, len(row.seats), before, state):
                 undo.append(Undoable(i, p, before))
             else:
                 for u in undo:
                     u.before.release()
                 undo.clear()
                 before.release()
-                chance_at = i
-    return Live(row=row, game=game, state=state, agents=agents, undo=undo, chance_at=chance_at)
+                if chance:
+                    chance_at = i
+                else:
+                    revealed_at = i
+    return Live(row=row, game=game, state=state, agents=agents, undo=undo, chance_at=chance_at,
+                revealed_at=revealed_at)
 
 
 def _chronicle(live: Live, seat: int | None) -> list[str]:
-    """The last lines of the chronicle, leaving out any line that names something hidden
-    from ``seat`` (a card in another hand)."""
-    state = live.state
-    lines = state.chronicle()[-CHRONICLE_LINES:]
-    secrets_ = [str(h) for h in live.game.hidden(state, seat) if isinstance(h, str) and h]
-    if secrets_:
-        lines = [ln for ln in lines if not any(s in ln for s in secrets_)]
-    return lines
+    """The last lines of the chronicle that ``seat`` (None: a spectator) may read, by each
+    event's audience."""
+    return live.state.chronicle_for(seat)[-CHRONICLE_LINES:]
+
+
+def _pending_json(game: Game, view: dict, decision) -> dict:
+    """A pending decision as a page gets it, with the game's hints for its controls
+    (``Game.controls``: e.g. several units moved in one gesture)."""
+    out = decision.to_json()
+    if game.controls is not None:
+        out["controls"] = game.controls(view, decision)
+    return out
 
 
 def state_payload(live: Live, seat: int | None) -> dict:
@@ -304,7 +413,7 @@ def state_payload(live: Live, seat: int | None) -> dict:
         "undos": live.undos,
         "seat": seat,
         "view": view,
-        "pending": [d.to_json() for d in state.pending_for(seat)],
+        "pending": [_pending_json(live.game, view, d) for d in state.pending_for(seat)],
         "can_undo": live.can_undo(seat),
         "odds": live.advice(seat, view),
         "awaiting": sorted({d.player for d in state.pending()}),
@@ -313,6 +422,8 @@ def state_payload(live: Live, seat: int | None) -> dict:
         "over": over,
         "result": state.result() if over else None,
         "score_name": live.game.score_name,
+        "scores": [state.result()["scores"].get(n) for n in names],
+        "panels": live.game.panels(view) if live.game.panels is not None and seat is not None else [],
         "chronicle": _chronicle(live, seat),
     }
 
@@ -333,31 +444,34 @@ class Server:
         self.store = Store(database)
         self.live: dict[str, Live] = {}
         self._loading = asyncio.Lock()
-        self.undos = 0  # undos served by this process: only ever grows
+        #: each game's undos in this process, kept across a rebuild of the game (a page
+        #: must still see the states after it as newer)
+        self.undos: dict[str, int] = {}
 
     async def get(self, game_id: str) -> Live:
         live = self.live.get(game_id)
         if live is not None:
             return live
         if len(game_id) > 40:
-            raise HTTPException(404, f"no game {game_id!r}")
+            raise HTTPException(404, "no such game")
         async with self._loading:
             live = self.live.get(game_id)
             if live is None:
                 row = await asyncio.to_thread(self.store.load, game_id)
                 if row is None:
-                    raise HTTPException(404, f"no game {game_id!r}")
+                    raise HTTPException(404, "no such game")
                 live = await asyncio.to_thread(rebuild, row)
-                live.undos = self.undos
+                live.undos = self.undos.get(game_id, 0)
                 self.live[game_id] = live
+                self.continue_bots(live)
         return live
 
     # -- creating -----------------------------------------------------------------------
     def _create_sync(self, body: NewGame) -> Live:
         try:
             game = get_game(body.game)
-        except UnknownGame as exc:
-            raise HTTPException(422, str(exc)) from None
+        except UnknownGame:
+            raise HTTPException(422, f"unknown game {shown(body.game)} (known: {', '.join(sorted(games()))})") from None
         n = len(body.seats)
         if not game.min_players <= n <= game.max_players:
             raise HTTPException(422, f"{game.name} is for {game.min_players} to {game.max_players} players, "
@@ -366,24 +480,29 @@ class Server:
         for kind in body.seats:
             if kind != "human" and kind not in factories:
                 known = ", ".join(["human", *sorted(factories)])
-                raise HTTPException(422, f"unknown seat kind {kind!r} (known: {known})")
+                raise HTTPException(422, f"unknown seat kind {shown(kind)} (known: {known})")
         options = dict(body.options)
         if "players" in options and options["players"] != n:
-            raise HTTPException(422, f"option 'players' ({options['players']!r}) must equal the number of seats ({n})")
+            raise HTTPException(422, f"option 'players' ({shown(options['players'])}) must equal the number "
+                                     f"of seats ({n})")
         options["players"] = n
-        if "map" in options and not (isinstance(options["map"], str) and MAP_NAME.match(options["map"])):
-            raise HTTPException(422, "option 'map' must be the name of a bundled map")
         try:
-            options = game.normalize_options(options)
-            seed = body.seed if body.seed is not None else secrets.randbelow(MAX_SEED)
-            state = game.state_class(options, seed)
-        except (OptionError, MapError, ValueError, KeyError) as exc:
+            # the game's schema, as the CLI checks it, but a file option only by a bundled name
+            options = game.normalize_options(options, paths=False)
+        except OptionError as exc:
             raise HTTPException(422, f"bad options: {exc}") from None
+        seed = dealing_seed(game, body.seats, body.seed)
+        try:
+            state = game.state_class(options, seed)
+        except (MapError, ValueError, KeyError):
+            # a bundled file that does not load: the server's fault, and its message may hold a path
+            log.exception("game %s could not be set up with options %s", game.id, options)
+            raise HTTPException(422, "bad options: the game could not be set up with them") from None
         seats = [{"kind": k, "token": secrets.token_urlsafe(24) if k == "human" else None} for k in body.seats]
         game_id = secrets.token_hex(8)
         row = GameRow(game_id, game.id, options, seed, seats, [])
         agents = make_agents(game, seats, seed)
-        run_bots(state, agents)
+        run_bots_bounded_sync(state, agents, BOT_DECISIONS_PER_REQUEST)
         self.store.create(game_id, game.id, options, seed, seats, list(state.answers))
         row.answers = list(state.answers)
         return Live(row=row, game=game, state=state, agents=agents)
@@ -391,19 +510,20 @@ class Server:
     async def create(self, body: NewGame) -> Live:
         live = await asyncio.to_thread(self._create_sync, body)
         self.live[live.row.id] = live
+        self.continue_bots(live)
         return live
 
     # -- answering ----------------------------------------------------------------------
     async def answer(self, live: Live, seat: int | None, body: Answer) -> dict:
         async with live.lock:
+            if seat is None:  # who asks comes first: a spectator learns nothing of versions
+                raise HTTPException(403, "spectators cannot answer; send the seat's token")
             if body.version != live.version:
                 raise HTTPException(409, f"stale version {body.version}: the game is at version {live.version}")
-            if seat is None:
-                raise HTTPException(403, "spectators cannot answer; send the seat's token")
             if not any(d.player == seat for d in live.state.pending()):
                 if live.state.is_over():
                     raise HTTPException(403, "the game is over; nobody must decide")
-                raise HTTPException(403, f"seat {seat} has no decision to make now")
+                raise HTTPException(403, f"seat {seat + 1} has no decision to make now")
             # on a copy: a refused answer, or one the database does not take, changes nothing
             before = live.state
             new = before.clone()
@@ -411,10 +531,13 @@ class Server:
                 new.apply(seat, body.key)
             except IllegalAnswer as exc:
                 new.release()
-                raise HTTPException(422, str(exc)) from None
+                # the key is not repeated: an error never echoes the input (issue 14 item 11)
+                # and seats are counted from 1, as the page counts them
+                raise HTTPException(422, str(exc).replace(repr(body.key), "the key sent")
+                                    .replace(f"for player {seat} ", f"for seat {seat + 1} ")) from None
             start = live.version
             try:
-                await run_bots_async(new, live.agents)
+                done = await run_bots_bounded(new, live.agents, BOT_DECISIONS_PER_REQUEST)
                 await asyncio.wrap_future(self.store.submit(live.row.id, start, new.answers[start:]))
             except Exception as exc:
                 # forget the cached game (its bots may have moved on) so that it is rebuilt
@@ -422,6 +545,8 @@ class Server:
                 self.live.pop(live.row.id, None)
                 raise HTTPException(503, f"the answer could not be stored: {type(exc).__name__}") from None
             live.settle(before, new, seat, start)
+            if not done:
+                self.continue_bots(live)
             payload = state_payload(live, seat)
         if live.sockets:
             asyncio.get_running_loop().create_task(self.push(live))
@@ -432,20 +557,22 @@ class Server:
         """Take back ``seat``'s last answer (see the module docstring for when)."""
         async with live.lock:
             v = live.version
-            if body.version != v:
-                raise HTTPException(409, f"stale version {body.version}: the game is at version {v}")
             if seat is None:
                 raise HTTPException(403, "spectators cannot undo; send the seat's token")
+            if body.version != v:
+                raise HTTPException(409, f"stale version {body.version}: the game is at version {v}")
             if live.state.is_over():
                 raise HTTPException(403, "the game is over; its answers stand")
             answers = live.state.answers
             if not answers or answers[-1][0] != seat:
                 if seat in {p for p, _ in answers}:
                     raise HTTPException(403, "somebody else decided after your last decision: it stands")
-                raise HTTPException(403, f"seat {seat} has no decision to take back")
+                raise HTTPException(403, f"seat {seat + 1} has no decision to take back")
             if not live.undo:
                 if live.chance_at == v - 1:
                     raise HTTPException(422, "a die was rolled when your last decision was played: it stands")
+                if live.revealed_at == v - 1:
+                    raise HTTPException(422, "your last decision showed something hidden to a player: it stands")
                 raise HTTPException(403, f"only your last {MAX_UNDO} decisions in a row can be taken back")
             last = live.undo[-1]
             assert last.n == v - 1 and last.seat == seat
@@ -458,8 +585,8 @@ class Server:
                 self.live.pop(live.row.id, None)
                 raise HTTPException(503, f"the undo could not be stored: {type(exc).__name__}") from None
             live.undo.pop()
-            self.undos += 1
-            live.undos = self.undos
+            live.undos += 1
+            self.undos[live.row.id] = live.undos
             dropped = live.state
             live.state = last.before
             live.row.answers = list(last.before.answers)
@@ -468,6 +595,42 @@ class Server:
         if live.sockets:
             asyncio.get_running_loop().create_task(self.push(live))
         return payload
+
+    # -- bots beyond one request's share --------------------------------------------------
+    def continue_bots(self, live: Live) -> None:
+        """Play ``live``'s bots in the background when a request left them more to do than
+        it may play (or a restart found them mid-turn): a slice of at most
+        ``BOT_DECISIONS_PER_REQUEST`` answers at a time, each committed and pushed before
+        the next, with the requests waiting for the game served in between."""
+        if (live.bots is None or live.bots.done()) and bots_to_move(live.state, live.agents):
+            live.bots = asyncio.get_running_loop().create_task(self._bots_in_slices(live))
+
+    async def _bots_in_slices(self, live: Live) -> None:
+        while True:
+            await asyncio.sleep(0)
+            async with live.lock:
+                if self.live.get(live.row.id) is not live or not bots_to_move(live.state, live.agents):
+                    return
+                before = live.state
+                new = before.clone()
+                start = live.version
+                try:
+                    await run_bots_bounded(new, live.agents, BOT_DECISIONS_PER_REQUEST)
+                    await asyncio.wrap_future(self.store.submit(live.row.id, start, new.answers[start:]))
+                except Exception:
+                    # rebuilt from what was committed at its next request, which starts them again
+                    log.exception("game %s: the bots stopped", live.row.id)
+                    self.live.pop(live.row.id, None)
+                    new.release()
+                    return
+                live.settle_bots(before, new)
+            if live.sockets:
+                await self.push(live)
+
+    def stop_bots(self) -> None:
+        for live in self.live.values():
+            if live.bots is not None:
+                live.bots.cancel()
 
     async def push(self, live: Live) -> None:
         """Send the new state to every page watching the game, each as its seat sees it."""
@@ -481,17 +644,25 @@ class Server:
                 live.sockets.pop(ws, None)
 
 
-def create_app(database: str | None = None) -> FastAPI:
+def create_app(database: str | None = None, creations: limits.TokenBucket | None = None) -> FastAPI:
+    """The app over ``database``; ``creations`` bounds the games each client may create
+    (default: ``limits.CREATE_BURST`` at once, ``limits.CREATE_PER_MINUTE`` a minute)."""
     server = Server(database)
+    creations = limits.TokenBucket() if creations is None else creations
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         yield
+        server.stop_bots()
         server.store.close()
 
-    app = FastAPI(title="realms", version="1", lifespan=lifespan,
-                  description="Play realms games (Hy Breasil, Brian Boru…) against people and bots.")
+    # /docs with Swagger UI's scripts from an installed package, not a CDN: it works offline
+    app = FastAPIOffline(title="realms", version="1", lifespan=lifespan,
+                         description="Play realms games (Hy Breasil, Brian Boru…) against people and bots.")
     app.state.server = server
+    app.state.creations = creations
+    app.add_middleware(limits.BodyLimit, max_bytes=limits.MAX_BODY)
+    app.add_exception_handler(RequestValidationError, limits.validation_error)
 
     @app.get("/api/health")
     async def health() -> dict:
@@ -499,10 +670,14 @@ def create_app(database: str | None = None) -> FastAPI:
 
     @app.get("/api/catalog")
     async def catalog() -> dict:
-        """The games that can be created, their player counts and seat kinds."""
+        """The games that can be created: player counts, seat kinds (``default_bot``: the
+        game's own first bot), and the options each declares (``options``: name, type, default,
+        bounds or choices, help, group), which ``POST /api/games`` checks; a lobby draws its
+        form from them."""
         return {"games": [
             {"id": g.id, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
-             "seat_kinds": ["human", *sorted(_bot_factories(g))], "score_name": g.score_name}
+             "seat_kinds": ["human", *sorted(_bot_factories(g))], "default_bot": next(iter(g.bots), "random"),
+             "score_name": g.score_name, "options": [o.to_json() for o in g.schema]}
             for g in games().values()
         ]}
 
@@ -511,7 +686,11 @@ def create_app(database: str | None = None) -> FastAPI:
         """The newest games, for spectators."""
         return {"games": await asyncio.to_thread(server.store.list_games)}
 
-    @app.post("/api/games", status_code=201, response_model=Created)
+    @app.post("/api/games", status_code=201, response_model=Created,
+              dependencies=[Depends(limits.creation_limit(creations))], responses={
+                  413: {"description": "a body over 64 KiB"},
+                  429: {"description": "this address created too many games lately; Retry-After says "
+                                       "in how many seconds it may create the next"}})
     async def create_game(body: NewGame) -> dict:
         live = await server.create(body)
         asyncio.get_running_loop().create_task(server.push(live))
@@ -520,10 +699,22 @@ def create_app(database: str | None = None) -> FastAPI:
                           for i, s in enumerate(live.row.seats) if s["kind"] == "human"]}
 
     @app.get("/api/games/{game_id}")
-    async def get_state(game_id: str, authorization: str | None = Header(default=None)) -> JSONResponse:
+    async def get_state(game_id: str, authorization: str | None = Header(default=None),
+                        at: int | None = Query(default=None, ge=0)) -> JSONResponse:
+        """The state as the token's seat sees it; ``at`` (finished games only): as it was
+        after the first ``at`` answers, as a spectator sees it (the replay viewer's scores
+        and chronicle)."""
         live = await server.get(game_id)
         seat = live.seat_of(_token_from_header(authorization))
-        return JSONResponse(state_payload(live, seat))
+        if at is None:
+            return JSONResponse(state_payload(live, seat))
+        if not live.state.is_over():
+            raise HTTPException(403, "earlier positions are shown once the game is over")
+        record = live.state.record()
+        record.answers = record.answers[:min(at, len(record.answers))]
+        state = await asyncio.to_thread(live.game.replay, record)
+        past = Live(row=live.row, game=live.game, state=state, agents={})
+        return JSONResponse(state_payload(past, None))
 
     @app.post("/api/games/{game_id}/answers")
     async def post_answer(game_id: str, body: Answer, authorization: str | None = Header(default=None)) -> JSONResponse:

@@ -6,6 +6,8 @@ import gc
 
 import click
 
+from .limits import CREATE_BURST, CREATE_PER_MINUTE
+
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
@@ -14,7 +16,12 @@ import click
               help="A SQLite file path, or a database URL (postgresql://user:pass@host/db).")
 @click.option("--log-level", default="warning", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]), help="Server log level.")
-def serve(host: str, port: int, database: str, log_level: str) -> None:
+@click.option("--games-at-once", type=click.IntRange(1), default=CREATE_BURST, show_default=True,
+              help="Games one address may create in a burst (then 429 until its tokens come back).")
+@click.option("--games-per-minute", type=click.FloatRange(min=0, min_open=True), default=CREATE_PER_MINUTE,
+              show_default=True,
+              help="Games one address may create a minute, after its burst.")
+def serve(host: str, port: int, database: str, log_level: str, games_at_once: int, games_per_minute: float) -> None:
     """Play in the browser: the lobby at http://HOST:PORT/, the API's docs at /docs.
 
     Games and every answer are stored in DATABASE (a SQLite file by default); after a
@@ -25,8 +32,9 @@ def serve(host: str, port: int, database: str, log_level: str) -> None:
     from realms.core.game import games
 
     from .app import create_app
+    from .limits import TokenBucket
 
-    app = create_app(database)
+    app = create_app(database, creations=TokenBucket(games_at_once, games_per_minute))
     for game in games().values():
         if game.warm is not None:
             game.warm()
@@ -36,4 +44,19 @@ def serve(host: str, port: int, database: str, log_level: str) -> None:
     gc.collect()
     gc.freeze()
     click.echo(f"realms: serving on http://{host}:{port}/ (games in {app.state.server.store.engine.url})", err=True)
+    if host in ("0.0.0.0", "::"):
+        click.echo(f"realms: players on your network open http://{_network_address()}:{port}/", err=True)
     uvicorn.run(app, host=host, port=port, log_level=log_level, ws="auto")
+
+
+def _network_address() -> str:
+    """This machine's address on its network (the one its outgoing traffic would use; a UDP
+    socket's connect sends nothing), for the invitation links a friend can open."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed, nothing sent
+            return s.getsockname()[0]
+        except OSError:
+            return socket.gethostname()

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sqlalchemy import (
+    BigInteger,
     Column,
     Integer,
     MetaData,
@@ -35,6 +36,7 @@ from sqlalchemy import (
     func,
     select,
     insert,
+    inspect,
 )
 from sqlalchemy.engine import Engine
 
@@ -46,7 +48,7 @@ games_table = Table(
     Column("id", String(40), primary_key=True),
     Column("game", String(40), nullable=False),
     Column("options", Text, nullable=False),  # JSON, normalized
-    Column("seed", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),  # the server draws seeds up to 2**53
     Column("seats", Text, nullable=False),  # JSON: [{"kind": "human"|bot, "token": str|None}]
     Column("created", Float, nullable=False),
 )
@@ -135,6 +137,7 @@ class Store:
         self.url = database_url(url)
         self.engine: Engine = self._make_engine(self.url)
         metadata.create_all(self.engine)
+        self._widen_seed()
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self._writer_lock = threading.Lock()
@@ -156,6 +159,16 @@ class Store:
 
             return engine
         return create_engine(url, pool_size=10, max_overflow=20, pool_pre_ping=True)
+
+    def _widen_seed(self) -> None:
+        """A database made when seeds were 31-bit has a 32-bit ``seed`` column in
+        PostgreSQL: widen it to 64 bits (SQLite's integers are 64-bit already)."""
+        if self.engine.dialect.name != "postgresql":
+            return
+        column = next(c for c in inspect(self.engine).get_columns("games") if c["name"] == "seed")
+        if not isinstance(column["type"], BigInteger):
+            with self.engine.begin() as conn:
+                conn.exec_driver_sql("ALTER TABLE games ALTER COLUMN seed TYPE BIGINT")
 
     def close(self) -> None:
         if self._writer is not None:

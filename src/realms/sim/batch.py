@@ -30,8 +30,8 @@ from typing import Callable, Iterator, Sequence
 
 from realms.core.game import get_game
 
-from .runner import make_bots, summary
-from .stats import watch, watcher_for
+from .runner import ScoreTrack, make_bots, summary
+from .stats import Several, watch, watcher_for
 
 #: one game to play: its seed and the bot of every seat (or one bot for all)
 Job = tuple[int, tuple[str, ...]]
@@ -82,15 +82,17 @@ class Simulation:
 
 def play_game(game_id: str, options: dict, seed: int, bots: Sequence[str], chronicle: bool = False) -> dict:
     """Play one game with bots and return its line: the JSON summary of ``realms simulate
-    --json``, the seats' ``bots``, and the watcher's ``stats`` (and the ``chronicle``
-    if asked).  The same answers as :func:`realms.sim.runner.run_game`: same state hash."""
+    --json``, the seats' ``bots``, the game watcher's ``stats``, the scores at every turn
+    end (``turn_scores``, :class:`~realms.sim.runner.ScoreTrack`) and the ``chronicle`` if
+    asked.  The same answers as :func:`realms.sim.runner.run_game`: same state hash."""
     game = get_game(game_id)
     state = game.new_game(options, seed)
     players = len(state.result()["players"])
     spec = list(bots)
     agents = make_bots(game, spec, players, seed)
-    watcher = watcher_for(game_id)
-    tap = watch(state, watcher)
+    watcher = watcher_for(game)
+    track = ScoreTrack(game)
+    tap = watch(state, Several(watcher, track))
     while True:
         pending = state.pending()
         if not pending:
@@ -104,6 +106,7 @@ def play_game(game_id: str, options: dict, seed: int, bots: Sequence[str], chron
     line = summary(state)
     line["bots"] = spec * players if len(spec) == 1 else spec
     line["stats"] = watcher.data()
+    line["turn_scores"] = track.rows
     if chronicle:
         line["chronicle"] = state.chronicle()
     return json.loads(json.dumps(line, ensure_ascii=False))

@@ -3,8 +3,10 @@ each nation held, and the map at the end of every turn behind a slider.
 
 John Sparks' *Histomap* (1931) draws four thousand years of empires as coloured streams
 flowing down the page, each as wide as its share of the world's power.  Here a stream is
-a nation (a player, in games without nations), a row is a turn, and the width is the
-share of the map's land it held at the end of that turn; unclaimed land is left blank.
+what a nation or a player holds, as the game's measure (``Game.history_measure``) says —
+Hy Breasil's nations' land, Brian Boru's players' towns, by default each player's score
+— a row is a turn (the game's ``turn_word``), and the width is its share of the whole
+at the end of that turn; what nobody holds is left blank.
 
 The page is made by replaying a record (:func:`history_html`): a watcher on the state's
 events (:func:`realms.sim.stats.watch`) sees the end of every turn and keeps the shares
@@ -18,65 +20,11 @@ import json
 import re
 from dataclasses import dataclass, field
 from html import escape
-from typing import Callable
 
-from realms.core.decision import IllegalAnswer
-from realms.core.game import Game, OptionError, get_game
+from realms.core.game import Game, HistoryMeasure, Share, get_game
 from realms.core.record import Record, RecordError
 
 from .stats import Watcher, watch
-
-
-@dataclass
-class Share:
-    """One stream of the histomap at one turn."""
-
-    key: str
-    name: str
-    detail: str  # race, owner: the smaller line of the label
-    colour: str
-    value: float
-    parent: str | None = None
-
-
-# =========================================================================== shares per game
-
-
-def _hb_shares(state, parents: dict) -> tuple[list[Share], int]:
-    out = []
-    for nid, n in sorted(state.nations.items()):
-        held = bin(n.land).count("1")
-        if not held:
-            continue
-        detail = ", ".join(x for x in (n.race, state.names[n.owner] if n.owner >= 0 else None) if x)
-        out.append(Share(str(nid), n.name, detail, state.tables.nation_sets[n.set].colour, held,
-                         str(parents[nid]) if nid in parents else None))
-    return out, len(state.board.land)
-
-
-def _bb_shares(state, parents: dict) -> tuple[list[Share], int]:
-    from realms.games.brian_boru.draw import PLAYER_COLOURS
-
-    out = [Share(f"p{p}", name, "", PLAYER_COLOURS[p % len(PLAYER_COLOURS)], len(state.controlled(p)))
-           for p, name in enumerate(state.names)]
-    vikings = sum(1 for v in state.viking if v)
-    if vikings:
-        out.append(Share("vikings", "Vikings", "", "#6b6b6b", vikings))
-    return [s for s in out if s.value], len(state.board.towns)
-
-
-def _score_shares(state, parents: dict) -> tuple[list[Share], int]:
-    res = state.result()
-    palette = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
-    out = [Share(f"p{i}", name, "", palette[i % len(palette)], max(0, res["scores"][name]))
-           for i, name in enumerate(res["players"])]
-    return [s for s in out if s.value], max(1, sum(s.value for s in out))
-
-
-#: ``shares(state, parents) -> (streams, total)``: what the histomap shows for a game.
-SHARES: dict[str, Callable] = {"hy-breasil": _hb_shares, "brian-boru": _bb_shares}
-#: What a stream's width measures, per game.
-MEASURE = {"hy-breasil": "land areas held", "brian-boru": "towns controlled"}
 
 
 # =========================================================================== replay
@@ -96,29 +44,33 @@ class History:
     record: Record
     state: object
     turns: list[TurnPicture] = field(default_factory=list)
+    measure: HistoryMeasure = field(default_factory=HistoryMeasure)
+
+
+def measure_of(game: Game) -> HistoryMeasure:
+    """A fresh measure for one replay of ``game`` (its own, or each player's score)."""
+    if game.history_measure is not None:
+        return game.history_measure()
+    measure = HistoryMeasure()
+    measure.name = f"{game.score_name} scored"
+    return measure
 
 
 class _HistoryWatcher(Watcher):
-    def __init__(self, game: Game, draw_maps: bool) -> None:
+    def __init__(self, game: Game, measure: HistoryMeasure, draw_maps: bool) -> None:
         self.game = game
+        self.measure = measure
         self.draw_maps = draw_maps
         self.turns: list[TurnPicture] = []
-        self.parents: dict[int, int] = {}
-        self.shares = SHARES.get(game.id, _score_shares)
 
     def on_event(self, state, e) -> None:
-        if e.kind in ("civil-war", "nation-splits"):
-            self.parents[e.data["new_nation"]] = e.data["nation"]
+        self.measure.on_event(state, e)
 
     def on_turn_end(self, state, turn: int) -> None:
-        shares, total = self.shares(state, self.parents)
+        shares, total = self.measure.shares(state)
         svg = None
         if self.draw_maps and self.game.draw is not None:
-            snap = state.clone()
-            for attr in ("turn", "round"):  # the counter has already moved on to the next turn
-                if getattr(snap, attr, None) == turn + 1:
-                    setattr(snap, attr, turn)
-            svg = self.game.draw(snap, state.options)
+            svg = self.game.draw(self.measure.snapshot(state, turn), state.options)
         self.turns.append(TurnPicture(turn, shares, total, svg))
 
 
@@ -128,21 +80,16 @@ def replay_history(record: Record, source: str = "record", draw_maps: bool = Tru
         game = get_game(record.game)
     except KeyError as exc:
         raise RecordError(f"{source}: {exc}") from None
-    if record.version != game.state_class.RECORD_VERSION:
-        raise RecordError(f"{source}: record version {record.version} is not supported")
-    try:
-        state = game.new_game(record.options, record.seed)
-    except OptionError as exc:
-        raise RecordError(f"{source}: bad options: {exc}") from None
-    watcher = _HistoryWatcher(game, draw_maps)
-    tap = watch(state, watcher)
-    for i, (player, key) in enumerate(record.answers):
-        try:
-            state.apply(player, key)
-        except IllegalAnswer as exc:
-            raise RecordError(f"{source}: answer #{i + 1} [{player}, {key!r}]: {exc}") from None
-    tap.close()
-    return History(game, record, state, watcher.turns)
+    watcher = _HistoryWatcher(game, measure_of(game), draw_maps)
+    taps = []
+
+    def tap_once(state) -> None:  # the new game, before its first answer
+        if not taps:
+            taps.append(watch(state, watcher))
+
+    state = game.replay(record, source, after_each=tap_once)
+    taps[0].close()
+    return History(game, record, state, watcher.turns, watcher.measure)
 
 
 def record_from_games(path: str, seed: int | None) -> Record:
@@ -266,7 +213,8 @@ def histomap_svg(turns: list[TurnPicture], *, width: int = 560, row: int = 44, m
             right.append((pts_r[-1][0], top + row * len(turns)))
         poly = left + right[::-1]
         share = sp[peak][1] - sp[peak][0]
-        title = f"{s.name}{' (' + s.detail + ')' if s.detail else ''}: at its height {share:.0%} of the {measure} (turn {turns[peak].turn})"
+        title = (f"{s.name}{' (' + s.detail + ')' if s.detail else ''}: at its height {share:.0%} of the "
+                 f"{measure} ({turn_word} {turns[peak].turn})")
         out.append(f'<polygon class="hm-stream" data-key="{escape(k)}" fill="{escape(s.colour)}" fill-opacity="0.88" '
                    f'stroke="#fff" stroke-width="0.7" points="{" ".join(f"{x},{round(y, 1)}" for x, y in poly)}">'
                    f"<title>{escape(title)}</title></polygon>")
@@ -356,18 +304,6 @@ slider.addEventListener('change',()=>history.replaceState(null,'','#turn='+turns
 """
 
 
-def _sentence_class(kind: str) -> str:
-    if kind in ("battle", "battle-result"):
-        return "battle"
-    if kind in ("nation-removed",):
-        return "fall"
-    if kind in ("nation-enters", "civil-war", "nation-splits"):
-        return "rise"
-    if kind in ("victory-points", "points", "scoring", "no-scoring", "game-over"):
-        return "score"
-    return ""
-
-
 def render_html(h: History, source: str = "") -> str:
     game, state = h.game, h.state
     res = state.result()
@@ -376,17 +312,19 @@ def render_html(h: History, source: str = "") -> str:
     for e in state.events:
         by_turn.setdefault(e.turn, []).append(e)
     turn_word = game.turn_word.capitalize()
+    classes = h.measure.event_classes
+    measure = h.measure.name
     chron = []
     for t in sorted(by_turn):
-        items = "".join(f'<li class="{_sentence_class(e.kind)}">{escape(e.text)}</li>'
-                        for e in by_turn[t] if e.kind not in ("turn", "round"))
+        items = "".join(f'<li class="{classes.get(e.kind, "")}">{escape(e.text)}</li>'
+                        for e in by_turn[t] if e.kind not in h.measure.marker_kinds)
         title = "Setup" if t == 0 else f"{turn_word} {t}"
         chron.append(f'<section data-turn="{t}"><h2>{title}</h2><ol>{items}</ol></section>')
     winners = res.get("winners") or []
     scores = sorted(res["scores"].items(), key=lambda kv: -kv[1])
     score_rows = "".join(f"<tr><td>{escape(n)}</td><td>{v}</td></tr>" for n, v in scores)
     row = 44 if len(h.turns) <= 20 else 26
-    hm = histomap_svg(h.turns, row=row, measure=MEASURE.get(game.id, f"{unit} scored"), turn_word=turn_word.lower())
+    hm = histomap_svg(h.turns, row=row, measure=measure, turn_word=turn_word.lower())
     maps = "".join(f'<figure class="turnmap" data-turn="{tp.turn}" hidden>{_inline(tp.svg)}</figure>'
                    for tp in h.turns if tp.svg is not None)
     from .report import options_text
@@ -403,7 +341,7 @@ def render_html(h: History, source: str = "") -> str:
         f"<header><h1>{escape(game.name)}: the history of one game — {result}</h1><p>{subtitle}</p></header>"
         f'<div class="wrap"><div id="chronicle">{"".join(chron)}'
         f"<h2>Final {escape(unit)}</h2><table>{score_rows}</table></div>"
-        f'<div id="side"><h2>Histomap — {escape(MEASURE.get(game.id, unit))} by {turn_word.lower()}</h2>{hm}'
+        f'<div id="side"><h2>Histomap — {escape(measure)} by {turn_word.lower()}</h2>{hm}'
         f'<div id="controls"><strong>The map at the end of <span id="turn-label"></span></strong>'
         f'<input id="slider" type="range" min="0" max="{max(len(h.turns) - 1, 0)}" step="1"></div>'
         f'<div id="maps">{maps}</div></div></div>'

@@ -1,11 +1,14 @@
-"""Play one game with named bots and summarise it as the CLI's JSON object."""
+"""Play one game with named bots and summarise it as the CLI's JSON object; follow each
+seat's score turn by turn (:class:`ScoreTrack`) for the outcome metrics."""
 
 from __future__ import annotations
 
-from realms.core.agents import GENERIC_BOTS, Agent, bot_seed
+from realms.core.agents import GENERIC_BOTS, Agent, bot_seed, parse_bot
 from realms.core.engine import GameState
 from realms.core.game import Game, OptionError
 from realms.core.match import explained_chronicle, play
+
+from .stats import Watcher
 
 
 def bot_names(game: Game) -> list[str]:
@@ -20,10 +23,19 @@ def make_bots(game: Game, spec: list[str], players: int, seed: int) -> list[Agen
         raise OptionError(f"--bots names {len(spec)} bots for {players} players (give one, or one per seat)")
     factories = {**GENERIC_BOTS, **game.bots}
     agents = []
-    for seat, name in enumerate(spec):
+    for seat, written in enumerate(spec):
+        try:
+            name, params = parse_bot(written)
+        except ValueError as exc:
+            raise OptionError(str(exc)) from None
         if name not in factories:
             raise OptionError(f"unknown bot {name!r} (known: {', '.join(bot_names(game))})")
-        agents.append(factories[name](bot_seed(seed, seat)))
+        try:
+            agents.append(factories[name](bot_seed(seed, seat), **params))
+        except (TypeError, ValueError) as exc:  # a parameter the bot does not take, or a bad value
+            if not params:
+                raise
+            raise OptionError(f"bot {written[:60]!r}: {exc}") from None
     return agents
 
 
@@ -39,6 +51,19 @@ def run_explained(game: Game, options: dict, seed: int, bots: list[str]) -> tupl
     state = game.new_game(options, seed)
     agents = make_bots(game, bots, len(state.result()["players"]), seed)
     return state, explained_chronicle(state, agents)
+
+
+class ScoreTrack(Watcher):
+    """Each seat's score at every turn end, sampled from ``Game.current_scores`` as the
+    turn changes (and at the end): a game line's ``turn_scores``, ``[[turn, [score of
+    seat 0, …]], …]``, from which the report counts lead changes and standings."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.rows: list[list] = []
+
+    def on_turn_end(self, state, turn: int) -> None:
+        self.rows.append([turn, self.game.current_scores(state)])
 
 
 def summary(state: GameState) -> dict:

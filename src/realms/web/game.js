@@ -1,5 +1,9 @@
 // A game page: the board (SVG from the server), the pending decision as buttons and as
 // clickable areas/towns, scores, hand, chronicle; new states arrive over the WebSocket.
+// A decision whose game declares it a move (``controls.moves``: keys "SOURCE>DESTINATION",
+// asked again after each unit moved) is answered by a gesture: choose a source, a count
+// and a destination, and the page sends that key as many times, each answer a normal POST
+// with the version the previous one got back.
 const $ = (id) => document.getElementById(id);
 const gameId = location.pathname.split("/").filter(Boolean).pop();
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -10,12 +14,21 @@ let boardVersion = -1;   // version of the board picture shown
 let boardSeq = 0;
 let selection = [];      // areas clicked so far for a multi-part option ("src>dst")
 let sending = false;
+let moveSrc = null;      // the source chosen for a move gesture
+let gesture = false;     // a move gesture is sending its answers
+let gameNames = {};      // game id -> name, from the catalog
 
 // the parts of an option key that may name a board element: "a>b", "a:b", "a,b" …
 const keyParts = (key) => key.split(/[>:,|\s]+/).filter(Boolean);
 
 function boardElement(part) {
   return document.getElementById(`area-${part}`) || document.getElementById(`town-${part}`);
+}
+
+// an area's name, from its tooltip on the board ("Name (terrain)"), else its id
+function areaName(part) {
+  const t = boardElement(part)?.querySelector("title")?.textContent;
+  return t ? t.split(" (")[0] : part;
 }
 
 async function loadBoard(version, at = null) {
@@ -27,30 +40,34 @@ async function loadBoard(version, at = null) {
   if (seq !== boardSeq) return;
   $("board").innerHTML = text.replace(/^<\?xml[^>]*>\s*/, "");
   boardVersion = at === null ? version : -1;
-  wireBoard();
+  if (at === null) renderDecision();
   document.body.dataset.board = at === null ? version : `at-${at}`;
 }
 
+function clearBoard() {
+  document.querySelectorAll("#board [data-part]").forEach((el) => {
+    el.classList.remove("clickable", "selected", "target");
+    el.onclick = null;
+    delete el.dataset.part;
+  });
+}
+
+function mark(part, cls, onclick) {
+  const el = boardElement(part);
+  if (!el) return;
+  el.classList.add(...cls);
+  el.dataset.part = part;
+  if (onclick) el.onclick = onclick;
+}
+
 // mark the board elements that options name, and answer by clicking them
-function wireBoard() {
-  if (!current) return;
-  const decision = current.pending[0];
+function wireBoard(decision) {
+  clearBoard();
   selection = [];
   if (!decision) return;
-  const byPart = new Map();
-  for (const o of decision.options) {
-    for (const p of keyParts(o.key)) {
-      if (!byPart.has(p)) byPart.set(p, []);
-      byPart.get(p).push(o.key);
-    }
-  }
-  for (const [part] of byPart) {
-    const el = boardElement(part);
-    if (!el) continue;
-    el.classList.add("clickable");
-    el.dataset.part = part;
-    el.onclick = () => clickPart(part, decision);
-  }
+  const parts = new Set();
+  for (const o of decision.options) for (const p of keyParts(o.key)) parts.add(p);
+  for (const part of parts) mark(part, ["clickable"], () => clickPart(part, decision));
 }
 
 function clickPart(part, decision) {
@@ -73,9 +90,9 @@ function clickPart(part, decision) {
   document.querySelectorAll("#options button").forEach((b) => b.classList.toggle("hidden", !keys.has(b.dataset.key)));
 }
 
-// POST a body to one of the game's endpoints; show the new state, or the refusal
+// POST a body to one of the game's endpoints; show the new state, or the refusal.  True if accepted.
 async function post(path, body) {
-  if (sending || !current) return;
+  if (sending || !current) return false;
   sending = true;
   $("error").textContent = "";
   try {
@@ -85,20 +102,29 @@ async function post(path, body) {
       body: JSON.stringify(body),
     });
     const data = await r.json();
-    if (r.ok) render(data);
-    else {
-      $("error").textContent = `${r.status}: ${typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)}`;
-      if (r.status === 409) await refresh();
-    }
+    if (r.ok) { render(data); return true; }
+    $("error").textContent = `${r.status}: ${typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)}`;
+    if (r.status === 409) await refresh();
+    return false;
   } finally {
     sending = false;
   }
 }
 
 const answer = (key) => post("answers", { key, version: current.version });
-const undo = () => post("undo", { version: current.version });
+const undo = () => gesture || post("undo", { version: current.version });
 
 function text(el, s) { el.textContent = s; return el; }
+
+function button(label, onclick, cls = "option", key = null) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = cls;
+  if (key !== null) b.dataset.key = key;
+  b.textContent = label;
+  b.onclick = onclick;
+  return b;
+}
 
 // is state ``a`` newer than ``b``?  An undo goes back a version, so states are ordered by
 // the server process, its count of undos, then the version
@@ -108,70 +134,164 @@ function newer(a, b) {
   return a.version >= b.version;
 }
 
+// --- the decision ---------------------------------------------------------------------------
+
+// the pending decision as buttons (the frequent ones kept in view) and clickable board parts
+function renderDecision() {
+  const state = current;
+  if (!state) return;
+  const d = state.pending[0];
+  const opts = $("options"), keep = $("keep");
+  opts.innerHTML = "";
+  keep.innerHTML = "";
+  $("move-box").hidden = true;
+  $("filter").hidden = true;
+  if (!d) {
+    clearBoard();
+    $("prompt").textContent = "";
+    moveSrc = null;
+    return;
+  }
+  text($("prompt"), `${d.prompt}${d.section ? ` (${d.section})` : ""}`);
+  const controls = d.controls || {};
+  if (controls.moves) return renderMoves(d, controls);
+  moveSrc = null;
+  const kept = new Set(controls.keep_in_view || []);
+  for (const o of d.options) {
+    (kept.has(o.key) ? keep : opts).appendChild(button(o.label, () => answer(o.key), "option", o.key));
+  }
+  if (d.options.length > 12) {
+    const f = $("filter");
+    f.hidden = false;
+    f.value = "";
+    f.oninput = () => {
+      const q = f.value.toLowerCase();
+      opts.querySelectorAll("button").forEach((b) => b.classList.toggle("hidden", !b.textContent.toLowerCase().includes(q)));
+    };
+  }
+  wireBoard(d);
+}
+
+// a move decision: sources, then a count and the destinations of the chosen source
+function renderMoves(d, controls) {
+  const sep = controls.moves.separator;
+  const units = controls.moves.units || {};
+  const bySrc = new Map();
+  const keep = $("keep"), opts = $("options");
+  for (const o of d.options) {
+    const parts = o.key.split(sep);
+    if (parts.length !== 2) {
+      keep.appendChild(button(o.label, () => answer(o.key), "option", o.key));
+      continue;
+    }
+    if (!bySrc.has(parts[0])) bySrc.set(parts[0], []);
+    bySrc.get(parts[0]).push({ key: o.key, label: o.label, dst: parts[1] });
+  }
+  if (moveSrc !== null && !bySrc.has(moveSrc)) moveSrc = null;
+  clearBoard();
+  for (const src of bySrc.keys()) mark(src, ["clickable"], () => chooseSource(src));
+  if (moveSrc === null) {
+    opts.appendChild(text(document.createElement("p"), "Choose where to move from: click an outlined area, or:"));
+    for (const [src, moves] of bySrc) {
+      const n = units[src];
+      const what = n === undefined ? "" : `${n} unit${n === 1 ? "" : "s"}, `;
+      opts.appendChild(button(`From ${areaName(src)} (${what}${moves.length} destination${moves.length === 1 ? "" : "s"})`,
+        () => chooseSource(src), "source", `from:${src}`));
+    }
+    return;
+  }
+  const moves = bySrc.get(moveSrc);
+  const max = Math.max(1, units[moveSrc] ?? 1);
+  const box = $("move-box");
+  box.hidden = false;
+  $("move-from").textContent = areaName(moveSrc);
+  const count = $("move-count");
+  count.max = max;
+  if (!(Number(count.value) >= 1 && Number(count.value) <= max) || count.dataset.src !== moveSrc) count.value = max;
+  count.dataset.src = moveSrc;
+  $("move-max").textContent = `of ${max}`;
+  $("move-back").onclick = () => { moveSrc = null; renderDecision(); };
+  mark(moveSrc, ["selected"], () => { moveSrc = null; renderDecision(); });
+  for (const m of moves) {
+    mark(m.dst, ["clickable", "target"], () => moveUnits(m.key, Number(count.value)));
+    opts.appendChild(button(m.label, () => moveUnits(m.key, Number(count.value)), "option", m.key));
+  }
+}
+
+function chooseSource(src) {
+  if (gesture) return;
+  moveSrc = src;
+  renderDecision();
+}
+
+// send ``key`` up to ``n`` times, each with the version the last answer got back; stop
+// early when the decision no longer offers it (the units are spent, the phase moved on)
+async function moveUnits(key, n) {
+  if (gesture || !current) return;
+  gesture = true;
+  document.body.dataset.gesture = "on";
+  const kind = current.pending[0]?.kind;
+  let done = 0;
+  try {
+    while (done < n) {
+      const d = current.pending[0];
+      if (!d || d.kind !== kind || !d.options.some((o) => o.key === key)) break;
+      $("status").textContent = `Moving ${done + 1} of ${n}…`;
+      if (!(await post("answers", { key, version: current.version }))) break;
+      done++;
+    }
+  } finally {
+    gesture = false;
+    delete document.body.dataset.gesture;
+  }
+  $("status").textContent = done < n && !$("error").textContent ? `Moved ${done} of ${n}: no more could go there.` : "";
+  document.body.dataset.moved = `${done}`;
+  delete $("move-count").dataset.src; // the count offered next: all that are left
+  if (current.version !== boardVersion) loadBoard(current.version);
+  else renderDecision();
+}
+
+// --- the page -------------------------------------------------------------------------------
+
 function render(state) {
   if (current && !newer(state, current)) return; // an older push arriving late
   current = state;
   const me = state.seat;
   const names = state.seats.map((s) => s.name);
-  $("title").textContent = `${state.game} · game ${state.id}`;
+  $("title").textContent = `${gameNames[state.game] || state.game} · game ${state.id}`;
+  document.title = `${gameNames[state.game] || state.game} — realms`;
   $("who").textContent = me === null ? "spectating" : `you are ${names[me]} (seat ${me + 1})`;
   $("version").textContent = state.version;
   document.body.dataset.version = state.version;
-  // decision
   const d = state.pending[0];
-  const opts = $("options");
-  opts.innerHTML = "";
-  if (d) {
-    text($("prompt"), `${d.prompt}${d.section ? ` (${d.section})` : ""}`);
-    $("status").textContent = "";
-    for (const o of d.options) {
-      const b = document.createElement("button");
-      b.className = "option";
-      b.dataset.key = o.key;
-      b.textContent = o.label;
-      b.onclick = () => answer(o.key);
-      opts.appendChild(b);
-    }
-  } else {
-    $("prompt").textContent = "";
+  if (!d) {
     if (state.over) {
       const r = state.result || {};
       $("status").textContent = `The game is over. ${r.winner ? `Winner: ${r.winner}.` : r.winners && r.winners.length ? `Shared: ${r.winners.join(", ")}.` : ""}`;
     } else {
       $("status").textContent = `Waiting for ${state.awaiting.map((p) => names[p]).join(", ")}…`;
     }
+  } else if (!gesture) {
+    $("status").textContent = "";
   }
   $("undo").hidden = !state.can_undo;
   $("undo").onclick = undo;
-  // odds of the battles at stake (Hy Breasil)
-  const odds = state.odds || [];
-  $("odds-box").hidden = odds.length === 0;
-  const ul = $("odds");
-  ul.innerHTML = "";
-  for (const o of odds) ul.appendChild(text(document.createElement("li"), o.text));
-  $("odds-note").textContent = odds.length ? `Exact odds; they assume ${odds[0].assumes || "no retreats"}.` : "";
-  // scores
-  const table = $("scores");
-  table.innerHTML = `<tr><th>player</th><th>seat</th><th>${state.score_name}</th></tr>`;
-  (state.view.players || []).forEach((p, i) => {
-    const tr = document.createElement("tr");
-    const score = p.vp ?? p.points ?? "";
-    for (const c of [p.name, state.seats[i]?.kind ?? "", score]) tr.appendChild(text(document.createElement("td"), String(c)));
-    if (state.awaiting.includes(i)) tr.style.fontWeight = "bold";
-    table.appendChild(tr);
-  });
-  // hand (Brian Boru)
-  const hand = state.view.hand;
-  $("hand-box").hidden = !Array.isArray(hand) || me === null;
-  if (Array.isArray(hand)) {
-    $("hand").innerHTML = "";
-    for (const c of hand) $("hand").appendChild(text(document.createElement("span"), String(c)));
+  renderOdds(state.odds || []);
+  renderScores(state);
+  // what the game shows this seat beside the board (a hand of cards, a mission)
+  const panels = $("panels");
+  panels.innerHTML = "";
+  for (const panel of state.panels || []) {
+    const box = document.createElement("section");
+    box.appendChild(text(document.createElement("h2"), panel.title));
+    const items = document.createElement("div");
+    items.className = "hand";
+    for (const item of panel.items) items.appendChild(text(document.createElement("span"), String(item)));
+    if (!panel.items.length) items.appendChild(text(document.createElement("em"), "none"));
+    box.appendChild(items);
+    panels.appendChild(box);
   }
-  // chronicle
-  const ol = $("chronicle");
-  ol.innerHTML = "";
-  for (const line of state.chronicle.slice(-60)) ol.appendChild(text(document.createElement("li"), line));
-  ol.scrollTop = ol.scrollHeight;
+  renderChronicle(state.chronicle);
   $("record-link").href = "#";
   $("record-link").onclick = async (e) => {
     e.preventDefault();
@@ -188,11 +308,51 @@ function render(state) {
     replayWired = true;
     wireReplay(state.version);
   }
+  if (gesture) return; // the board and the controls follow when the gesture ends
+  renderDecision(); // again once the new board is in, to mark its areas
   if (state.version !== boardVersion) loadBoard(state.version);
-  else wireBoard();
 }
 
-// a slider over the turns of a finished game: each stop shows the board as the turn began
+// the odds the game advises: the first few, the rest folded away
+const ODDS_SHOWN = 3;
+function renderOdds(odds) {
+  $("odds-box").hidden = odds.length === 0;
+  const ul = $("odds");
+  ul.innerHTML = "";
+  odds.forEach((o, i) => {
+    const li = text(document.createElement("li"), o.text);
+    if (i >= ODDS_SHOWN) li.className = "more";
+    ul.appendChild(li);
+  });
+  ul.classList.remove("all");
+  const more = $("odds-more");
+  more.hidden = odds.length <= ODDS_SHOWN;
+  more.textContent = `${odds.length - ODDS_SHOWN} more`;
+  more.onclick = () => { ul.classList.add("all"); more.hidden = true; };
+  $("odds-note").textContent = odds.length ? `Exact odds; they assume ${odds[0].assumes || "no retreats"}.` : "";
+}
+
+function renderScores(state) {
+  const table = $("scores");
+  table.innerHTML = `<tr><th>player</th><th>seat</th><th>${state.score_name}</th></tr>`;
+  state.seats.forEach((p, i) => {
+    const tr = document.createElement("tr");
+    const score = state.scores?.[i] ?? "";
+    for (const c of [p.name, p.kind, score]) tr.appendChild(text(document.createElement("td"), String(c)));
+    if (state.awaiting.includes(i)) tr.style.fontWeight = "bold";
+    table.appendChild(tr);
+  });
+}
+
+function renderChronicle(lines) {
+  const ol = $("chronicle");
+  ol.innerHTML = "";
+  for (const line of lines.slice(-60)) ol.appendChild(text(document.createElement("li"), line));
+  ol.scrollTop = ol.scrollHeight;
+}
+
+// a slider over the turns of a finished game: each stop shows the board, the scores and
+// the chronicle as the turn began
 let replayWired = false;
 async function wireReplay(version) {
   const r = await fetch(`/api/games/${gameId}/turns`);
@@ -205,10 +365,20 @@ async function wireReplay(version) {
   s.max = stops.length - 1;
   s.step = 1;
   s.value = stops.length - 1;
-  const show = (load) => {
+  let seq = 0;
+  const show = async (load) => {
     const stop = stops[Number(s.value)];
     $("replay-at").textContent = `${stop.label} (answer ${stop.at} of ${data.answers})`;
-    if (load) loadBoard(version, stop.at);
+    if (!load) return;
+    loadBoard(version, stop.at);
+    const mine = ++seq;
+    const past = await fetch(`/api/games/${gameId}?at=${stop.at}`);
+    if (!past.ok || mine !== seq) return;
+    const p = await past.json();
+    if (mine !== seq) return;
+    renderScores(p);
+    renderChronicle(p.chronicle);
+    document.body.dataset.replayed = stop.at;
   };
   s.oninput = () => show(true);
   show(false);
@@ -216,17 +386,51 @@ async function wireReplay(version) {
 
 async function refresh() {
   const r = await fetch(`/api/games/${gameId}`, { headers: auth });
-  const data = await r.json();
-  if (!r.ok) { $("error").textContent = `${r.status}: ${data.detail}`; return; }
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) {
+    const why = r.status === 404 ? "There is no such game here: check the link."
+      : r.status === 403 ? "This link's token is not a seat of this game: check the link (or open it without #token=… to watch)."
+      : `${r.status}: ${data.detail || "the server refused"}`;
+    return fail(why);
+  }
   render(data);
+  return true;
 }
 
+// say why the page cannot show the game, and stop trying
+function fail(why) {
+  $("status").textContent = "";
+  $("error").textContent = why;
+  document.body.dataset.failed = "true";
+  return false;
+}
+
+// the WebSocket, reconnected after a loss with a growing delay (1.5 s, 3 s … 30 s); a
+// refusal (unknown game, bad token: close codes 4xxx) is said, not retried
+let delay = 1500;
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const q = token ? `?token=${encodeURIComponent(token)}` : "";
   const ws = new WebSocket(`${proto}://${location.host}/api/games/${gameId}/ws${q}`);
+  ws.onopen = () => { delay = 1500; $("offline").hidden = true; };
   ws.onmessage = (ev) => render(JSON.parse(ev.data));
-  ws.onclose = () => setTimeout(connect, 1500);
+  ws.onclose = (ev) => {
+    if (ev.code >= 4000 && ev.code < 5000) {
+      fail(ev.code === 4404 ? "There is no such game here: check the link." : `The server refused: ${ev.reason || ev.code}`);
+      return;
+    }
+    $("offline").hidden = false;
+    $("offline").textContent = `Connection lost; trying again in ${Math.round(delay / 1000)} s…`;
+    setTimeout(async () => { if (await refresh().catch(() => true)) connect(); }, delay);
+    delay = Math.min(delay * 2, 30000);
+  };
 }
 
-refresh().then(connect);
+async function main() {
+  try {
+    for (const g of (await (await fetch("/api/catalog")).json()).games) gameNames[g.id] = g.name;
+  } catch { /* the ids will do */ }
+  if (await refresh()) connect();
+}
+
+main();

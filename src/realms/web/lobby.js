@@ -1,4 +1,6 @@
 // The lobby: create a game (game, seats, options, seed), hand out the seats' links, spectate.
+// The options form is drawn from the schema each game declares in the catalog; the server
+// checks what is sent with the same schema, so a refused value comes back as an error line.
 const $ = (id) => document.getElementById(id);
 let catalog = [];
 
@@ -20,11 +22,7 @@ function seatRow(i, kind) {
   return label;
 }
 
-function defaultBot(g) {
-  if (g.seat_kinds.includes("auto")) return "auto";
-  if (g.seat_kinds.includes("greedy")) return "greedy";
-  return "random";
-}
+function defaultBot(g) { return g.default_bot; }
 
 function resetSeats() {
   const g = currentGame();
@@ -32,7 +30,116 @@ function resetSeats() {
   box.innerHTML = "";
   const n = Math.max(g.min_players, Math.min(4, g.max_players));
   for (let i = 0; i < n; i++) box.appendChild(seatRow(i, i === 0 ? "human" : defaultBot(g)));
-  $("hb-options").hidden = g.id !== "hy-breasil";
+  drawOptions(g);
+}
+
+// -- the options form, from the game's schema (players are the seats) ---------------------
+const shown = (v) => (v === null || v === undefined ? "none" : Array.isArray(v) ? v.join(", ") || "none" : String(v));
+
+function hint(o) {
+  const bounds = o.type === "int" ? ` (${o.min}–${o.max})` : "";
+  return `${o.help}${bounds} Default: ${shown(o.default)}.`;
+}
+
+function control(o) {
+  const id = `opt-${o.name}`;
+  const label = document.createElement("label");
+  label.title = hint(o);
+  label.append(`${o.name.replace(/_/g, " ")} `);
+  let input;
+  if (o.type === "int") {
+    input = document.createElement("input");
+    Object.assign(input, { type: "number", min: o.min, max: o.max, placeholder: shown(o.default) });
+    input.style.width = "6rem";
+  } else if (o.type === "bool") {
+    input = document.createElement("input");
+    input.type = "checkbox";
+    input.checked = !!o.default;
+  } else if (o.type === "choice" || o.type === "file") {
+    input = document.createElement("select");
+    const first = document.createElement("option");
+    first.value = "";
+    first.textContent = o.default === null ? "none" : `${o.default} (default)`;
+    input.appendChild(first);
+    for (const c of o.choices) {
+      if (c === o.default) continue;
+      const opt = document.createElement("option");
+      opt.value = opt.textContent = c;
+      input.appendChild(opt);
+    }
+  } else if (o.type === "choices") {
+    const span = document.createElement("span");
+    span.id = id;
+    for (const c of o.choices) {
+      const l = document.createElement("label");
+      const box = document.createElement("input");
+      Object.assign(box, { type: "checkbox", value: c, checked: (o.default || []).includes(c) });
+      box.className = `opt-${o.name}-choice`;
+      l.append(box, ` ${c}`);
+      span.appendChild(l);
+    }
+    label.appendChild(span);
+    return label;
+  } else {  // names, timeline: text, comma-separated
+    input = document.createElement("input");
+    input.placeholder = o.type === "timeline" ? "TURN:NAME, …" : "P1, P2, …";
+    input.style.width = "14rem";
+  }
+  input.id = id;
+  label.appendChild(input);
+  return label;
+}
+
+function drawOptions(g) {
+  const box = $("option-groups");
+  box.innerHTML = "";
+  const groups = new Map();
+  for (const o of g.options) {
+    if (o.name === "players") continue;  // the seats are the players
+    if (!groups.has(o.group)) groups.set(o.group, []);
+    groups.get(o.group).push(o);
+  }
+  for (const [name, options] of groups) {
+    const row = document.createElement("div");
+    row.className = "option-group";
+    const head = document.createElement("span");
+    head.className = "group-name";
+    head.textContent = name;
+    row.appendChild(head);
+    for (const o of options) row.appendChild(control(o));
+    box.appendChild(row);
+  }
+}
+
+// The value of one option's control, or undefined where the default stands; throws a
+// message naming the option for text that cannot be read.
+function valueOf(o) {
+  const el = $(`opt-${o.name}`);
+  if (o.type === "int") return el.value === "" ? undefined : Number(el.value);
+  if (o.type === "bool") return el.checked === !!o.default ? undefined : el.checked;
+  if (o.type === "choice" || o.type === "file") return el.value === "" ? undefined : el.value;
+  if (o.type === "choices") {
+    const on = [...document.querySelectorAll(`.opt-${o.name}-choice:checked`)].map((c) => c.value);
+    return on.join() === (o.default || []).join() ? undefined : on;
+  }
+  const parts = el.value.split(",").map((t) => t.trim()).filter((t) => t);
+  if (!parts.length) return undefined;
+  if (o.type === "names") return parts;
+  return parts.map((t) => {
+    const m = /^(\d+)\s*:\s*(.+)$/.exec(t);
+    if (!m) throw new Error(`${o.name}: "${t.slice(0, 40)}" is not TURN:NAME, e.g. 3:Dana`);
+    return [Number(m[1]), m[2]];
+  });
+}
+
+function chosenOptions(g) {
+  const options = {};
+  for (const o of g.options) {
+    if (o.name === "players") continue;
+    const v = valueOf(o);
+    if (v !== undefined) options[o.name] = v;
+  }
+  return options;
 }
 
 function seatKinds() { return [...document.querySelectorAll(".seat-kind")].map((s) => s.value); }
@@ -46,28 +153,21 @@ async function loadRecent() {
     const li = document.createElement("li");
     const a = document.createElement("a");
     a.href = `/games/${g.id}`;
-    a.textContent = `${g.game} ${g.id}`;
+    a.textContent = `${catalog.find((c) => c.id === g.game)?.name ?? g.game} ${g.id}`;
     li.appendChild(a);
     li.append(` — ${g.seats.join(", ")}`);
     ul.appendChild(li);
   }
 }
 
+const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
+
 async function create(ev) {
   ev.preventDefault();
   $("create-error").textContent = "";
   const g = currentGame();
-  let options = {};
-  const extra = $("options-json").value.trim();
-  if (extra) {
-    try { options = JSON.parse(extra); } catch (e) { $("create-error").textContent = `options: ${e.message}`; return; }
-  }
-  if (g.id === "hy-breasil") {
-    if ($("turns").value) options.turns = Number($("turns").value);
-    const rules = [...document.querySelectorAll(".rule:checked")].map((c) => c.value);
-    if (rules.length) options.rules = rules;
-    if ($("variant").value) options.variant = $("variant").value;
-  }
+  let options;
+  try { options = chosenOptions(g); } catch (e) { $("create-error").textContent = e.message; return; }
   const body = { game: g.id, options, seats: seatKinds() };
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   const r = await fetch("/api/games", {
@@ -112,6 +212,8 @@ async function create(ev) {
     li.appendChild(code);
     ul.appendChild(li);
   }
+  // the links carry the address this page was reached at: a loopback one works on this computer only
+  $("loopback-note").hidden = !LOOPBACK.test(location.hostname);
   const li = document.createElement("li");
   const a = document.createElement("a");
   a.href = `/games/${data.id}`;
@@ -130,12 +232,7 @@ async function main() {
     o.textContent = `${g.name} (${g.min_players}–${g.max_players})`;
     sel.appendChild(o);
   }
-  sel.value = catalog.some((g) => g.id === "hy-breasil") ? "hy-breasil" : catalog[0].id;
-  for (const rule of ["races", "submission", "abilities"]) {
-    const l = document.createElement("label");
-    l.innerHTML = `<input type="checkbox" class="rule" value="${rule}"> ${rule}`;
-    $("rules").appendChild(l);
-  }
+  sel.value = catalog[0].id;
   sel.onchange = resetSeats;
   resetSeats();
   $("add-seat").onclick = () => {

@@ -12,22 +12,77 @@ from __future__ import annotations
 from realms.core.game import Game
 
 from .invariants import INVARIANTS
-from .options import normalize_options
+from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
 from .state import BBState
 
 
 def _hidden(state: BBState, player: int | None) -> list:
-    """Every card ``player`` may not see now, as shown in views (``"17Y"``): other players'
-    hands, picks and draft packets, the face-down leftover card and the discard pile."""
+    """Every card ``player`` may not know of now, as shown in views (``"17Y"``): other
+    players' hands, picks and draft packets, the face-down leftover card and the discards
+    nobody saw.  A card once played face up to a trick was seen by all: it stays in every
+    chronicle, though the discard pile itself may not be looked through (Tricks)."""
     seen = state.visible_cards(player)
     label = state.tables.card_label
-    return [label(c) for c in range(1, len(state.tables.cards)) if c not in seen]
+    played = {e.data.get("card") for e in state.events if e.kind == "play"}
+    return [label(c) for c in range(1, len(state.tables.cards)) if c not in seen and label(c) not in played]
+
+
+def _panels(view: dict) -> list[dict]:
+    """The viewer's own cards beside the board: the hand, and in the draft the cards kept
+    so far (Draft: picks are set aside face down until the draft ends); and the trick on
+    the table, everyone's card in the order played."""
+    out = []
+    if view.get("hand") is not None:
+        out.append({"title": "Your hand", "items": view["hand"]})
+    if view.get("picks"):
+        out.append({"title": "Kept in this draft", "items": view["picks"]})
+    trick = view.get("trick") or {}
+    if trick.get("played"):  # the cards on the table, in the order played (Trick phase)
+        names = [p["name"] for p in view["players"]]
+        won = f", won by {names[trick['winner']]}" if trick.get("winner") is not None else ""
+        out.append({"title": f"This trick (led by {names[trick['leader']]}{won})" if trick.get("leader") is not None
+                    else "This trick", "items": [f"{names[c['player']]}: {c['card']}" for c in trick["played"]]})
+    return out
+
+
+def _describe(view: dict) -> list[str]:
+    from .describe import describe
+
+    return describe(view)
 
 
 def _draw(state: BBState | None, options: dict) -> str:
     from .draw import draw
 
     return draw(state)
+
+
+def _scores_now(state: BBState) -> list[int]:
+    return list(state.points)
+
+
+def _evaluate(state: BBState) -> list[float]:
+    from .evaluate import evaluate
+
+    return evaluate(state)
+
+
+def _watcher():
+    from .stats import BrianBoruWatcher
+
+    return BrianBoruWatcher()
+
+
+def _report_sections() -> tuple:
+    from .report import sections
+
+    return sections()
+
+
+def _history_measure():
+    from .history import TownsControlled
+
+    return TownsControlled()
 
 
 def _bots() -> dict:
@@ -39,17 +94,28 @@ def _bots() -> dict:
 GAME = Game(
     id="brian-boru",
     name="Brian Boru",
-    min_players=3,
-    max_players=5,
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
     state_class=BBState,
-    normalize_options=normalize_options,
+    options=OPTIONS,
     invariants=INVARIANTS,
     hidden=_hidden,
     bots=_bots(),
     draw=_draw,
+    describe=_describe,
+    panels=_panels,
     score_name="points",
     turn_word="round",
     private_kinds=frozenset({"bb.draft"}),
+    scores_now=_scores_now,
+    evaluate=_evaluate,
+    watcher=_watcher,
+    report_sections=_report_sections,
+    history_measure=_history_measure,
+    # shuffled decks; hands, packets and the leftover card unseen; everyone drafts at once
+    chance=True,
+    hidden_information=True,
+    simultaneous=True,
 )
 
 __all__ = ["GAME", "BBState"]

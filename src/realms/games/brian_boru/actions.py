@@ -175,9 +175,6 @@ def _unviking(s: "BBState", p: int, arg: int, count: int) -> Decision | None:
         s.log("no-effect", f"{s.names[p]} finds no Viking control token to remove.", player=p)
         return None
     keys = [s.town_key(t) for t in towns]
-    if len(keys) == 1:
-        _unviking_answer(s, p, keys[0], arg, count)
-        return None
     return Decision(p, "bb.unviking", keys, f"{s.names[p]}: remove which Viking control token?", SECTION,
                     lambda k: f"{s.town_name(s.town_of(k))}, {s.names[s.owner[s.town_of(k)]]}'s disc beneath")
 
@@ -187,9 +184,6 @@ def _place_choice(s: "BBState", p: int, towns: list[int], why: str, section: str
         s.log("no-effect", f"{s.names[p]} finds no town without a disc ({why}).", player=p)
         return None
     keys = [s.town_key(t) for t in towns]
-    if len(keys) == 1:
-        s.place(p, towns[0], why)
-        return None
     return Decision(p, "bb.place-town", keys, f"{s.names[p]}: place a disc on a town without a disc ({why}).",
                     section, lambda k: s.town_name(s.town_of(k)))
 

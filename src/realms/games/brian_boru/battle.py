@@ -40,9 +40,6 @@ def lose_town(s: "BBState", loser: int, chooser: int) -> Decision | None:
         s.log("no-effect", f"{s.names[loser]} controls no town to lose.", player=loser)
         return None
     keys = [s.town_key(t) for t in towns]
-    if len(keys) == 1:
-        lose_town_answer(s, chooser, keys[0], loser, chooser)
-        return None
     whose = "your" if loser == chooser else f"{s.names[loser]}'s"
     return Decision(chooser, "bb.lose-town", keys,
                     f"{s.names[chooser]}: choose which of {whose} towns the Vikings take.",

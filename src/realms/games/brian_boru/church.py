@@ -42,9 +42,6 @@ def monastery(s: "BBState", p: int, leader: int) -> Decision | None:
         _finish(s, p, leader, False)
         return None
     keys = [s.town_key(t) for t in towns]
-    if len(keys) == 1:
-        monastery_answer(s, p, keys[0], p, leader)
-        return None
     return Decision(p, "bb.monastery", keys, f"{s.names[p]}: place a monastery around a town you control.",
                     SECTION, lambda k: s.town_name(s.town_of(k)))
 

@@ -39,8 +39,9 @@ def deal(s: "BBState") -> None:
 
 @STEPS.step("pick")
 def pick(s: "BBState", k: int) -> list[Decision] | None:
-    """The ``k``-th pick (0-based) of a pass, for every player at once."""
-    if k == 0 and len(s.packets[0]) <= s.tables.rules.straight_to_pile:
+    """The ``k``-th pick (0-based) of a pass, for every player at once.  (Asked again with
+    some picks made, as a determinized copy does, the packets not yet picked from decide.)"""
+    if k == 0 and max(len(p) for p in s.packets) <= s.tables.rules.straight_to_pile:
         for p in range(s.n):
             s.picks[p].extend(s.packets[p])
             s.packets[p] = []

@@ -53,7 +53,7 @@ def track_spaces(s: "BBState", memory: dict) -> str | None:
     top = s.tables.top
     if not all(1 <= x <= top for x in s.track):
         return f"marriage track off the board: {s.track}"
-    waiting = s._waiting
+    waiting = s.waiting_frame()
     if waiting is not None and waiting[0] in ("sym", "act_done"):
         return None
     spaces = [x for x in s.track if x > 1]

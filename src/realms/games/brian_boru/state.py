@@ -13,8 +13,8 @@ the face-down leftover card are never in another player's :meth:`view`.
 
 from __future__ import annotations
 
-from realms.core.engine import GameState
-from realms.core.events import Event
+from realms.core.engine import Field, GameState, copy_lists
+from realms.core.events import EVERYONE, Event
 
 from .steps import STEPS
 from .tables import COLOUR_NAMES, Tables, load_tables
@@ -27,6 +27,26 @@ VIKINGS = -2
 class BBState(GameState):
     GAME_ID = "brian-boru"
     STEPS = STEPS
+    FIELDS = (
+        # static for the game: shared by clones, not hashed
+        Field("tables", snap=False), Field("board", snap=False), Field("town_keys", snap=False),
+        Field("names", snap=False), Field("n", snap=False), Field("rounds", snap=False),
+        # the position
+        Field("round"), Field("phase"),
+        Field("coins", list), Field("renown", list), Field("points", list), Field("raiders", list),
+        Field("church", list), Field("track", list),
+        Field("owner", list), Field("viking", list), Field("monastery", list),
+        Field("claim_up", list), Field("claim_holder", list),
+        Field("marker"), Field("first_player"), Field("active"),
+        Field("marriage_deck", list), Field("marriage_card"), Field("marriages", copy_lists),
+        Field("princess_holder", key="princess", snap=lambda s: [s.princess_holder, s.princess_side]),
+        Field("princess_side", snap=False),  # hashed with the holder, as "princess"
+        Field("viking_deck", list), Field("battle"),
+        Field("hands", copy_lists), Field("picks", copy_lists), Field("packets", copy_lists),
+        Field("leftover", list), Field("discard", list),
+        Field("leader"), Field("table", copy_lists), Field("winner"),
+        Field("over"), Field("final"),
+    )
 
     def __init__(self, options: dict, seed: int) -> None:
         super().__init__(options, seed)
@@ -70,67 +90,7 @@ class BBState(GameState):
         self.winner = NOBODY
         self.over = False
         self.final: dict = {}
-        self.then(("setup",))
-        self._run()
-
-    # -- copies and hashes -------------------------------------------------------------
-    def _copy_into(self, other: "BBState") -> None:  # type: ignore[override]
-        other.tables = self.tables
-        other.board = self.board
-        other.town_keys = self.town_keys
-        other.names = self.names
-        other.n = self.n
-        other.round = self.round
-        other.rounds = self.rounds
-        other.phase = self.phase
-        other.coins = list(self.coins)
-        other.renown = list(self.renown)
-        other.points = list(self.points)
-        other.raiders = list(self.raiders)
-        other.church = list(self.church)
-        other.track = list(self.track)
-        other.owner = list(self.owner)
-        other.viking = list(self.viking)
-        other.monastery = list(self.monastery)
-        other.claim_up = list(self.claim_up)
-        other.claim_holder = list(self.claim_holder)
-        other.marker = self.marker
-        other.first_player = self.first_player
-        other.active = self.active
-        other.marriage_deck = list(self.marriage_deck)
-        other.marriage_card = self.marriage_card
-        other.marriages = [list(x) for x in self.marriages]
-        other.princess_holder = self.princess_holder
-        other.princess_side = self.princess_side
-        other.viking_deck = list(self.viking_deck)
-        other.battle = self.battle
-        other.hands = [list(x) for x in self.hands]
-        other.picks = [list(x) for x in self.picks]
-        other.packets = [list(x) for x in self.packets]
-        other.leftover = list(self.leftover)
-        other.discard = list(self.discard)
-        other.leader = self.leader
-        other.table = [list(x) for x in self.table]
-        other.winner = self.winner
-        other.over = self.over
-        other.final = self.final
-
-    def snapshot(self) -> dict:
-        return {
-            "round": self.round, "phase": self.phase,
-            "coins": self.coins, "renown": self.renown, "points": self.points,
-            "raiders": self.raiders, "church": self.church, "track": self.track,
-            "owner": self.owner, "viking": self.viking, "monastery": self.monastery,
-            "claim_up": self.claim_up, "claim_holder": self.claim_holder,
-            "marker": self.marker, "first_player": self.first_player, "active": self.active,
-            "marriage_deck": self.marriage_deck, "marriage_card": self.marriage_card,
-            "marriages": self.marriages, "princess": [self.princess_holder, self.princess_side],
-            "viking_deck": self.viking_deck, "battle": self.battle,
-            "hands": self.hands, "picks": self.picks, "packets": self.packets,
-            "leftover": self.leftover, "discard": self.discard,
-            "leader": self.leader, "table": self.table, "winner": self.winner,
-            "over": self.over, "final": self.final,
-        }
+        self.start(("setup",))
 
     # -- what players see ----------------------------------------------------------------
     def visible_cards(self, player: int | None) -> set[int]:
@@ -235,13 +195,21 @@ class BBState(GameState):
             "over": self.over,
         }
 
+    def redeal_hidden(self, player: int | None, dice) -> None:
+        """Other players' cards, the leftover and the decks' faces, as far as ``player``
+        cannot know them, dealt anew consistently with what it has seen (determinize.py)."""
+        from .determinize import redeal
+
+        redeal(self, player, dice)
+
     def rank_key(self, p: int) -> tuple[int, int, int]:
         claims = sum(1 for h in self.claim_holder if h == p)
         return (self.points[p], claims, len(self.marriages[p]))
 
     # -- shared primitives -----------------------------------------------------------------
-    def log(self, kind: str, text: str, **data) -> None:
-        self.events.append(Event(kind, self.round, text, data))
+    def log(self, kind: str, text: str, audience: "tuple[int, ...] | None" = EVERYONE, **data) -> None:
+        """Add an event to the chronicle; ``audience``: who may read it while the game runs."""
+        self.events.append(Event(kind, self.round, text, data, audience))
 
     def clockwise(self, start: int) -> list[int]:
         """All players in clockwise order (ascending seats, wrapping) from ``start``."""

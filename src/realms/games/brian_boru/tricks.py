@@ -81,9 +81,6 @@ def trick(s: "BBState") -> Decision | None:
         s.then(("lead",))
         return None
     keys = [s.town_key(t) for t in towns]
-    if len(keys) == 1:
-        trick_answer(s, p, keys[0])
-        return None
     return Decision(p, "bb.active-town", keys,
                     f"{s.names[p]}: place the active town marker on a town without a disc.",
                     SECTION, lambda k: s.town_name(s.town_of(k)))
@@ -108,9 +105,6 @@ def lead(s: "BBState") -> Decision | None:
     p = s.leader
     cards = lead_cards(s, p)
     keys = [s.tables.card_label(c) for c in cards]
-    if len(keys) == 1:
-        lead_answer(s, p, keys[0])
-        return None
     return Decision(p, "bb.lead", keys,
                     f"{s.names[p]}: lead a card of the active town's colour or a royal (white) card.",
                     SECTION, card_labeler(s))
@@ -169,9 +163,6 @@ def act(s: "BBState", p: int, card: int) -> Decision | None:
     c = s.tables.cards[card]
     if p == s.winner:
         s.then(*action_frames(p, c.primary), ("act_done", p, card))
-        return None
-    if len(c.secondary) == 1:
-        act_answer(s, p, "1", p, card)
         return None
     keys = [str(i + 1) for i in range(len(c.secondary))]
 

@@ -14,11 +14,11 @@ from realms.core.decision import Decision
 
 from .connect import bits
 from .steps import STEPS
+from .board import EMPTY
 
 if TYPE_CHECKING:
     from .state import HBState, Nation
 
-EMPTY = -1
 NAMES = {
     "capital": "Capital",
     "navigation": "Navigation",
@@ -44,9 +44,6 @@ def choose_ability(s: "HBState", nid: int) -> Decision | None:
     if n is None:
         return None
     left = tuple(a for a in s.tables.abilities if a not in n.abilities)
-    if len(left) == 1:
-        gain(s, n, left[0], "civilization")
-        return None
     return Decision(n.owner, "hb.ability", left, f"Civilization: which ability do the {n.name} gain?",
                     "§9.3", NAMES.__getitem__)
 
@@ -90,9 +87,6 @@ def choose_capital(s: "HBState", nid: int) -> Decision | None:
     if n is None or n.capital != EMPTY or not n.land:
         return None
     areas = s.land_areas(n)
-    if len(areas) == 1:
-        _set_capital(s, n, areas[0])
-        return None
     return Decision(n.owner, "hb.capital", tuple(s.board.ids[a] for a in areas),
                     f"Choose the capital of the {n.name} (3 VP for them while they hold it).", "§9.3.1",
                     s.label_area)

@@ -205,11 +205,14 @@ def _text(e: dict) -> str:
     if e["attacker_takes"] is None:
         return f"{head} — too large to solve here"
     if e["side"] == "attacker":
-        odds = f"take {_pct(e['attacker_takes'])}, hold {_pct(e['defender_holds'])}"
+        first, rest = ("take", e["attacker_takes"]), [("hold", e["defender_holds"])]
     else:
-        odds = f"hold {_pct(e['defender_holds'])}, they take {_pct(e['attacker_takes'])}"
+        first, rest = ("hold", e["defender_holds"]), [("they take", e["attacker_takes"])]
+    # the outcomes under 0.1% are left out: "take >99.9%", not "…, hold <0.1%, both fall <0.1%"
+    odds = ", ".join(f"{w} {_pct(p)}" for w, p in [first, *rest, ("both fall", e["both_fall"])]
+                     if (w, p) == first or p >= 0.0005)
     how = "" if e["method"] == "exact" else f" (Monte Carlo, {MC_RUNS} battles)"
-    return (f"{head} — {odds}, both fall {_pct(e['both_fall'])}; expected survivors "
+    return (f"{head} — {odds}; expected survivors "
             f"{e['expected_attackers_left']:.1f} attackers, {e['expected_defenders_left']:.1f} defenders{how}")
 
 

@@ -15,6 +15,9 @@ from .tables import TERRAINS, Tables, load_tables
 
 MAPS = Path(__file__).parent / "data" / "maps"
 
+#: no nation: an area nobody holds, a nation without a capital or a master, no nation drawn
+EMPTY = -1
+
 
 class Board:
     def __init__(self, graph: MapGraph, tables: Tables) -> None:

@@ -20,11 +20,11 @@ from .races import combat_bonus
 from .submission import may_submit, submit
 from .steps import STEPS
 from .state import units
+from .board import EMPTY
 
 if TYPE_CHECKING:
     from .state import HBState
 
-EMPTY = -1
 AREA, ATT, DEF, AU, AW, DU, DW, DEF_RETREATED, ATT_OWNER, DEF_OWNER, CITY = range(11)
 
 
@@ -136,9 +136,6 @@ def allocate(s: "HBState", nid: int, side: int, hits: int) -> Decision | None:
     if u + w == 0:
         return None
     outcomes = hit_outcomes(u, w, hits)
-    if len(outcomes) == 1:
-        _apply_hits(s, side, *outcomes[0])
-        return None
     # The defender's dice were rolled with the attacker's: its hits count even if the
     # attacker's hits just removed it from play (§8); its former owner applies them.
     roller_owner = bt[ATT_OWNER] if side == 0 else bt[DEF_OWNER]

@@ -14,11 +14,10 @@ from realms.core.decision import Decision
 
 from .races import roll_race
 from .steps import STEPS
+from .board import EMPTY
 
 if TYPE_CHECKING:
     from .state import HBState
-
-EMPTY = -1
 
 
 @STEPS.step("membership")

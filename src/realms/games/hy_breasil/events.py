@@ -32,6 +32,18 @@ EVENT_NAMES = {
     "civilization": "Civilization",
 }
 
+#: what each event does, in a line, for the question "accept or reroll?" (§6.1)
+EVENT_EFFECTS = {
+    "reinforcements": "a die's worth of new units at the sea the nation came from",
+    "strong-leader": "two movement and combat phases this turn",
+    "weak-leader": "the nation may not attack this turn",
+    "religious-fervour": "+1 to the nation's dice in the battles it starts this turn",
+    "plague": "a die's worth of its own units die, and as many of its neighbours' may",
+    "famine": "no population increase this turn",
+    "civil-war": "half its areas split off as a new nation, dealt to a random player",
+    "civilization": "5 VP, but the nation sets a unit aside as a civilization token",
+}
+
 
 @STEPS.step("event")
 def event(s: "HBState", nid: int) -> None:
@@ -74,6 +86,13 @@ def can_reroll(n: "Nation") -> bool:
     return n.pool > 0 or n.board > 1
 
 
+def _effect(s: "HBState", name: str) -> str:
+    """What the event does, in a line; with §9.3 abilities Civilization gives an ability."""
+    if name == "civilization" and s.abilities_on:
+        return "a new ability, but the nation sets a unit aside as a civilization token"
+    return EVENT_EFFECTS[name]
+
+
 @STEPS.step("event_choice")
 def event_choice(s: "HBState", nid: int, name: str, roll: int) -> Decision | None:
     n = s.alive(nid)
@@ -84,9 +103,11 @@ def event_choice(s: "HBState", nid: int, name: str, roll: int) -> Decision | Non
         s.then(("do_event", nid, name))
         return None
     label = {"accept": f"Accept {EVENT_NAMES[name]}",
-             "reroll": "Reroll it (take a civilization token)"}.__getitem__
+             "reroll": "Reroll it: set a unit aside as a civilization token (one unit fewer for good, "
+                       "+1 to this and later event rolls)"}.__getitem__
     return Decision(n.owner, "hb.event", ("accept", "reroll"),
-                    f"The {n.name} rolled {roll} + {n.civ} civilization tokens: {EVENT_NAMES[name]}. Accept or reroll?",
+                    f"The {n.name} rolled {roll} + {n.civ} civilization tokens: {EVENT_NAMES[name]} "
+                    f"({_effect(s, name)}). Accept or reroll?",
                     "§6.1", label, {"nation": nid, "event": name, "roll": roll, "civilization_tokens": n.civ})
 
 
@@ -121,9 +142,6 @@ def civ_token(s: "HBState", nid: int, why: str) -> Decision | None:
         n.civ += 1
         return None
     areas = sorted(a for a, c in n.units.items())
-    if len(areas) == 1:
-        _take_from_board(s, n, areas[0])
-        return None
     keys = tuple(s.board.ids[a] for a in areas)
     return Decision(n.owner, "hb.civ-token-from-board", keys,
                     f"The {n.name} have no unused units: take the civilization token from which area?",

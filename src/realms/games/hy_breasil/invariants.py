@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .board import EMPTY
+
 if TYPE_CHECKING:
     from .state import HBState
-
-EMPTY = -1
 
 
 def tokens_conserved(s: "HBState", memory: dict) -> str | None:

@@ -9,11 +9,10 @@ from realms.core.decision import Decision
 from .races import first_turn_races, roll_race
 from .steps import STEPS
 from .state import units as plural
+from .board import EMPTY
 
 if TYPE_CHECKING:
     from .state import HBState
-
-EMPTY = -1
 
 
 @STEPS.step("invasion")

@@ -18,11 +18,10 @@ from realms.core.decision import Decision, MaskedKeys
 from .connect import spread, territories
 from .steps import STEPS
 from .state import units
+from .board import EMPTY
 
 if TYPE_CHECKING:
     from .state import HBState, Nation
-
-EMPTY = -1
 
 
 class Reach:

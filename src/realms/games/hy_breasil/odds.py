@@ -808,10 +808,6 @@ def _arrange(battle: Battle, seed: int):
         raise OddsError("monte-carlo: races (§9.1) are not in the game code yet; use --method exact")
     if battle.city and not hasattr(s, "cities"):
         raise OddsError("monte-carlo: cities (§9.3.1) are not in the game code yet; use --method exact")
-    # Drop the opening of the game (the first invasion's questions): only the battle is played.
-    s._stack.clear()
-    s._pending = []
-    s._waiting = None
     area, src = _battle_area(s, battle.terrain)
     att = s.create_nation(owner=0)
     dfd = s.create_nation(owner=1)
@@ -825,8 +821,8 @@ def _arrange(battle: Battle, seed: int):
     if battle.city:
         s.cities |= 1 << area
     s.moved = {}
-    s.then(("move", att.id, 1))
-    s._run()
+    # Drop the opening of the game (the first invasion's questions): only the battle is played.
+    s.restart(("move", att.id, 1))
     key = s.board.move_key(src, area)
     for _ in range(battle.attackers):
         s.apply(att.owner, key)
@@ -864,8 +860,6 @@ def monte_carlo(
 
 
 def monte_carlo_battle(battle: Battle, runs: int = 1000, seed: int = 0) -> OddsResult:
-    from realms.core.dice import Dice
-
     from .combat import AU, AW, DU, DW
 
     if not isinstance(runs, int) or isinstance(runs, bool) or runs < 1:
@@ -887,7 +881,7 @@ def monte_carlo_battle(battle: Battle, runs: int = 1000, seed: int = 0) -> OddsR
     destroyed = 0
     for _ in range(runs):
         s = base.clone()
-        s.dice = Dice(master.getrandbits(63))
+        s.reseed(master.getrandbits(63))
         s.mc_rounds = 0
         n_events = len(s.events)
         s.apply(0, "fight")
@@ -896,12 +890,12 @@ def monte_carlo_battle(battle: Battle, runs: int = 1000, seed: int = 0) -> OddsR
             d = s.pending()[0]
             bt = s.battle
             if d.kind == "hb.assign-hits":
-                _, _, side, hits = s._waiting  # ("allocate", nation, side, hits)
+                _, _, side, hits = s.waiting_frame()  # ("allocate", nation, side, hits)
                 a, dd = (bt[AU], bt[AW], ra), (bt[DU], bt[DW], rd)
                 if solver is None:  # greedy: leave the fewest units (the most unhurt)
                     key = max(d.keys, key=lambda k: int(k[1:].split("w")[0]))
                 elif side == 0:
-                    hd = s._stack[-1][3]  # the defender's hits, rolled with the attacker's
+                    hd = s.next_frames()[0][3]  # the defender's hits, rolled with the attacker's
                     u, w, _ = solver.attacker_choice(a, dd, hits, hd)
                     key = f"u{u}w{w}"
                 else:

@@ -15,11 +15,10 @@ from realms.core.decision import Decision
 from .races import plague_immune
 from .steps import STEPS
 from .state import units
+from .board import EMPTY
 
 if TYPE_CHECKING:
     from .state import HBState
-
-EMPTY = -1
 
 
 @STEPS.step("plague")
@@ -42,10 +41,6 @@ def plague_own(s: "HBState", nid: int, left: int, mask: int, roll: int) -> Decis
     """The owner chooses which units the plague takes, one at a time."""
     n = s.nations[nid]
     areas = sorted(n.units)
-    if len(areas) == 1:
-        s.remove_units(n, areas[0], left)
-        s.then(("plague_neighbours", nid, n.owner, roll, mask | (1 << areas[0])))
-        return None
     return Decision(n.owner, "hb.plague-own", tuple(s.board.ids[a] for a in areas),
                     f"Plague: remove a unit of the {n.name} ({left} more) from which area?",
                     "§6.1", s.label_area)

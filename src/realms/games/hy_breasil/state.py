@@ -9,14 +9,13 @@ has gone to a new nation.
 
 from __future__ import annotations
 
-from realms.core.engine import GameState
-from realms.core.events import Event
+from realms.core.engine import Field, GameState, copy_optional_list
+from realms.core.events import EVERYONE, Event
 
-from .board import Board, load_board
+from .board import EMPTY, Board, load_board
 from .steps import STEPS
 from .tables import Tables
 
-EMPTY = -1
 
 
 class Nation:
@@ -72,6 +71,24 @@ class Nation:
 class HBState(GameState):
     GAME_ID = "hy-breasil"
     STEPS = STEPS
+    FIELDS = (
+        # static for the game: shared by clones, not hashed (the options say them)
+        Field("board", snap=False), Field("tables", snap=False), Field("names", snap=False),
+        Field("races_on", snap=False), Field("submission_on", snap=False),
+        Field("abilities_on", snap=False), Field("variant", snap=False),
+        Field("set_size", snap=False), Field("n_sets", snap=False),
+        # the position
+        Field("turn"), Field("vp", list), Field("active", list), Field("markers", list),
+        Field("cities"), Field("redistributing"),
+        Field("nations", lambda ns: {k: n.copy() for k, n in ns.items()},
+              lambda s: [n.to_json(s.board) for _, n in sorted(s.nations.items())]),
+        Field("area_nation", list), Field("occupied", snap=False),
+        Field("free_sets", list), Field("set_uses", list), Field("cup", list),
+        Field("next_id"), Field("current"),
+        Field("moved", dict, lambda s: sorted(s.moved.items())),
+        Field("contested"), Field("asked", None, lambda s: sorted(s.asked)),
+        Field("battle", copy_optional_list), Field("over"),
+    )
 
     def __init__(self, options: dict, seed: int) -> None:
         super().__init__(options, seed)
@@ -111,59 +128,7 @@ class HBState(GameState):
         self.asked: frozenset[int] = frozenset()
         self.battle: list[int] | None = None
         self.over = False
-        self.then(("turn",))
-        self._run()
-
-    # -- copies and hashes -------------------------------------------------------------
-    def _copy_into(self, other: "HBState") -> None:  # type: ignore[override]
-        other.board = self.board
-        other.tables = self.tables
-        other.names = self.names
-        other.races_on, other.submission_on = self.races_on, self.submission_on
-        other.abilities_on, other.variant = self.abilities_on, self.variant
-        other.active = list(self.active)
-        other.markers = list(self.markers)
-        other.cities = self.cities
-        other.redistributing = self.redistributing
-        other.vp = list(self.vp)
-        other.turn = self.turn
-        other.set_size = self.set_size
-        other.n_sets = self.n_sets
-        other.nations = {k: n.copy() for k, n in self.nations.items()}
-        other.area_nation = list(self.area_nation)
-        other.occupied = self.occupied
-        other.free_sets = list(self.free_sets)
-        other.set_uses = list(self.set_uses)
-        other.cup = list(self.cup)
-        other.next_id = self.next_id
-        other.current = self.current
-        other.moved = dict(self.moved)
-        other.contested = self.contested
-        other.asked = self.asked
-        other.battle = list(self.battle) if self.battle is not None else None
-        other.over = self.over
-
-    def snapshot(self) -> dict:
-        return {
-            "turn": self.turn,
-            "vp": self.vp,
-            "active": self.active,
-            "markers": self.markers,
-            "cities": self.cities,
-            "redistributing": self.redistributing,
-            "nations": [n.to_json(self.board) for _, n in sorted(self.nations.items())],
-            "area_nation": self.area_nation,
-            "free_sets": self.free_sets,
-            "set_uses": self.set_uses,
-            "cup": self.cup,
-            "next_id": self.next_id,
-            "current": self.current,
-            "moved": sorted(self.moved.items()),
-            "contested": self.contested,
-            "asked": sorted(self.asked),
-            "battle": self.battle,
-            "over": self.over,
-        }
+        self.start(("turn",))
 
     # -- what players see ----------------------------------------------------------------
     def view(self, player: int | None) -> dict:
@@ -266,8 +231,9 @@ class HBState(GameState):
         }
 
     # -- shared primitives -----------------------------------------------------------------
-    def log(self, kind: str, text: str, **data) -> None:
-        self.events.append(Event(kind, self.turn, text, data))
+    def log(self, kind: str, text: str, audience: "tuple[int, ...] | None" = EVERYONE, **data) -> None:
+        """Add an event to the chronicle; ``audience``: who may read it while the game runs."""
+        self.events.append(Event(kind, self.turn, text, data, audience))
 
     def who(self, nation: Nation) -> str:
         return f"the {nation.name} ({self.names[nation.owner]})" if nation.owner >= 0 else f"the {nation.name}"

@@ -17,11 +17,10 @@ from realms.core.decision import Decision
 
 from .abilities import pass_to_master
 from .steps import STEPS
+from .board import EMPTY
 
 if TYPE_CHECKING:
     from .state import HBState, Nation
-
-EMPTY = -1
 
 
 def may_submit(s: "HBState", att: "Nation", dfd: "Nation") -> bool:
@@ -71,10 +70,6 @@ def withdraw(s: "HBState", nid: int) -> Decision | None:
         if att.board == 0:
             s.eliminate(att)
         return None
-    if len(targets) == 1:
-        _withdraw_one(s, att, targets[0])
-        s.then(("withdraw", nid))
-        return None
     return Decision(att.owner, "hb.withdraw", tuple(s.board.ids[a] for a in targets),
                     f"The {att.name} must withdraw from {s.board.names[bt[0]]}: move a unit to which area?",
                     "§9.2", s.label_area, {"nation": nid, "area": s.board.ids[bt[0]]})
@@ -121,7 +116,7 @@ def absorb(s: "HBState", nid: int) -> Decision | None:
     areas = s.land_areas(n)
     if not areas:
         return None
-    if master.pool >= n.board or master.pool == 0 or len(areas) == 1:
+    if master.pool >= n.board or master.pool == 0:  # the order of the areas changes nothing
         for a in areas:
             _take(s, n, master, a)
         return None

@@ -59,19 +59,15 @@ def support(s: "HBState", nid: int) -> Decision | None:
     if len(groups) > 1:
         top = strength(n, groups[0])
         tied = [g for g in groups if strength(n, g) == top]
-        if len(tied) > 1:
-            keys = tuple(s.board.ids[bits(g)[0]] for g in tied)
+        keys = tuple(s.board.ids[bits(g)[0]] for g in tied)
 
-            def label(key: str) -> str:
-                g = next(g for g in tied if s.board.ids[bits(g)[0]] == key)
-                return "Keep " + ", ".join(s.board.names[a] for a in bits(g))
+        def label(key: str) -> str:
+            g = next(g for g in tied if s.board.ids[bits(g)[0]] == key)
+            return "Keep " + ", ".join(s.board.names[a] for a in bits(g))
 
-            return Decision(n.owner, "hb.keep-part", keys,
-                            f"The {n.name} are split into parts of equal strength: which part do they keep?",
-                            "§6.4", label)
-        s.then(("support_limit", nid))
-        _detach(s, n, groups[0])  # its §5.3 assignment runs before the support limit
-        return None
+        return Decision(n.owner, "hb.keep-part", keys,
+                        f"The {n.name} are split into parts of equal strength: which part do they keep?",
+                        "§6.4", label)
     s.then(("support_limit", nid))
     return None
 
@@ -113,10 +109,6 @@ def support_limit_step(s: "HBState", nid: int) -> Decision | None:
     if excess <= 0:
         return None
     crowded = [a for a in s.land_areas(n) if n.units[a] >= 2]
-    if len(crowded) == 1:
-        s.remove_units(n, crowded[0], excess)
-        _log_removed(s, n, excess)
-        return None
     return Decision(n.owner, "hb.support-remove", tuple(s.board.ids[a] for a in crowded),
                     f"The {n.name} can support only {support_limit(s, n)} units: remove one ({excess} too many) from which area?",
                     "§6.4", s.label_area)
@@ -127,11 +119,11 @@ def support_limit_answer(s: "HBState", player: int, key: str, nid: int) -> None:
     n = s.nations[nid]
     s.remove_units(n, s.board.index[key], 1)
     if n.board <= support_limit(s, n):
-        _log_removed(s, n, None)
+        _log_removed(s, n)
     else:
         s.then(("support_limit", nid))
 
 
-def _log_removed(s: "HBState", n: "Nation", count: int | None) -> None:
+def _log_removed(s: "HBState", n: "Nation") -> None:
     s.log("unsupported", f"{s.Who(n)} cannot feed all their people; they shrink to "
           f"{units(n.board)}.", nation=n.id, units=n.board)

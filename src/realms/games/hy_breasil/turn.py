@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .steps import STEPS
+from .board import EMPTY
 
 if TYPE_CHECKING:
     from .state import HBState
-
-EMPTY = -1
 
 
 @STEPS.step("turn")

@@ -44,6 +44,8 @@ from ..events import EVENT_NAMES
 from . import tactics as T
 from ..connect import bits
 from .look import EMPTY, Look, NationView, components
+from .chances import take_chance
+from .levels import level_named
 from .memory import Memory, support_limit
 from .moves import MoveKeys, Phase, Planner
 
@@ -62,6 +64,8 @@ PLAGUE_GUESS = 4
 #: AUTO.md "Nation limit" (§5.3): what a nation arriving from the sea is worth before it lands (≈ half of the
 #: 5–10 units it brings, each taking one space)
 INVADER_VALUE = 4
+#: AU-Q35: empty land another nation at sea also reaches counts this many times less
+CONTESTED = 3
 
 
 class AutoBot:
@@ -69,7 +73,9 @@ class AutoBot:
 
     name = "auto"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, level: str = "normal") -> None:
+        #: the difficulty (:mod:`.levels`): which of AUTO.md's recalibrations are on
+        self.level = level_named(level)
         self.dice = Dice(seed)
         self.rand = self.dice._random
         self.memory = Memory()
@@ -80,6 +86,8 @@ class AutoBot:
         self._rerolls: dict[tuple[int, int], int] = {}
         self._submission_seen = False
         self._retreat_dest: dict[int, int] = {}
+        #: the TR each of the bot's nations played each nation turn with (benchmarks)
+        self.tr_log: list[int] = []
 
     # -- the agent ------------------------------------------------------------------------------
     def choose(self, decision: Decision, view: ViewFn) -> int:
@@ -95,7 +103,7 @@ class AutoBot:
         handler = HANDLERS.get(kind)
         if handler is None:
             return self.dice.below(len(decision.keys))
-        answer = handler(self, decision, look)
+        answer = getattr(self, handler)(decision, look)
         if isinstance(answer, int):
             return answer
         keys = decision.keys
@@ -128,11 +136,22 @@ class AutoBot:
         else:
             invasion = decision.kind == "hb.event" and self.event_of(decision) == "reinforcements"
             roll = self.dice.d6()
-            ch = T.change_tr(m.tr, roll, m.dead, invasion=invasion, scoring=T.is_scoring_round(look.turn))
+            scoring = self.level.scoring_rise and T.is_scoring_round(look.turn)
+            if self.level.recent_dead:  # AU-Q12: pulled to moderate, careful after heavy losses
+                dead = round(m.recent)
+                ch = T.change_tr_recalibrated(m.tr, roll, m.recent, invasion=invasion, scoring=scoring)
+            else:
+                dead = m.dead
+                ch = T.change_tr(m.tr, roll, dead, invasion=invasion, scoring=scoring)
             m.tr = ch.after
+            m.recent /= 2
             rise = " (scoring round +1)" if ch.raised != ch.before else ""
             parts.append(f"TR {ch.before}→{ch.after} ({T.TR_NAMES[ch.after]}){rise}: d6 {roll} {ch.modifier:+d} "
-                         f"[deadpile {m.dead}" + (", invasion +2" if invasion else "") + "]")
+                         f"[{'recent dead' if self.level.recent_dead else 'deadpile'} {dead}"
+                         + (", invasion +2" if invasion else "") + "]")
+        lo, hi = self.level.tr_band
+        m.tr = max(lo, min(hi, m.tr))
+        self.tr_log.append(m.tr)
         best, worst = T.or_range(m.tr)
         parts.append(f"OR {best:g}–{worst:g}")
         if m.cubes:
@@ -244,7 +263,13 @@ class AutoBot:
             if sent <= bt.au + bt.aw:
                 return "stay"  # §4.1.1: the attacker checks only after losing an army (AU-Q25)
         mine, theirs, pv = self.side_values(look, n)
-        check = T.retreat_check(self.dice.d6(), mine, theirs, space_pvpv=pv)
+        strength = None
+        if self.level.real_retreat:
+            # AU-Q26 (normal, hard): the strength modifier from the exact odds
+            p = self.battle_chance(look)
+            strength = T.odds_modifier(p if n.id == bt.attacker else 1 - p)
+        roll = 3 if self.level.sure_retreat else self.dice.d6()  # hard: retreat iff the modifiers favour it
+        check = T.retreat_check(roll, mine, theirs, space_pvpv=pv, strength=strength)
         side = "attacking" if n.id == bt.attacker else "defending"
         if not check.passed:
             self.explain(n, f"retreat check {side} in {look.board.names[bt.area]} ({mine:g} v {theirs:g}): {check.text()}")
@@ -255,6 +280,16 @@ class AutoBot:
                         f"{check.text()} to {look.board.names[dest]}")
         self.note_moved(n, dest)
         return look.board.ids[dest]
+
+    def battle_chance(self, look: Look) -> float:
+        """The exact chance that the attacker of the battle under way ends holding the area."""
+        bt = look.battle
+        att = look.nations.get(bt.attacker)
+        dfd = look.nations.get(bt.defender)
+        return take_chance(bt.au + bt.aw, bt.du + bt.dw, look.board.terrain[bt.area],
+                           fervour=bool(att and att.fervour), attacker_race=att.race if att else None,
+                           defender_race=dfd.race if dfd else None, city=bt.city > 0,
+                           attackers_wounded=bt.aw, defenders_wounded=bt.dw)
 
     def note_moved(self, n: NationView, dest: int) -> None:
         ph = self.phase
@@ -277,11 +312,15 @@ class AutoBot:
         PVPV, then the most friendly DV; the bot's die breaks what is left."""
         b = look.board
         friendly = n.land | look.empty_land()
+        joined = self.level.connected and n.land
+        rest = n.land & ~(1 << look.battle.area) if look.battle is not None else n.land
 
         def key(d: int):
             adj = bin(b.nbr_mask[d] & b.land_mask & friendly).count("1")
             fdv = n.units.get(d, 0) * self.unit_dv(look, n, d)
-            return (-adj, -self.value(look, n, d), -fdv, self.rand())
+            # AU-Q34 (normal, hard): own land first, then land touching it (§6.4)
+            apart = 0 if not joined else (0 if (rest >> d) & 1 else (1 if b.nbr_mask[d] & rest else 2))
+            return (apart, -adj, -self.value(look, n, d), -fdv, self.rand())
 
         return min(areas, key=key)
 
@@ -322,13 +361,30 @@ class AutoBot:
         before a mountain (AU-Q21: lower DV per army first); then the die."""
         n = look.nations[look.current]
         areas = self.areas_of_keys(look, decision)
-        a = min(areas, key=lambda x: (-self.value(look, n, x), n.units.get(x, 0), self.unit_dv(look, n, x), self.rand()))
-        return look.board.ids[a]
+        guard = self.level.guard
+
+        def key(x: int):
+            # AU-Q36 (normal, hard): a space enemy armies border is the one whose VP is at stake
+            vp = self.value(look, n, x) + (1 if guard and self.threat(look, x) else 0)
+            return (-vp, n.units.get(x, 0), self.unit_dv(look, n, x), self.rand())
+
+        return look.board.ids[min(areas, key=key)]
+
+    def threat(self, look: Look, a: int) -> int:
+        """AU-Q36: the armies of other players' nations next to ``a`` (land or sea)."""
+        mine = look.me
+        total = 0
+        for b in bits(look.board.nbr_mask[a] & look.occupied):
+            holder = look.nations.get(look.area_nation[b])
+            if holder is not None and holder.owner != mine:
+                total += holder.units.get(b, 0)
+        return total
 
     # -- §5 entry and the nation limit ------------------------------------------------------------
     def entry_sea(self, decision: Decision, look: Look) -> str:
         """The sea whose reachable spaces are most attractive: each space's AT above zero
-        adds up (empty land 1, capped by the armies landing), −2 for each space of the
+        adds up (empty land 1, capped by the armies landing; AU-Q35, normal and hard: a
+        third for land a nation already at sea reaches too), −2 for each space of the
         bot's own colour in reach (Special Rule B); ties: most empty plains, then die."""
         b = look.board
         arriving = (decision.info or {}).get("units", 10)
@@ -336,11 +392,12 @@ class AutoBot:
         ghost = _Ghost()
         reach = look.reach(ghost)
         empty = look.empty_land()
+        contested = self.contested_land(look, reach) if self.level.spread else 0
         best = None
         for key in decision.keys:
             sea = b.index[key]
             r = reach.from_area(sea)
-            n_empty = bin(r & empty).count("1")
+            n_empty = bin(r & empty & ~contested).count("1") + bin(r & empty & contested).count("1") / CONTESTED
             score = min(n_empty, arriving)
             for t in bits(r & look.occupied & ~own_colour):
                 holder = look.nations.get(look.area_nation[t])
@@ -355,6 +412,19 @@ class AutoBot:
             if best is None or k < best[0]:
                 best = (k, key)
         return best[1]
+
+    @staticmethod
+    def contested_land(look: Look, reach) -> int:
+        """AU-Q35: the land that nations already at sea (not yet landed) can reach."""
+        b = look.board
+        out = 0
+        for other in look.nations.values():
+            if other.land:
+                continue
+            for s in other.units:
+                if b.is_sea[s]:
+                    out |= reach.from_area(s)
+        return out
 
     def nation_limit(self, decision: Decision, look: Look) -> str:
         """§5.3: relinquish the own nation with the lowest PVPV (VP next round) if the new
@@ -552,26 +622,27 @@ class _Ghost:
     permits = frozenset()
 
 
+#: the method answering each decision kind (looked up on the bot, so subclasses may override)
 HANDLERS = {
-    "hb.move": AutoBot.move,
-    "hb.assign-hits": AutoBot.assign_hits,
-    "hb.retreat": AutoBot.retreat,
-    "hb.withdraw": AutoBot.withdraw,
-    "hb.submit": AutoBot.submit,
-    "hb.place": AutoBot.place,
-    "hb.entry-sea": AutoBot.entry_sea,
-    "hb.nation-limit": AutoBot.nation_limit,
-    "hb.excess-nation": AutoBot.excess_nation,
-    "hb.event": AutoBot.event,
-    "hb.plague-own": AutoBot.plague_own,
-    "hb.plague-neighbour": AutoBot.plague_neighbour,
-    "hb.support-remove": AutoBot.support_remove,
-    "hb.civ-token-from-board": AutoBot.civ_token,
-    "hb.civil-war-area": AutoBot.civil_war_area,
-    "hb.keep-part": AutoBot.keep_part,
-    "hb.ability": AutoBot.ability,
-    "hb.capital": AutoBot.capital,
-    "hb.city": AutoBot.city,
-    "hb.diplomacy": AutoBot.diplomacy,
-    "hb.absorb-area": AutoBot.absorb_area,
+    "hb.move": "move",
+    "hb.assign-hits": "assign_hits",
+    "hb.retreat": "retreat",
+    "hb.withdraw": "withdraw",
+    "hb.submit": "submit",
+    "hb.place": "place",
+    "hb.entry-sea": "entry_sea",
+    "hb.nation-limit": "nation_limit",
+    "hb.excess-nation": "excess_nation",
+    "hb.event": "event",
+    "hb.plague-own": "plague_own",
+    "hb.plague-neighbour": "plague_neighbour",
+    "hb.support-remove": "support_remove",
+    "hb.civ-token-from-board": "civ_token",
+    "hb.civil-war-area": "civil_war_area",
+    "hb.keep-part": "keep_part",
+    "hb.ability": "ability",
+    "hb.capital": "capital",
+    "hb.city": "city",
+    "hb.diplomacy": "diplomacy",
+    "hb.absorb-area": "absorb_area",
 }

@@ -15,8 +15,7 @@ from functools import lru_cache
 from ..board import Board, load_board
 from ..connect import components as connected_groups, links
 from ..movement import Reach
-
-EMPTY = -1
+from ..board import EMPTY
 
 
 class NationView:
@@ -83,7 +82,7 @@ class Look:
 
     def __init__(self, view: dict, board: Board | None = None) -> None:
         self.view = view
-        self.board = b = board or load_board(view.get("map", "hy-breasil"))
+        self.board = b = board or load_board(view["options"].get("map", "hy-breasil"))
         self.me = view["you"]
         self.turn = view["turn"]
         index = b.index

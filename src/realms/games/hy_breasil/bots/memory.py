@@ -21,8 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .look import Look, NationView, popcount
+from ..board import EMPTY
 
-EMPTY = -1
 
 #: decision kinds of a nation's own movement and combat phase (§6.3)
 MOVE_KINDS = frozenset({"hb.move", "hb.retreat", "hb.assign-hits", "hb.withdraw", "hb.submit"})
@@ -39,6 +39,8 @@ class NationMemory:
     cubes: dict[int, int] = field(default_factory=dict)
     cube_turn: int = 0
     dead: int = 0
+    #: AU-Q12 (normal, hard): units killed lately, halved at each of the nation's turns
+    recent: float = 0.0
     # bookkeeping of the last look at the nation (deadpile inference)
     last_tag: str = ""
     last_turn: int = 0
@@ -210,6 +212,7 @@ class Memory:
                     lost = m.expected_after_turn - total - moved_away
             if lost > 0:
                 m.dead += lost
+                m.recent += lost
             if tag in ("move", "after"):
                 m.expected_after_turn = min(total, support_limit(n))
             elif tag != "out":

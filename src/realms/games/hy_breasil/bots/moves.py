@@ -27,13 +27,34 @@ from realms.core.decision import Decision, MaskedKeys
 
 from . import tactics as T
 from ..connect import bits, spread
-from .look import Look, NationView, distances, popcount
+from .chances import fewest_for
+from .look import Look, NationView, components, distances, popcount
 from .memory import support_limit
+from ..board import EMPTY
 
 if TYPE_CHECKING:
     from .auto import AutoBot
 
-EMPTY = -1
+
+#: AU-Q13: denying another player a VP (one rival of several), and more when they lead
+DENY, DENY_LEADER = 0.5, 0.5
+#: AU-Q13: joining two parts of the nation, or cutting an enemy nation in two (§6.4)
+JOIN, CUT = 1.0, 1.0
+
+
+def leader(look: Look) -> int:
+    """The other player with the most VP (ties: the lowest seat)."""
+    others = [(v, -i) for i, v in enumerate(look.vp) if i != look.me]
+    return -max(others)[1] if others else EMPTY
+
+
+class _Without:
+    """A nation's land less one area (to count its §6.4 parts after losing it)."""
+
+    __slots__ = ("land",)
+
+    def __init__(self, n: NationView, t: int) -> None:
+        self.land = n.land & ~(1 << t)
 
 
 # -- the decision's keys ------------------------------------------------------------------------
@@ -141,6 +162,9 @@ class Planner:
         self.tables = b.tables
         self.dist = distances(b)
         self._tr: int | None = None
+        #: per decision: the §6.4 parts of nations (AU-Q13's connection values) and the leader
+        self._parts: dict = {}
+        self._leader: int | None = None
 
     @property
     def tr(self) -> int:
@@ -209,6 +233,8 @@ class Planner:
         look = self.look
         gain = self.own_value(a)
         holder = look.nations.get(look.area_nation[a])
+        if self.bot.level.hb_value and (holder is None or holder.owner != look.me):
+            gain += self.hb_extra(a, holder)
         if holder is None:
             return gain
         if holder.owner == look.me:
@@ -217,6 +243,35 @@ class Planner:
             vp = holder.areas + (self.tables.capital_vp - 1 if holder.capital != EMPTY and (holder.land >> holder.capital) & 1 else 0)
             gain += math.ceil(vp / 2)
         return gain
+
+    def battle_mods(self, holder: NationView, t: int) -> dict:
+        """The solver's modifiers for the nation attacking ``holder`` in ``t`` (§6.1, §9.1, §9.3.1)."""
+        return dict(fervour=bool(self.n.fervour), attacker_race=self.n.race, defender_race=holder.race,
+                    city=bool((self.look.cities >> t) & 1))
+
+    def hb_extra(self, t: int, holder: NationView | None) -> float:
+        """AU-Q13 (normal, hard): what Hy Breasil pays for taking ``t`` beyond its VP — its
+        PIPs as a share of a new unit (§6.2); against another player, the VP denied them
+        (:data:`DENY`, more for the leader); joining two parts of the nation, or cutting
+        the holder in two (§6.4: the smaller part is lost)."""
+        look, b, n, tab = self.look, self.board, self.n, self.tables
+        pips = tab.races[n.race].pips[b.terrain[t]] if n.race is not None else b.pips[t]
+        g = pips / tab.pips_per_unit
+        cache = self._parts
+        if holder is not None and holder.owner != look.me:
+            if self._leader is None:
+                self._leader = leader(look)
+            g += DENY + (DENY_LEADER if self._leader == holder.owner else 0.0)
+            if holder.id not in cache:
+                cache[holder.id] = len(components(look, holder))
+            if cache[holder.id] < len(components(look, _Without(holder, t))):
+                g += CUT
+        if n.land:
+            if n.id not in cache:
+                cache[n.id] = components(look, n)
+            if sum(1 for part in cache[n.id] if part & b.nbr_mask[t]) >= 2:
+                g += JOIN
+        return g
 
     def linked(self, t: int) -> bool:
         """§6.4 integrity (AU-Q23): the space joins the nation's land — adjacent to it, or
@@ -312,13 +367,26 @@ class Planner:
                 self.ph.actions += 1
                 self.bot.explain(self.n, f"takes empty {self.board.names[t]} (AT {at:g}) with one army")
                 return self.move(src, t)
-            off = T.offence(dv, tr, self.ov_per_unit(t))
             have = sum(self.movers(s) for s in sources)
-            if have < off.units:
-                continue
             holder = self.look.nations[self.look.area_nation[t]]
             extra = " +1 Mortal Enemy" if me is not None and holder.owner == me else ""
             extra += " −2 own colour" if holder.owner == self.look.me else ""
+            if self.bot.level.odds:
+                # AU-Q33: the chance the TR's worst OR bought in Britannia, bought here
+                want = T.or_chance(tr)
+                k, p = fewest_for(want, holder.units.get(t, 0), have, self.board.terrain[t],
+                                  **self.battle_mods(holder, t))
+                if k == 0:
+                    continue
+                self.bot.explain(
+                    self.n,
+                    f"attacks {self.board.names[t]} ({holder.name}): AT {at:g} = PVPV {pv:g} − DV {dv:g}{extra}; "
+                    f"TR {tr} wants {want:.0%} (Britannia's OR {T.or_range(tr)[1]:g}): {k} armies "
+                    f"take it {p:.0%}")
+                return self.start(t, k, "attack", sources)
+            off = T.offence(dv, tr, self.ov_per_unit(t))
+            if have < off.units:
+                continue
             self.bot.explain(
                 self.n,
                 f"attacks {self.board.names[t]} ({holder.name}): AT {at:g} = PVPV {pv:g} − DV {dv:g}{extra}; "
@@ -451,10 +519,13 @@ class Planner:
         if not fresh:
             fresh = cands
         r = self.bot.rand
+        guard = self.bot.level.guard
 
         def key(d: int):
             armies = n.units.get(d, 0) - (1 if d == a else 0)
-            return (-self.own_value(d), armies, 1 if self.rough(d) else 0, 0 if d == a else 1, r())
+            # AU-Q36 (normal, hard): a space enemy armies border is the one whose VP is at stake
+            at_stake = self.own_value(d) + (1 if guard and self.bot.threat(self.look, d) else 0)
+            return (-at_stake, armies, 1 if self.rough(d) else 0, 0 if d == a else 1, r())
 
         return min(fresh, key=key)
 

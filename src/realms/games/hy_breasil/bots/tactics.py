@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .chances import REFERENCE_DEFENDERS, britannia_chance
+
 # -- Tactics Rating (Phase 2) ---------------------------------------------------------------
 
 TR_MIN, TR_MAX = 0, 7
@@ -104,9 +106,44 @@ def change_tr(tr: int, roll: int, deadpile: int, *, invasion: bool = False, scor
     return TRChange(tr, raised, roll, mod, clamp_tr(raised + step))
 
 
+#: AU-Q12 (normal, hard): the TR band the change roll pulls back to (Eggert's "moderate")
+MODERATE = (3, 4)
+#: AU-Q12 (normal, hard): this many units killed lately make the nation more careful
+HEAVY_LOSSES = 3
+
+
+def recalibrated_modifier(tr: int, recent_dead: float) -> int:
+    """AU-Q12 (normal, hard): the change roll's modifier in Hy Breasil's terms: +1 below
+    moderate, −1 above it (a Hy Breasil deadpile, refilled from the pool at once, is
+    nearly always under the TR, so Eggert's comparison would be +1 at every roll), and −1
+    more after heavy losses (:data:`HEAVY_LOSSES` killed lately, halved each turn)."""
+    lo, hi = MODERATE
+    pull = 1 if tr < lo else (-1 if tr > hi else 0)
+    return pull - (1 if recent_dead >= HEAVY_LOSSES else 0)
+
+
+def change_tr_recalibrated(tr: int, roll: int, recent_dead: float, *, invasion: bool = False,
+                           scoring: bool = False) -> TRChange:
+    """§2.2 Change of Tactics with :func:`recalibrated_modifier` in place of the deadpile's:
+    the scoring round's rise first, then the die, the modifier and the invasion's +2, read
+    in Eggert's bands (1–2 down, 3–4 the same, 5–6 up)."""
+    raised = clamp_tr(tr + 1) if scoring else tr
+    mod = recalibrated_modifier(raised, recent_dead) + (INVASION_BONUS if invasion else 0)
+    total = roll + mod
+    step = -1 if total <= 2 else (0 if total <= 4 else 1)
+    return TRChange(tr, raised, roll, mod, clamp_tr(raised + step))
+
+
 def or_range(tr: int) -> tuple[float, float]:
     """Phase 2: the (best, worst) Offence Rating of a TR."""
     return OR_RANGE[clamp_tr(tr)]
+
+
+def or_chance(tr: int, which: int = 1) -> float:
+    """AU-Q33: the chance a TR's worst (``which`` 1) or best (0) Offence Ratio buys in
+    Britannia II — the rulebook's example, two armies defending on plains, attacked with
+    DV + OR — which the bot then buys in Hy Breasil through the exact odds."""
+    return britannia_chance(REFERENCE_DEFENDERS + or_range(tr)[which], REFERENCE_DEFENDERS)
 
 
 # -- Defensive and Offensive Value ----------------------------------------------------------
@@ -236,13 +273,31 @@ def strength_modifier(mine: float, theirs: float) -> int:
 RETREAT_ON = 4  # §4.2: 1–3 the auto nation stays, 4–6 it retreats
 
 
-def retreat_check(roll: int, mine: float, theirs: float, *, space_pvpv: float, kills_give_vp: bool = False) -> Check:
+#: AU-Q26: the odds modifier moves one point per this much chance of losing above even
+ODDS_STEP = 0.05
+ODDS_CAP = 5
+
+
+def odds_modifier(chance: float) -> int:
+    """AU-Q26 (normal, hard): the strength modifier from the exact chance that the checking
+    side ends holding the area: +1 in favour of fleeing per :data:`ODDS_STEP` below even,
+    −1 per step above (rounded to the nearest step, at most ±:data:`ODDS_CAP`).  An even
+    battle keeps Eggert's coin flip; at 60% the side stays on all but a 6, from 65% always;
+    at 40% it retreats on all but a 1."""
+    steps = round((0.5 - chance) / ODDS_STEP)
+    return max(-ODDS_CAP, min(ODDS_CAP, steps))
+
+
+def retreat_check(roll: int, mine: float, theirs: float, *, space_pvpv: float, kills_give_vp: bool = False,
+                  strength: int | None = None) -> Check:
     """§4.2 Checking for retreat, with the cumulative modifiers (AU-Q26 restores the lost
     signs: staying −1, fleeing +1).  In Hy Breasil every land area is worth a VP and no kill
-    is, so the PVPV (−1) and kill (+1) modifiers always cancel; they are kept."""
+    is, so the PVPV (−1) and kill (+1) modifiers always cancel; they are kept.
+    ``strength`` replaces the OV/DV difference (the exact odds, :func:`odds_modifier`)."""
     mods = (
         ("space has a PVPV" if space_pvpv > 0 else "space has no PVPV", -1 if space_pvpv > 0 else 1),
-        ("strength", strength_modifier(mine, theirs)),
+        ("strength" if strength is None else "odds",
+         strength_modifier(mine, theirs) if strength is None else strength),
         ("kills give VP" if kills_give_vp else "kills give no VP", -1 if kills_give_vp else 1),
     )
     return Check(roll, mods, RETREAT_ON, "retreat")

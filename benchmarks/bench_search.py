@@ -1,0 +1,196 @@
+"""The ismcts bot (issue 20): how often one ismcts wins against the game's heuristic bots,
+how long it thinks, and what the learning adapters cost.
+
+Prints, as JSON lines:
+
+* ``match``: one ``--bot`` (default ``ismcts:ms=200``) against ``--opponent`` in every
+  other seat, the seat rotated game by game (game ``i`` is seed ``--seed + i``, the search
+  in seat ``i % players``), ``--games`` games on ``--workers`` processes: its win share
+  with the Wilson 95% interval (shared wins count as fractions), the median, mean and 95th
+  percentile time per decision it took, and its games' mean score;
+* ``adapters`` (``--adapters``): random answers per second through the engine's own loop,
+  the PettingZoo AEC and parallel environments, OpenSpiel's Python game and Gymnasium's
+  single-seat environment (its bots' answers counted too), for each game, one process.
+
+The issue's figures (aim ≥ 40% each, 200 games each, ≤ 250 ms a decision median):
+
+    .venv/bin/python benchmarks/bench_search.py --game hy-breasil --opponent auto --games 200 --workers 2
+    .venv/bin/python benchmarks/bench_search.py --game brian-boru --opponent greedy --games 200 --workers 2
+    .venv/bin/python benchmarks/bench_search.py --adapters
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from multiprocessing import Pool
+
+import numpy as np
+
+from realms.core.agents import RandomBot, SeatView
+from realms.core.game import get_game
+from realms.core.match import play
+from realms.sim.runner import make_bots
+from realms.sim.stats import wilson
+
+
+class Timed:
+    """An agent whose every decision is clocked."""
+
+    def __init__(self, agent) -> None:
+        self.agent = agent
+        self.name = agent.name
+        self.times: list[float] = []
+
+    def choose(self, decision, view) -> int:
+        start = time.perf_counter()
+        out = self.agent.choose(decision, view)
+        self.times.append(time.perf_counter() - start)
+        return out
+
+
+def one_game(job: tuple) -> dict:
+    game_id, options, seed, bot, opponent = job
+    game = get_game(game_id)
+    state = game.new_game(options, seed)
+    players = len(state.result()["players"])
+    seat = seed % players
+    spec = [opponent] * players
+    spec[seat] = bot
+    agents = make_bots(game, spec, players, seed)
+    agents[seat] = timed = Timed(agents[seat])
+    play(state, agents)
+    return {"seed": seed, "seat": seat, "won": state.returns()[seat], "times": timed.times,
+            "score": game.current_scores(state)[seat], "others": game.current_scores(state)}
+
+
+def match(args) -> dict:
+    options = json.loads(args.options)
+    jobs = [(args.game, options, args.seed + i, args.bot, args.opponent) for i in range(args.games)]
+    start = time.perf_counter()
+    if args.workers > 1:
+        with Pool(args.workers) as pool:
+            rows = pool.map(one_game, jobs, chunksize=1)
+    else:
+        rows = [one_game(job) for job in jobs]
+    won = sum(r["won"] for r in rows)
+    times = sorted(t for r in rows for t in r["times"])
+    low, high = wilson(won, len(rows))
+    return {
+        "match": f"{args.game}: 1 {args.bot} v {args.opponent}", "options": options, "games": len(rows),
+        "seed": args.seed, "win_share": round(won / len(rows), 3), "ci95": [round(low, 3), round(high, 3)],
+        "fair_share": round(1 / (len(rows[0]["others"])), 3),
+        "ms_per_decision": {"median": round(1000 * statistics.median(times), 1),
+                            "mean": round(1000 * statistics.fmean(times), 1),
+                            "p95": round(1000 * times[int(0.95 * (len(times) - 1))], 1)},
+        "decisions": len(times), "mean_score": round(statistics.fmean(r["score"] for r in rows), 1),
+        "wall_s": round(time.perf_counter() - start, 1),
+    }
+
+
+# -- adapters -----------------------------------------------------------------------------
+
+def engine_rate(game_id: str, options: dict, games: int) -> float:
+    game, steps, start = get_game(game_id), 0, time.perf_counter()
+    for seed in range(games):
+        state = game.new_game(options, seed)
+        play(state, [RandomBot(seat) for seat in range(len(options.get("names", [])) or 8)])
+        steps += len(state.answers)
+    return steps / (time.perf_counter() - start)
+
+
+def pettingzoo_rate(game_id: str, options: dict, games: int) -> float:
+    from realms.adapters.pettingzoo import env
+
+    e, rng, steps, start = env(game_id, **options), np.random.default_rng(0), 0, time.perf_counter()
+    for seed in range(games):
+        e.reset(seed=seed)
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                e.step(None)
+                continue
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def parallel_rate(game_id: str, options: dict, games: int) -> float:
+    from realms.adapters.pettingzoo import parallel_env
+
+    e, rng, steps, start = parallel_env(game_id, **options), np.random.default_rng(0), 0, time.perf_counter()
+    for seed in range(games):
+        obs, _ = e.reset(seed=seed)
+        while e.agents:
+            actions = {}
+            for a in e.agents:
+                offered = np.flatnonzero(obs[a]["action_mask"])
+                actions[a] = int(rng.choice(offered)) if len(offered) else 0
+            steps += sum(1 for a in e.agents if obs[a]["action_mask"].any())
+            obs, *_ = e.step(actions)
+    return steps / (time.perf_counter() - start)
+
+
+def openspiel_rate(game_id: str, options: dict, games: int) -> float:
+    from realms.adapters.openspiel import load
+
+    game, rng, steps, start = load(game_id, **options), np.random.default_rng(0), 0, time.perf_counter()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def gymnasium_rate(game_id: str, options: dict, games: int) -> float:
+    from realms.adapters.gymnasium import env
+
+    e, rng, steps, start = env(game_id, **options), np.random.default_rng(0), 0, time.perf_counter()
+    for seed in range(games):
+        obs, _ = e.reset(seed=seed)
+        done = False
+        while not done:
+            obs, _, done, _, _ = e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += len(e.game_state.answers)
+    return steps / (time.perf_counter() - start)
+
+
+def adapters(games: int) -> list[dict]:
+    out = []
+    for game_id in ("hy-breasil", "brian-boru"):
+        options = get_game(game_id).normalize_options({"players": 4})
+        engine = engine_rate(game_id, options, games)
+        row = {"adapters": game_id, "players": 4, "games": games, "engine_steps_per_s": round(engine)}
+        for name, fn in (("pettingzoo_aec", pettingzoo_rate), ("pettingzoo_parallel", parallel_rate),
+                         ("openspiel", openspiel_rate), ("gymnasium", gymnasium_rate)):
+            rate = fn(game_id, options, games)
+            row[f"{name}_steps_per_s"] = round(rate)
+            row[f"{name}_share_of_engine"] = round(rate / engine, 3)
+        out.append(row)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", default="hy-breasil")
+    ap.add_argument("--options", default='{"players": 4}', help="game options as JSON")
+    ap.add_argument("--bot", default="ismcts:ms=200")
+    ap.add_argument("--opponent", default="auto")
+    ap.add_argument("--games", type=int, default=8)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--adapters", action="store_true", help="measure the adapters' step rates instead")
+    ap.add_argument("--adapter-games", type=int, default=5)
+    args = ap.parse_args()
+    if args.adapters:
+        for row in adapters(args.adapter_games):
+            print(json.dumps(row), flush=True)
+    else:
+        print(json.dumps(match(args)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

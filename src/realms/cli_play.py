@@ -1,0 +1,70 @@
+"""``realms play GAME``: play in the terminal (see :mod:`realms.tty`)."""
+
+from __future__ import annotations
+
+import click
+
+from realms.core.options import OptionError, parse_text
+
+
+def _parse_options(game, pairs: tuple[str, ...]) -> dict:
+    by_name = {o.name: o for o in game.schema}
+    out: dict = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or name.strip() not in by_name:
+            known = ", ".join(by_name)
+            raise click.ClickException(f"--option {pair[:60]!r}: expected NAME=VALUE with NAME one of {known}")
+        try:
+            out[name.strip()] = parse_text(by_name[name.strip()], text)
+        except OptionError as exc:
+            raise click.ClickException(f"--option {name.strip()}: {exc}") from None
+    return out
+
+
+@click.command("play")
+@click.argument("game_id", metavar="GAME")
+@click.option("--seat", "seats", type=int, multiple=True,
+              help="A seat you play (from 1; repeat it for friends at one keyboard). Default: seat 1.")
+@click.option("--bots", default=None, help="Bots for the other seats: one name, or one per seat (a,b,c).")
+@click.option("--option", "pairs", multiple=True, metavar="NAME=VALUE", help="A game option (see realms options GAME).")
+@click.option("--seed", type=int, default=None, help="Seed of the game (default: random).")
+@click.option("--resume", "resume_file", type=click.Path(dir_okay=False, exists=True),
+              help="Go on with a game saved with 's FILE' or at 'q'.")
+@click.option("--save", "autosave", default="realms-play.json", show_default=True,
+              help="Where 'q' and the end of the game save the record.")
+def play(game_id, seats, bots, pairs, seed, resume_file, autosave) -> None:
+    """Play GAME in the terminal against bots, or with friends taking turns at one keyboard.
+
+    At the prompt: a number answers, words filter the options, u undoes your last
+    decision (while nothing has happened since), s FILE saves, q saves and quits."""
+    import secrets
+
+    from realms.core.game import OptionError as GameOptionError, UnknownGame, get_game
+    from realms.core.record import Record, RecordError
+    from realms.sim.runner import make_bots
+    from realms.tty import Seat, Terminal
+
+    try:
+        game = get_game(game_id)
+    except UnknownGame as exc:
+        raise click.ClickException(str(exc)) from None
+    try:
+        if resume_file:
+            state = game.replay(Record.load(resume_file), resume_file)
+        else:
+            options = _parse_options(game, pairs)
+            state = game.new_game(options, seed if seed is not None else secrets.randbelow(10**9))
+    except (RecordError, GameOptionError, OSError, ValueError) as exc:
+        raise click.ClickException(str(exc)) from None
+    n = len(state.result()["players"])
+    people = sorted({s - 1 for s in seats} or {0})
+    if any(not 0 <= p < n for p in people):
+        raise click.ClickException(f"--seat must be 1..{n} for {n} players")
+    spec = [b.strip() for b in (bots or ("auto" if "auto" in game.bots else "random")).split(",")]
+    try:
+        agents = make_bots(game, spec if len(spec) > 1 else spec * n, n, state.seed)
+    except GameOptionError as exc:
+        raise click.ClickException(str(exc)) from None
+    Terminal(game, state, {p: Seat(p) for p in people},
+             {i: a for i, a in enumerate(agents) if i not in people}, autosave=autosave).run()

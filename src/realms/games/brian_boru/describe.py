@@ -1,0 +1,26 @@
+"""Brian Boru's position as text, for the terminal (``realms play``): each player's
+holdings, the towns by region, and the trick on the table."""
+
+from __future__ import annotations
+
+
+def describe(view: dict) -> list[str]:
+    players = view["players"]
+    lines = [f"Round {view['round']} of {view['rounds']}, {view['phase']}"]
+    for p in players:
+        lines.append(f"  {p['name']:<10} coins {p['coins']}, renown {p['renown']}, raiders {p['raiders']}, "
+                     f"church {p['church']}, track {p['track']}, cards {p['hand_size']}"
+                     + (f", claims {', '.join(p['claims'])}" if p["claims"] else ""))
+    regions: dict[str, list[str]] = {}
+    for town, t in view["towns"].items():
+        who = players[t["owner"]]["name"] if t["owner"] is not None else ("Vikings" if t["vikings"] else "-")
+        regions.setdefault(t["region"], []).append(f"{town}:{who}")
+    for region, towns in sorted(regions.items()):
+        lines.append(f"  {region}: {' '.join(towns)}")
+    trick = view["trick"]
+    if trick["played"]:
+        lines.append("  On the table: " + ", ".join(f"{players[c['player']]['name']} {c['card']}"
+                                                    for c in trick["played"]))
+    if view.get("active_town"):
+        lines.append(f"  Active town: {view['active_town']}")
+    return lines

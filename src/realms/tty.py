@@ -1,0 +1,193 @@
+"""``realms play``: a person plays any game in the terminal, against bots or with friends
+taking turns at one keyboard.
+
+The screen shows what the web page shows, as text: the position as the game describes it
+(``Game.describe``, or the scores), the viewer's panels (``Game.panels``), the chronicle
+lines that seat may read, and the decision with numbered options.  At the prompt:
+
+- a number answers with that option;
+- any other text filters the options (``north`` lists the options naming North…);
+- ``u`` undoes your own last decision while no die has been rolled, nobody else has
+  decided and nothing hidden was shown since (the web app's rule);
+- ``s FILE`` saves the game's record (resume with ``--resume FILE``); ``q`` saves to the
+  autosave file and quits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, TextIO
+
+from realms.core.agents import Agent
+from realms.core.decision import Decision
+from realms.core.engine import GameState
+from realms.core.game import Game
+from realms.core.record import Record
+
+PAGE = 20  # options listed at once; a filter narrows longer lists
+
+
+@dataclass
+class Seat:
+    """A person's seat and the undo point of its last answer."""
+
+    seat: int
+    shown: int = 0  # chronicle lines of this seat already printed
+    undo: "tuple[GameState, tuple, frozenset] | None" = None
+
+
+@dataclass
+class Terminal:
+    """One game at one keyboard: ``people`` are the seats typed for, ``agents`` the bots."""
+
+    game: Game
+    state: GameState
+    people: dict[int, Seat]
+    agents: dict[int, Agent]
+    read: Callable[[str], str] = input
+    out: TextIO | None = None
+    autosave: str | None = None
+    _last_person: int | None = field(default=None, init=False)
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    # -- the loop ------------------------------------------------------------------------
+    def run(self) -> GameState:
+        """Play until the game ends or the person quits; returns the state."""
+        while self.state.pending():
+            decision = self.state.pending()[0]
+            seat = decision.player
+            if seat in self.agents:
+                view = lambda s=seat: self.state.view(s)  # noqa: E731
+                self.state.answer_index(decision, self.agents[seat].choose(decision, view))
+                continue
+            if not self.ask(decision):
+                return self.state
+        self.show_end()
+        return self.state
+
+    def ask(self, decision: Decision) -> bool:
+        """Show the position to the deciding person and take one answer; False: quit."""
+        person = self.people[decision.player]
+        if len(self.people) > 1 and self._last_person not in (None, decision.player) and self.game.hidden_information:
+            self.read(f"\n{self.names[decision.player]}, your turn: press Enter (others look away) ")
+        self._last_person = decision.player
+        self.show(person)
+        options = decision.options
+        shown = list(range(len(options)))
+        while True:
+            self.list_options(decision, options, shown)
+            try:
+                text = self.read(f"{self.names[decision.player]}> ").strip()
+            except EOFError:
+                text = "q"
+            if text.isdigit() and 1 <= int(text) <= len(options):
+                self.answer(person, decision, int(text) - 1)
+                return True
+            if text == "q":
+                self.save(self.autosave)
+                return False
+            if text == "u":
+                if self.undo(person):
+                    return True
+                continue
+            if text.startswith("s "):
+                self.save(text[2:].strip())
+                continue
+            if text in ("", "?"):
+                shown = list(range(len(options)))
+                self.say("Type a number to answer, words to filter, u to undo, s FILE to save, q to quit.")
+                continue
+            words = text.lower().split()
+            shown = [i for i, o in enumerate(options) if all(w in o.label.lower() for w in words)]
+            if not shown:
+                self.say(f"No option matches {text[:40]!r}.")
+                shown = list(range(len(options)))
+
+    def answer(self, person: Seat, decision: Decision, index: int) -> None:
+        before = self.state.clone()
+        person.undo = (before, self.state.dice.fingerprint(), self.secrets(person.seat))
+        self.state.answer_index(decision, index)
+
+    # -- undo ----------------------------------------------------------------------------
+    def secrets(self, seat: int) -> frozenset:
+        return frozenset(map(str, self.game.hidden(self.state, seat)))
+
+    def undo(self, person: Seat) -> bool:
+        """Take back ``person``'s last answer if nothing has happened since that it could
+        have learnt from: no die rolled, nobody else decided, nothing hidden shown."""
+        if person.undo is None:
+            self.say("Nothing to undo.")
+            return False
+        before, dice, hidden = person.undo
+        if len(self.state.answers) != len(before.answers) + 1:
+            self.say("Cannot undo: somebody else has decided since.")
+        elif self.state.dice.fingerprint() != dice:
+            self.say("Cannot undo: a die was rolled since.")
+        elif not hidden <= self.secrets(person.seat):
+            self.say("Cannot undo: you were shown something hidden since.")
+        else:
+            self.state = before
+            person.undo = None
+            person.shown = min(person.shown, len(self.state.chronicle_for(person.seat)))
+            self.say("Undone.")
+            return True
+        return False
+
+    # -- drawing -------------------------------------------------------------------------
+    @property
+    def names(self) -> list[str]:
+        return list(self.state.result()["players"])
+
+    def show(self, person: Seat) -> None:
+        view = self.state.view(person.seat)
+        lines = self.state.chronicle_for(person.seat)
+        fresh = lines[person.shown:]
+        person.shown = len(lines)
+        if fresh:
+            self.say("")
+            for line in fresh[-40:]:
+                self.say(f"  {line}")
+        self.say("")
+        self.say(f"== {self.game.name} — {self.names[person.seat]} ==")
+        if self.game.describe is not None:
+            for line in self.game.describe(view):
+                self.say(line)
+        scores = self.state.result()["scores"]
+        self.say("  " + "   ".join(f"{n}: {scores.get(n)}" for n in self.names) + f"  ({self.game.score_name})")
+        if self.game.panels is not None:
+            for panel in self.game.panels(view):
+                self.say(f"  {panel['title']}: {', '.join(map(str, panel['items'])) or 'none'}")
+
+    def list_options(self, decision: Decision, options, shown: list[int]) -> None:
+        self.say("")
+        self.say(f"{decision.prompt}" + (f"  ({decision.section})" if decision.section else ""))
+        for i in shown[:PAGE]:
+            self.say(f"  {i + 1:3}. {options[i].label}")
+        if len(shown) > PAGE:
+            self.say(f"  … {len(shown) - PAGE} more: type words to filter")
+
+    def show_end(self) -> None:
+        for person in self.people.values():
+            self.show(person)
+            break
+        res = self.state.result()
+        who = res["winner"] or ", ".join(res["winners"]) or "nobody"
+        self.say(f"\nThe game is over. Winner: {who}.")
+        self.save(self.autosave)
+
+    def save(self, path: str | None) -> None:
+        if not path:
+            return
+        try:
+            self.state.record().save(path)
+        except OSError as exc:
+            self.say(f"Cannot save {path}: {exc.strerror}")
+            return
+        self.say(f"Saved the record to {path} (realms play … --resume {path}).")
+
+
+def resume(game: Game, record: Record, source: str) -> GameState:
+    """The state a saved record leads to (a :class:`RecordError` names what is wrong)."""
+    return game.replay(record, source)
