@@ -64,9 +64,7 @@ class V2:
         s.first = 0
         s.active = 0
         s.turn = turn
-        s._stack.clear()
-        s._pending = []
-        s._waiting = None
+        s.restart()
         s.events.clear()
         s.answers.clear()
         return s
@@ -117,11 +115,7 @@ class V2:
     @staticmethod
     def run(s: V2State, *frames: tuple) -> Decision | None:
         """Replace the stack by ``frames`` and run; the first pending decision (or None)."""
-        s._stack.clear()
-        s._pending = []
-        s._waiting = None
-        s.then(*frames)
-        s._run()
+        s.restart(*frames)
         return s.pending()[0] if s.pending() else None
 
     @staticmethod

@@ -11,7 +11,6 @@ import pytest
 from realms.cli import main
 from realms.core.game import OptionError, get_game
 from realms.games.version2 import GAME
-from realms.games.version2.options import OPTIONS, normalize_options
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "realms"
 
@@ -37,11 +36,15 @@ def test_shared_code_never_names_the_game():
 
 
 def test_options_defaults_and_errors():
+    normalize_options = GAME.normalize_options
     opts = normalize_options({})
     assert opts == {"players": 4, "names": ["P1", "P2", "P3", "P4"], "type": "capitol",
                     "map": "board-4", "turn_limit": 40}
     assert normalize_options({"players": 6})["map"] == "board-6"
-    assert [o["name"] for o in OPTIONS] == ["players", "names", "type", "map", "turn_limit"]
+    assert [o.name for o in GAME.schema] == ["players", "names", "type", "map", "turn_limit"]
+    assert normalize_options({"map": "board-3", "players": 3})["map"] == "board-3"
+    with pytest.raises(OptionError, match="option 'map' must be the name of a bundled map"):
+        GAME.normalize_options({"map": "/etc/passwd"}, paths=False)
     with pytest.raises(OptionError, match="option 'players' must be 2..6"):
         normalize_options({"players": 7})
     with pytest.raises(OptionError, match="option 'type' must be one of capitol, resistance, abundance"):

@@ -76,6 +76,7 @@ def test_2_4_helping_another_player(v2):
     s.missions = [("none",), ("none",), ("army",), ("army",)]
     s.set_units(s.board.land[2], [v2.inf()] * 3)          # player 2 and 3 …
     s.set_units(s.board.land[3], [v2.inf()] * 3)          # … each as big as the others together
+    s.treasure[1] = 50                                     # player 1 has more to do than end his turn
     v2.run(s, ("act", 1))
     assert not s.over
     v2.answer(s, "end")

@@ -120,9 +120,10 @@ def test_2_3_2_recruits_cannot_move_until_next_turn(v2):
     s = v2.game()
     a, b = v2.pair("meadows", "meadows")
     v2.own(s, 0, a, b)
-    s.treasure[0] = 2
+    s.treasure[0] = 4                    # money left after the recruit: the turn goes on
     v2.run(s, ("act", 0))
     d = v2.answer(s, f"recruit:{a}:c")
+    assert d.player == 0 and d.kind == "v2.action"
     assert not any(k.startswith(f"move:{a}:") for k in d.keys)
     assert f"attack:{b}" not in d.keys
     v2.run(s, ("turn", 0))
@@ -199,11 +200,12 @@ def test_2_3_5_build_and_pull_down(v2):
 def test_2_3_end_turn_passes_in_order(v2):
     """2.3: a game turn starts with the same player and ends with the player before him."""
     s = v2.game(players=3)
-    fields = [v2.field("woodland"), v2.field("meadows"), v2.field("mountains")]
+    fields = [v2.field("woodland", 3), v2.field("meadows", 3), v2.field("mountains", 3)]
     for p, f in enumerate(fields):
         v2.own(s, p, f)
     s.first = 1
     s.turn = 2
+    s.treasure = [10, 10, 10]            # each can recruit: a real choice, asked
     v2.run(s, ("turn", 1))
     assert s.active == 1
     v2.answer(s, "end")

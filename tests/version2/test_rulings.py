@@ -66,9 +66,8 @@ def test_v2_q8_treasure_carries_over(v2):
     v2.own(s, 0, f)
     s.treasure[0] = 7
     v2.run(s, ("act", 0))
-    v2.answer(s, "end")
-    v2.run(s, ("turn", 0))
-    assert s.treasure[0] == 7 + s.board.index[f]
+    v2.answer(s, "end")                  # player 1, holding nothing, can only end his turn
+    assert s.active == 0 and s.treasure[0] == 7 + s.board.index[f]
 
 
 def test_v2_q10_q11_recruit_and_build_on_a_field_conquered_this_turn(v2):
@@ -129,6 +128,7 @@ def test_v2_q17_negative_move_points_defend_and_attack_once(v2):
     s = v2.game()
     a, b = v2.pair("meadows", "meadows")
     v2.own(s, 0, a, units=[v2.inf(-1)])
+    s.treasure[0] = 50                   # the turn goes on after the attack
     d = v2.run(s, ("act", 0))
     assert f"attack:{b}" in d.keys
     _attack(v2, s, a, b, [])

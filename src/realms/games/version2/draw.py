@@ -1,7 +1,8 @@
 """Pictures of version²: the board, or a position on it, as a standalone SVG document
 (the Game's ``draw`` hook).  Standard library only.
 
-Each field is a pointy-top hexagon (``<polygon class="field" id="field-N">``) filled with
+Each field is a pointy-top hexagon (``<polygon class="field" id="area-N">``, the id a game
+page reads an option key's field numbers as; what is drawn over it lets clicks through) filled with
 its terrain's colour and labelled with its number and production index; with a state,
 an owned field gets a ring in its owner's colour, a capitol a star, a warehouse a small
 square, and the units a line per arm (``3 I``, ``1 C``, ``2 A``).
@@ -61,31 +62,31 @@ def draw(state=None, options: dict | None = None) -> str:
         x, y = centre(q, r)
         x, y = x - x0, y - y0
         t = board.terrain[f]
-        tip = f"field {f}: {TERRAINS[t]}" + (f", index {board.index[f]}" if t > FORD else "")
-        out.append(f'<polygon class="field {TERRAINS[t]}" id="field-{f}" points="{corners(x, y)}" '
+        tip = f"Field {f} ({TERRAINS[t]}" + (f", index {board.index[f]})" if t > FORD else ")")
+        out.append(f'<polygon class="field {TERRAINS[t]}" id="area-{f}" points="{corners(x, y)}" '
                    f'fill="{TERRAIN_COLOURS[t]}" stroke="#556" stroke-width="0.6"><title>{escape(tip)}</title></polygon>')
         if t == SEA:
             continue
-        out.append(f'<text class="label" x="{_n(x)}" y="{_n(y - SIZE * 0.52)}" font-size="8" text-anchor="middle" '
+        out.append(f'<text class="label" pointer-events="none" x="{_n(x)}" y="{_n(y - SIZE * 0.52)}" font-size="8" text-anchor="middle" '
                    f'fill="#333">{f}{"·" + str(board.index[f]) if t > FORD else ""}</text>')
         if state is None:
             continue
         o = state.owner[f]
         if o >= 0:
-            out.append(f'<polygon class="owner" data-player="{o}" points="{corners(x, y, SIZE * 0.86)}" fill="none" '
+            out.append(f'<polygon class="owner" pointer-events="none" data-player="{o}" points="{corners(x, y, SIZE * 0.86)}" fill="none" '
                        f'stroke="{PLAYER_COLOURS[o % len(PLAYER_COLOURS)]}" stroke-width="3.5"/>')
         if state.capitol[f] >= 0:
-            out.append(f'<text class="capitol" x="{_n(x - SIZE * 0.45)}" y="{_n(y + 4)}" font-size="13" '
+            out.append(f'<text class="capitol" pointer-events="none" x="{_n(x - SIZE * 0.45)}" y="{_n(y + 4)}" font-size="13" '
                        f'text-anchor="middle" fill="#8a1c1c">★</text>')
         if state.warehouse[f]:
-            out.append(f'<rect class="warehouse" x="{_n(x + SIZE * 0.3)}" y="{_n(y - 6)}" width="8" height="8" '
+            out.append(f'<rect class="warehouse" pointer-events="none" x="{_n(x + SIZE * 0.3)}" y="{_n(y - 6)}" width="8" height="8" '
                        'fill="#6b4f2a" stroke="#fff" stroke-width="0.8"/>')
         counts = [0, 0, 0]
         for u in state.units[f]:
             counts[u[0]] += 1
         lines = [(a, c) for a, c in enumerate(counts) if c]
         for k, (a, c) in enumerate(lines):
-            out.append(f'<text class="unit" data-arm="{ARM_MARK[a]}" data-count="{c}" x="{_n(x)}" '
+            out.append(f'<text class="unit" pointer-events="none" data-arm="{ARM_MARK[a]}" data-count="{c}" x="{_n(x)}" '
                        f'y="{_n(y - 1 + 9 * (k - (len(lines) - 1) / 2) + 3)}" font-size="9" font-weight="bold" '
                        f'text-anchor="middle" fill="{"#000" if o < 0 else PLAYER_COLOURS[o % len(PLAYER_COLOURS)]}">'
                        f'{c} {ARM_MARK[a]}</text>')

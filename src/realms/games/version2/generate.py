@@ -159,3 +159,25 @@ def _touches_two_lands(kind: dict, c: tuple[int, int]) -> bool:
     ring = [kind.get((q + dq, r + dr), "sea") == "land" for dq, dr in DIRECTIONS]
     runs = sum(1 for i in range(6) if ring[i] and not ring[i - 1])
     return runs >= 2
+
+
+def generator():
+    """``realms map generate version2 --players N --seed X -o FILE``: a new board (V2-Q1)."""
+    from realms.core.game import Argument, CalculatorError, MapGenerator
+
+    def make(v: dict) -> tuple[str, str]:
+        players, seed = v["players"], v["seed"]
+        if not 2 <= players <= 6:
+            raise CalculatorError(f"--players must be 2..6, got {players}")
+        board = generate(players, seed)
+        text = board.to_toml()
+        return text, (f"A board for {players} players (seed {seed}): {board.size} fields, "
+                      f"{len(board.passable)} passable, {len(board.land)} land.")
+
+    return MapGenerator(
+        arguments=(Argument("players", int, "Players the board is sized for (2-6).", 4),
+                   Argument("seed", int, "The board's seed: one seed, one board.", 0)),
+        generate=make,
+        help="A new hex board of continents, straits and fords, valid by the game's board loader; "
+             "play it with --option map=FILE (simulate, play).",
+    )

@@ -95,8 +95,9 @@ def production_is_sum_of_fields(s: "V2State", memory: dict) -> str | None:
 
 def over_means_over(s: "V2State", memory: dict) -> str | None:
     """A finished game asks nothing more, and a running one always asks something."""
-    if s.over == bool(s._pending):
-        return f"game over is {s.over} with {len(s._pending)} decisions pending"
+    pending = s.pending()
+    if s.over == bool(pending):
+        return f"game over is {s.over} with {len(pending)} decisions pending"
     if s.over and not s.winners:
         return "a finished game without a winner"
     return None

@@ -51,6 +51,9 @@ def deal_missions(s: "V2State") -> None:
         else:
             out.append((kind,))
     s.missions = out
+    for p in range(s.n):
+        s.log("mission", f"{s.names[p]}'s secret mission: {mission_text(s, p)}", audience=(p,),
+              player=p, code=mission_code(s, p))
 
 
 def land_target(s: "V2State") -> int:
@@ -131,7 +134,6 @@ def finish(s: "V2State", winners: list[int], reason: str, text: str) -> None:
     s.over = True
     s.winners = winners
     s.end_reason = reason
-    s._stack.clear()
     s.active = NOBODY
     s.pick = None
     s.log("game-over", text, winners=winners, reason=reason)
@@ -174,6 +176,8 @@ def eliminate(s: "V2State", victim: int, by: int) -> None:
         m = s.missions[q]
         if m[0] == "free" and m[1] == victim and by != q:
             s.missions[q] = ("land", land_target(s))
+            s.log("mission", f"{s.names[q]}'s mission becomes: {mission_text(s, q)} (V2-Q32)", audience=(q,),
+                  player=q, code=mission_code(s, q))
     alive = [q for q in range(s.n) if s.alive[q]]
     if len(alive) == 1:
         finish(s, alive, "last", f"{s.names[alive[0]]} is the last player left and wins.")
@@ -189,3 +193,30 @@ def end_by_limit(s: "V2State") -> None:
     finish(s, winners, "limit", f"The turn limit ({s.turn_limit} game turns) is reached: {names} "
            f"{'holds' if len(winners) == 1 else 'hold'} the most fields ({best[0]}).")
 
+
+
+def redeal(s: "V2State", player: int | None, dice) -> None:
+    """Re-deal the missions ``player`` has not seen (everyone's for a spectator): the other
+    seats get kinds other than his own, no kind twice (V2-Q30), adapted as dealt (V2-Q31);
+    a ``free`` mission against a player already gone becomes ``land`` (V2-Q32).  For the
+    search's determinized copies; a finished game shows every mission, so nothing moves."""
+    if s.over:
+        return
+    others = [p for p in range(s.n) if p != player]
+    mine = s.missions[player][0] if player is not None else None
+    kinds = [k for k in KINDS if k != mine and not (k == "capitols" and s.n < 3)]
+    dealt = dice.shuffled(kinds)[: len(others)]
+    L = len(s.board.land)
+    for p, kind in zip(others, dealt):
+        if kind == "free":
+            rivals = [q for q in range(s.n) if q != p and s.alive[q]]
+            m = ("free", rivals[dice.below(len(rivals))]) if rivals else ("land", land_target(s))
+        elif kind == "land":
+            m = ("land", land_target(s))
+        elif kind == "capitols":
+            m = ("capitols", s.rules.capitols)
+        elif kind == "warehouses":
+            m = ("warehouses", math.ceil(L / s.n))
+        else:
+            m = (kind,)
+        s.missions[p] = m

@@ -67,9 +67,7 @@ def _scratch(rules: Rules | None):
     s.units = [[] for _ in range(size)]
     s.missions = [("none",)] * 2
     s._moves = {}
-    s._stack.clear()
-    s._pending = []
-    s._waiting = None
+    s.restart()
     if rules is not None:
         s.rules = rules
     return s
@@ -99,10 +97,8 @@ def battle_odds(attacker: str | list, defender: str | list, terrain: str = "mead
         s.battle = {"target": t, "att": 0, "dfd": 1, "side": [[(*u, a) for u in att], [(*u, t) for u in dfd]],
                     "round": 0, "orders": [orders, orders], "retreat": [0, 0], "start": [len(att), len(dfd)],
                     "dest": NOBODY, "fought": 0}
-        s.then(("round",))
-        s._run()
-        while s._pending:
-            d = s._pending[0]
+        s.restart(("round",))
+        while (d := s.first_pending()) is not None:
             s.apply(d.player, "fight")
         rounds += next((e.data["rounds"] for e in reversed(s.events) if "rounds" in e.data), 0)
         if s.owner[t] == 0:

@@ -15,8 +15,8 @@ game is over.
 
 from __future__ import annotations
 
-from realms.core.engine import GameState
-from realms.core.events import Event
+from realms.core.engine import Field, GameState, copy_lists
+from realms.core.events import EVERYONE, Event
 
 from .board import TERRAINS, Board, load_board
 from .rules import ARM_LETTER, ARMS, Rules, load_rules
@@ -45,9 +45,36 @@ def describe_units(units) -> str:
     return ", ".join(f"{c} {ARMS[a]}" for a, c in enumerate(counts) if c) or "no units"
 
 
+def copy_pick(pick: list | None) -> list | None:
+    return [pick[0], list(pick[1])] if pick else None
+
+
+def copy_battle(b: dict | None) -> dict | None:
+    """The battle's dict: its lists copied, each side's units list too."""
+    if not b:
+        return None
+    out = {k: (list(v) if isinstance(v, list) else v) for k, v in b.items()}
+    out["side"] = [list(x) for x in b["side"]]
+    return out
+
+
 class V2State(GameState):
     GAME_ID = "version2"
     STEPS = STEPS
+    FIELDS = (
+        # static for the game: shared by clones, not hashed (the options say them)
+        Field("rules", snap=False), Field("board", snap=False), Field("names", snap=False),
+        Field("n", snap=False), Field("game_type", snap=False), Field("turn_limit", snap=False),
+        # the position
+        Field("turn"), Field("first"), Field("active"),
+        Field("owner", list), Field("capitol", list), Field("warehouse", list),
+        Field("units", copy_lists), Field("treasure", list), Field("alive", list),
+        Field("missions", list), Field("capitols_taken", list), Field("eliminated_by", list),
+        Field("pick", copy_pick), Field("battle", copy_battle),
+        Field("over"), Field("winners", list), Field("end_reason"),
+        # a cache of move options per field (actions.py), dropped where things change
+        Field("_moves", dict, snap=False),
+    )
 
     def __init__(self, options: dict, seed: int) -> None:
         super().__init__(options, seed)
@@ -80,48 +107,13 @@ class V2State(GameState):
         #: per field, its movers, own neighbours and foreign neighbours (actions.py); a
         #: cache, dropped for a field whenever its units or a neighbour's owner change
         self._moves: dict[int, tuple] = {}
-        self.then(("setup",))
-        self._run()
+        self.start(("setup",))
 
-    # -- copies and hashes -------------------------------------------------------------
-    def _copy_into(self, other: "V2State") -> None:  # type: ignore[override]
-        other.rules = self.rules
-        other.board = self.board
-        other.names = self.names
-        other.n = self.n
-        other.game_type = self.game_type
-        other.turn_limit = self.turn_limit
-        other.turn = self.turn
-        other.first = self.first
-        other.active = self.active
-        other.owner = list(self.owner)
-        other.capitol = list(self.capitol)
-        other.warehouse = list(self.warehouse)
-        other.units = [list(x) for x in self.units]
-        other.treasure = list(self.treasure)
-        other.alive = list(self.alive)
-        other.missions = list(self.missions)
-        other.capitols_taken = list(self.capitols_taken)
-        other.eliminated_by = list(self.eliminated_by)
-        other.pick = [self.pick[0], list(self.pick[1])] if self.pick else None
-        b = self.battle
-        other.battle = {k: (list(v) if isinstance(v, list) else v) for k, v in b.items()} if b else None
-        if b:
-            other.battle["side"] = [list(x) for x in b["side"]]
-        other.over = self.over
-        other.winners = list(self.winners)
-        other.end_reason = self.end_reason
-        other._moves = dict(self._moves)
+    def redeal_hidden(self, player: int | None, dice) -> None:
+        """The other seats' missions dealt anew (:func:`.missions.redeal`)."""
+        from .missions import redeal
 
-    def snapshot(self) -> dict:
-        return {
-            "turn": self.turn, "first": self.first, "active": self.active,
-            "owner": self.owner, "capitol": self.capitol, "warehouse": self.warehouse,
-            "units": self.units, "treasure": self.treasure, "alive": self.alive,
-            "missions": self.missions, "capitols_taken": self.capitols_taken,
-            "eliminated_by": self.eliminated_by, "pick": self.pick, "battle": self.battle,
-            "over": self.over, "winners": self.winners, "end_reason": self.end_reason,
-        }
+        redeal(self, player, dice)
 
     # -- what players see ----------------------------------------------------------------
     def view(self, player: int | None) -> dict:
@@ -220,8 +212,10 @@ class V2State(GameState):
         return sum(wh[f] + (1 if cap[f] == p else 0) for f, o in enumerate(owner) if o == p)
 
     # -- shared primitives -----------------------------------------------------------------
-    def log(self, kind: str, text: str, **data) -> None:
-        self.events.append(Event(kind, self.turn, text, data))
+    def log(self, kind: str, text: str, audience: tuple[int, ...] | None = EVERYONE, **data) -> None:
+        """An event for the chronicle; ``audience``: the seats that may read it while the
+        game runs (a mission is its holder's alone, 2.4)."""
+        self.events.append(Event(kind, self.turn, text, data, audience))
 
     def add_units(self, f: int, new) -> None:
         us = self.units[f]
