@@ -141,7 +141,7 @@ class V2State(GameState):
             "owner": self.owner,
             "capitol": self.capitol,
             "warehouse": self.warehouse,
-            "units": [list(us) for us in self.units],
+            "units": [[list(u) for u in us] for us in self.units],
             "pick": {"target": self.pick[0], "units": [[f, list(u)] for f, u in self.pick[1]]} if self.pick else None,
             "battle": self._battle_view(),
             "over": self.over,
