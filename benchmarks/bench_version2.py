@@ -1,5 +1,6 @@
 """version² speed: decisions per second with random bots, full 4-player Capitol games per
-second with ``general`` bots, and the battle odds of 10 against 10 mixed armies.
+second with ``general`` bots, and the battle calculator (``realms odds version2``, through
+``Game.calculator``) for 10 against 10 mixed armies at two trial counts.
 
 CPU time of this process (``time.process_time``), so other load on a shared machine
 inflates the figures less; one core.
@@ -14,7 +15,6 @@ from realms.core.agents import RandomBot, bot_seed
 from realms.core.match import play
 from realms.games.version2 import GAME
 from realms.games.version2.bots import GeneralBot
-from realms.games.version2.odds import battle_odds
 
 
 def decisions_per_second(games: int, players: int, kind: str) -> tuple[float, int]:
@@ -34,8 +34,9 @@ def general_games_per_second(games: int) -> float:
 
 
 def odds_time(trials: int) -> tuple[float, dict]:
+    compute = GAME.calculator().compute
     t = time.process_time()
-    r = battle_odds("6i,2c,2a", "7i,1c,2a", "woodland", trials=trials)
+    r, _ = compute({"attacker": "6i,2c,2a", "defender": "7i,1c,2a", "terrain": "woodland", "trials": trials})
     return time.process_time() - t, r
 
 
@@ -47,11 +48,12 @@ def main() -> None:
         rate, n = decisions_per_second(args.games, 4, kind)
         print(f"random bots, 4 players, {kind}: {rate:,.0f} decisions/s ({n} decisions)")
     print(f"general bots, 4 players, capitol: {general_games_per_second(args.games):.2f} games/s")
+    odds_time(50)  # imports and the scratch board, paid once
     for trials in (300, 10_000):
         sec, r = odds_time(trials)
-        lo, hi = r["conquest_95"]
-        print(f"odds 10 v 10 mixed, {trials} battles: {1000 * sec:.0f} ms, conquest {100 * r['conquest']:.1f}% "
-              f"(95%: {100 * lo:.1f}-{100 * hi:.1f})")
+        p, (lo, hi) = r["chances"]["conquest"], r["interval_95"]["conquest"]
+        print(f"calculator 10 v 10 mixed, {trials} battles ({r['method']}): {1000 * sec:.0f} ms, "
+              f"conquest {100 * p:.1f}% (95%: {100 * lo:.1f}-{100 * hi:.1f}, ±{100 * (hi - lo) / 2:.1f} points)")
 
 
 if __name__ == "__main__":
