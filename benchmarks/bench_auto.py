@@ -4,29 +4,42 @@ Prints:
 
 * the bot's mean (and 95th percentile) thinking time per auto nation turn, in ms — the
   time spent in ``AutoBot.choose`` for the decisions of one of its nations' turns (target
-  ≤ 20 ms), and the whole nation turn with the engine's own work;
+  ≤ 2 ms, issue 17), and the whole nation turn with the engine's own work;
 * 4-auto games per second (4 players, 15 turns);
 * ``realms tournament hy-breasil --bots auto,random,random,random --games 200 --seed 1``:
   auto's win share with its Wilson 95% interval (target ≥ 0.6) and mean VP;
 * the "history" of 4-auto games: mean nations alive per turn, mean nation lifetime in
-  turns, and the share of games whose first-turn nations are all gone by turn 15.
+  turns, and the share of games whose first-turn nations are all gone by turn 15;
+* issue 17, seats rotated, 4 players, 15 turns, Wilson 95% intervals (``--match-games``
+  each, two processes): one auto (normal) against three greedy (aim ≥ 25%), one auto
+  against three random (aim ≥ 90%), greedy against three random (aim ≥ 95%), and each
+  level (easy, normal, hard) against three greedy;
+* per level, in 4-auto games of that level: the spread of the TR over nation-turns, the
+  share of 1 v 1 battles, the share of attacks at under even odds (the exact chance of
+  taking the area from the battle's opening sizes and terrain), and §6.4 splits and
+  abandonments a game.  ``easy`` is the system as first transcribed: the "before".
 
-Run: ``.venv/bin/python benchmarks/bench_auto.py [--games 200] [--auto-games 100]``.
+Run: ``.venv/bin/python benchmarks/bench_auto.py [--games 200] [--auto-games 100]
+[--match-games 200] [--only issue17]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import subprocess
 import sys
 import time
+from collections import Counter
+from multiprocessing import Pool
 from pathlib import Path
 
-from realms.core.agents import bot_seed
+from realms.core.agents import RandomBot, bot_seed
 from realms.core.match import play
 from realms.games.hy_breasil import GAME
 from realms.games.hy_breasil.bots import AutoBot
+from realms.games.hy_breasil.bots.chances import take_chance
 
 OPTIONS = {"players": 4, "turns": 15}
 
@@ -125,6 +138,89 @@ def tournament_cli(games: int, seed: int) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+# -- issue 17: matches and the recalibration's figures ------------------------------------------------
+LEVELS = ("easy", "normal", "hard")
+
+
+def agent(spec: str, seed: int):
+    """A bot from ``name[:key=value…]`` (the ``--bots`` spelling), built here so that the
+    benchmark needs nothing but the game's own bot classes."""
+    name, *parts = spec.split(":")
+    params = dict(p.split("=", 1) for p in parts)
+    return {"random": RandomBot, **GAME.bots}[name](seed, **params)
+
+
+def match_game(job: tuple[str, str, int]) -> tuple[float, float]:
+    """One game: ``x`` in seat ``seed % 4``, ``y`` in the others → (x's win share, x's VP)."""
+    x, y, seed = job
+    seat = seed % 4
+    specs = [y] * 4
+    specs[seat] = x
+    state = GAME.new_game(OPTIONS, seed)
+    play(state, [agent(sp, bot_seed(seed, k)) for k, sp in enumerate(specs)])
+    res = state.result()
+    name = res["players"][seat]
+    winners = set(res["winners"])
+    return (1 / len(winners) if name in winners else 0.0), res["scores"][name]
+
+
+def wilson(p: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def match(pool, x: str, y: str, games: int, seed: int = 0) -> str:
+    t = time.perf_counter()
+    res = pool.map(match_game, [(x, y, seed + i) for i in range(games)])
+    share = sum(w for w, _ in res) / games
+    lo, hi = wilson(share, games)
+    vp = sum(v for _, v in res) / games
+    return (f"{x} v 3 {y}: wins {share:.3f} (95% {lo:.3f}–{hi:.3f}), mean VP {vp:.0f}  "
+            f"[{games} games, {time.perf_counter() - t:.0f} s]")
+
+
+def level_game(job: tuple[str, int]) -> dict:
+    """A 4-auto game at ``level``: TRs played, battles (sizes, terrain), §6.4 losses."""
+    level, seed = job
+    state = GAME.new_game(OPTIONS, 20_000 + seed)
+    bots = [AutoBot(bot_seed(seed, k), level=level) for k in range(4)]
+    play(state, bots)
+    trs = Counter(tr for b in bots for tr in b.tr_log)
+    battles = [(e.data["attackers"], e.data["defenders"], e.data["terrain"]) for e in state.events if e.kind == "battle"]
+    splits = sum(1 for e in state.events if e.kind in ("nation-splits", "areas-abandoned"))
+    return {"trs": trs, "battles": battles, "splits": splits}
+
+
+def level_figures(pool, level: str, games: int) -> str:
+    trs: Counter = Counter()
+    battles: list = []
+    splits = 0
+    for r in pool.map(level_game, [(level, i) for i in range(games)]):
+        trs += r["trs"]
+        battles += r["battles"]
+        splits += r["splits"]
+    n = sum(trs.values())
+    spread = " ".join(f"{tr}:{trs[tr] / n:.0%}" for tr in range(8))
+    ones = sum(1 for a, d, _ in battles if a == 1 and d == 1) / len(battles)
+    under = sum(1 for a, d, t in battles if take_chance(a, d, t) < 0.5) / len(battles)
+    return (f"{level:6s} TR over {n} nation-turns  {spread}\n"
+            f"       battles {len(battles) / games:.1f} a game: 1 v 1 {ones:.0%}, under even odds {under:.0%}; "
+            f"§6.4 splits/abandonments {splits / games:.1f} a game")
+
+
+def issue17(match_games: int, level_games: int) -> None:
+    with Pool(2) as pool:
+        print(f"issue 17 (4 players, 15 turns, seats rotated, 2 processes):")
+        for level in LEVELS:
+            print("  " + level_figures(pool, level, level_games).replace("\n", "\n  "))
+        print("  " + match(pool, "auto", "greedy", match_games))
+        print("  " + match(pool, "auto", "random", match_games))
+        print("  " + match(pool, "greedy", "random", match_games))
+        for level in ("easy", "hard"):
+            print("  " + match(pool, f"auto:level={level}", "greedy", match_games))
+
+
 def pct(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     return xs[min(len(xs) - 1, int(q * len(xs)))]
@@ -135,13 +231,20 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200, help="tournament games (auto + 3 random)")
     ap.add_argument("--auto-games", type=int, default=100, help="4-auto games for speed and history")
     ap.add_argument("--timing-games", type=int, default=20, help="4-auto games clocked per nation turn")
+    ap.add_argument("--match-games", type=int, default=200, help="games per issue-17 match (and per level)")
+    ap.add_argument("--only", choices=("issue17", "timing"), help="run only the issue-17 figures or the timing")
     args = ap.parse_args()
 
-    four_auto(2)  # warm up: imports, map tables
+    if args.only == "issue17":
+        issue17(args.match_games, args.match_games)
+        return
+    four_auto(2)  # warm up: imports, map tables, the odds tables
     bot_t, wall_t = nation_turn_times(args.timing_games)
     print(f"auto nation turns clocked:          {len(bot_t):8d}  ({args.timing_games} 4-auto games)")
-    print(f"bot ms per auto nation turn:        {1000 * sum(bot_t) / len(bot_t):8.2f}  (p95 {1000 * pct(bot_t, 0.95):.2f}; target ≤ 20)")
+    print(f"bot ms per auto nation turn:        {1000 * sum(bot_t) / len(bot_t):8.2f}  (p95 {1000 * pct(bot_t, 0.95):.2f}; target ≤ 2)")
     print(f"wall ms per nation turn (+engine):  {1000 * sum(wall_t) / len(wall_t):8.2f}")
+    if args.only == "timing":
+        return
 
     dt, states = four_auto(args.auto_games)
     print(f"4-auto games/s (1 process):         {args.auto_games / dt:8.2f}  ({1000 * dt / args.auto_games:.0f} ms a game)")
@@ -166,6 +269,7 @@ def main() -> None:
     print(f"  auto win share {auto['win_share']:.3f} (95% {lo:.3f}–{hi:.3f}; target ≥ 0.6), mean VP "
           f"{auto['mean_vp']:.1f}; random mean VP {res['bots']['random']['mean_vp']:.1f}  "
           f"[{time.perf_counter() - t:.0f} s]")
+    issue17(args.match_games, args.match_games)
 
 
 if __name__ == "__main__":

@@ -258,16 +258,22 @@ def test_a_single_option_is_applied_by_the_engine_and_not_recorded():
 
 
 def test_fields_are_declared_once():
-    """Construction must set exactly the declared fields; a clone copies each as declared
-    (lists anew, the rest shared); the snapshot holds those it names."""
+    """Construction must set every declared field, and the kit finds any other; a clone
+    copies each as declared (lists anew, the rest shared); the snapshot holds those it
+    names."""
+    class Forgetful(Toy):
+        FIELDS = Toy.FIELDS + (Field("forgotten", list),)
+
     class Sloppy(Toy):
         def __init__(self, options, seed):
             self.extra = 1
             super().__init__(options, seed)
 
-    with pytest.raises(TypeError, match=r"not declared in FIELDS: \['extra'\]"):
-        Sloppy({"winners": []}, 1)
+    with pytest.raises(TypeError, match=r"declared in FIELDS but not set: \['forgotten'\]"):
+        Forgetful({"winners": []}, 1)
+    assert Sloppy({"winners": []}, 1).undeclared_fields() == ["extra"]
     s = Toy({"winners": []}, 1)
+    assert s.undeclared_fields() == []
     c = s.clone()
     assert c.log == s.log and c.log is not s.log and c.names is s.names
     c.log.append((9, "z"))

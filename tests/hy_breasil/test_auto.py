@@ -1275,3 +1275,16 @@ def test_levels_are_named_and_checked():
     assert hard.tr_band == (1, 6) and hard.sure_retreat and hard.odds
     with pytest.raises(ValueError, match="unknown auto level 'silly' .*easy, normal, hard"):
         AutoBot(1, level="silly")
+
+
+def test_levels_through_bots_parameters():
+    """``--bots auto:level=hard`` reaches the bot through the runner's bot parameters; a bad
+    level is the runner's clear error, naming the levels."""
+    from realms.core.game import OptionError
+    from realms.sim.runner import make_bots
+
+    bots = make_bots(GAME, ["auto:level=hard", "auto", "greedy", "auto:level=easy"], 4, 1)
+    assert [getattr(b, "level").name for b in bots] == ["hard", "normal", "easy", "easy"]
+    assert [b.name for b in bots] == ["auto", "auto", "greedy", "auto"]
+    with pytest.raises(OptionError, match="unknown auto level 'silly'.*easy, normal, hard"):
+        make_bots(GAME, ["auto:level=silly"], 2, 1)

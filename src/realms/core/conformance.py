@@ -8,6 +8,7 @@ many seeds and, along the way, checks that:
 - illegal answers (unknown keys, wrong player, out-of-range index) are refused with
   :class:`IllegalAnswer` and leave the state untouched;
 - clones are independent of the original in both directions;
+- the state holds no attribute its ``FIELDS`` do not declare;
 - ``view(p)`` is JSON-serialisable for every seat and for spectators, and neither it
   nor the decisions that viewer is shown (``pending_for(p)``) reveal any of the values
   the game declares hidden from that viewer;
@@ -237,6 +238,8 @@ def check_game(
                 _fail(game, seed, step, f"no end after {max_decisions} answers")
         check_views(game, state, seed, step)
         check_returns(game, state, seed, step)
+        if state.undeclared_fields():
+            _fail(game, seed, step, f"attributes not declared in FIELDS: {state.undeclared_fields()}")
         try:
             state.apply(0, "anything")
         except IllegalAnswer:

@@ -17,8 +17,9 @@ scheduled or logged first, :meth:`GameState.ask_again` discards), so that a
 determinized copy can ask anew.
 
 A game state declares its fields once (:attr:`GameState.FIELDS`): construction checks
-it set exactly those, :meth:`GameState.clone` copies each as declared and
-:meth:`GameState.snapshot` hashes those it names.
+it set them all (and the conformance kit that it set no other),
+:meth:`GameState.clone` copies each as declared and :meth:`GameState.snapshot` hashes
+those it names.
 """
 
 from __future__ import annotations
@@ -85,6 +86,22 @@ def copy_optional_list(value: list | None) -> list | None:
     return None if value is None else list(value)
 
 
+def _copier(fields: "tuple[Field, ...]") -> Callable:
+    """``copy_fields(state, other)``: each declared field copied as declared, written out
+    as plain assignments (as a dataclass writes its ``__init__``), so a clone costs what a
+    hand-written copy costs."""
+    namespace: dict[str, Any] = {}
+    lines = ["def copy_fields(self, other):", "    pass"]
+    for i, f in enumerate(fields):
+        if f.copy is None:
+            lines.append(f"    other.{f.name} = self.{f.name}")
+        else:
+            namespace[f"copy_{i}"] = f.copy
+            lines.append(f"    other.{f.name} = copy_{i}(self.{f.name})")
+    exec("\n".join(lines), namespace)
+    return namespace["copy_fields"]
+
+
 #: the fields every state has, kept by the engine itself
 ENGINE_FIELDS = frozenset(
     ("options", "seed", "dice", "events", "answers", "answer_kinds", "_stack", "_pending", "_waiting")
@@ -105,20 +122,21 @@ class GameState:
     RECORD_VERSION: ClassVar[int] = 1
     #: the game's own fields: what construction sets, a clone copies, a snapshot hashes
     FIELDS: ClassVar[tuple[Field, ...]] = ()
-    _SHARED: ClassVar[tuple[str, ...]] = ()
-    _COPIED: ClassVar[tuple[tuple[str, Callable], ...]] = ()
     _SNAP: ClassVar[tuple[tuple[str, str, Any], ...]] = ()
-    _NAMES: ClassVar[frozenset] = frozenset()
+    _NAMES: ClassVar[tuple[str, ...]] = ()
+    _copy_fields: ClassVar[Callable[["GameState", "GameState"], None]] = staticmethod(lambda self, other: None)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         names = [f.name for f in cls.FIELDS]
         if len(set(names)) != len(names) or ENGINE_FIELDS & set(names):
             raise TypeError(f"{cls.__name__}: FIELDS names a field twice, or one the engine keeps")
-        cls._NAMES = frozenset(names)
-        cls._SHARED = tuple(f.name for f in cls.FIELDS if f.copy is None)
-        cls._COPIED = tuple((f.name, f.copy) for f in cls.FIELDS if f.copy is not None)
+        bad = [n for n in names if not n.isidentifier()]
+        if bad:
+            raise TypeError(f"{cls.__name__}: FIELDS names that are not identifiers: {bad}")
+        cls._NAMES = tuple(names)
         cls._SNAP = tuple((f.name, f.key or f.name, f.snap) for f in cls.FIELDS if f.snap is not False)
+        cls._copy_fields = staticmethod(_copier(cls.FIELDS))
 
     def __init__(self, options: dict, seed: int) -> None:
         self.options = options
@@ -132,16 +150,20 @@ class GameState:
         self._waiting: tuple | None = None
 
     def start(self, *frames: tuple) -> None:
-        """End of construction: check that it set exactly the declared :attr:`FIELDS`, then
-        run ``frames`` to the first question."""
-        have = self.__dict__.keys() - ENGINE_FIELDS
-        if have != self._NAMES:
-            raise TypeError(
-                f"{type(self).__name__}: fields set but not declared in FIELDS: "
-                f"{sorted(have - self._NAMES)}; declared but not set: {sorted(self._NAMES - have)}"
-            )
+        """End of construction: check that it set every declared field (:attr:`FIELDS`),
+        then run ``frames`` to the first question.  (That it set no other is
+        :meth:`undeclared_fields`' to say, for the conformance kit: looking at the
+        instance's ``__dict__`` here would slow every attribute read of the game.)"""
+        missing = [name for name in self._NAMES if not hasattr(self, name)]
+        if missing:
+            raise TypeError(f"{type(self).__name__}: declared in FIELDS but not set: {missing}")
         self.then(*frames)
         self._run()
+
+    def undeclared_fields(self) -> list[str]:
+        """The state's attributes that neither the engine nor :attr:`FIELDS` declares (a
+        clone would drop them, a hash miss them); empty when the declaration is whole."""
+        return sorted(set(vars(self)) - ENGINE_FIELDS - set(self._NAMES))
 
     # -- the machine -------------------------------------------------------------
     def then(self, *frames: tuple) -> None:
@@ -333,21 +355,16 @@ class GameState:
         declared field is copied as :attr:`FIELDS` says."""
         cls = self.__class__
         other = cls.__new__(cls)
-        mine = self.__dict__
-        od = other.__dict__
-        od["options"] = self.options
-        od["seed"] = self.seed
-        od["dice"] = self.dice.clone()
-        od["events"] = list(self.events)
-        od["answers"] = list(self.answers)
-        od["answer_kinds"] = list(self.answer_kinds)
-        od["_stack"] = list(self._stack)
-        od["_pending"] = list(self._pending)
-        od["_waiting"] = self._waiting
-        for name in cls._SHARED:
-            od[name] = mine[name]
-        for name, copy in cls._COPIED:
-            od[name] = copy(mine[name])
+        other.options = self.options
+        other.seed = self.seed
+        other.dice = self.dice.clone()
+        other.events = list(self.events)
+        other.answers = list(self.answers)
+        other.answer_kinds = list(self.answer_kinds)
+        other._stack = list(self._stack)
+        other._pending = list(self._pending)
+        other._waiting = self._waiting
+        self._copy_fields(self, other)
         return other
 
     # -- search and learning ---------------------------------------------------------------

@@ -47,7 +47,7 @@ def civil_war(s: "HBState", nid: int) -> None:
 
 
 def _splits(s: "HBState", n: "Nation") -> list[int]:
-    cache = getattr(s, "_split_cache", None)
+    cache = s._split_cache
     key = (n.id, s.turn, len(s.events))
     if cache is None or cache[0] != key:
         cache = (key, best_splits(s, n))

@@ -12,6 +12,7 @@ unwounded units first; only if it does not may the attacker (§6.3.2).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision
@@ -43,6 +44,19 @@ def hit_outcomes(unhurt: int, wounded: int, hits: int) -> list[tuple[int, int]]:
             if 0 <= kill1 <= wounded:
                 out.add((unhurt - kill2 - wound, wounded - kill1 + wound))
     return sorted(out, reverse=True)
+
+
+@lru_cache(maxsize=None)
+def outcome_keys(unhurt: int, wounded: int, hits: int) -> tuple[str, ...]:
+    """The option keys of :func:`hit_outcomes` (``"u1w0"``), made once per battle size."""
+    outcomes = hit_outcomes(unhurt, wounded, hits)
+    keys = tuple(_outcome_key(*o) for o in outcomes)
+    OUTCOME_OF.update(zip(keys, outcomes))
+    return keys
+
+
+#: an outcome key's (unhurt, wounded), for every key :func:`outcome_keys` has made
+OUTCOME_OF: dict[str, tuple[int, int]] = {}
 
 
 def attacker_needs(s: "HBState", area: int, attacker) -> int:
@@ -135,7 +149,7 @@ def allocate(s: "HBState", nid: int, side: int, hits: int) -> Decision | None:
         return None
     if u + w == 0:
         return None
-    outcomes = hit_outcomes(u, w, hits)
+    keys = outcome_keys(u, w, hits)
     # The defender's dice were rolled with the attacker's: its hits count even if the
     # attacker's hits just removed it from play (§8); its former owner applies them.
     roller_owner = bt[ATT_OWNER] if side == 0 else bt[DEF_OWNER]
@@ -146,15 +160,14 @@ def allocate(s: "HBState", nid: int, side: int, hits: int) -> Decision | None:
         uu, ww = key[1:].split("w")
         return f"Leave the {target} with {uu} unhurt and {ww} wounded"
 
-    return Decision(roller_owner, "hb.assign-hits", tuple(_outcome_key(*o) for o in outcomes),
+    return Decision(roller_owner, "hb.assign-hits", keys,
                     f"The {roller} scored {hits} hits on {u} unhurt and {w} wounded {target}: how do they fall?",
                     "§6.3.1", label)
 
 
 @STEPS.on_answer("allocate")
 def allocate_answer(s: "HBState", player: int, key: str, nid: int, side: int, hits: int) -> None:
-    u, w = key[1:].split("w")
-    _apply_hits(s, side, int(u), int(w))
+    _apply_hits(s, side, *OUTCOME_OF[key])
 
 
 def _apply_hits(s: "HBState", side: int, u: int, w: int) -> None:

@@ -88,6 +88,8 @@ class HBState(GameState):
         Field("moved", dict, lambda s: sorted(s.moved.items())),
         Field("contested"), Field("asked", None, lambda s: sorted(s.asked)),
         Field("battle", copy_optional_list), Field("over"),
+        # civil war's best splits for the position it was worked out for (civil_war.py)
+        Field("_split_cache", lambda cache: None, snap=False),
     )
 
     def __init__(self, options: dict, seed: int) -> None:
@@ -128,6 +130,7 @@ class HBState(GameState):
         self.asked: frozenset[int] = frozenset()
         self.battle: list[int] | None = None
         self.over = False
+        self._split_cache = None
         self.start(("turn",))
 
     # -- what players see ----------------------------------------------------------------

@@ -246,6 +246,15 @@ class AutoBot:
         pv = self.value(look, n, a)
         return (ov, dv, pv) if n.id == bt.attacker else (dv, ov, pv)
 
+    def retreat_to(self, look: Look, n, areas: list[int], choose) -> str:
+        """The area a retreating nation's units go to, one at a time: where its first unit
+        went (so they stay together), or ``choose(look, n, areas)`` for the first."""
+        dest = self._retreat_dest.get(n.id)
+        if dest is None or dest not in areas:
+            dest = choose(look, n, areas)
+        self.note_moved(n, dest)
+        return look.board.ids[dest]
+
     def retreat(self, decision: Decision, look: Look) -> str:
         """§4.1–4.2: the retreat check, and where to go (the retreat preference list)."""
         bt = look.battle
@@ -253,11 +262,7 @@ class AutoBot:
         keys = list(decision.keys)
         areas = [look.board.index[k] for k in keys[1:]]
         if keys[0] == "stop":
-            dest = self._retreat_dest.get(n.id)
-            if dest is None or dest not in areas:
-                dest = self.retreat_destination(look, n, areas)
-            self.note_moved(n, dest)
-            return look.board.ids[dest]
+            return self.retreat_to(look, n, areas, self.retreat_destination)
         if n.id == bt.attacker:
             sent = self.phase.battle_sent if self.phase is not None and self.phase.nid == n.id else bt.au + bt.aw
             if sent <= bt.au + bt.aw:

@@ -20,7 +20,6 @@ from __future__ import annotations
 from functools import lru_cache
 from math import comb
 
-from ..odds import solve_position
 
 #: Britannia II: an army hits on 5 or 6, attacking or defending (clear terrain).
 BRITANNIA_HIT = 1 / 3
@@ -49,6 +48,8 @@ def take_chance(attackers: int, defenders: int, terrain: str = "plains", *, ferv
         return 0.0
     if defenders <= 0:
         return 1.0
+    from ..odds import solve_position  # numpy: loaded by the first battle a bot weighs, not by listing games
+
     a, aw = health_split(attackers, attackers_wounded)
     d, dw = health_split(defenders, defenders_wounded)
     r = solve_position(a - aw, aw, d - dw, dw, terrain=terrain, fervour=fervour, attacker_race=attacker_race,

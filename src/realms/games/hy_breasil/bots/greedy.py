@@ -74,11 +74,7 @@ class GreedyBot(AutoBot):
         keys = list(decision.keys)
         areas = [look.board.index[k] for k in keys[1:]]
         if keys[0] == "stop":
-            dest = self._retreat_dest.get(n.id)
-            if dest is None or dest not in areas:
-                dest = self.safe_retreat(look, n, areas)
-            self.note_moved(n, dest)
-            return look.board.ids[dest]
+            return self.retreat_to(look, n, areas, self.safe_retreat)
         p = battle_take_chance(self, look)
         if n.id == bt.attacker:
             if p >= ATTACKER_RETREAT:
