@@ -93,9 +93,9 @@ def test_only_games_with_a_calculator_are_listed():
     assert r.exit_code == 0 and "hy-breasil" in r.output and "brian-boru" not in r.output
     r = run()
     assert r.exit_code == 2
-    assert r.output == "Error: give a game: realms odds GAME … (games with a battle calculator: hy-breasil)\n"
+    assert r.output == "Error: give a game: realms odds GAME … (games with a battle calculator: hy-breasil, version2)\n"
     r = run("brian-boru", "-a", "3")
-    assert r.output == "Error: 'brian-boru' has no battle calculator (games with one: hy-breasil)\n"
+    assert r.output == "Error: 'brian-boru' has no battle calculator (games with one: hy-breasil, version2)\n"
 
 
 def test_a_declared_calculator_becomes_a_command(monkeypatch):

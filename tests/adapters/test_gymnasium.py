@@ -9,7 +9,8 @@ from gymnasium.utils.env_checker import check_env
 from realms.adapters.gymnasium import env
 from realms.core.game import OptionError, games
 
-SMALL = {"hy-breasil": {"players": 3, "turns": 2}, "brian-boru": {"players": 3}, "brittania": {"players": 3, "turns": 2}}
+SMALL = {"hy-breasil": {"players": 3, "turns": 2}, "brian-boru": {"players": 3},
+         "version2": {"players": 3, "turn_limit": 4}, "brittania": {"players": 3, "turns": 2}}
 GAME_IDS = list(games())
 
 

@@ -13,7 +13,8 @@ from open_spiel.python.algorithms import ismcts, mcts
 from realms.adapters.openspiel import load
 from realms.core.game import games, get_game
 
-SMALL = {"hy-breasil": {"players": 3, "turns": 1}, "brian-boru": {"players": 3}, "brittania": {"players": 3, "turns": 1}}
+SMALL = {"hy-breasil": {"players": 3, "turns": 1}, "brian-boru": {"players": 3},
+         "version2": {"players": 3, "turn_limit": 4}, "brittania": {"players": 3, "turns": 1}}
 GAME_IDS = list(games())
 
 

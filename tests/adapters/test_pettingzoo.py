@@ -12,7 +12,8 @@ from realms.adapters.common import encode_view
 from realms.adapters.pettingzoo import env, parallel_env
 from realms.core.game import games, get_game
 
-SMALL = {"hy-breasil": {"players": 3, "turns": 3}, "brian-boru": {"players": 3}, "brittania": {"players": 3, "turns": 2}}
+SMALL = {"hy-breasil": {"players": 3, "turns": 3}, "brian-boru": {"players": 3},
+         "version2": {"players": 3, "turn_limit": 4}, "brittania": {"players": 3, "turns": 2}}
 GAME_IDS = list(games())
 
 

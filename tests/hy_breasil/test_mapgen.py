@@ -98,7 +98,7 @@ def test_bad_arguments_are_one_line(tmp_path, args, message):
 
 def test_only_games_with_a_generator(tmp_path):
     r = CliRunner().invoke(cli, ["map", "generate", "brian-boru", "-o", str(tmp_path / "x.toml")])
-    assert r.exit_code == 2 and "'brian-boru' has no map generator (games with one: hy-breasil)" in r.output
+    assert r.exit_code == 2 and "'brian-boru' has no map generator (games with one: hy-breasil, version2)" in r.output
     assert "--areas" in CliRunner().invoke(cli, ["map", "generate", "hy-breasil", "--help"]).output
 
 

@@ -14,7 +14,8 @@ from realms.search.ismcts import ISMCTSBot
 from realms.sim.runner import make_bots
 
 #: short games, so that a search in every seat stays quick
-SMALL = {"hy-breasil": {"players": 3, "turns": 2}, "brian-boru": {"players": 3}}
+SMALL = {"hy-breasil": {"players": 3, "turns": 2}, "brian-boru": {"players": 3},
+         "version2": {"players": 3, "turn_limit": 4}}
 GAME_IDS = list(games())
 
 

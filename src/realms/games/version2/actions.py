@@ -1,0 +1,154 @@
+"""The options of a player's turn (2.3): every recruit (2.3.2), warehouse to build or pull
+down (2.3.5), unit move (2.3.3) and attack (2.3.4) open to him now, plus ending the turn.
+
+They are found in one pass over the player's fields and kept as :class:`LazyKeys`: runs
+of options whose key strings are made only when read, so a bot that answers by index
+never builds the hundred strings it does not use (the engine's speed target, issue 15).
+Order: ``end``, then per field in board order its recruits, build or pull, and moves,
+then the attacks by target.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable, Sequence
+
+from .attack import can_attack
+from .rules import ARM_LETTER
+from .state import unit_class
+
+if TYPE_CHECKING:
+    from .state import V2State
+
+NOBODY = -1
+
+
+class LazyKeys(Sequence[str]):
+    """Option keys as runs ``(count, make, arg)``; ``make(arg, i)`` is the run's i-th key."""
+
+    __slots__ = ("runs", "_n", "_list", "_set")
+
+    def __init__(self, runs: list[tuple[int, Callable, object]], n: int) -> None:
+        self.runs = runs
+        self._n = n
+        self._list: list[str] | None = None
+        self._set: frozenset[str] | None = None
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return self._all()[i]
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError(i)
+        for count, make, arg in self.runs:
+            if i < count:
+                return make(arg, i)
+            i -= count
+        raise IndexError(i)
+
+    def _all(self) -> list[str]:
+        if self._list is None:
+            self._list = [make(arg, i) for count, make, arg in self.runs for i in range(count)]
+        return self._list
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __contains__(self, key: object) -> bool:
+        if self._set is None:
+            self._set = frozenset(self._all())
+        return key in self._set
+
+    def __repr__(self) -> str:
+        return f"LazyKeys({self._all()!r})"
+
+
+def _end(arg, i):
+    return "end"
+
+
+def _recruit(arg, i):
+    f, letters = arg
+    return f"recruit:{f}:{letters[i]}"
+
+
+def _one(arg, i):
+    return arg
+
+
+def _move(arg, i):
+    f, dests, classes = arg
+    k = len(dests)
+    c = classes[i // k]
+    return f"move:{f}:{dests[i % k]}:{c if c == 'all' else unit_class(c)}"
+
+
+def _attack(arg, i):
+    return f"attack:{arg[i]}"
+
+
+def field_moves(us: list, near: tuple, owner: list, p: int) -> tuple:
+    """The classes of the units on a field that can move (2.3.3) — and ``all`` where two
+    or more can, to move them together — its own neighbours they can move to, and the
+    foreign neighbours they can attack if any unit can (V2-Q15)."""
+    movers: list = sorted({u for u in us if u[1] > 0})
+    if movers and (len(movers) > 1 or us.count(movers[0]) > 1):
+        movers.append("all")
+    dests = [g for g in near if owner[g] == p]
+    if not movers and not any(map(can_attack, us)):
+        return movers, dests, ()
+    return movers, dests, tuple(g for g in near if owner[g] != p)
+
+
+def action_keys(s: "V2State", p: int) -> LazyKeys:
+    rules = s.rules
+    board = s.board
+    owner, units, wh, cap = s.owner, s.units, s.warehouse, s.capitol
+    terrain, adj = board.terrain, board.adj
+    money = s.treasure[p]
+    can_build = money >= rules.warehouse_cost
+    # letters of the arms affordable now, per terrain code (2.3.2)
+    # per terrain code, the recruits open now (2.3.2): "i" one infantry, "i:max" as many
+    # as the treasure pays for (where that is two or more)
+    by_terrain = [[ARM_LETTER[a] for a in range(3) if t in rules.recruit_on[a] and rules.cost[a] <= money]
+                  + [ARM_LETTER[a] + ":max" for a in range(3) if t in rules.recruit_on[a] and 2 * rules.cost[a] <= money]
+                  for t in range(5)]
+    moves = s._moves
+    runs: list = [(1, _end, None)]
+    append = runs.append
+    n = 1
+    targets: set[int] = set()
+    for f in [f for f in board.passable if owner[f] == p]:
+        t = terrain[f]
+        if t >= 2:
+            letters = by_terrain[t]
+            if letters:
+                append((len(letters), _recruit, (f, letters)))
+                n += len(letters)
+            if not wh[f]:
+                if can_build:
+                    append((1, _one, f"build:{f}"))
+                    n += 1
+            elif cap[f] == NOBODY:
+                append((1, _one, f"pull:{f}"))
+                n += 1
+        if not units[f]:
+            continue
+        cached = moves.get(f)
+        if cached is None:
+            cached = moves[f] = field_moves(units[f], adj[f], owner, p)
+        movers, dests, foreign = cached
+        if foreign:
+            targets.update(foreign)
+        if movers and dests:
+            c = len(movers) * len(dests)
+            append((c, _move, (f, dests, movers)))
+            n += c
+    if targets:
+        order = sorted(targets)
+        append((len(order), _attack, order))
+        n += len(order)
+    return LazyKeys(runs, n)

@@ -1,0 +1,352 @@
+"""The battle (2.3.4.2–2.3.4.4), fight-turn by fight-turn.
+
+``s.battle`` holds the two sides (0 the attacker, 1 the defender) as lists of units
+``(arm, move_points, experience, spent, origin)`` — the origin is the field an attacker
+came from, to which it retreats — with the artillery orders, the round, the sizes at the
+start and each side's complete retreat (the round its foot troops leave, or 0).
+
+A round (V2-Q21…Q24): in rounds 1, 3, 5 … the artillery of both sides fires as ordered
+(at artillery: one duel; at foot troops: three foot units defend, and the shot destroys
+one of them if it beats all three rolls; random: at a unit of the enemy chosen at random).
+Then the foot troops (infantry and cavalry) form fighting groups: one unit of the smaller
+army each, the larger army's units shared out among the groups up to 3:1 in a new random
+order each round, the rest in reserve (reserves so step in for the fallen).  In a group
+every unit of the larger army attacks the one, and the one attacks the first of them;
+all duels of a round are simultaneous (V2-Q23).  A reserve destroys ``reserve // 3`` of
+the enemy's artillery a round (V2-Q24).  Artillery never fights in the foot battle, and
+is lost once its own foot troops are gone while the enemy's are not.
+
+In rounds 3, 6, 9 … each player's side may fight on, change its artillery orders, or
+retreat — completely (the artillery leaves now, the foot after three more rounds) or
+immediately (the foot leave now, the artillery is lost); infantry loses a third (rounded
+down) on a retreat, cavalry none, and every retreating unit loses a move point (V2-Q25).
+After 30 rounds the attacker breaks off (V2-Q26).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from realms.core.decision import Decision
+
+from .attack import conquer, retreat_fields
+from .modifiers import factor, ground, side_modifiers
+from .rules import ARTILLERY, INFANTRY
+from .state import describe_units
+from .steps import STEPS
+
+if TYPE_CHECKING:
+    from .state import V2State
+
+SECTION = "2.3.4.2"
+NOBODY = -1
+ORDERS = ("artillery", "foot", "random")
+
+
+def has_both(units: list) -> bool:
+    art = foot = False
+    for u in units:
+        if u[0] == ARTILLERY:
+            art = True
+        else:
+            foot = True
+    return art and foot
+
+
+def side_player(b: dict, side: int) -> int:
+    return b["att"] if side == 0 else b["dfd"]
+
+
+def side_name(s: "V2State", b: dict, side: int) -> str:
+    p = side_player(b, side)
+    return "the neutral army" if p == NOBODY else s.names[p]
+
+
+@STEPS.step("orders")
+def orders(s: "V2State", side: int) -> Decision | None:
+    """Artillery orders before the first round (2.3.4.2), asked only where they can differ:
+    the side has artillery and the enemy both artillery and foot troops."""
+    b = s.battle
+    mine, theirs = b["side"][side], b["side"][1 - side]
+    if not mine or not theirs or not any(u[0] == ARTILLERY for u in mine) or not has_both(theirs):
+        return None
+    p = side_player(b, side)
+    return Decision(p, "v2.orders", list(ORDERS),
+                    f"{s.names[p]}: what should your artillery fire at — the enemy's artillery, his foot troops, "
+                    "or targets at random?", SECTION, lambda k: f"Fire at {'random targets' if k == 'random' else 'the ' + k}",
+                    info={"target": b["target"], "side": side})
+
+
+@STEPS.on_answer("orders")
+def orders_answer(s: "V2State", player: int, key: str, side: int) -> None:
+    s.battle["orders"][side] = key
+
+
+def decided(b: dict) -> bool:
+    return not b["side"][0] or not b["side"][1]
+
+
+@STEPS.step("round")
+def fight_round(s: "V2State") -> None:
+    b = s.battle
+    if decided(b):
+        s.then(("battle_end",))
+        return
+    rules = s.rules
+    b["round"] += 1
+    rnd = b["round"]
+    b["fought"] = 1
+    sides = b["side"]
+    mods = side_modifiers(rules, [len(sides[0]), len(sides[1])], b["start"], rnd, ground(s, b["target"], b["dfd"]))
+    kills: list[set] = [set(), set()]
+    if (rnd - 1) % rules.fire_every == 0:
+        artillery_fire(s, b, mods, kills)
+    foot_battle(s, b, mods, kills)
+    for side in (0, 1):
+        if kills[side]:
+            sides[side] = [u for i, u in enumerate(sides[side]) if i not in kills[side]]
+    lost_guns(s, b)
+    for side in (0, 1):
+        if b["retreat"][side] and rnd >= b["retreat"][side] and sides[side]:
+            leave(s, b, side, b["dest"])
+    if decided(b):
+        s.then(("battle_end",))
+    elif rnd >= rules.round_limit:
+        s.log("break-off", f"After {rnd} fight-turns {s.names[b['att']]} breaks off the attack.",
+              player=b["att"], field=b["target"])
+        leave(s, b, 0, NOBODY)
+        s.then(("battle_end",))
+    elif rnd % rules.offer_every == 0:
+        s.then(("offer", 0), ("offer", 1), ("round",))
+    else:
+        s.then(("round",))
+
+
+def factors(rules, mods: list[int]):
+    """``f(side, exp, opp_exp)``: the factor of a unit of ``side`` this round, memoised
+    (a round asks the same few combinations many times)."""
+    memo: dict = {}
+
+    def f(side: int, exp: int, opp: int) -> int:
+        key = (side, exp, opp)
+        v = memo.get(key)
+        if v is None:
+            v = memo[key] = factor(rules, mods[side], exp, opp)
+        return v
+
+    return f
+
+
+def duel(s: "V2State", att_value: int, att_factor: int, def_value: int, def_factor: int) -> bool:
+    """2.3.4.3: the attacked unit is destroyed if its total is less than the attacker's."""
+    die = s.rules.die
+    r = s.dice.below
+    attack = (r(die) + 1) * att_value * att_factor
+    return (r(die) + 1) * def_value * def_factor < attack
+
+
+def artillery_fire(s: "V2State", b: dict, mods: list[int], kills: list[set]) -> None:
+    rules = s.rules
+    fac = factors(rules, mods)
+    sides = b["side"]
+    for side in (0, 1):
+        mine, theirs = sides[side], sides[1 - side]
+        guns = [u for u in mine if u[0] == ARTILLERY]
+        if not guns or not theirs:
+            continue
+        their_art = [j for j, u in enumerate(theirs) if u[0] == ARTILLERY]
+        their_foot = [j for j, u in enumerate(theirs) if u[0] != ARTILLERY]
+        order = b["orders"][side]
+        for gun in guns:
+            if not their_art or not their_foot:
+                at_art = not their_foot
+            elif order == "random":
+                at_art = theirs[s.dice.below(len(theirs))][0] == ARTILLERY
+            else:
+                at_art = order == "artillery"
+            if at_art:
+                j = their_art[s.dice.below(len(their_art))]
+                v = theirs[j]
+                if duel(s, rules.attack[ARTILLERY], fac(side, gun[2], v[2]),
+                        rules.defend[ARTILLERY], fac(1 - side, v[2], gun[2])):
+                    kills[1 - side].add(j)
+            else:
+                targets = s.dice.shuffled(their_foot)[: rules.foot_targets]
+                die = rules.die
+                first = theirs[targets[0]]
+                shot = (s.dice.below(die) + 1) * rules.attack[ARTILLERY] * fac(side, gun[2], first[2])
+                best = max((s.dice.below(die) + 1) * rules.defend[theirs[j][0]]
+                           * fac(1 - side, theirs[j][2], gun[2]) for j in targets)
+                if best < shot:
+                    kills[1 - side].add(targets[0])
+
+
+def foot_battle(s: "V2State", b: dict, mods: list[int], kills: list[set]) -> None:
+    rules = s.rules
+    fac = factors(rules, mods)
+    sides = b["side"]
+    foot = [[i for i, u in enumerate(sides[side]) if u[0] != ARTILLERY] for side in (0, 1)]
+    if not foot[0] or not foot[1]:
+        return
+    small = 0 if len(foot[0]) <= len(foot[1]) else 1
+    big = 1 - small
+    S = s.dice.shuffled(foot[small])
+    L = s.dice.shuffled(foot[big])
+    n = len(S)
+    cap = n * rules.max_group
+    fighting, reserve = L[:cap], L[cap:]
+    su, bu = sides[small], sides[big]
+    atk, dfn = rules.attack, rules.defend
+    for g, i in enumerate(S):
+        one = su[i]
+        group = fighting[g::n]
+        for j in group:
+            x = bu[j]
+            if duel(s, atk[x[0]], fac(big, x[2], one[2]), dfn[one[0]], fac(small, one[2], x[2])):
+                kills[small].add(i)
+        x = bu[group[0]]
+        if duel(s, atk[one[0]], fac(small, one[2], x[2]), dfn[x[0]], fac(big, x[2], one[2])):
+            kills[big].add(group[0])
+    hits = len(reserve) // rules.foot_targets
+    if hits:
+        guns = [j for j, u in enumerate(su) if u[0] == ARTILLERY and j not in kills[small]]
+        for j in s.dice.shuffled(guns)[:hits]:
+            kills[small].add(j)
+
+
+def lost_guns(s: "V2State", b: dict) -> None:
+    """Artillery whose foot troops are all gone is destroyed while the enemy has foot
+    troops (2.3.4.3, special case)."""
+    sides = b["side"]
+    for side in (0, 1):
+        mine, theirs = sides[side], sides[1 - side]
+        if mine and all(u[0] == ARTILLERY for u in mine) and any(u[0] != ARTILLERY for u in theirs):
+            s.log("guns-lost", f"{side_name(s, b, side)}'s foot troops are gone: "
+                  f"{len(mine)} artillery destroyed.", side=side, lost=len(mine))
+            sides[side] = []
+
+
+def leave(s: "V2State", b: dict, side: int, dest: int) -> None:
+    """The foot troops (and any artillery still there) of ``side`` leave the battle: a
+    third of the infantry, rounded down, is lost; the rest go to ``dest`` (the defender)
+    or back to the fields they came from (the attacker), one move point poorer."""
+    units = b["side"][side]
+    inf = sorted((u for u in units if u[0] == INFANTRY), key=lambda u: u[2])
+    lost = len(inf) // s.rules.infantry_loss_divisor
+    gone = inf[:lost]
+    for u in gone:
+        units.remove(u)
+    go_home(s, b, side, units, dest)
+    b["side"][side] = []
+    s.log("retreat", f"{side_name(s, b, side)} retreats from {s.field_name(b['target'])}"
+          f"{', losing ' + f'{lost} infantry' if lost else ''}.",
+          player=side_player(b, side), field=b["target"], lost=lost)
+
+
+def go_home(s: "V2State", b: dict, side: int, units: list, dest: int) -> None:
+    for u in units:
+        f = u[4] if side == 0 else dest
+        s.add_units(f, [(u[0], u[1] - 1, u[2], u[3])])
+
+
+def offer_keys(s: "V2State", b: dict, side: int) -> list[str]:
+    keys = ["fight"]
+    if any(u[0] == ARTILLERY for u in b["side"][side]) and has_both(b["side"][1 - side]):
+        keys += [f"orders:{o}" for o in ORDERS if o != b["orders"][side]]
+    if side == 0:
+        keys += ["complete", "immediate"]
+    else:
+        for f in retreat_fields(s, b["dfd"], b["target"]):
+            keys += [f"complete:{f}", f"immediate:{f}"]
+    return keys
+
+
+def offer_label(s: "V2State", key: str) -> str:
+    if key == "fight":
+        return "Fight on"
+    word, _, rest = key.partition(":")
+    if word == "orders":
+        return f"Fight on; the artillery fires at {'random targets' if rest == 'random' else 'the ' + rest}"
+    where = f" to {s.field_name(int(rest))}" if rest else ""
+    if word == "complete":
+        return f"Retreat completely{where}: the artillery now, the foot troops after three more fight-turns"
+    return f"Retreat immediately{where}: the foot troops now, the artillery is lost"
+
+
+@STEPS.step("offer")
+def offer(s: "V2State", side: int) -> Decision | None:
+    """Every third fight-turn a player's side may retreat or change its orders (2.3.4.2)."""
+    b = s.battle
+    p = side_player(b, side)
+    if decided(b) or p == NOBODY or b["retreat"][side]:
+        return None
+    keys = offer_keys(s, b, side)
+    if len(keys) == 1:
+        return None
+    return Decision(p, "v2.offer", keys,
+                    f"{s.names[p]}: fight-turn {b['round']} at {s.field_name(b['target'])}: "
+                    f"{describe_units(b['side'][side])} against {describe_units(b['side'][1 - side])}.",
+                    SECTION, lambda k: offer_label(s, k), info={"target": b["target"], "side": side})
+
+
+@STEPS.on_answer("offer")
+def offer_answer(s: "V2State", player: int, key: str, side: int) -> None:
+    b = s.battle
+    if key == "fight":
+        return
+    word, _, rest = key.partition(":")
+    if word == "orders":
+        b["orders"][side] = rest
+        return
+    dest = int(rest) if rest else NOBODY
+    if side == 1:
+        b["dest"] = dest
+    units = b["side"][side]
+    guns = [u for u in units if u[0] == ARTILLERY]
+    b["side"][side] = [u for u in units if u[0] != ARTILLERY]
+    if word == "complete":
+        go_home(s, b, side, guns, dest)
+        b["retreat"][side] = b["round"] + s.rules.complete_delay
+        s.log("retreat-begins", f"{s.names[player]} begins a complete retreat from {s.field_name(b['target'])}"
+              f"{': the artillery leaves first' if guns else ''}.", player=player, field=b["target"])
+        if not b["side"][side]:
+            b["retreat"][side] = 0
+        return
+    if guns:
+        s.log("guns-lost", f"{s.names[player]} retreats immediately and leaves "
+              f"{len(guns)} artillery behind, destroyed.", side=side, lost=len(guns))
+    leave(s, b, side, dest)
+
+
+@STEPS.step("battle_end")
+def battle_end(s: "V2State") -> None:
+    """The winner's surviving units gain experience if there was a fight (2.3.4.4); the
+    attacker conquers the field if the defender is gone (2.3.4.2)."""
+    b = s.battle
+    s.battle = None
+    t, att, dfd = b["target"], b["att"], b["dfd"]
+    A, D = b["side"]
+    top = len(s.rules.experience) - 1
+    fought = b["fought"]
+
+    def seasoned(units):
+        if not fought:
+            return units
+        return [(u[0], u[1], min(top, u[2] + 1), u[3], u[4]) for u in units]
+
+    if A and not fought:
+        s.log("conquest", f"{s.names[att]} takes {s.field_name(t)} with {describe_units(A)}.",
+              player=att, field=t, defender=dfd, peaceful=True)
+        conquer(s, att, t, A)
+    elif A:
+        s.log("battle-won", f"{s.names[att]} wins the battle for {s.field_name(t)} with {describe_units(A)} left.",
+              player=att, field=t, defender=dfd, survivors=len(A), rounds=b["round"])
+        conquer(s, att, t, seasoned(A))
+    elif D:
+        s.add_units(t, [u[:4] for u in seasoned(D)])
+        s.log("battle-lost", f"{side_name(s, b, 1)} holds {s.field_name(t)} with {describe_units(D)} left.",
+              player=att, field=t, defender=dfd, survivors=len(D), rounds=b["round"])
+    else:
+        whose = "neutral" if dfd == NOBODY else s.names[dfd] + "'s"
+        s.log("battle-void", f"Both armies are gone from {s.field_name(t)}; it stays {whose}.",
+              player=att, field=t, defender=dfd)

@@ -1,0 +1,272 @@
+"""The ``general`` bot for version²: a heuristic that sees what a person sees — its
+decision and ``view(player)``, with its own mission — plus the printed board.
+
+Each turn it attacks where its odds are good (its surplus of units able to attack beside
+the target against the defenders weighted by their ground, 2.3.4.4), the most valuable
+target first: a capitol, a warehouse, the player its mission names, land for the land
+and field missions; then it marches the units of quiet fields towards the frontier,
+builds warehouses (for the warehouse mission, or a few in safe fields) and recruits
+infantry on the frontier facing the best target.  It leaves a guard on fields that
+enemy armies border, more on its capitol, defends its capitol and warehouses rather than
+retreat from them, and breaks off a battle that turns clearly against it.
+"""
+
+from __future__ import annotations
+
+import math
+
+from realms.core.agents import ViewFn
+from realms.core.decision import Decision
+from realms.core.dice import Dice
+
+from .board import load_board
+from .rules import load_rules
+
+NOBODY = -1
+
+
+class _Look:
+    """What the bot reads from a view, once per decision."""
+
+    def __init__(self, view: dict, me: int) -> None:
+        self.view = view
+        self.me = me
+        self.board = load_board(view["map"])
+        self.rules = load_rules()
+        self.owner = view["owner"]
+        self.units = view["units"]
+        self.capitol = view["capitol"]
+        self.warehouse = view["warehouse"]
+        self.mission = view.get("mission") or {}
+        self.treasure = view["players"][me]["treasure"]
+        b = self.board
+        owner = self.owner
+        self.mine = [f for f in b.passable if owner[f] == me]
+        #: per own field, the largest enemy army next to it (neutral armies never move)
+        self.threat = {}
+        for f in self.mine:
+            self.threat[f] = max((len(self.units[g]) for g in b.adj[f] if owner[g] not in (me, NOBODY)), default=0)
+        self.dist = self._frontier_distance()
+
+    def _frontier_distance(self) -> dict[int, int]:
+        b, owner, me = self.board, self.owner, self.me
+        dist = {f: 0 for f in self.mine if any(owner[g] != me for g in b.adj[f])}
+        todo = list(dist)
+        while todo:
+            nxt = []
+            for f in todo:
+                for g in b.adj[f]:
+                    if owner[g] == me and g not in dist:
+                        dist[g] = dist[f] + 1
+                        nxt.append(g)
+            todo = nxt
+        return dist
+
+    def guard(self, f: int) -> int:
+        need = self.threat.get(f, 0)
+        if self.capitol[f] == self.me:
+            need = max(need + 2, 3 if need else 1)
+        elif self.warehouse[f] and need:
+            need += 1
+        return need
+
+    def eligible(self, f: int) -> list:
+        return [u for u in self.units[f] if u[1] > 0 or not u[3]]
+
+    def surplus(self, f: int) -> int:
+        us = self.units[f]
+        ready = len(self.eligible(f))
+        resting = len(us) - ready
+        return max(0, ready - max(0, self.guard(f) - resting))
+
+    def defence(self, t: int) -> float:
+        n = len(self.units[t])
+        if not n:
+            return 0.0
+        r = self.rules
+        mod = r.terrain_mod[self.board.terrain[t]]
+        if self.capitol[t] not in (NOBODY,) and self.capitol[t] == self.owner[t]:
+            mod += r.mod["capitol"]
+        elif self.warehouse[t]:
+            mod += r.mod["building"]
+        exp = sum(u[2] for u in self.units[t]) / n
+        return n * (1 + mod / 100) * (1 + 0.1 * exp)
+
+    def value(self, t: int) -> float:
+        b, me = self.board, self.me
+        o = self.owner[t]
+        v = 1.0 + b.index[t]
+        kind = self.mission.get("kind")
+        if self.capitol[t] != NOBODY and o != me:
+            v += 6 + (10 if kind == "capitols" else 0)
+        if self.warehouse[t]:
+            v += 3
+        if kind == "free" and o == self.mission.get("target"):
+            v += 8
+        if kind in ("land", "warehouses") and b.terrain[t] >= 2:
+            v += 2
+        if kind == "fields":
+            v += 1
+        if o not in (NOBODY, me):
+            v += 1
+        return v
+
+
+class GeneralBot:
+    """A one-turn heuristic player (see the module docstring)."""
+
+    name = "general"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.dice = Dice(seed)
+        self.plan: list[str] = []
+        self.called_off: set = set()
+        self.turn_key = None
+
+    def choose(self, decision: Decision, view: ViewFn) -> int:
+        keys = list(decision.keys)
+        if len(keys) == 1:
+            return 0
+        kind = decision.kind
+        if kind == "v2.orders":
+            return keys.index("artillery")
+        if kind == "v2.attack-units":
+            return keys.index(self._pick(keys))
+        look = _Look(view(), decision.player)
+        key = {"v2.action": self._action, "v2.defend": self._defend,
+               "v2.offer": self._offer}[kind](look, keys, decision)
+        return keys.index(key)
+
+    # -- the turn ----------------------------------------------------------------------
+    def _action(self, look: _Look, keys: list[str], d: Decision) -> str:
+        turn_key = (look.view["turn"], look.me)
+        if turn_key != self.turn_key:
+            self.turn_key = turn_key
+            self.called_off = set()
+        for choose in (self._attack, self._move, self._build, self._recruit):
+            key = choose(look, keys)
+            if key is not None:
+                return key
+        return "end"
+
+    def _attack(self, look: _Look, keys: list[str]) -> str | None:
+        b = look.board
+        best = None
+        for k in keys:
+            if not k.startswith("attack:"):
+                continue
+            t = int(k[7:])
+            if t in self.called_off:
+                continue
+            sources = [f for f in b.adj[t] if look.owner[f] == look.me]
+            avail = {f: look.surplus(f) for f in sources}
+            total = sum(avail.values())
+            d = look.defence(t)
+            need = 1 if d == 0 else math.ceil(1.6 * d) + 1
+            if total < need:
+                continue
+            score = look.value(t) - 0.3 * d
+            if best is None or score > best[0]:
+                best = (score, t, avail, d)
+        if best is None:
+            return None
+        _, t, avail, d = best
+        plan = []
+        for f in sorted(avail, key=lambda f: -avail[f]):
+            ready = sorted(look.eligible(f), key=lambda u: (u[0] == 1, -u[2]))
+            take = ready[: avail[f]] if d else ready[:1]
+            if d and len(take) == len(ready) > 1:
+                plan.append(f"all:{f}")
+            else:
+                for u in take:
+                    plan.append(f"add:{f}:{'ica'[u[0]]}{u[1]}.{u[2]}{'x' if u[3] else ''}")
+            if not d and plan:
+                break
+        self.plan = plan
+        self.called_off.add(t)
+        return f"attack:{t}"
+
+    def _move(self, look: _Look, keys: list[str]) -> str | None:
+        dist = look.dist
+        best = None
+        for k in keys:
+            if not k.startswith("move:"):
+                continue
+            _, f, t, c = k.split(":")
+            f, t = int(f), int(t)
+            df, dt = dist.get(f, 99), dist.get(t, 99)
+            surplus = look.surplus(f)
+            if dt >= df or surplus <= 0:
+                continue
+            if c == "all":
+                if surplus < sum(1 for u in look.units[f] if u[1] > 0):
+                    continue
+                score = df - dt + 1
+            else:
+                score = df - dt + (0.5 if c[0] == "c" else 0)
+            if best is None or score > best[0]:
+                best = (score, k)
+        return best[1] if best else None
+
+    def _build(self, look: _Look, keys: list[str]) -> str | None:
+        builds = [k for k in keys if k.startswith("build:")]
+        if not builds:
+            return None
+        mine = [f for f in look.mine if look.board.terrain[f] >= 2]
+        have = sum(1 for f in mine if look.warehouse[f])
+        if look.mission.get("kind") == "warehouses":
+            if len(mine) < look.mission["target"] and look.treasure < 12:
+                return None
+        elif have >= 1 + len(mine) // 6 or look.treasure < 8:
+            return None
+        return max(builds, key=lambda k: (look.dist.get(int(k[6:]), 0), look.board.index[int(k[6:])]))
+
+    def _recruit(self, look: _Look, keys: list[str]) -> str | None:
+        recruits = [k for k in keys if k.startswith("recruit:") and k.endswith((":i", ":i:max"))]
+        if not recruits:
+            return None
+        if look.mission.get("kind") == "warehouses" and look.treasure < 6 and look.view["turn"] > 3:
+            return None
+
+        def score(k: str) -> float:
+            f = int(k.split(":")[1])
+            s = -3 * look.dist.get(f, 9) + 2 * max(0, look.guard(f) - len(look.units[f]))
+            s += max((look.value(g) for g in look.board.adj[f] if look.owner[g] != look.me), default=0) * 0.3
+            return s
+
+        best = max(recruits, key=score)
+        bulk = best if best.endswith(":max") else best + ":max"
+        return bulk if bulk in recruits else best
+
+    # -- an attack -----------------------------------------------------------------------
+    def _pick(self, keys: list[str]) -> str:
+        while self.plan:
+            k = self.plan.pop(0)
+            if k in keys:
+                return k
+        return "go" if "go" in keys else "cancel"
+
+    def _defend(self, look: _Look, keys: list[str], d: Decision) -> str:
+        t = d.info["target"]
+        if look.capitol[t] == look.me or look.warehouse[t]:
+            return "face"
+        attackers = len(look.view["battle"]["attackers"])
+        if look.defence(t) * 1.3 >= attackers:
+            return "face"
+        return max((k for k in keys if k != "face"), key=lambda k: len(look.units[int(k[8:])]))
+
+    def _offer(self, look: _Look, keys: list[str], d: Decision) -> str:
+        b = look.view["battle"]
+        side = d.info["side"]
+        mine = len(b["attackers"] if side == 0 else b["defenders"])
+        theirs = len(b["defenders"] if side == 0 else b["attackers"])
+        if side == 1 and (look.capitol[b["target"]] == look.me or look.warehouse[b["target"]]):
+            return "fight"
+        if mine * 2 < theirs:
+            retreat = [k for k in keys if k.startswith("complete")]
+            if retreat:
+                return retreat[0]
+        return "fight"
+
+
+__all__ = ["GeneralBot"]

@@ -1,0 +1,43 @@
+"""Troop movements (2.3.3): a unit spends one move point to move into an adjacent field of
+its own player.  Entering any other field is an attack (V2-Q14), see :mod:`.attack`.
+One unit moves per decision, the key naming its class (``move:12:13:c2.0``), or every
+unit of the field that can move (``move:12:13:all``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .rules import ARMS
+from .state import describe_units, parse_class
+
+if TYPE_CHECKING:
+    from .state import V2State
+
+SECTION = "2.3.3"
+
+
+
+def apply(s: "V2State", p: int, rest: str) -> None:
+    f, t, c = rest.split(":")
+    f, t = int(f), int(t)
+    if c == "all":
+        moving = [u for u in s.units[f] if u[1] > 0]
+        s.set_units(f, [u for u in s.units[f] if u[1] <= 0])
+        s.add_units(t, [(u[0], u[1] - 1, u[2], u[3]) for u in moving])
+        s.log("move", f"{s.names[p]} moves {describe_units(moving)} from {s.field_name(f)} to {s.field_name(t)}.",
+              player=p, field=f, to=t, units=len(moving))
+        return
+    u = parse_class(c)
+    s.take_unit(f, u)
+    s.add_units(t, [(u[0], u[1] - 1, u[2], u[3])])
+    s.log("move", f"{s.names[p]} moves {ARMS[u[0]]} from {s.field_name(f)} to {s.field_name(t)}.",
+          player=p, field=f, to=t, arm=ARMS[u[0]])
+
+
+def label(s: "V2State", key: str) -> str:
+    _, f, t, c = key.split(":")
+    if c == "all":
+        return f"Move every unit that can from {s.field_name(int(f))} to {s.field_name(int(t))}"
+    u = parse_class(c)
+    return (f"Move {ARMS[u[0]]} ({u[1]} move points, experience {u[2]}) from {s.field_name(int(f))} "
+            f"to {s.field_name(int(t))}")

@@ -1,0 +1,62 @@
+"""version² for people: the position as text for the terminal (``describe``), the
+viewer's secret mission in a panel of its own (``panels``, 2.4: only its holder sees it
+while the game runs), and hints for a game page's controls (``controls``).  Each reads
+the viewer's view alone."""
+
+from __future__ import annotations
+
+from realms.core.decision import Decision
+
+from .rules import ARM_LETTER
+
+NOBODY = -1
+
+
+def _units(us: list) -> str:
+    counts = [0, 0, 0]
+    for u in us:
+        counts[u[0]] += 1
+    return ",".join(f"{c}{ARM_LETTER[a]}" for a, c in enumerate(counts) if c)
+
+
+def describe(view: dict) -> list[str]:
+    """Turn, each player's treasure and fields, each owned field with its units."""
+    lines = [f"Turn {view['turn']} of at most {view['turn_limit']} ({view['type']} game)"]
+    names = [p["name"] for p in view["players"]]
+    for i, p in enumerate(view["players"]):
+        out = "" if p["alive"] else " (out)"
+        lines.append(f"  {p['name']}{out}: treasure {p['treasure']}, {p['fields']} fields, "
+                     f"production {p['production']}, {p['units']} units")
+    for f, o in enumerate(view["owner"]):
+        us = view["units"][f]
+        if o == NOBODY and not us:
+            continue
+        marks = ("★" if view["capitol"][f] != NOBODY else "") + ("W" if view["warehouse"][f] else "")
+        who = names[o] if o != NOBODY else "neutral"
+        lines.append(f"  field {f}{' ' + marks if marks else ''}: {who} {_units(us)}".rstrip())
+    for panel in panels(view):
+        lines.append(f"{panel['title']}: {'; '.join(panel['items'])}")
+    return lines
+
+
+def panels(view: dict) -> list[dict]:
+    """The viewer's mission (and whether it is fulfilled); every mission once the game is
+    over; nothing for a spectator while the game runs."""
+    out = []
+    m = view.get("mission")
+    if m is not None:
+        out.append({"title": "Your secret mission",
+                    "items": [m["text"] + (" — fulfilled" if m["fulfilled"] else "")]})
+    if view.get("missions"):
+        names = [p["name"] for p in view["players"]]
+        out.append({"title": "Missions", "items": [f"{names[x['player']]}: {x['text']}" for x in view["missions"]]})
+    return out
+
+
+def controls(view: dict, decision: Decision) -> dict:
+    """Ending the turn, starting or cancelling an attack, facing a battle are kept at hand;
+    the board's fields (``area-N``) answer the keys that name them."""
+    keep = {"v2.action": ["end"], "v2.attack-units": ["go", "cancel"], "v2.defend": ["face"],
+            "v2.offer": ["fight"]}.get(decision.kind, [])
+    keys = decision.keys
+    return {"keep_in_view": [k for k in keep if k in keys]}

@@ -1,0 +1,98 @@
+"""The sequence of a game turn (2.3, 2.3.1).
+
+A game turn runs from the first player round the table (V2-Q7: the order is fixed after
+the first player is drawn).  A player's turn: he gains his production once (2.3.1;
+V2-Q9: in the first turn too), his units' move points are restored (2.3.2, 2.3.3), and
+then he recruits, moves, attacks, builds or pulls down warehouses in any order until he
+ends the turn — each of these a choice of the one decision ``v2.action``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from realms.core.decision import Decision
+
+from . import attack, missions, movement, recruit, warehouse
+from .actions import action_keys
+from .steps import STEPS
+
+if TYPE_CHECKING:
+    from .state import V2State
+
+SECTION = "2.3"
+NOBODY = -1
+
+
+@STEPS.step("turn")
+def turn(s: "V2State", p: int) -> None:
+    """2.3.1: production added to the treasure; move points restored (negative ones
+    recover by the unit type's full allowance, 2.3.4.2) and this turn's free attack
+    renewed (V2-Q15)."""
+    s.active = p
+    full = s.rules.move
+    units = s.units
+    for f, o in enumerate(s.owner):
+        if o == p and units[f]:
+            s.set_units(f, [(u[0], min(full[u[0]], u[1] + full[u[0]]), u[2], 0) for u in units[f]])
+    gain = s.production(p)
+    s.treasure[p] += gain
+    s.log("turn", f"Turn {s.turn}: {s.names[p]} gains {gain} (treasure {s.treasure[p]}).",
+          player=p, gain=gain, treasure=s.treasure[p])
+    s.then(("act", p))
+
+
+def label(s: "V2State", key: str) -> str:
+    if key == "end":
+        return "End the turn"
+    word = key.split(":", 1)[0]
+    return {"recruit": recruit.label, "build": warehouse.label, "pull": warehouse.label,
+            "move": movement.label, "attack": attack.label}[word](s, key)
+
+
+@STEPS.step("act")
+def act(s: "V2State", p: int) -> Decision | None:
+    if s.over or missions.check_active(s, p):
+        return None
+    return Decision(p, "v2.action", action_keys(s, p),
+                    f"{s.names[p]}: recruit, move, attack, build or pull down a warehouse — or end your turn.",
+                    SECTION, lambda k: label(s, k))
+
+
+@STEPS.on_answer("act")
+def act_answer(s: "V2State", player: int, key: str, p: int) -> None:
+    if key == "end":
+        s.then(("end_turn", p))
+        return
+    word, rest = key.split(":", 1)
+    if word == "recruit":
+        recruit.apply(s, p, rest)
+    elif word == "build" or word == "pull":
+        warehouse.apply(s, p, word, int(rest))
+    elif word == "move":
+        movement.apply(s, p, rest)
+    else:
+        s.pick = [int(rest), []]
+        s.then(("pick", p))
+        return
+    s.then(("act", p))
+
+
+@STEPS.step("end_turn")
+def end_turn(s: "V2State", p: int) -> None:
+    """The turn passes to the next player still in the game; when it comes round past the
+    first player a new game turn begins (2.3), up to the turn limit (V2-Q35)."""
+    if missions.check_others(s, p):
+        return
+    pos = (p - s.first) % s.n
+    q = p
+    for _ in range(s.n):
+        q = (q + 1) % s.n
+        if s.alive[q]:
+            break
+    if (q - s.first) % s.n <= pos:
+        if s.turn >= s.turn_limit:
+            missions.end_by_limit(s)
+            return
+        s.turn += 1
+    s.then(("turn", q))

@@ -1,0 +1,119 @@
+"""version² in a real browser (REALMS_BROWSER=1, Debian's chromium): a person against
+three ``general`` bots plays his first two turns on the hex board — a recruit chosen by
+clicking its field, an attack by clicking the target and then the field it comes from —
+and sees his own mission in a panel, nobody else's (2.4)."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+
+from server.test_browser import browser, page, server, shot, state, wait_board  # noqa: F401 (fixtures)
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(__import__("os").environ.get("REALMS_BROWSER") != "1",
+                                 reason="browser tests run with REALMS_BROWSER=1")]
+
+
+def _my_turn(server, gid, token) -> dict:
+    """The state once seat 0 (the person) is asked for an action."""
+    for _ in range(600):
+        s = state(server, gid, token)
+        d = s["pending"][0] if s["pending"] else None
+        if d and d["player"] == 0 and d["kind"] == "v2.action":
+            return s
+        assert not s["over"], "the game ended before the person's turns"
+        time.sleep(0.05)
+    pytest.fail("the person's turn never came")
+
+
+def _shown(page, s) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.version) >= {s['version']}", timeout=15000)
+    wait_board(page)
+
+
+def _click_field(page, f) -> None:
+    page.locator(f"#board #area-{f}").dispatch_event("click")
+
+
+def _press(page, key: str, version: int) -> None:
+    """Click the button of option ``key`` (shown once the board click filtered them)."""
+    page.locator(f"button[data-key='{key}']").click()
+    page.wait_for_function(f"Number(document.body.dataset.version) > {version}", timeout=15000)
+
+
+def _recruit_by_board(page, server, gid, token, s) -> int:
+    key = next(o["key"] for o in s["pending"][0]["options"] if o["key"].startswith("recruit:") and o["key"].endswith(":i"))
+    f = int(key.split(":")[1])
+    before = len(s["view"]["units"][f])
+    _click_field(page, f)
+    assert page.locator(f"#board #area-{f}.selected").count() == 1
+    visible = page.locator("#options button.option:not(.hidden)")
+    assert all(f":{f}" in k for k in visible.evaluate_all("els => els.map(e => e.dataset.key)"))
+    _press(page, key, s["version"])
+    after = state(server, gid, token)
+    assert len(after["view"]["units"][f]) == before + 1
+    return f
+
+
+def test_person_against_three_generals_two_turns(server, page, tmp_path):
+    r = httpx.post(f"{server}/api/games", json={"game": "version2", "options": {}, "seed": 3,
+                                                "seats": ["human", "general", "general", "general"]})
+    assert r.status_code == 201, r.text
+    gid, token = r.json()["id"], r.json()["seats"][0]["token"]
+    s = _my_turn(server, gid, token)
+    page.goto(f"{server}/games/{gid}#token={token}")
+    _shown(page, s)
+    assert page.locator("#board svg polygon[id^='area-']").count() > 50
+    panels = page.locator("#panels").inner_text()
+    assert "Your secret mission" in panels and s["view"]["mission"]["text"] in panels
+    assert "Missions" not in panels.replace("Your secret mission", "")
+    assert page.locator("#keep button[data-key='end']").count() == 1   # ending the turn kept at hand
+    # turn 1: a recruit by its field, then an attack by its target and the field it comes from
+    _recruit_by_board(page, server, gid, token, s)
+    s = state(server, gid, token)
+    _shown(page, s)
+    attack = next((o["key"] for o in s["pending"][0]["options"] if o["key"].startswith("attack:")), None)
+    if attack is not None:
+        t = int(attack.split(":")[1])
+        _click_field(page, t)                                        # the only option naming t: answered
+        page.wait_for_function(f"Number(document.body.dataset.version) > {s['version']}", timeout=15000)
+        s = state(server, gid, token)
+        d = s["pending"][0]
+        assert d["kind"] == "v2.attack-units" and d["player"] == 0
+        _shown(page, s)
+        src = next(o["key"] for o in d["options"] if o["key"].startswith(("all:", "add:")))
+        f = int(src.split(":")[1])
+        _click_field(page, f)
+        if page.locator(f"button[data-key='{src}']:not(.hidden)").count():
+            _press(page, src, s["version"])
+        else:
+            page.wait_for_function(f"Number(document.body.dataset.version) > {s['version']}", timeout=15000)
+        s = state(server, gid, token)
+        _shown(page, s)
+        shot(page, "version2-attack-picked", tmp_path)
+        _press(page, "go", s["version"])
+        for _ in range(50):                                          # the battle's questions, if any
+            s = state(server, gid, token)
+            d = s["pending"][0] if s["pending"] else None
+            if d is None or d["kind"] == "v2.action" or d["player"] != 0:
+                break
+            _shown(page, s)
+            _press(page, d["options"][0]["key"], s["version"])
+    s = state(server, gid, token)
+    if s["pending"] and s["pending"][0]["player"] == 0 and s["pending"][0]["kind"] == "v2.action":
+        _shown(page, s)
+        _press(page, "end", s["version"])
+    # turn 2: the bots have played; a recruit by the board again, and the end
+    s = _my_turn(server, gid, token)
+    assert s["view"]["turn"] == 2
+    _shown(page, s)
+    _recruit_by_board(page, server, gid, token, s)
+    s = state(server, gid, token)
+    _shown(page, s)
+    shot(page, "version2-turn-2", tmp_path)
+    _press(page, "end", s["version"])
+    s = _my_turn(server, gid, token)
+    assert s["view"]["turn"] == 3

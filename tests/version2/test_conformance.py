@@ -1,0 +1,41 @@
+"""The shared conformance kit on version² at 2 to 6 players and all three game types,
+with the invariants of issue 15 after every answer and missions never shown to another
+seat: 7 seeds a type and count here; the slow test plays 200 seeds a type and count with
+REALMS_SOAK=1 (the issue's figure), else a bounded 10."""
+
+import os
+
+import pytest
+
+from realms.core.conformance import check_game
+from realms.games.version2 import GAME
+
+KINDS = {"v2.action", "v2.attack-units", "v2.defend", "v2.offer", "v2.orders"}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_conformance(players):
+    seen: set = set()
+    for kind in ("capitol", "resistance", "abundance"):
+        report = check_game(GAME, {"players": players, "type": kind, "turn_limit": 5}, range(7), deep_every=61)
+        assert report.games == 7
+        seen |= report.kinds
+    assert {"v2.action", "v2.attack-units", "v2.defend"} <= seen
+
+
+def test_conformance_reaches_every_decision_kind():
+    report = check_game(GAME, {"players": 4, "type": "abundance", "turn_limit": 6}, range(6), deep_every=211)
+    assert KINDS <= report.kinds, KINDS - report.kinds
+
+
+SOAK = os.environ.get("REALMS_SOAK") == "1"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_conformance_soak(players):
+    seeds = 200 if SOAK else 10
+    for kind in ("capitol", "resistance", "abundance"):
+        report = check_game(GAME, {"players": players, "type": kind, "turn_limit": 8},
+                            range(1000, 1000 + seeds), deep_every=97)
+        assert report.games == seeds

@@ -1,0 +1,83 @@
+"""version²'s hooks of the game contract: the battle calculator (``realms odds``), the
+map generator (``realms map generate``), the mission panel and event audience (2.4: each
+player knows his own mission only), the page's controls, the search's evaluation and
+the determinized copies' missions."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from realms.cli import main
+from realms.games.version2 import GAME
+from realms.games.version2.board import load_board
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_odds_calculator_through_the_cli(capsys):
+    code, out, err = run(capsys, "odds", "version2", "--attacker", "4i,1c,2a", "--defender", "3i",
+                         "--terrain", "mountains", "--capitol", "--trials", "300", "--json")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["method"] == "monte-carlo" and r["trials"] == 300
+    c = r["chances"]
+    assert abs(c["conquest"] + c["attacker_breaks_off"] + c["attacker_destroyed"] - 1) < 1e-9
+    lo, hi = r["interval_95"]["conquest"]
+    assert lo <= c["conquest"] <= hi
+    assert set(r["attacker_survivors"]) == {"infantry", "cavalry", "artillery"}
+    code, out, err = run(capsys, "odds", "version2", "--attacker", "4i,1c,2a", "--defender", "3i", "--trials", "100")
+    assert code == 0 and "Monte Carlo, 100 battles" in out and "95%" in out
+
+
+def test_odds_calculator_errors_name_the_argument(capsys):
+    code, out, err = run(capsys, "odds", "version2", "--attacker", "4x", "--defender", "3i")
+    assert code == 2 and "attacker" in err and "'4x'" in err
+    code, out, err = run(capsys, "odds", "version2", "--defender", "3i")
+    assert code == 2 and "--attacker is required" in err
+
+
+def test_map_generate_writes_a_loadable_board(capsys, tmp_path):
+    path = tmp_path / "b.toml"
+    code, out, err = run(capsys, "map", "generate", "version2", "--players", "3", "--seed", "5", "-o", str(path))
+    assert code == 0, err
+    board = load_board(str(path))
+    assert len(board.land) >= 9
+    state = GAME.new_game({"players": 3, "map": str(path)}, 1)
+    assert state.pending()
+
+
+def test_2_4_mission_panel_and_dealt_event_for_its_holder_alone():
+    s = GAME.new_game({"players": 4}, 2)
+    for p in range(4):
+        (panel,) = GAME.panels(s.view(p))
+        assert panel["title"] == "Your secret mission" and s.view(p)["mission"]["text"] in panel["items"][0]
+        mine = [e for e in s.events_for(p) if e.kind == "mission"]
+        assert [e.data["player"] for e in mine] == [p]
+    assert GAME.panels(s.view(None)) == []
+    assert not [e for e in s.events_for(None) if e.kind == "mission"]
+
+
+def test_controls_keep_end_in_view_and_svg_fields_are_area_ids():
+    s = GAME.new_game({"players": 4}, 2)
+    d = s.pending()[0]
+    assert GAME.controls(s.view(d.player), d) == {"keep_in_view": ["end"]}
+    svg = GAME.draw(s, s.options)
+    for key in d.keys:
+        if key.startswith("recruit:"):
+            assert f'id="area-{key.split(":")[1]}"' in svg
+
+
+def test_evaluation_shares_and_determinized_missions():
+    s = GAME.new_game({"players": 4}, 2)
+    v = GAME.evaluation(s)
+    assert len(v) == 4 and abs(sum(v) - 1) < 1e-9
+    d = s.determinize(0, random.Random(1))
+    assert d.view(0) == s.view(0)
+    kinds = [m[0] for m in d.missions]
+    assert len(set(kinds)) == 4 and d.missions[0] == s.missions[0]
+    assert any(d.determinize(0, random.Random(k)).missions[1:] != s.missions[1:] for k in range(5))
