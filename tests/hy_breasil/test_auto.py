@@ -67,7 +67,7 @@ def prime(bot: AutoBot, s, n, tr: int, **sheet) -> NationMemory:
 
 def ask(bot: AutoBot, s) -> str:
     """The bot's answer (a key) to the state's pending decision."""
-    d = s._pending[0]
+    d = s.pending()[0]
     i = bot.choose(d, lambda: s.view(d.player))
     return d.keys[i]
 
@@ -302,7 +302,7 @@ def test_event_reroll_preference_list(hb):
     s.dice.push(6, 2)  # 6 + 2 tokens = 8: civil war
     big.civ, big.pool = 2, big.pool - 2
     hb.run(s, ("event", big.id))
-    assert s._pending[0].kind == "hb.event"
+    assert s.pending()[0].kind == "hb.event"
     assert ask(bot, s) == "reroll"
     assert ask(bot, s) == "accept"  # once a turn
     small = hb.nation(s, 1, {hb.land()[20]: 1, hb.land()[21]: 1})
@@ -565,13 +565,13 @@ def test_au_q10_entering_from_the_sea_is_a_major_invasion():
     s = GAME.new_game({"players": 2, "turns": 1}, 11)
     bot = make_bot(3, seed=4)
     other = RandomBot(9)
-    while s._pending:
-        d = s._pending[0]
+    while s.pending():
+        d = s.pending()[0]
         if d.player == 0 and d.kind == "hb.move":
             break
         agent = bot if d.player == 0 else other
         s.apply_index(d.player, agent.choose(d, lambda: s.view(d.player)))
-    if s._pending and s._pending[0].kind == "hb.move":
+    if s.pending() and s.pending()[0].kind == "hb.move":
         ask(bot, s)
     nid = next(n.id for n in s.nations.values() if n.owner == 0)
     assert bot.memory.sheets[nid].tr == 5
@@ -1261,7 +1261,6 @@ def test_au_q36_new_units_guard_the_threatened_space(hb):
         look = Look(s.view(0))
         assert bot.threat(look, threatened) == 2 and bot.threat(look, plain[0]) == 0
         assert ask(bot, s) == hb.id(want), level
-        s._pending.clear()
 
 
 def test_levels_are_named_and_checked():

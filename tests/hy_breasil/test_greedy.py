@@ -17,7 +17,7 @@ AU, DEF = 3, 2
 
 
 def ask(bot, s) -> str:
-    d = s._pending[0]
+    d = s.pending()[0]
     return d.keys[bot.choose(d, lambda: s.view(d.player))]
 
 
