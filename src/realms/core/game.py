@@ -6,6 +6,7 @@ point group (see pyproject.toml), each pointing at a :class:`Game`.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.metadata import entry_points
@@ -376,6 +377,23 @@ class GameMaster:
     orders: Callable[[Any, Any], tuple[dict, str]]
     resolve: Callable[[Any], tuple[dict, str]]
 
+
+
+def lazy(spec: str, package: str) -> Callable:
+    """A hook that imports what it calls only when first called: ``lazy(".draw:draw",
+    __package__)`` in a game's ``__init__``.  Listing the games, or a command that never
+    draws, then loads none of the game's drawing, odds or analysis modules (and their
+    numpy or matplotlib)."""
+    module, _, name = spec.partition(":")
+    found: list[Callable] = []
+
+    def hook(*args: Any, **kwargs: Any) -> Any:
+        if not found:
+            found.append(getattr(importlib.import_module(module, package), name))
+        return found[0](*args, **kwargs)
+
+    hook.__qualname__ = hook.__name__ = f"lazy({spec!r})"
+    return hook
 
 _GAMES: dict[str, Game] | None = None
 

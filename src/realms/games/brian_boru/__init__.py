@@ -9,7 +9,7 @@ and area majorities in Ireland around the year 1000.
 
 from __future__ import annotations
 
-from realms.core.game import Game
+from realms.core.game import Game, lazy
 
 from .invariants import INVARIANTS
 from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
@@ -45,12 +45,6 @@ def _panels(view: dict) -> list[dict]:
     return out
 
 
-def _describe(view: dict) -> list[str]:
-    from .describe import describe
-
-    return describe(view)
-
-
 def _draw(state: BBState | None, options: dict) -> str:
     from .draw import draw
 
@@ -59,30 +53,6 @@ def _draw(state: BBState | None, options: dict) -> str:
 
 def _scores_now(state: BBState) -> list[int]:
     return list(state.points)
-
-
-def _evaluate(state: BBState) -> list[float]:
-    from .evaluate import evaluate
-
-    return evaluate(state)
-
-
-def _watcher():
-    from .stats import BrianBoruWatcher
-
-    return BrianBoruWatcher()
-
-
-def _report_sections() -> tuple:
-    from .report import sections
-
-    return sections()
-
-
-def _history_measure():
-    from .history import TownsControlled
-
-    return TownsControlled()
 
 
 def _bots() -> dict:
@@ -102,16 +72,16 @@ GAME = Game(
     hidden=_hidden,
     bots=_bots(),
     draw=_draw,
-    describe=_describe,
+    describe=lazy(".describe:describe", __package__),
     panels=_panels,
     score_name="points",
     turn_word="round",
     private_kinds=frozenset({"bb.draft"}),
     scores_now=_scores_now,
-    evaluate=_evaluate,
-    watcher=_watcher,
-    report_sections=_report_sections,
-    history_measure=_history_measure,
+    evaluate=lazy(".evaluate:evaluate", __package__),
+    watcher=lazy(".stats:BrianBoruWatcher", __package__),
+    report_sections=lazy(".report:sections", __package__),
+    history_measure=lazy(".history:TownsControlled", __package__),
     # shuffled decks; hands, packets and the leftover card unseen; everyone drafts at once
     chance=True,
     hidden_information=True,

@@ -10,7 +10,7 @@ same time and kept hidden until the turn resolves.
 
 from __future__ import annotations
 
-from realms.core.game import Game
+from realms.core.game import Game, lazy
 
 from .invariants import INVARIANTS
 from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
@@ -27,24 +27,6 @@ def _draw(state: BRState | None, options: dict) -> str:
     from .draw import draw
 
     return draw(state)
-
-
-def _advice(view: dict, decisions: list) -> list[dict]:
-    from .advice import advice
-
-    return advice(view, decisions)
-
-
-def _panels(view: dict) -> list[dict]:
-    from .describe import panels
-
-    return panels(view)
-
-
-def _describe(view: dict) -> list[str]:
-    from .describe import describe
-
-    return describe(view)
 
 
 def _gm():
@@ -70,9 +52,9 @@ GAME = Game(
     hidden=_hidden,
     bots=_bots(),
     draw=_draw,
-    advice=_advice,
-    panels=_panels,
-    describe=_describe,
+    advice=lazy(".advice:advice", __package__),
+    panels=lazy(".describe:panels", __package__),
+    describe=lazy(".describe:describe", __package__),
     gm=_gm,
     score_name="economic score",
     private_kinds=ORDER_KINDS,

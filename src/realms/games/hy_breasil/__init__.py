@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from realms.core.game import Game
+from realms.core.game import Game, lazy
 
 from .bots import AutoBot, GreedyBot
 from .invariants import INVARIANTS
@@ -21,76 +21,10 @@ def _hidden(state: HBState, player: int | None) -> list:
     return [state.dice.fingerprint()[1:5]]
 
 
-def _describe(view: dict) -> list[str]:
-    from .describe import describe
-
-    return describe(view)
-
-
 def _draw(state: HBState | None, options: dict) -> str:
     from .draw import draw
 
     return draw(state, options.get("map", "hy-breasil"))
-
-
-def _controls(view: dict, decision) -> dict:
-    from .controls import controls
-
-    return controls(view, decision)
-
-
-def _advice(view: dict, decisions: list) -> list[dict]:
-    from .advice import advice
-
-    return advice(view, decisions)
-
-
-def _warm() -> None:
-    from .advice import warm
-
-    warm()
-
-
-def _scores_now(state: HBState) -> list[float]:
-    from .stats import scores_now
-
-    return scores_now(state)
-
-
-def _evaluate(state: HBState) -> list[float]:
-    from .evaluate import evaluate
-
-    return evaluate(state)
-
-
-def _watcher():
-    from .stats import HyBreasilWatcher
-
-    return HyBreasilWatcher()
-
-
-def _report_sections() -> tuple:
-    from .report import sections
-
-    return sections()
-
-
-def _history_measure():
-    from .history import LandHeld
-
-    return LandHeld()
-
-
-def _calculator():
-    from .odds_cli import calculator
-
-    return calculator()
-
-
-def _map_generator():
-    from .mapgen import generator
-
-    return generator()
 
 
 GAME = Game(
@@ -105,18 +39,18 @@ GAME = Game(
     invariants=INVARIANTS,
     hidden=_hidden,
     draw=_draw,
-    describe=_describe,
-    controls=_controls,
-    advice=_advice,
-    warm=_warm,
+    describe=lazy(".describe:describe", __package__),
+    controls=lazy(".controls:controls", __package__),
+    advice=lazy(".advice:advice", __package__),
+    warm=lazy(".advice:warm", __package__),
     bots={"auto": AutoBot, "greedy": GreedyBot},
-    scores_now=_scores_now,
-    evaluate=_evaluate,
-    watcher=_watcher,
-    report_sections=_report_sections,
-    history_measure=_history_measure,
-    calculator=_calculator,
-    map_generator=_map_generator,
+    scores_now=lazy(".stats:scores_now", __package__),
+    evaluate=lazy(".evaluate:evaluate", __package__),
+    watcher=lazy(".stats:HyBreasilWatcher", __package__),
+    report_sections=lazy(".report:sections", __package__),
+    history_measure=lazy(".history:LandHeld", __package__),
+    calculator=lazy(".odds_cli:calculator", __package__),
+    map_generator=lazy(".mapgen:generator", __package__),
     # dice and draws from the cup; nothing hidden but the future; one question at a time
     chance=True,
     hidden_information=False,

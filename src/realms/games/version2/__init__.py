@@ -9,84 +9,12 @@ production and warehouses, and secret missions.
 
 from __future__ import annotations
 
-from realms.core.game import Game
+from realms.core.game import Game, lazy
 
 from .invariants import INVARIANTS
 from .missions import hidden
 from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, check_options
 from .state import V2State
-
-
-def _draw(state: V2State | None, options: dict) -> str:
-    from .draw import draw
-
-    return draw(state, options)
-
-
-def _advice(view: dict, decisions: list) -> list[dict]:
-    from .advice import advice
-
-    return advice(view, decisions)
-
-
-def _describe(view: dict) -> list[str]:
-    from .page import describe
-
-    return describe(view)
-
-
-def _panels(view: dict) -> list[dict]:
-    from .page import panels
-
-    return panels(view)
-
-
-def _controls(view: dict, decision) -> dict:
-    from .page import controls
-
-    return controls(view, decision)
-
-
-def _scores_now(state: V2State) -> list[float]:
-    from .analysis import scores_now
-
-    return scores_now(state)
-
-
-def _evaluate(state: V2State) -> list[float]:
-    from .analysis import evaluate
-
-    return evaluate(state)
-
-
-def _watcher():
-    from .analysis import Version2Watcher
-
-    return Version2Watcher()
-
-
-def _report_sections() -> tuple:
-    from .analysis import sections
-
-    return sections()
-
-
-def _history_measure():
-    from .analysis import FieldsHeld
-
-    return FieldsHeld()
-
-
-def _calculator():
-    from .odds_cli import calculator
-
-    return calculator()
-
-
-def _map_generator():
-    from .generate import generator
-
-    return generator()
 
 
 def _bots() -> dict:
@@ -106,18 +34,18 @@ GAME = Game(
     invariants=INVARIANTS,
     hidden=hidden,
     bots=_bots(),
-    draw=_draw,
-    advice=_advice,
-    describe=_describe,
-    panels=_panels,
-    controls=_controls,
-    scores_now=_scores_now,
-    evaluate=_evaluate,
-    watcher=_watcher,
-    report_sections=_report_sections,
-    history_measure=_history_measure,
-    calculator=_calculator,
-    map_generator=_map_generator,
+    draw=lazy(".draw:draw", __package__),
+    advice=lazy(".advice:advice", __package__),
+    describe=lazy(".page:describe", __package__),
+    panels=lazy(".page:panels", __package__),
+    controls=lazy(".page:controls", __package__),
+    scores_now=lazy(".analysis:scores_now", __package__),
+    evaluate=lazy(".analysis:evaluate", __package__),
+    watcher=lazy(".analysis:Version2Watcher", __package__),
+    report_sections=lazy(".analysis:sections", __package__),
+    history_measure=lazy(".analysis:FieldsHeld", __package__),
+    calculator=lazy(".odds_cli:calculator", __package__),
+    map_generator=lazy(".generate:generator", __package__),
     score_name="fields",
     turn_word="turn",
     # dice in battle and the deal of missions; the others' missions are secret (2.4); one
