@@ -27,6 +27,10 @@ CONFIGS = [
     ("hy-breasil", {"rules": ["races", "submission", "abilities"]}, ["auto"]),
     ("brian-boru", {}, ["greedy"]),
     ("brian-boru", {}, ["random"]),
+    ("version2", {}, ["random"]),
+    ("version2", {}, ["general"]),
+    ("brittania", {}, ["random"]),
+    ("brittania", {}, ["steward"]),
 ]
 
 
