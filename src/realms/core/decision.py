@@ -57,7 +57,38 @@ class Decision:
         }
 
 
-class MaskedKeys(Sequence[str]):
+class LazyKeys(Sequence[str]):
+    """Option keys built only when read in full: a subclass gives ``len``, a single
+    lookup and :meth:`_build`; iteration, membership and ``repr`` build the list once (and
+    membership a set), so a bot answering by index never makes the strings."""
+
+    __slots__ = ("_list", "_set")
+
+    def __init__(self) -> None:
+        self._list: list[str] | None = None
+        self._set: frozenset[str] | None = None
+
+    def _build(self) -> list[str]:
+        raise NotImplementedError
+
+    def _all(self) -> list[str]:
+        if self._list is None:
+            self._list = self._build()
+        return self._list
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __contains__(self, key: object) -> bool:
+        if self._set is None:
+            self._set = frozenset(self._all())
+        return key in self._set
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._all()!r})"
+
+
+class MaskedKeys(LazyKeys):
     """Option keys taken from precomputed rows of keys by bitmask, built only when read.
 
     ``rows`` pairs a row of keys with a bitmask of the entries offered from it (bit i →
@@ -66,7 +97,7 @@ class MaskedKeys(Sequence[str]):
     hot path of a simulation never builds the strings it does not use.
     """
 
-    __slots__ = ("rows", "extra", "_n", "_list", "_set")
+    __slots__ = ("rows", "extra", "_n")
 
     def __init__(self, rows: list[tuple[Sequence[str], int]], extra: tuple[str, ...] = ()) -> None:
         self.rows = rows
@@ -75,23 +106,21 @@ class MaskedKeys(Sequence[str]):
         for _, mask in rows:
             n += mask.bit_count()
         self._n = n
-        self._list: list[str] | None = None
-        self._set: frozenset[str] | None = None
+        self._list = None
+        self._set = None
 
     def __len__(self) -> int:
         return self._n
 
-    def _all(self) -> list[str]:
-        if self._list is None:
-            out = []
-            for row, mask in self.rows:
-                while mask:
-                    low = mask & -mask
-                    out.append(row[low.bit_length() - 1])
-                    mask ^= low
-            out.extend(self.extra)
-            self._list = out
-        return self._list
+    def _build(self) -> list[str]:
+        out = []
+        for row, mask in self.rows:
+            while mask:
+                low = mask & -mask
+                out.append(row[low.bit_length() - 1])
+                mask ^= low
+        out.extend(self.extra)
+        return out
 
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
@@ -108,14 +137,3 @@ class MaskedKeys(Sequence[str]):
                 return row[(mask & -mask).bit_length() - 1]
             i -= c
         return self.extra[i]
-
-    def __iter__(self):
-        return iter(self._all())
-
-    def __contains__(self, key: object) -> bool:
-        if self._set is None:
-            self._set = frozenset(self._all())
-        return key in self._set
-
-    def __repr__(self) -> str:
-        return f"MaskedKeys({self._all()!r})"

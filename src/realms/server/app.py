@@ -112,7 +112,7 @@ MAX_SEATS = 64
 
 class NewGame(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    game: str = Field(description="a game id, e.g. hy-breasil or brian-boru")
+    game: str = Field(description="a game id, as GET /api/catalog lists them")
     options: dict[str, Any] = Field(default_factory=dict, description="the game's options by name, as GET /api/catalog "
                                     "declares them, e.g. {\"turns\": 15, \"rules\": [\"races\"]}")
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED, description=(

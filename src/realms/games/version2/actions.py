@@ -1,7 +1,7 @@
 """The options of a player's turn (2.3): every recruit (2.3.2), warehouse to build or pull
 down (2.3.5), unit move (2.3.3) and attack (2.3.4) open to him now, plus ending the turn.
 
-They are found in one pass over the player's fields and kept as :class:`LazyKeys`: runs
+They are found in one pass over the player's fields and kept as :class:`RunKeys`: runs
 of options whose key strings are made only when read, so a bot that answers by index
 never builds the hundred strings it does not use (the engine's speed target, issue 15).
 Order: ``end``, then per field in board order its recruits, build or pull, and moves,
@@ -10,7 +10,9 @@ then the attacks by target.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Sequence
+from typing import TYPE_CHECKING, Callable
+
+from realms.core.decision import LazyKeys
 
 from .attack import can_attack
 from .rules import ARM_LETTER
@@ -22,16 +24,16 @@ if TYPE_CHECKING:
 NOBODY = -1
 
 
-class LazyKeys(Sequence[str]):
+class RunKeys(LazyKeys):
     """Option keys as runs ``(count, make, arg)``; ``make(arg, i)`` is the run's i-th key."""
 
-    __slots__ = ("runs", "_n", "_list", "_set")
+    __slots__ = ("runs", "_n")
 
     def __init__(self, runs: list[tuple[int, Callable, object]], n: int) -> None:
         self.runs = runs
         self._n = n
-        self._list: list[str] | None = None
-        self._set: frozenset[str] | None = None
+        self._list = None
+        self._set = None
 
     def __len__(self) -> int:
         return self._n
@@ -49,21 +51,8 @@ class LazyKeys(Sequence[str]):
             i -= count
         raise IndexError(i)
 
-    def _all(self) -> list[str]:
-        if self._list is None:
-            self._list = [make(arg, i) for count, make, arg in self.runs for i in range(count)]
-        return self._list
-
-    def __iter__(self):
-        return iter(self._all())
-
-    def __contains__(self, key: object) -> bool:
-        if self._set is None:
-            self._set = frozenset(self._all())
-        return key in self._set
-
-    def __repr__(self) -> str:
-        return f"LazyKeys({self._all()!r})"
+    def _build(self) -> list[str]:
+        return [make(arg, i) for count, make, arg in self.runs for i in range(count)]
 
 
 def _end(arg, i):
@@ -103,7 +92,7 @@ def field_moves(us: list, near: tuple, owner: list, p: int) -> tuple:
     return movers, dests, tuple(g for g in near if owner[g] != p)
 
 
-def action_keys(s: "V2State", p: int) -> LazyKeys:
+def action_keys(s: "V2State", p: int) -> RunKeys:
     rules = s.rules
     board = s.board
     owner, units, wh, cap = s.owner, s.units, s.warehouse, s.capitol
@@ -151,4 +140,4 @@ def action_keys(s: "V2State", p: int) -> LazyKeys:
         order = sorted(targets)
         append((len(order), _attack, order))
         n += len(order)
-    return LazyKeys(runs, n)
+    return RunKeys(runs, n)
