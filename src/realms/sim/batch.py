@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import queue
 import signal
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import closing, contextmanager
 from itertools import islice
 from dataclasses import dataclass, field
@@ -209,25 +209,39 @@ def _in_process(game_id: str, options: dict, jobs: list[Job], chronicle: bool) -
 def _processes(game_id: str, options: dict, jobs: list[Job], chronicle: bool, workers: int,
                batch_size: int | None) -> Iterator[list[dict]]:
     """Batches on a pool of processes, at most two a worker handed out at once (one
-    playing, one waiting): on Ctrl-C nothing queued needs cancelling — cancelling queued
-    futures raced the pool's manager thread (InvalidStateError in that thread, and once a
-    process that never exited) — and only those few batches finish before the exit."""
+    playing, one waiting), so that nothing queued needs cancelling.  When the run stops
+    early (Ctrl-C, an error, the caller closing the generator) the workers are terminated
+    at once: a graceful shutdown waited for the batches in hand and, under load, once
+    kept an interrupted command alive past its message."""
     size = batch_size or local_batch_size(len(jobs), workers)
     queued = iter(batches(jobs, size))
-    ex = ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_ignore_sigint)
+    finished: queue.SimpleQueue = queue.SimpleQueue()
+    pool = _context().Pool(processes=workers, initializer=_ignore_sigint)
 
-    def hand_out(n: int) -> set:
-        return {ex.submit(play_batch, game_id, options, b, chronicle) for b in islice(queued, n)}
+    def hand_out(n: int) -> int:
+        handed = 0
+        for b in islice(queued, n):
+            pool.apply_async(play_batch, (game_id, options, b, chronicle),
+                             callback=finished.put, error_callback=finished.put)
+            handed += 1
+        return handed
 
+    completed = False
     try:
         running = hand_out(2 * workers)
         while running:
-            done, running = wait(running, return_when=FIRST_COMPLETED)
-            running |= hand_out(len(done))
-            for fut in done:
-                yield fut.result()
+            result = finished.get()
+            running += hand_out(1) - 1
+            if isinstance(result, BaseException):
+                raise result
+            yield result
+        completed = True
     finally:
-        ex.shutdown(wait=False)
+        if completed:
+            pool.close()
+        else:
+            pool.terminate()
+        pool.join()
 
 
 def executor(game_id: str, options: dict, jobs: list[Job], *, workers: int = 1, cluster=None,
