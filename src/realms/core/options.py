@@ -213,11 +213,17 @@ def _name(opt: Option, value: Any, where: str) -> str:
     return name
 
 
-def _names(opt: Option, value: Any, paths: bool) -> list[str]:
+def _list(opt: Option, value: Any, what: str, items: str) -> list:
+    """A list of at most the option's ``max_items`` entries, or an error naming the option."""
     if not isinstance(value, list):
-        raise OptionError(f"option {opt.name!r} must be a list of names, got {shown(value)}")
+        raise OptionError(f"option {opt.name!r} must be a list of {what}, got {shown(value)}")
     if len(value) > opt.max_items:
-        raise OptionError(f"option {opt.name!r} has {len(value)} names (at most {opt.max_items})")
+        raise OptionError(f"option {opt.name!r} has {len(value)} {items} (at most {opt.max_items})")
+    return value
+
+
+def _names(opt: Option, value: Any, paths: bool) -> list[str]:
+    _list(opt, value, "names", "names")
     names = [_name(opt, v, f"name {i + 1}") for i, v in enumerate(value)]
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
@@ -239,10 +245,7 @@ def _file(opt: Option, value: Any, paths: bool) -> str:
 
 def _timeline(opt: Option, value: Any, paths: bool) -> list[list]:
     """``[[turn, name], …]``, sorted; turns within the option's bounds."""
-    if not isinstance(value, list):
-        raise OptionError(f"option {opt.name!r} must be a list of [turn, name], got {shown(value)}")
-    if len(value) > opt.max_items:
-        raise OptionError(f"option {opt.name!r} has {len(value)} entries (at most {opt.max_items})")
+    _list(opt, value, "[turn, name]", "entries")
     out = []
     for i, item in enumerate(value):
         if (not isinstance(item, (list, tuple)) or len(item) != 2 or not _whole(item[0])
