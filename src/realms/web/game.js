@@ -155,6 +155,7 @@ function renderDecision() {
   text($("prompt"), `${d.prompt}${d.section ? ` (${d.section})` : ""}`);
   const controls = d.controls || {};
   if (controls.moves) return renderMoves(d, controls);
+  if (controls.orders) return renderOrders(d, controls);
   moveSrc = null;
   const kept = new Set(controls.keep_in_view || []);
   for (const o of d.options) {
@@ -216,6 +217,175 @@ function renderMoves(d, controls) {
     mark(m.dst, ["clickable", "target"], () => moveUnits(m.key, Number(count.value)));
     opts.appendChild(button(m.label, () => moveUnits(m.key, Number(count.value)), "option", m.key));
   }
+}
+
+// --- an order form -------------------------------------------------------------------------
+// A decision whose game declares an order form (``controls.orders``: the orders possible
+// this turn, each with what it spends — an ``amount`` answered to the decision asked next,
+// or a fixed ``cost`` — and which may be written only ``once`` or ``requires`` another) is
+// written on the page first: the orders are listed with what is left to spend, and "send"
+// posts the answers they stand for, each order's key and amount, then the sending key.
+let draft = { form: null, items: [], pick: null, amount: null };
+
+function orderChoices(spec) {
+  const used = new Set(draft.items.map((o) => o.key));
+  const once = new Set(draft.items.map((o) => spec.items[o.key].once).filter(Boolean));
+  const left = spec.budget - draft.items.reduce((n, o) => n + o.spends, 0);
+  const out = [];
+  for (const [key, it] of Object.entries(spec.items)) {
+    if (used.has(key) || (it.once && once.has(it.once)) || (it.requires && !used.has(it.requires))) continue;
+    if ((it.amount ? it.amount.min : it.cost || 0) > left) continue;
+    out.push([key, it]);
+  }
+  return { left, out };
+}
+
+function renderOrders(d, controls) {
+  const spec = controls.orders;
+  if (draft.form !== spec.form) draft = { form: spec.form, items: [], pick: null, amount: null };
+  draft.items = draft.items.filter((o) => spec.items[o.key]);
+  const opts = $("options"), keep = $("keep");
+  const { left, out } = orderChoices(spec);
+  const form = document.createElement("div");
+  form.id = "order-form";
+  form.appendChild(text(document.createElement("p"), `${left} ${spec.unit} left to spend (${spec.budget} in all).`)).id = "order-left";
+  const list = document.createElement("ol");
+  list.id = "order-list";
+  draft.items.forEach((o, i) => {
+    const li = text(document.createElement("li"), o.amount === null ? o.label : `${o.label}: ${o.amount} ${spec.unit}`);
+    const x = button("remove", () => {
+      const gone = new Set([o.key]);
+      draft.items = draft.items.filter((p, j) => j !== i && !gone.has(spec.items[p.key].requires));
+      renderDecision();
+    }, "order-remove");
+    x.style.cssText = "display:inline;width:auto;margin-left:.5rem";
+    li.appendChild(x);
+    list.appendChild(li);
+  });
+  if (!draft.items.length) list.appendChild(text(document.createElement("li"), "no orders written yet")).className = "muted";
+  form.appendChild(list);
+  if (!out.some(([k]) => k === draft.pick)) draft.pick = out.length ? out[0][0] : null;
+  const pick = document.createElement("select");
+  pick.id = "order-pick";
+  const groups = new Map();
+  for (const [key, it] of out) {
+    if (!groups.has(it.group)) groups.set(it.group, document.createElement("optgroup"));
+    const g = groups.get(it.group);
+    g.label = it.group;
+    const o = text(document.createElement("option"), it.label);
+    o.value = key;
+    g.appendChild(o);
+  }
+  for (const g of groups.values()) pick.appendChild(g);
+  const amount = document.createElement("input");
+  amount.type = "number";
+  amount.id = "order-amount";
+  amount.setAttribute("aria-label", spec.unit);
+  const add = button("Add the order", () => {
+    const it = spec.items[draft.pick];
+    if (!it) return;
+    let n = null;
+    if (it.amount) {
+      n = Number(amount.value);
+      const max = Math.min(it.amount.max, left);
+      if (!(n >= it.amount.min && n <= max && (n - it.amount.min) % it.amount.step === 0)) {
+        $("error").textContent = `${it.label}: from ${it.amount.min} to ${max} ${spec.unit}` +
+          (it.amount.step > 1 ? `, in steps of ${it.amount.step}` : "");
+        return;
+      }
+    }
+    $("error").textContent = "";
+    draft.items.push({ key: draft.pick, label: it.label, amount: n, spends: n ?? it.cost ?? 0 });
+    draft.pick = null;
+    draft.amount = null;
+    renderDecision();
+  }, "order-add");
+  add.id = "order-add";
+  const fit = () => {
+    const it = spec.items[draft.pick];
+    amount.hidden = !it?.amount;
+    if (!it?.amount) return;
+    const max = Math.min(it.amount.max, left);
+    amount.min = it.amount.min;
+    amount.max = max - ((max - it.amount.min) % it.amount.step);
+    amount.step = it.amount.step;
+    const v = Number(draft.amount ?? amount.value);
+    amount.value = v >= Number(amount.min) && v <= Number(amount.max) ? v : amount.max;
+  };
+  pick.onchange = () => { draft.pick = pick.value; draft.amount = null; fit(); };
+  amount.oninput = () => { draft.amount = amount.value; };
+  if (draft.pick !== null) {
+    pick.value = draft.pick;
+    fit();
+    form.append(pick, amount, add);
+  } else {
+    form.appendChild(text(document.createElement("p"), "No other order is possible."));
+  }
+  opts.appendChild(form);
+  const send = button(`${spec.send_label || "Send"} (${draft.items.length} order${draft.items.length === 1 ? "" : "s"})`,
+    () => sendOrders(spec), "option", spec.send);
+  send.id = "order-send";
+  keep.appendChild(send);
+  // a state clicked on the board picks the next order naming it
+  clearBoard();
+  const parts = new Map();
+  for (const [key] of out) for (const part of keyParts(key)) (parts.get(part) || parts.set(part, []).get(part)).push(key);
+  for (const [part, keys] of parts) {
+    mark(part, ["clickable"], () => {
+      draft.pick = keys[(keys.indexOf(draft.pick) + 1) % keys.length];
+      draft.amount = null;
+      renderDecision();
+    });
+  }
+}
+
+// send the orders written: each step is a key of this seat's pending decision; an amount
+// is skipped when the game applied it itself (the only one possible), and the sending key
+// when the game sent the orders itself (nothing else was possible)
+async function sendOrders(spec) {
+  if (gesture || !current) return;
+  const steps = [];
+  const order = [...draft.items.filter((o) => !spec.items[o.key].requires), ...draft.items.filter((o) => spec.items[o.key].requires)];
+  for (const o of order) {
+    steps.push({ key: o.key });
+    if (o.amount !== null) steps.push({ key: String(o.amount), kind: spec.amount_kind });
+  }
+  steps.push({ key: spec.send, last: true });
+  gesture = true;
+  document.body.dataset.gesture = "on";
+  let sent = 0;
+  try {
+    for (const s of steps) {
+      $("status").textContent = `Sending ${sent + 1} of ${steps.length}…`;
+      if (!(await sendStep(spec, s))) break;
+      sent++;
+    }
+  } finally {
+    gesture = false;
+    delete document.body.dataset.gesture;
+  }
+  const ok = sent === steps.length;
+  if (ok) draft = { form: spec.form, items: [], pick: null, amount: null };
+  $("status").textContent = ok ? "Your orders are sent; they stay hidden until the turn resolves." : "";
+  document.body.dataset.sent = ok ? "yes" : "no";
+  if (current.version !== boardVersion) loadBoard(current.version);
+  else renderDecision();
+}
+
+async function sendStep(spec, s) {
+  for (let tries = 0; tries < 3; tries++) {
+    const d = current.pending[0];
+    const same = d && (d.kind === spec.amount_kind || d.controls?.orders?.form === spec.form);
+    if (s.kind && (!same || d.kind !== s.kind)) return true;
+    if (s.last && !same) return true;
+    if (!same || !d.options.some((o) => o.key === s.key)) {
+      $("error").textContent = `${s.key}: no longer possible; the orders before it were sent`;
+      return false;
+    }
+    if (await post("answers", { key: s.key, version: current.version })) return true;
+    if (!$("error").textContent.startsWith("409")) return false;
+  }
+  return false;
 }
 
 function chooseSource(src) {
