@@ -69,8 +69,20 @@ class Game:
     #: ``{"separator": ">", "units": {source: count}}`` says the kind is asked again after
     #: each answer while units can move, each key "SOURCE>DESTINATION" moving one unit, so
     #: a page may send one key up to ``count`` times in one gesture; ``"keep_in_view"``:
-    #: the keys to keep at hand (end movement, start the battle).
+    #: the keys to keep at hand (end movement, start the battle).  ``"orders"``: an order
+    #: form, ``{"form", "budget", "unit", "send", "send_label", "amount_kind", "items":
+    #: {key: {"label", "group", "amount": {"min", "max", "step"} | "cost", "once",
+    #: "requires"}}}``: the page writes several orders (each a key, its amount answered to
+    #: the ``amount_kind`` decision asked next) within the budget, lists them, then sends
+    #: them and the ``send`` key; ``form`` names the round the orders are for.
     controls: Callable[[dict, Decision], dict] | None = None
+    #: ``no_answer(decision) -> (round, key) | None``: for a decision a deadline may end,
+    #: the round it belongs to (its deadline runs from when the round is first seen) and
+    #: the answer given for a seat that has not answered when the deadline passes (no
+    #: orders); None for a decision no deadline ends.  The deadline is the game's
+    #: ``deadline_minutes`` option (0: none), set by the game's creator; the web app keeps
+    #: it (``server/deadlines.py``).
+    no_answer: Callable[[Decision], tuple | None] | None = None
     #: where the game stands in lists (``realms games``, the lobby, which opens on the
     #: first): lower first, then by id
     rank: int = 100
