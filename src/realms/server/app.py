@@ -80,6 +80,7 @@ from realms.core.mapgraph import MapError
 from realms.core.options import shown
 
 from . import limits
+from .deadlines import Deadlines
 from .store import GameRow, Store, UndoConflict
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -655,10 +656,13 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     (default: ``limits.CREATE_BURST`` at once, ``limits.CREATE_PER_MINUTE`` a minute)."""
     server = Server(database)
     creations = limits.TokenBucket() if creations is None else creations
+    deadlines = Deadlines(server)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        deadlines.start()
         yield
+        deadlines.stop()
         server.stop_bots()
         server.store.close()
 
@@ -666,6 +670,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     app = FastAPIOffline(title="realms", version="1", lifespan=lifespan,
                          description="Play realms games (Hy Breasil, Brian Boru…) against people and bots.")
     app.state.server = server
+    app.state.deadlines = deadlines
     app.state.creations = creations
     app.add_middleware(limits.BodyLimit, max_bytes=limits.MAX_BODY)
     app.add_exception_handler(RequestValidationError, limits.validation_error)
