@@ -4,6 +4,7 @@ REALMS_TEST_POSTGRES names a server), and helpers that play through the API."""
 from __future__ import annotations
 
 import os
+import time
 import uuid
 import warnings
 
@@ -70,4 +71,18 @@ def new_game(client, game="hy-breasil", seats=("human", "auto", "auto", "auto"),
         body["seed"] = seed
     r = client.post("/api/games", json=body)
     assert r.status_code == 201, r.text
+    settled(client, r.json()["id"])
     return r.json()
+
+
+def settled(client, gid: str, token: str | None = None, seconds: float = 60.0) -> dict:
+    """The game as ``token``'s seat sees it once its bots have played: a person is awaited
+    or the game is over (the bots play in the background after a creation or an answer)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        s = client.get(f"/api/games/{gid}", headers=bearer(token)).json()
+        if s["over"] or all(s["seats"][p]["kind"] == "human" for p in s["awaiting"]):
+            return s
+        if time.monotonic() > deadline:
+            pytest.fail(f"the bots of game {gid} still play after {seconds} s (version {s['version']})")
+        time.sleep(0.01)

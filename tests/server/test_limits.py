@@ -1,8 +1,8 @@
 """What one client can make the server do (issue 14 items 11, 12 and 15): bodies over
 64 KiB are 413 before anything is parsed, no error echoes its input, game creation is
-rate-limited per address (429 with Retry-After), the bots play at most
-``BOT_DECISIONS_PER_REQUEST`` answers in one request and the rest in background slices
-(also after a restart), who asks is checked before the version, and ``undos`` counts one
+rate-limited per address (429 with Retry-After), the bots play in the background, at
+most ``BOT_BATCH`` answers per commit, each batch stored before a page sees it (also
+after a restart), who asks is checked before the version, and ``undos`` counts one
 game's undos."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from realms.server import app as app_module
 from realms.server.app import create_app, make_agents, run_bots
 from realms.server.limits import MAX_BODY, TokenBucket
 
-from .conftest import bearer, new_game
+from .conftest import bearer, new_game, settled
 from .test_undo import answer, me, play_to_undoable, undo
 
 
@@ -165,55 +165,69 @@ def _played_in_one_go(live) -> str:
     return state.state_hash()
 
 
-def test_an_all_bot_game_plays_a_slice_per_request_and_the_rest_in_the_background(client, monkeypatch):
-    monkeypatch.setattr(app_module, "BOT_DECISIONS_PER_REQUEST", 40)
+def test_an_all_bot_game_plays_in_background_batches_each_committed(client, monkeypatch):
+    monkeypatch.setattr(app_module, "BOT_BATCH", 40)
     sizes = _bot_batches(client, monkeypatch)
-    out = new_game(client, seats=["auto", "random", "auto"], options={"turns": 2}, seed=3)
-    end = wait_for(lambda: client.get(f"/api/games/{out['id']}").json(), lambda s: s["over"])
-    assert sizes[0] == 40 and max(sizes) <= 40 and len(sizes) == -(-end["version"] // 40)
-    live = client.app.state.server.live[out["id"]]
+    r = client.post("/api/games", json={"game": "hy-breasil", "seats": ["auto", "random", "auto"],
+                                        "options": {"turns": 2}, "seed": 3})
+    assert r.status_code == 201
+    gid = r.json()["id"]
+    end = wait_for(lambda: client.get(f"/api/games/{gid}").json(), lambda s: s["over"])
+    assert sizes[0] == 0  # the creation stores the game alone: the bots play afterwards
+    assert max(sizes) <= 40 and sum(sizes) == end["version"] and len(sizes) > end["version"] // 40
+    live = client.app.state.server.live[gid]
     assert live.state.state_hash() == _played_in_one_go(live)
 
 
-def test_a_persons_answer_returns_after_a_slice_of_bot_answers_and_pages_get_the_rest(client, monkeypatch):
-    monkeypatch.setattr(app_module, "BOT_DECISIONS_PER_REQUEST", 3)
+def test_a_persons_answer_returns_at_once_and_pages_get_the_bots_answers_once_stored(client, monkeypatch):
+    """The 200 carries the person's answer alone; the bots' answers come over the WebSocket
+    in batches, each in the database before it is pushed, and a reload shows them."""
+    monkeypatch.setattr(app_module, "BOT_BATCH", 3)
     sizes = _bot_batches(client, monkeypatch)
     out = new_game(client, seats=["human", "auto", "auto", "auto"], options={"turns": 2}, seed=7)
     gid, tok = out["id"], out["seats"][0]["token"]
-    s = me(client, gid, tok)
+    store = client.app.state.server.store
     with client.websocket_connect(f"/api/games/{gid}/ws?token={tok}") as ws:
         ws.receive_json()
         for _ in range(300):
-            wait_for(lambda: me(client, gid, tok), lambda st: st["awaiting"] == [0] or st["over"])
-            s = me(client, gid, tok)
+            s = settled(client, gid, tok)
             r = answer(client, gid, tok, s)
             assert r.status_code == 200
             after = r.json()
-            assert after["version"] - s["version"] <= 1 + 3
-            if after["awaiting"] != [0]:
-                break  # the bots had more than 3 answers to give
+            assert after["version"] == s["version"] + 1
+            if after["awaiting"] != [0] and not after["over"]:
+                break  # the bots are to reply
         else:
-            pytest.fail("the bots never had more than 3 answers to give")
-        assert after["awaiting"] and 0 not in after["awaiting"] and not after["can_undo"]
-        pushed = wait_for(ws.receive_json, lambda st: st["version"] > after["version"]
-                          and (st["awaiting"] == [0] or st["over"]))
-    assert pushed["version"] > after["version"] and max(sizes) <= 3
-    live = client.app.state.server.live[gid]
-    assert len(live.state.answers) == pushed["version"]
+            pytest.fail("the bots never replied")
+        assert 0 not in after["awaiting"] and not after["can_undo"]
+        pushes = []
+        while True:
+            pushed = ws.receive_json()
+            # durable before pushed: the database holds every answer the page is shown
+            assert len(store.load(gid).answers) >= pushed["version"]
+            pushes.append(pushed["version"])
+            if pushed["awaiting"] == [0] or pushed["over"]:
+                break
+    assert pushes[0] == after["version"] and pushes == sorted(pushes) and pushes[-1] > after["version"] + 3
+    assert max(sizes) <= 3
+    reloaded = me(client, gid, tok)
+    assert reloaded["version"] == pushes[-1] == len(store.load(gid).answers)
 
 
 def test_bots_cut_short_by_a_restart_go_on_at_the_first_request(database, monkeypatch):
-    monkeypatch.setattr(app_module, "BOT_DECISIONS_PER_REQUEST", 40)
+    monkeypatch.setattr(app_module, "BOT_BATCH", 40)
     with monkeypatch.context() as stopped, TestClient(create_app(database)) as c:
-        # the process stops before it plays any slice after the creation's
+        # the process stops before its bots play anything
         stopped.setattr(app_module.Server, "continue_bots", lambda self, live: None)
-        out = new_game(c, seats=["auto", "random", "auto"], options={"turns": 2}, seed=3)
-        assert c.get(f"/api/games/{out['id']}").json()["version"] == 40
+        r = c.post("/api/games", json={"game": "hy-breasil", "seats": ["auto", "random", "auto"],
+                                       "options": {"turns": 2}, "seed": 3})
+        gid = r.json()["id"]
+        assert c.get(f"/api/games/{gid}").json()["version"] == 0
     with TestClient(create_app(database)) as c:
-        first = c.get(f"/api/games/{out['id']}").json()
-        assert not first["over"] and first["version"] >= 40
-        end = wait_for(lambda: c.get(f"/api/games/{out['id']}").json(), lambda s: s["over"])
-        live = c.app.state.server.live[out["id"]]
+        first = c.get(f"/api/games/{gid}").json()
+        assert not first["over"]
+        end = wait_for(lambda: c.get(f"/api/games/{gid}").json(), lambda s: s["over"])
+        live = c.app.state.server.live[gid]
         assert end["version"] > first["version"] and live.state.state_hash() == _played_in_one_go(live)
 
 

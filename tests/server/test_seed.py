@@ -14,7 +14,7 @@ from realms.core.game import games, get_game
 from realms.core.record import Record
 from realms.server.app import SECRET_SEEDS, seed_is_secret
 
-from .conftest import bearer
+from .conftest import bearer, settled
 
 SECRET = sorted(g.id for g in games().values() if seed_is_secret(g))
 
@@ -71,7 +71,7 @@ def test_the_secret_seed_is_shown_to_nobody_until_the_end_and_then_replays(clien
             assert str(seed) not in _every_response(client, gid, tokens)
             assert all("seed" not in client.get(f"/api/games/{gid}/record", headers=bearer(t)).json()
                        for t in tokens.values())
-        spectator = client.get(f"/api/games/{gid}").json()
+        spectator = settled(client, gid)
         if spectator["over"]:
             break
         seat = spectator["awaiting"][0]

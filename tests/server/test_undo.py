@@ -16,7 +16,7 @@ from realms.core.game import games
 from realms.server.app import MAX_UNDO, create_app
 from realms.server.store import Store, UndoConflict
 
-from .conftest import bearer, new_game
+from .conftest import bearer, new_game, settled
 
 SEATS = ["human", "auto", "auto"]
 
@@ -49,7 +49,7 @@ def play_to_undoable(client, gid, tok, limit: int = 200) -> tuple[dict, dict, st
         after = r.json()
         if after["can_undo"]:
             return state, after, h
-        state = after
+        state = settled(client, gid, tok)
     pytest.fail("no undoable answer")
 
 
@@ -90,21 +90,44 @@ def test_several_own_decisions_are_taken_back_one_by_one(client):
     assert live(client, gid).state.state_hash() == h0
 
 
+def answer_the_bots_reply_to(client, gid, tok) -> dict:
+    """Answer the first option until the bots are to reply: the 200 of that answer."""
+    s = me(client, gid, tok)
+    for _ in range(200):
+        after = answer(client, gid, tok, s).json()
+        if after["awaiting"] != [0] and not after["over"]:
+            return after
+        s = after
+    pytest.fail("the bots never replied")
+
+
 def test_undo_is_refused_once_the_bots_have_answered(client):
     out = new_game(client, seats=SEATS)
     gid, tok = out["id"], out["seats"][0]["token"]
-    s = me(client, gid, tok)
-    for _ in range(200):
-        v = s["version"]
-        s = answer(client, gid, tok, s).json()
-        if s["version"] > v + 1:  # the bots replied
-            break
-    else:
-        pytest.fail("the bots never replied")
+    after = answer_the_bots_reply_to(client, gid, tok)
+    assert not after["can_undo"]
+    s = settled(client, gid, tok)
+    assert s["version"] > after["version"]
     h = live(client, gid).state.state_hash()
     r = undo(client, gid, tok, s["version"])
     assert r.status_code == 403 and "somebody else decided" in r.json()["detail"]
     assert not s["can_undo"]
+    assert live(client, gid).state.state_hash() == h
+
+
+def test_an_answer_the_bots_are_to_reply_to_stands_before_their_replies_are_in(client, monkeypatch):
+    """The 200 comes before the bots reply (they play in the background): the answer can
+    no more be taken back in between than after, whatever the timing."""
+    from realms.server.app import Server
+
+    out = new_game(client, seats=SEATS)
+    gid, tok = out["id"], out["seats"][0]["token"]
+    monkeypatch.setattr(Server, "continue_bots", lambda self, live: None)  # the bots are slow
+    after = answer_the_bots_reply_to(client, gid, tok)
+    assert not after["can_undo"] and me(client, gid, tok)["version"] == after["version"]
+    h = live(client, gid).state.state_hash()
+    r = undo(client, gid, tok, after["version"])
+    assert r.status_code == 403 and "bots are answering" in r.json()["detail"]
     assert live(client, gid).state.state_hash() == h
 
 
@@ -136,7 +159,7 @@ def test_undo_is_refused_for_another_seat_a_spectator_and_a_stale_version(client
     gid = out["id"]
     toks = {s["seat"]: s["token"] for s in out["seats"]}
     for _ in range(200):
-        seat = client.get(f"/api/games/{gid}").json()["awaiting"][0]
+        seat = settled(client, gid)["awaiting"][0]
         s = me(client, gid, toks[seat])
         after = answer(client, gid, toks[seat], s).json()
         if after["can_undo"]:
@@ -166,7 +189,8 @@ def test_a_finished_game_takes_nothing_back(client):
     gid, tok = out["id"], out["seats"][0]["token"]
     s = me(client, gid, tok)
     while not s["over"]:
-        s = answer(client, gid, tok, s).json()
+        answer(client, gid, tok, s)
+        s = settled(client, gid, tok)
     assert s["can_undo"] is False
     assert undo(client, gid, tok, s["version"]).status_code == 403
 

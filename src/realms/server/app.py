@@ -1,10 +1,12 @@
 """The web app: HTTP + WebSocket API over the game contract, and the browser client.
 
 One process keeps every live game in memory (state rebuilt by replaying the stored
-answers on first use) and each game's answers in the database.  An answer is checked on a
-copy of the state, the bots whose turn follows answer on that copy until a person is
-awaited, and the whole batch is committed in one transaction; only then does the copy
-become the game and the 200 go out.  A refused or failed answer leaves the game as it was.
+answers on first use) and each game's answers in the database.  A person's answer is
+checked on a copy of the state and committed; only then does the copy become the game and
+the 200 go out, at once: the bots whose turn follows play in the background (a task per
+game), and each batch of their answers is committed before the game's pages get it over
+the WebSocket, so what a page sees is stored, and a reload shows it.  A refused or failed
+answer leaves the game as it was.
 
 API (OpenAPI at ``/docs``, its Swagger UI served from the installed ``fastapi-offline``
 package, so the page works without internet):
@@ -24,9 +26,10 @@ package, so the page works without internet):
   answer, which is taken back (and deleted from the database before the 200).  Only a seat's
   own last decision, while nobody else has decided since, no die was rolled in applying
   it and it showed nobody anything hidden before (a card passed, drawn or played face up):
-  bots answer right after a person, so an answer they replied to stands.  403 a spectator,
-  or the last answer is not the seat's (somebody decided since), or the game is over, or
-  it is more than ``MAX_UNDO`` answers back; 409 stale version; 422 a die was rolled
+  an answer the bots are to reply to stands from the start, whether or not their replies
+  are in yet.  403 a spectator, or the last answer is not the seat's (somebody decided
+  since), or the bots are replying to it, or the game is over, or it is more than
+  ``MAX_UNDO`` answers back; 409 stale version; 422 a die was rolled
   (chance drawn) by that answer, or it revealed something; 404 unknown game.  The state
   payload says ``can_undo``, and ``undos`` counts this game's undos in this process.
 - ``GET /api/games/{id}/record``, ``GET /api/games/{id}/board.svg``
@@ -36,17 +39,18 @@ Who asks is checked before what is asked: a request without a seat's token that 
 seat may make is 403 whatever its version.  Every request body is at most 64 KiB (413),
 and no error repeats the input it refuses (``limits``).
 
-Work a request can cause: the bots answer at most ``BOT_DECISIONS_PER_REQUEST`` times in
-one request (the creation of an all-bot game included); what is left they play in the
-background, a slice of as many answers at a time, each slice committed and pushed to the
-game's pages.  A game whose bots were cut short by a restart goes on at its first request.
+Work a request can cause: none by the bots.  A game's creation stores it and an answer
+stores that answer; the bots play afterwards in the background, at most ``BOT_BATCH``
+answers per commit (fewer when a request waits for the game: it gets in within a slice).
+A game whose bots were cut short by a restart goes on at its first request.
 
 The state payload of a seat with a decision to make carries ``odds``: what the game's
 ``advice`` hook tells a player before deciding (Hy Breasil: the exact odds of the battles
 at stake), computed from the seat's view alone.
 
-Latency: the bots' answers run on the event loop but give it back every few milliseconds,
-so that a long bot turn does not hold up the other games' requests; states dropped are
+Latency: the bots' answers run on the event loop but give it back every ``BOT_SLICE``
+seconds, and one game's bots play at a time (a shared lock), so however many games' bots
+are playing a request waits for at most one slice each time it awaits; states dropped are
 released at once (no reference cycles left for the garbage collector); ``realms serve``
 warms every game (``Game.warm``: solver tables, boards) before it listens and freezes the
 objects alive at start-up out of the collector's passes.
@@ -91,11 +95,11 @@ MAX_BOT_DECISIONS = 200_000
 CHRONICLE_LINES = 200
 #: how many of its own consecutive decisions a seat can take back, one by one
 MAX_UNDO = 16
-#: bots answering inside a request give the event loop back after this many seconds
+#: bots playing in the background give the event loop back after this many seconds
 BOT_SLICE = 0.002
-#: the bots' answers one request (or one slice of a game's bots in the background) may
-#: play: about 0.6 s of the slowest bots; a bigger bot turn goes on in the background
-BOT_DECISIONS_PER_REQUEST = 1000
+#: the bots' answers one background batch plays before they are committed and pushed
+#: (about 0.6 s of the slowest bots); a bigger bot turn goes on in the next batch
+BOT_BATCH = 1000
 #: a seed the server draws for a game whose seed no player may know: below 2**53, so that
 #: a record read by JavaScript keeps it exact, and far too many to try one by one
 SECRET_SEEDS = 2**53
@@ -168,8 +172,10 @@ class Live:
     #: the undos of this game in this process: a page orders the states it gets by
     #: (boot, undos, version), since an undo goes back a version
     undos: int = 0
-    #: the task playing this game's bots in slices after a request left them more to do
+    #: the task playing this game's bots in the background (:meth:`Server.continue_bots`)
     bots: "asyncio.Task | None" = None
+    #: requests waiting for ``lock``: the bots commit what they have played and let them in
+    waiting: int = 0
     #: the advice last computed: (the state it is for, {seat: entries})
     _advice: tuple = (None, {})
     #: a finished game's (turn, answers) starts, for the replay viewer
@@ -203,12 +209,13 @@ class Live:
         return cache[seat]
 
     def settle(self, before: GameState, after: GameState, seat: int, start: int) -> None:
-        """Make ``after`` the game: ``before`` was, when ``seat`` gave answer number ``start``
-        (and the bots theirs after it).  The answer can be taken back if it is the only one,
-        drew no chance and showed nobody anything hidden; otherwise nothing before it can be."""
+        """Make ``after`` the game: ``before`` was, when ``seat`` gave answer number ``start``.
+        The answer can be taken back if no bot is to reply to it, it drew no chance and it
+        showed nobody anything hidden; otherwise nothing before it can be (the bots' replies
+        come in the background, so an answer they are to reply to stands from the start)."""
         self.state = after
         self.row.answers = list(after.answers)
-        if len(after.answers) == start + 1:
+        if not bots_to_move(after, self.agents):
             if before.dice.fingerprint() != after.dice.fingerprint():
                 self.chance_at = start
             elif reveals(self.game, len(self.row.seats), before, after):
@@ -228,6 +235,20 @@ class Live:
         self.row.answers = list(after.answers)
         self.forget_undo()
         before.release()
+
+    @asynccontextmanager
+    async def held(self):
+        """``lock`` for a request, counted in ``waiting`` while awaited: bots playing in the
+        background commit what they have and let the request in within a slice."""
+        self.waiting += 1
+        try:
+            await self.lock.acquire()
+        finally:
+            self.waiting -= 1
+        try:
+            yield
+        finally:
+            self.lock.release()
 
     def forget_undo(self) -> None:
         for u in self.undo:
@@ -276,18 +297,6 @@ def run_bots(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DE
         pass
 
 
-async def run_bots_async(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DECISIONS) -> None:
-    """:func:`bot_answers` on the event loop, giving it back every ``BOT_SLICE`` seconds: a
-    bot turn of many decisions then delays the other games' requests by a slice, not by the
-    whole turn.  ``state`` is the request's own copy, so nobody sees it half-played."""
-    clock = time.perf_counter
-    due = clock() + BOT_SLICE
-    for _ in bot_answers(state, agents, limit):
-        if clock() > due:
-            await asyncio.sleep(0)
-            due = clock() + BOT_SLICE
-
-
 def bots_to_move(state: GameState, agents: dict[int, Agent]) -> bool:
     return any(d.player in agents for d in state.pending())
 
@@ -298,27 +307,6 @@ def _bounded(state: GameState, agents: dict[int, Agent], cap: int):
         yield
         if n >= cap:
             return
-
-
-def run_bots_bounded_sync(state: GameState, agents: dict[int, Agent], cap: int) -> bool:
-    """The bots answer, at most ``cap`` times: True when they are done (a person is awaited
-    or the game is over), False when they stopped with more to play."""
-    for _ in _bounded(state, agents, cap):
-        pass
-    return not bots_to_move(state, agents)
-
-
-async def run_bots_bounded(state: GameState, agents: dict[int, Agent], cap: int) -> bool:
-    """:func:`run_bots_bounded_sync` on the event loop, giving it back every ``BOT_SLICE``
-    seconds (as :func:`run_bots_async`).  What one request may make the bots play is
-    bounded so (issue 14 item 12); :meth:`Server.continue_bots` plays the rest."""
-    clock = time.perf_counter
-    due = clock() + BOT_SLICE
-    for _ in _bounded(state, agents, cap):
-        if clock() > due:
-            await asyncio.sleep(0)
-            due = clock() + BOT_SLICE
-    return not bots_to_move(state, agents)
 
 
 def seed_is_secret(game: Game) -> bool:
@@ -387,6 +375,10 @@ def rebuild(row: GameRow) -> Live:
                     chance_at = i
                 else:
                     revealed_at = i
+    if bots_to_move(state, agents):  # a restart came before the bots' replies: the answer stands
+        for u in undo:
+            u.before.release()
+        undo.clear()
     return Live(row=row, game=game, state=state, agents=agents, undo=undo, chance_at=chance_at,
                 revealed_at=revealed_at)
 
@@ -451,6 +443,8 @@ class Server:
         self.store = Store(database)
         self.live: dict[str, Live] = {}
         self._loading = asyncio.Lock()
+        #: held by the bots of one game while they play a slice (:meth:`_play_batch`)
+        self.cpu = asyncio.Lock()
         #: each game's undos in this process, kept across a rebuild of the game (a page
         #: must still see the states after it as newer)
         self.undos: dict[str, int] = {}
@@ -509,9 +503,7 @@ class Server:
         game_id = secrets.token_hex(8)
         row = GameRow(game_id, game.id, options, seed, seats, [])
         agents = make_agents(game, seats, seed)
-        run_bots_bounded_sync(state, agents, BOT_DECISIONS_PER_REQUEST)
-        self.store.create(game_id, game.id, options, seed, seats, list(state.answers))
-        row.answers = list(state.answers)
+        self.store.create(game_id, game.id, options, seed, seats, [])
         return Live(row=row, game=game, state=state, agents=agents)
 
     async def create(self, body: NewGame) -> Live:
@@ -522,7 +514,9 @@ class Server:
 
     # -- answering ----------------------------------------------------------------------
     async def answer(self, live: Live, seat: int | None, body: Answer) -> dict:
-        async with live.lock:
+        """Apply ``seat``'s answer, commit it and return the new state; the bots whose turn
+        follows play on in the background (:meth:`continue_bots`)."""
+        async with live.held():
             if seat is None:  # who asks comes first: a spectator learns nothing of versions
                 raise HTTPException(403, "spectators cannot answer; send the seat's token")
             if body.version != live.version:
@@ -544,16 +538,14 @@ class Server:
                                     .replace(f"for player {seat} ", f"for seat {seat + 1} ")) from None
             start = live.version
             try:
-                done = await run_bots_bounded(new, live.agents, BOT_DECISIONS_PER_REQUEST)
                 await asyncio.wrap_future(self.store.submit(live.row.id, start, new.answers[start:]))
             except Exception as exc:
-                # forget the cached game (its bots may have moved on) so that it is rebuilt
-                # from what was committed
+                # forget the cached game so that it is rebuilt from what was committed
                 self.live.pop(live.row.id, None)
+                new.release()
                 raise HTTPException(503, f"the answer could not be stored: {type(exc).__name__}") from None
             live.settle(before, new, seat, start)
-            if not done:
-                self.continue_bots(live)
+            self.continue_bots(live)
             payload = state_payload(live, seat)
         if live.sockets:
             asyncio.get_running_loop().create_task(self.push(live))
@@ -562,7 +554,7 @@ class Server:
     # -- taking an answer back ------------------------------------------------------------
     async def undo(self, live: Live, seat: int | None, body: Undo) -> dict:
         """Take back ``seat``'s last answer (see the module docstring for when)."""
-        async with live.lock:
+        async with live.held():
             v = live.version
             if seat is None:
                 raise HTTPException(403, "spectators cannot undo; send the seat's token")
@@ -575,6 +567,8 @@ class Server:
                 if seat in {p for p, _ in answers}:
                     raise HTTPException(403, "somebody else decided after your last decision: it stands")
                 raise HTTPException(403, f"seat {seat + 1} has no decision to take back")
+            if bots_to_move(live.state, live.agents):
+                raise HTTPException(403, "the bots are answering your last decision: it stands")
             if not live.undo:
                 if live.chance_at == v - 1:
                     raise HTTPException(422, "a die was rolled when your last decision was played: it stands")
@@ -603,18 +597,18 @@ class Server:
             asyncio.get_running_loop().create_task(self.push(live))
         return payload
 
-    # -- bots beyond one request's share --------------------------------------------------
+    # -- the bots, in the background ------------------------------------------------------
     def continue_bots(self, live: Live) -> None:
-        """Play ``live``'s bots in the background when a request left them more to do than
-        it may play (or a restart found them mid-turn): a slice of at most
-        ``BOT_DECISIONS_PER_REQUEST`` answers at a time, each committed and pushed before
-        the next, with the requests waiting for the game served in between."""
+        """Start ``live``'s bots in the background if they are to move (after an answer, a
+        game's creation, or a restart that found them mid-turn), unless they are already."""
         if (live.bots is None or live.bots.done()) and bots_to_move(live.state, live.agents):
-            live.bots = asyncio.get_running_loop().create_task(self._bots_in_slices(live))
+            live.bots = asyncio.get_running_loop().create_task(self._bots_in_batches(live))
 
-    async def _bots_in_slices(self, live: Live) -> None:
+    async def _bots_in_batches(self, live: Live) -> None:
+        """Play ``live``'s bots until a person is awaited or the game is over: a batch at a
+        time on a copy, each committed, then made the game and pushed to its pages (so a
+        bot's answer is durable before any page sees it, and a reload shows it)."""
         while True:
-            await asyncio.sleep(0)
             async with live.lock:
                 if self.live.get(live.row.id) is not live or not bots_to_move(live.state, live.agents):
                     return
@@ -622,7 +616,7 @@ class Server:
                 new = before.clone()
                 start = live.version
                 try:
-                    await run_bots_bounded(new, live.agents, BOT_DECISIONS_PER_REQUEST)
+                    await self._play_batch(live, new)
                     await asyncio.wrap_future(self.store.submit(live.row.id, start, new.answers[start:]))
                 except Exception:
                     # rebuilt from what was committed at its next request, which starts them again
@@ -634,17 +628,37 @@ class Server:
             if live.sockets:
                 await self.push(live)
 
+    async def _play_batch(self, live: Live, state: GameState) -> None:
+        """The bots answer on ``state`` (a copy nobody sees) until they are done, the batch
+        holds ``BOT_BATCH`` answers, or a request waits for the game.  They play a slice of
+        ``BOT_SLICE`` seconds at a time, one game's bots at a time (``self.cpu``), and give
+        the event loop back after each: however many games' bots are playing, a request
+        waits for at most one slice each time it awaits."""
+        clock = time.perf_counter
+        answers = _bounded(state, live.agents, BOT_BATCH)
+        while True:
+            async with self.cpu:
+                due = clock() + BOT_SLICE
+                for _ in answers:
+                    if clock() > due:
+                        break
+                else:
+                    return
+            await asyncio.sleep(0)
+            if live.waiting:
+                return
+
     def stop_bots(self) -> None:
         for live in self.live.values():
             if live.bots is not None:
                 live.bots.cancel()
 
     async def push(self, live: Live) -> None:
-        """Send the new state to every page watching the game, each as its seat sees it."""
-        cache: dict[int | None, dict] = {}
-        for ws, seat in list(live.sockets.items()):
-            if seat not in cache:
-                cache[seat] = state_payload(live, seat)
+        """Send the new state to every page watching the game, each as its seat sees it
+        (all made before the first is sent, so that every page gets the same version)."""
+        sockets = list(live.sockets.items())
+        cache = {seat: state_payload(live, seat) for seat in {seat for _, seat in sockets}}
+        for ws, seat in sockets:
             try:
                 await ws.send_json(cache[seat])
             except Exception:
