@@ -17,7 +17,7 @@ grain Ann: 20
 """)
     s.apply(0, "conquer:ayr")
     d = s.decision_for(0)
-    assert d.info == {"order": "conquer", "target": "ayr", "preparation": 5}
+    assert d.info == {"turn": 1, "order": "conquer", "target": "ayr", "preparation": 5}
     (tip,) = GAME.advice(s.view(0), [d])
     assert tip["defences"] == [10]
     assert tip["odds"]["20"] == [beat(15 - 10)]          # 15 of the 20 fight

@@ -9,8 +9,9 @@ from realms.games.brittania.draw import draw
 
 
 def test_defaults_and_schema():
-    assert GAME.normalize_options({}) == {"players": 4, "names": ["P1", "P2", "P3", "P4"], "turns": 20}
-    assert [o.name for o in GAME.schema] == ["players", "names", "turns"]
+    assert GAME.normalize_options({}) == {"players": 4, "names": ["P1", "P2", "P3", "P4"], "turns": 20,
+                                          "deadline_minutes": 0}
+    assert [o.name for o in GAME.schema] == ["players", "names", "turns", "deadline_minutes"]
     turns = GAME.schema[2]
     assert (turns.type, turns.default, turns.min, turns.max, turns.flag) == ("int", 20, 1, 100, "--turns")
 
@@ -21,6 +22,7 @@ def test_defaults_and_schema():
     ({"names": ["A", "A"]}, "duplicate names"),
     ({"players": 3, "names": ["A", "B"]}, "2 names for 3 players"),
     ({"turns": 0}, "option 'turns' must be 1..100"),
+    ({"deadline_minutes": -1}, "option 'deadline_minutes' must be 0..43200"),
     ({"colour": "red"}, "unknown option(s) colour"),
 ])
 def test_bad_options(raw, message):

@@ -3,6 +3,9 @@ a person's orders stay hidden from the other seats until the turn resolves (BR-Q
 
 from __future__ import annotations
 
+import time
+
+import pytest
 from fastapi.testclient import TestClient
 
 from realms.server.app import create_app
@@ -27,7 +30,13 @@ def test_two_people_and_ten_bots_write_orders_hidden_from_each_other(tmp_path):
         ann, bob = (s["token"] for s in out["seats"])
 
         def me(token):
-            return client.get(f"/api/games/{gid}", headers=bearer(token)).json()
+            """The state once only people are awaited (the bots may play in the background)."""
+            for _ in range(400):
+                st = client.get(f"/api/games/{gid}", headers=bearer(token)).json()
+                if set(st["awaiting"]) <= {0, 1}:
+                    return st
+                time.sleep(0.02)
+            pytest.fail("the bots never finished")
 
         def answer(token, key):
             st = me(token)

@@ -14,7 +14,7 @@ from realms.core.game import Game, lazy
 
 from .invariants import INVARIANTS
 from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
-from .orders import ORDER_KINDS
+from .orders import ORDER_KINDS, no_answer
 from .state import BRState
 
 
@@ -55,6 +55,8 @@ GAME = Game(
     advice=lazy(".advice:advice", __package__),
     panels=lazy(".describe:panels", __package__),
     describe=lazy(".describe:describe", __package__),
+    controls=lazy(".controls:controls", __package__),
+    no_answer=no_answer,
     gm=_gm,
     score_name="economic score",
     private_kinds=ORDER_KINDS,

@@ -46,16 +46,24 @@ def invest_cost(s: "BRState", p: int, state: int, capital: int | None = None) ->
     """Grain per point of output: 5, 1 less in the capital (``capital``: the one declared
     at the start of the turn, when the order was written; default the present one), 1
     less for a Frugal king, 1 more for a Hedonist; never below 1 (BR-Q13)."""
-    n = s.tables.n
-    cost = n["invest_cost"] + s.effect(p, "invest_cost")
-    if (s.capital[p] if capital is None else capital) == state:
-        cost -= n["capital_invest_discount"]
+    return invest_rate(s.tables, s.king_traits[p], (s.capital[p] if capital is None else capital) == state)
+
+
+def invest_rate(tables, traits, in_capital: bool) -> int:
+    """:func:`invest_cost` from the king's traits and whether the state is the capital."""
+    n = tables.n
+    cost = n["invest_cost"] + tables.effect(traits, "invest_cost") - (n["capital_invest_discount"] if in_capital else 0)
     return max(1, cost)
 
 
 def invest_room(s: "BRState", state: int) -> int:
     """Points of output ``state`` can still gain: "The maximum ... a Province can reach is 30"."""
-    return max(0, s.tables.n["max_output"] - s.output[state])
+    return room_for(s.tables, s.output[state])
+
+
+def room_for(tables, output: int) -> int:
+    """:func:`invest_room` of a state with ``output``."""
+    return max(0, tables.n["max_output"] - output)
 
 
 def invest(s: "BRState", p: int, state: int, grain: int, capital: int) -> None:

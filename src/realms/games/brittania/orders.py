@@ -63,17 +63,12 @@ def conquer_targets(s: "BRState", p: int) -> dict[int, int]:
     of preparation are waived for a Sailor king, or when ``p`` holds a non-devastated
     state on land next to the target (BR-Q24).
     """
-    b = s.board
     masks = s.masks()
-    land = sea = 0
-    for x in s.held(p):
-        if s.output[x] > 0:
-            land |= b.adj_mask[x]
-            sea |= b.across_mask[x]
+    land, sea = launch_masks(s.board, s.owner, s.output, p)
     banned = masks[p]
     for q in s.partners(p):
         banned |= masks[q]
-    prep = 0 if s.tables.has(s.king_traits[p], "sea_free") else s.tables.n["sea_preparation"]
+    prep = sea_preparation(s.tables, s.king_traits[p])
     out = {}
     reach = (land | sea) & ~banned
     while reach:
@@ -82,6 +77,22 @@ def conquer_targets(s: "BRState", p: int) -> dict[int, int]:
         out[x] = 0 if land & low else prep
         reach ^= low
     return out
+
+
+def launch_masks(board, owner: list[int], output: list[int], p: int) -> tuple[int, int]:
+    """The states ``p`` reaches from its non-devastated states, as bitmasks: by land, and
+    across one sea (BR-Q24)."""
+    land = sea = 0
+    for x, o in enumerate(owner):
+        if o == p and output[x] > 0:
+            land |= board.adj_mask[x]
+            sea |= board.across_mask[x]
+    return land, sea
+
+
+def sea_preparation(tables, traits) -> int:
+    """The grain an attack across a sea spends on preparations: 5, none for a Sailor king."""
+    return 0 if tables.has(traits, "sea_free") else tables.n["sea_preparation"]
 
 
 def _has(s: "BRState", p: int, kind: str, target: int) -> bool:
@@ -151,17 +162,28 @@ def next_decision(s: "BRState", p: int) -> Decision:
     if s.capital[p] == NONE and not any(k == "capital" for k, _, _ in s.orders[p]):
         return Decision(p, "br.capital", [s.board.states[x].id for x in s.held(p)],
                         f"{s.names[p]}: your capital was captured; declare a new one (free).",
-                        "STATES, KINGDOMS", lambda k: s.board.state(k).name)
+                        "STATES, KINGDOMS", lambda k: s.board.state(k).name, info={"turn": s.turn})
     if s.picking[p] is not None:
         kind, target = s.picking[p]
         return Decision(p, "br.grain", grain_keys(s, p, kind, target),
                         f"{s.names[p]}: how much grain to {kind} {s.sname(target)}? ({s.grain_left(p)} left)",
                         "CONQUESTS, DEFENSE" if kind != "invest" else "GRAIN AND INVESTMENTS",
-                        info={"order": kind, "target": s.board.states[target].id,
+                        info={"turn": s.turn, "order": kind, "target": s.board.states[target].id,
                               "preparation": conquer_targets(s, p)[target] if kind == "conquer" else 0})
     return Decision(p, "br.order", order_keys(s, p),
                     f"{s.names[p]}: your next order for turn {s.turn} ({s.grain_left(p)} grain left).",
                     SECTION, _label(s, p), info={"turn": s.turn})
+
+
+def no_answer(decision: Decision) -> tuple[int, str] | None:
+    """What a player who has not sent his orders when the turn's deadline passes answers
+    (web app, option ``deadline_minutes``; RULINGS BR-Q102): the orders he wrote stand and
+    he sends them (``done``); an order's grain not yet chosen is the least; a captured
+    capital is declared again in the first of his states.  A player who wrote none gives
+    no orders.  The round is the turn."""
+    if decision.kind not in ORDER_KINDS:
+        return None
+    return decision.info["turn"], "done" if decision.kind == "br.order" else decision.keys[0]
 
 
 def order_line(o: dict) -> str:

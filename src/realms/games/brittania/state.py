@@ -200,8 +200,7 @@ class BRState(GameState):
         return self.king_cv[p] * (self.tables.n["warrior_factor"] if self.effect(p, "command") > 0 else 1)
 
     def may_lead(self, p: int) -> bool:
-        """A Coward "cannot personally Attack or Defend"."""
-        return self.effect(p, "command") >= 0
+        return self.tables.may_lead(self.king_traits[p])
 
     def effect(self, p: int, effect: str) -> int:
         return self.tables.effect(self.king_traits[p], effect)

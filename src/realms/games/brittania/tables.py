@@ -61,6 +61,10 @@ class Tables:
     def has(self, traits, effect: str) -> bool:
         return any(self.traits[t].effect == effect and self.traits[t].positive for t in traits)
 
+    def may_lead(self, traits) -> bool:
+        """A Coward "cannot personally Attack or Defend"."""
+        return self.effect(traits, "command") >= 0
+
 
 def parse_tables(data: dict, source: str = "rules.toml") -> Tables:
     board = load_board()
