@@ -3,6 +3,7 @@ and an iteration budget, simultaneous decisions, parameters from ``--bots``."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 import pytest
@@ -73,7 +74,8 @@ def test_simultaneous_decisions_each_seat_searches_its_own():
     i = bot.choose(last, SeatView(state, last.player))
     assert 0 <= i < len(last.keys)
     assert set(bot.last["visits"]) <= set(last.keys)
-    assert bot.last["iterations"] == 20
+    assert 1 <= bot.last["iterations"] <= 20
+    assert sum(bot.last["visits"].values()) == bot.last["iterations"]
     state.answer_index(last, i)
 
 
@@ -93,10 +95,10 @@ def test_many_options_are_widened_progressively():
     while len(d.keys) < 30:
         state.answer_index(d, rnd.choose(d, lambda: {}))
         d = state.first_pending()
-    bot = ISMCTSBot(0, iters=100, horizon=2, widen=2)
+    bot = ISMCTSBot(0, iters=100, horizon=2, widen=2, prior=0)
     bot.choose(d, SeatView(state, d.player))
     assert len(bot.last["visits"]) <= 2 * 100 ** 0.5
-    assert sum(bot.last["visits"].values()) == 100
+    assert sum(bot.last["visits"].values()) == bot.last["iterations"] == 100
 
 
 def test_registered_as_a_generic_bot_with_parameters():
@@ -115,6 +117,9 @@ def test_registered_as_a_generic_bot_with_parameters():
     ("ismcts:policy=nobody", "unknown rollout policy 'nobody'"),
     ("ismcts:policy=ismcts", "cannot be ismcts"),
     ("ismcts:depth=3", "depth"),
+    ("ismcts:opponents=nobody", "opponents must be one of policy, search"),
+    ("ismcts:horizon=0", "horizon must be between 1"),
+    ("ismcts:early=2", "early must be between 0 and 1"),
     ("ismcts:iters", "'iters' is not KEY=VALUE"),
 ])
 def test_bad_parameters_are_named(spec, message):
@@ -133,3 +138,87 @@ def test_the_state_is_found_behind_the_play_loops_view_functions():
     assert state_behind(lambda: state.view(1)) is state
     with pytest.raises(TypeError, match="SeatView"):
         state_behind(lambda: {})
+
+
+def _decision_with_options(game_id: str, seed: int, at_least: int, options: dict | None = None):
+    state = get_game(game_id).new_game(options or {"players": 4}, seed)
+    d, rnd = state.first_pending(), RandomBot(seed)
+    while len(d.keys) < at_least:
+        state.answer_index(d, rnd.choose(d, lambda: {}))
+        d = state.first_pending()
+    return state, d
+
+
+@pytest.mark.parametrize("game_id, bot", [("hy-breasil", "auto"), ("brian-boru", "greedy"),
+                                          ("version2", "general"), ("brittania", "steward")])
+def test_the_default_policy_is_the_games_first_bot(game_id, bot):
+    game = get_game(game_id)
+    assert ISMCTSBot(0)._factory(game) is game.bots[bot]
+    assert ISMCTSBot(0, policy="random")._factory(game) is None
+    assert ISMCTSBot(0)._factory(replace(game, bots={})) is None
+
+
+def test_with_too_small_a_budget_the_policys_answer_is_played():
+    """The prior is worth at least two visits: one or two iterations never overrule it."""
+    state, d = _decision_with_options("hy-breasil", 6, 5)
+    for iters in (1, 2):
+        bot = ISMCTSBot(3, iters=iters)
+        i = bot.choose(d, SeatView(state, d.player))
+        assert d.keys[i] == bot.last["prior"]
+
+
+@pytest.mark.parametrize("game_id, seed", [("brian-boru", 1), ("brian-boru", 2), ("hy-breasil", 6),
+                                           ("version2", 2)])
+def test_stopping_early_gives_the_answer_of_the_whole_budget(game_id, seed):
+    """The search stops only once the leading answer cannot be overtaken in the iterations
+    left, so the answer is the one spending the whole budget gives, in fewer iterations."""
+    state, d = _decision_with_options(game_id, seed, 4)
+    early, whole = ISMCTSBot(9, iters=60, horizon=4), ISMCTSBot(9, iters=60, horizon=4, early=0)
+    assert early.choose(d, SeatView(state, d.player)) == whole.choose(d, SeatView(state, d.player))
+    assert whole.last["iterations"] == 60
+    assert early.last["iterations"] <= 60
+
+
+def test_some_decisions_settle_early():
+    state = small_game("brian-boru", 4)
+    bot, spent = ISMCTSBot(5, iters=40, horizon=4), []
+    while (d := state.first_pending()) is not None and len(spent) < 30:
+        state.answer_index(d, bot.choose(d, SeatView(state, d.player)))
+        spent.append(bot.last["iterations"])
+    assert min(spent) < 40 and max(spent) <= 40
+
+
+def test_a_position_asked_again_gets_the_policys_answer_without_search():
+    """An answer that leads back to the same position (a cycle) is not searched again."""
+    state, d = _decision_with_options("brian-boru", 3, 3)
+    bot = ISMCTSBot(2, iters=20, horizon=4)
+    bot.choose(d, SeatView(state, d.player))
+    assert bot.last["iterations"] >= 1
+    i = bot.choose(d, SeatView(state, d.player))
+    assert bot.last["iterations"] == 0 and d.keys[i] == bot.last["prior"]
+
+
+def _players_in(node) -> set:
+    seen = set()
+    for (player, _, _), child in node.children.items():
+        seen |= {player} | _players_in(child)
+    return seen
+
+
+def test_other_seats_answer_as_the_policy_or_search_for_themselves():
+    state, d = _decision_with_options("brian-boru", 5, 3)
+    modelled = ISMCTSBot(1, iters=80, horizon=30)
+    modelled.choose(d, SeatView(state, d.player))
+    assert _players_in(modelled.last["tree"]) == {d.player}
+    searching = ISMCTSBot(1, iters=80, horizon=30, opponents="search")
+    searching.choose(d, SeatView(state, d.player))
+    assert len(_players_in(searching.last["tree"])) > 1
+
+
+def test_the_horizon_counts_answers_from_the_root():
+    """With a horizon of one answer the search scores the position right after the root's
+    answer: the tree never grows below the root."""
+    state, d = _decision_with_options("brian-boru", 5, 3)
+    bot = ISMCTSBot(1, iters=30, horizon=1, opponents="search", early=0)
+    bot.choose(d, SeatView(state, d.player))
+    assert all(not child.children for child in bot.last["tree"].children.values())
