@@ -17,8 +17,13 @@ EVERYONE = None
 NOBODY: tuple[int, ...] = ()
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)
 class Event:
+    """One line of the chronicle.  Never changed once made: a line that grows (a run of
+    moves, a repeated line's count) is replaced by a new event.  (Not a frozen dataclass
+    only for speed: a frozen one sets each field through ``object.__setattr__`` and costs
+    four times as much to make, and games make about one event per decision.)"""
+
     kind: str
     turn: int
     text: str
