@@ -222,3 +222,28 @@ def test_the_horizon_counts_answers_from_the_root():
     bot = ISMCTSBot(1, iters=30, horizon=1, opponents="search", early=0)
     bot.choose(d, SeatView(state, d.player))
     assert all(not child.children for child in bot.last["tree"].children.values())
+
+
+def test_the_subtree_of_the_last_answer_is_reused_only_when_nothing_else_happened():
+    """A Hy Breasil nation's moves come one after another from one seat, no dice between
+    them: the next search starts from the subtree of the answer given.  After another
+    seat's answer or a roll of the dice it starts anew."""
+    state = get_game("hy-breasil").new_game({"players": 3}, 2)
+    bot, rnd, kept = ISMCTSBot(1, iters=40, horizon=8), RandomBot(0), []
+    last = None
+    while len(kept) < 60 and (d := state.first_pending()) is not None:
+        if d.player != 0:
+            state.answer_index(d, rnd.choose(d, lambda: {}))
+            continue
+        now = (len(state.answers), state.dice.fingerprint())
+        quiet = last is not None and now == (last[0] + 1, last[1])
+        state.answer_index(d, bot.choose(d, SeatView(state, 0)))
+        kept.append((quiet, bot.last["reused"]))
+        last = now
+    assert any(quiet and reused > 0 for quiet, reused in kept)
+    assert all(reused == 0 for quiet, reused in kept if not quiet)
+    fresh = ISMCTSBot(1, iters=40, horizon=8, reuse=0)
+    state2 = get_game("hy-breasil").new_game({"players": 3}, 2)
+    d = state2.first_pending()
+    fresh.choose(d, SeatView(state2, d.player))
+    assert fresh.last["reused"] == 0 and fresh._carry is None

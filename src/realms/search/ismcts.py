@@ -33,7 +33,9 @@ in the budget left, which makes most decisions where the policy's answer is clea
 cheap.  The answer is the most visited root option (``prior`` included).  A position the
 seat was already asked in (answers that lead back to it, such as an attack called off)
 gets the policy's answer without a search, so that a search cut at a horizon cannot
-circle for ever.
+circle for ever.  When the seat answers again with nothing else happened since (no other
+seat answered, no dice rolled: a nation's moves one after another), the search starts from
+the subtree of its last answer instead of anew.
 
 Simultaneous decisions (several pending) are taken one after another inside the tree, the
 deciding seat's first at the root.  With an iteration budget the bot is deterministic for a
@@ -100,14 +102,16 @@ class ISMCTSBot:
     ``prior`` the visits the policy's answer counts more (default 0.25·iters, at least 2, or
     10 with a time budget; 0 turns the bias off); ``c`` the UCB exploration constant (default 0.7);
     ``widen`` and ``alpha`` the progressive widening (default 2 and 0.5); ``early`` 1 (the
-    default) stops once the answer is settled, 0 spends the whole budget.
+    default) stops once the answer is settled, 0 spends the whole budget; ``reuse`` 1 (the
+    default) starts from the subtree of the seat's last answer when nothing else happened
+    since (a nation's moves one after another), 0 starts every search anew.
     """
 
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iters: Any = None, ms: Any = None, policy: str = GAME_POLICY,
                  horizon: Any = 10, opponents: str = "policy", prior: Any = None, c: Any = 0.7,
-                 widen: Any = 2, alpha: Any = 0.5, early: Any = 1) -> None:
+                 widen: Any = 2, alpha: Any = 0.5, early: Any = 1, reuse: Any = 1) -> None:
         if iters is not None and ms is not None:
             raise OptionError("ismcts: give iters or ms, not both")
         self.iters = _number("iters", iters, int, 1, 10**7) if iters is not None else None
@@ -128,6 +132,9 @@ class ISMCTSBot:
         self.widen = _number("widen", widen, float, 0.1, 1000)
         self.alpha = _number("alpha", alpha, float, 0, 1)
         self.early = bool(_number("early", early, int, 0, 1))
+        self.reuse = bool(_number("reuse", reuse, int, 0, 1))
+        #: the subtree of the last answer given, with what must still hold to reuse it
+        self._carry: tuple | None = None
         self.rng = random.Random(seed)
         #: the policy bot that plays this seat alongside the search, for the root's prior
         self._shadow: Agent | None = None
@@ -144,15 +151,17 @@ class ISMCTSBot:
         factory = self._factory(game)
         me = decision.player
         keys = decision.keys
-        hint = self._hint(factory, decision, view)
         rng = self.rng
         clock = time.perf_counter
         start = clock()
+        hint = self._hint(factory, decision, view)
         if self._repeated(state) and hint is not None:
+            self._carry = None
             self.last = {"iterations": 0, "seconds": clock() - start, "prior": keys[hint], "visits": {}}
             return hint
         deadline = start + self.ms / 1000 if self.ms is not None else None
-        root = Node(me)
+        root = self._reused(state, me)
+        kept = root.visits
         policy = self._policies(factory, state)
         root_key = (me, decision.kind, keys[hint]) if hint is not None else None
         done = 0
@@ -169,14 +178,37 @@ class ISMCTSBot:
             if left <= 0 or (self.early and self._settled(root, me, root_key, left)):
                 break
         best = self._answer(root, decision, root_key)
+        self._keep(state, root, (me, decision.kind, keys[best]))
         self.last = {
             "iterations": done,
+            "reused": kept,
             "seconds": clock() - start,
             "prior": keys[hint] if hint is not None else None,
             "visits": {k: ch.visits for (p, _, k), ch in root.children.items() if p == me},
             "tree": root,
         }
         return best
+
+    def _keep(self, state: GameState, root: Node, key: tuple) -> None:
+        """Keep the subtree of the answer given, for the seat's next decision."""
+        child = root.children.get(key)
+        self._carry = None
+        if self.reuse and child is not None:
+            self._carry = (list(state.answers), key, state.dice.fingerprint(), child)
+
+    def _reused(self, state: GameState, me: int) -> Node:
+        """The root for this decision: the subtree kept from the seat's last decision when
+        nothing but that answer happened since (no other seat answered, no dice rolled, so
+        the seat learnt nothing and the subtree's determinizations are still consistent with
+        what it knows), else a new node."""
+        carry, self._carry = self._carry, None
+        if carry is not None:
+            answers, (player, _, key), dice, child = carry
+            n = len(answers)
+            if (player == me and len(state.answers) == n + 1 and state.answers[n] == (me, key)
+                    and state.answers[:n] == answers and state.dice.fingerprint() == dice):
+                return child
+        return Node(me)
 
     def _factory(self, game: Game):
         """The policy's bot factory (None: uniformly random answers, the fast path)."""
