@@ -103,7 +103,7 @@ def test_drawing_has_every_state_the_seas_and_links():
     svg = draw()
     assert svg.startswith("<?xml") and svg.rstrip().endswith("</svg>")
     for s in B.states:
-        assert f'id="state-{s.id}"' in svg
+        assert f'id="area-{s.id}"' in svg
     assert svg.count('stroke-dasharray="3,3"') == 2       # the two dotted Kingdom links
     for n in range(1, 8):
         assert f">{n}</text>" in svg

@@ -42,5 +42,5 @@ def test_position_drawn_in_owner_colours():
     s.apply(0, "kent")
     svg = draw(s)
     red = s.tables.colour_hex["Red"]
-    assert f'id="state-kent" points=' in svg and f'fill="{red}"' in svg
+    assert f'id="area-kent" points=' in svg and f'fill="{red}"' in svg
     assert "Turn 0" in svg and "P1: 10 grain" in svg

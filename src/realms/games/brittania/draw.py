@@ -138,9 +138,10 @@ def draw(state=None) -> str:
                                   for k, v in outlines.items()) + "</defs>")
     for s in board.states:
         fill = colours[owner[s.index]] if owner[s.index] >= 0 else NEUTRAL
-        for land, poly in polys[s.index]:
+        for i, (land, poly) in enumerate(polys[s.index]):
             clip = f' clip-path="url(#land-{land})"' if land else ""
-            out.append(f'<polygon id="state-{s.id}" points="{points(poly)}" fill="{fill}" stroke="#4a4a4a" '
+            ident = f' id="area-{s.id}"' if i == 0 else ""   # the page marks and clicks the first part
+            out.append(f'<polygon{ident} points="{points(poly)}" fill="{fill}" stroke="#4a4a4a" '
                        f'stroke-width="0.8"{clip}><title>{escape(s.name)}</title></polygon>')
     for poly in outlines.values():
         out.append(f'<polygon points="{points(poly)}" fill="none" stroke="#333" stroke-width="1.2"/>')

@@ -1,0 +1,178 @@
+"""Brittania in a real browser (REALMS_BROWSER=1, Debian's chromium; issue 16 part 5):
+two people and ten bots play two turns.  Each person writes his orders in the page's order
+form — his states on the map, his grain left, the orders listed before they are sent —
+and sends them; sent orders stay hidden from the other person until the turn resolves
+(BR-Q29), then the turn report (the chronicle) and the new map show."""
+
+from __future__ import annotations
+
+import time
+
+import httpx
+import pytest
+
+from server.test_browser import browser, page, server, shot, state, wait_board  # noqa: F401 (fixtures)
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(__import__("os").environ.get("REALMS_BROWSER") != "1",
+                                 reason="browser tests run with REALMS_BROWSER=1")]
+
+SETUP = ("br.start", "br.trait", "br.name")
+
+
+def _awaited(server, gid, token, seat, kinds=None) -> dict:
+    """The state once ``seat`` has a decision (of ``kinds``) pending, or the game is over."""
+    for _ in range(600):
+        s = state(server, gid, token)
+        if s["over"] or any(d["player"] == seat and (kinds is None or d["kind"] in kinds) for d in s["pending"]):
+            return s
+        time.sleep(0.05)
+    pytest.fail(f"seat {seat} was never asked")
+
+
+def _shown(pg, s) -> None:
+    pg.wait_for_function(f"Number(document.body.dataset.version) >= {s['version']}", timeout=15000)
+    wait_board(pg)
+
+
+def _changed(pg, version: int) -> None:
+    pg.wait_for_function(f"Number(document.body.dataset.version) > {version}", timeout=15000)
+
+
+def _set_up(pg, server, gid, token, seat, start: str | None) -> None:
+    """The person's starting state (clicked on the map when ``start`` is offered), trait
+    and king's name, by the page's buttons."""
+    while True:
+        s = _awaited(server, gid, token, seat)
+        d = next((d for d in s["pending"] if d["player"] == seat), None)
+        if d is None or d["kind"] not in SETUP:
+            return
+        _shown(pg, s)
+        if d["kind"] == "br.start" and start in [o["key"] for o in d["options"]]:
+            pg.locator(f"#board #area-{start}").dispatch_event("click")
+        else:
+            pg.locator("#options button.option").first.click()
+        _changed(pg, s["version"])
+        if d["kind"] == "br.name":                                # the last of the seat's setup
+            return
+
+
+def _to_orders(pg, server, gid, token, seat) -> dict:
+    """The state once ``seat`` is asked for his orders: a capital captured is declared
+    again, a colour lost is taken by a newcomer, by the page's first button."""
+    while True:
+        s = _awaited(server, gid, token, seat)
+        d = next((d for d in s["pending"] if d["player"] == seat), None)
+        if d is None or d["kind"] == "br.order":
+            _shown(pg, s)
+            return s
+        _shown(pg, s)
+        pg.locator("#options button.option").first.click()
+        _changed(pg, s["version"])
+
+
+def _add(pg, key: str, amount: int | str | None = None) -> int:
+    """Pick the order ``key``, give it ``amount`` (``"min"``: the least the form allows;
+    None: what the form proposes) and add it to the list; the amount added."""
+    pg.select_option("#order-pick", key)
+    if amount == "min":
+        amount = int(pg.get_attribute("#order-amount", "min"))
+    if amount is not None:
+        pg.fill("#order-amount", str(amount))
+    given = int(pg.input_value("#order-amount") or 0)
+    n = pg.locator("#order-list li:not(.muted)").count()
+    pg.click("#order-add")
+    pg.wait_for_function(f"document.querySelectorAll('#order-list li:not(.muted)').length === {n + 1}")
+    return given
+
+
+def _send(pg) -> None:
+    pg.evaluate("delete document.body.dataset.sent")
+    pg.click("#order-send")
+    pg.wait_for_function("document.body.dataset.sent !== undefined", timeout=30000)
+    assert pg.evaluate("document.body.dataset.sent") == "yes", pg.inner_text("#error")
+
+
+def test_two_people_and_ten_bots_play_two_turns(server, browser, page, tmp_path):
+    seats = ["human", "human"] + ["steward", "random"] * 5
+    r = httpx.post(f"{server}/api/games", json={"game": "brittania", "options": {"turns": 2}, "seats": seats})
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    ann, bob = (s["token"] for s in r.json()["seats"])
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+    other = ctx.new_page()
+    errors: list[str] = []
+    other.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{server}/games/{gid}#token={ann}")
+        other.goto(f"{server}/games/{gid}#token={bob}")
+        _set_up(page, server, gid, ann, 0, "kent")
+        _set_up(other, server, gid, bob, 1, None)
+
+        # turn 1: Ann writes two orders in the form; nothing is sent before she sends them
+        s = _awaited(server, gid, ann, 0, {"br.order"})
+        assert s["view"]["turn"] == 1 and s["view"]["players"][0]["capital"] == "kent"
+        _shown(page, s)
+        assert page.locator("#board polygon[id^='area-']").count() == 81
+        grain = s["view"]["grain_left"]
+        assert f"{grain} grain left to spend" in page.inner_text("#order-left")
+        _add(page, "defend:kent", 3)
+        cost = _add(page, "invest:kent", "min")                   # one point of output
+        assert f"{grain - 3 - cost} grain left to spend" in page.inner_text("#order-left")
+        listed = page.inner_text("#order-list")
+        assert "Defend Kent: 3 grain" in listed and f"Invest in Kent: {cost} grain" in listed
+        assert state(server, gid, ann)["view"]["orders"] == []    # listed, not sent
+        shot(page, "brittania-orders-written", tmp_path)
+        _send(page)
+        mine = state(server, gid, ann)
+        assert [(o["kind"], o["grain"]) for o in mine["view"]["orders"]] == [("defend", 3), ("invest", cost)]
+        assert mine["pending"] == []
+        assert any(x in page.inner_text("#status") for x in ("Your orders are sent", "Waiting for"))
+
+        # Bob sees that Ann has sent, never what; he picks an order by clicking the map
+        s = _awaited(server, gid, bob, 1, {"br.order"})
+        assert s["view"]["players"][0]["sent"] and "kent" not in str(s["view"]["orders"])
+        _shown(other, s)
+        assert "Kent: 3" not in other.inner_text("#panels") and "defend" not in other.inner_text("#chronicle")
+        target = next(o["key"] for o in s["pending"][0]["options"] if o["key"].startswith("conquer:"))
+        other.locator(f"#board #area-{target.split(':')[1]}").dispatch_event("click")
+        other.wait_for_function(f"document.querySelector('#order-pick').value.endsWith(':{target.split(':')[1]}')")
+        picked = other.evaluate("document.querySelector('#order-pick').value")
+        n = other.locator("#order-list li:not(.muted)").count()
+        other.click("#order-add")
+        other.wait_for_function(f"document.querySelectorAll('#order-list li:not(.muted)').length === {n + 1}")
+        _send(other)
+
+        # the turn resolved: both orders revealed in the turn report, the map redrawn
+        s = _to_orders(page, server, gid, ann, 0)
+        assert s["view"]["turn"] == 2
+        told = "\n".join(s["chronicle"])                          # the page shows its last lines
+        assert f"P1 orders: 3 grain to defend kent; {cost} grain to invest kent." in told
+        assert f"{picked.split(':')[1]}" in told and "P2 orders:" in told
+        assert "has sent the orders for turn 2" in page.inner_text("#chronicle")
+        if s["view"]["states"]["kent"]["owner"] == 0:             # unless a bot took it
+            assert s["view"]["states"]["kent"]["output"] == 11
+        else:
+            assert "grain for Kent are lost with the state" in told
+        shot(page, "brittania-turn-2", tmp_path)
+
+        # turn 2: Ann sends no orders, Bob an investment; the game ends after its last turn
+        _send(page)
+        s = _to_orders(other, server, gid, bob, 1)
+        home = s["view"]["players"][1]["capital"]
+        if other.locator(f"#order-pick option[value='invest:{home}']").count():
+            _add(other, f"invest:{home}")
+        _send(other)
+        for _ in range(200):
+            if state(server, gid, ann)["over"]:
+                break
+            time.sleep(0.05)
+        s = state(server, gid, ann)
+        assert s["over"] and s["view"]["turn"] == 2
+        page.wait_for_function("document.getElementById('status').textContent.startsWith('The game is over')",
+                               timeout=15000)
+        assert "P1 orders: nothing." in "\n".join(s["chronicle"])
+        shot(page, "brittania-over", tmp_path)
+    finally:
+        ctx.close()
+    assert not errors, errors
