@@ -57,6 +57,7 @@ GAME = Game(
     describe=lazy(".describe:describe", __package__),
     controls=lazy(".controls:controls", __package__),
     no_answer=no_answer,
+    history_measure=lazy(".history:StatesHeld", __package__),
     gm=_gm,
     score_name="economic score",
     private_kinds=ORDER_KINDS,
