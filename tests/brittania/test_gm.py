@@ -187,3 +187,35 @@ def test_gm_new_says_what_a_player_holds_and_keeps_one_game_a_folder(folder):
     assert code != 0 and "give each player as --player NAME:STATE:KING:TRAIT" in out
     code, out = realms("gm", "new", "brittania", folder, *PLAYERS)
     assert code != 0 and "a game is kept here already" in out
+
+
+def test_a_newcomer_takes_an_eliminated_players_colour(tmp_path):
+    """BR-Q30: "If any Player gets eliminated, another can take their color, pick an
+    independent State": Bob loses Sussex, his only state, on turn 1; on turn 2 Dan posts
+    "Newcomer in Yellow: …", takes the seat under his name, and his orders count."""
+    folder = tmp_path / "g"
+    realms("gm", "new", "brittania", folder, "--player", "Ann:Kent:Alfred:Shrewd",
+           "--player", "Bob:Sussex:Edmund:Rich", "--seed", "1")
+    posts = tmp_path / "turn1.txt"
+    posts.write_text('[post author="Ann"]\n[b]10 Grain to Conquer Sussex.[/b]\n[/post]\n')
+    assert realms("gm", "orders", folder, posts)[0] == 0
+    code, report = realms("gm", "resolve", folder)
+    assert "Bob (Yellow) has lost every state and is eliminated." in report
+    posts.write_text('[post author="Ann"]\n[b]5 Grain to Defend Sussex.[/b]\n[/post]\n')
+    code, out = realms("gm", "orders", folder, posts)
+    assert code != 0 and "the Yellow colour awaits a newcomer" in out and "Newcomer in Yellow:" in out
+    posts.write_text('[post author="Ann"]\n[b]5 Grain to Defend Sussex.[/b]\n[/post]\n'
+                     '[post author="Dan"]\nHello all. [b]Newcomer in Yellow: essex, King Edmund, Rich.\n'
+                     '4 Grain to Invest in Essex.[/b]\n[/post]\n')
+    code, out = realms("gm", "orders", folder, posts, "--json")
+    assert code == 0, out
+    read = json.loads(out)
+    assert read["newcomers"] == [{"name": "Dan", "colour": "Yellow", "state": "essex", "king": "Edmund",
+                                  "traits": ["Rich"], "cv": read["newcomers"][0]["cv"], "line": 5}]
+    assert [o["kind"] for o in read["players"]["Dan"]["orders"]] == ["invest"]
+    assert read["players"]["Dan"]["problems"] == [] and read["strangers"] == []
+    code, report = realms("gm", "resolve", folder)
+    assert code == 0 and "Dan orders: 4 grain to invest essex." in report
+    state = GAME.replay(Record.load(folder / "record.json"))
+    assert state.names == ["Ann", "Dan"] and state.alive[1] and state.colours[1] == "Yellow"
+    assert state.output[state.board.index["essex"]] == 11

@@ -103,6 +103,69 @@ def new(folder: Path, players: list[str], seed: int) -> tuple[dict, str]:
     return out, "\n".join(text)
 
 
+# -- newcomers ------------------------------------------------------------------------------
+#: a newcomer's bold line taking a free colour (BR-Q30): "Newcomer in Green: Kent, King
+#: Alfred, Shrewd." (the starting state, the king's name, his positive trait)
+NEWCOMER = re.compile(r"^\s*newcomer\s+(?:in|as)\s+([a-z]+)\s*:\s*([^,]+?)\s*,\s*(?:king\s+)?([^,]+?)\s*,"
+                      r"\s*([a-z]+)\s*[.!]?\s*$", re.IGNORECASE)
+
+
+def _awaited_colours(s: BRState) -> list[str]:
+    return [s.colours[d.player] for d in s.pending() if d.kind == "br.newcomer"]
+
+
+def _newcomer_lines(posts, s: BRState) -> list[tuple[object, int, re.Match]]:
+    """Every bold newcomer line of a post by someone not in the game: (post, line, match)."""
+    players = {n.casefold() for n in s.names}
+    return [(post, line, m) for post in posts if post.author.casefold() not in players
+            for line, bold in post.bold if (m := NEWCOMER.match(bold))]
+
+
+def _rename(s: BRState, p: int, name: str) -> BRState:
+    """The game with seat ``p`` under the newcomer's ``name``: the record's names change and
+    it replays to the same position (names are labels, outside the state's hash)."""
+    record = s.record()
+    record.options = {**record.options, "names": [name if q == p else n for q, n in enumerate(s.names)]}
+    return _game().replay(record)
+
+
+def take_colours(folder: Path, s: BRState, posts) -> tuple[BRState, list[dict]]:
+    """The newcomers of ``posts`` set up in the colours awaiting one, in seat order (BR-Q30:
+    "another can take their color, pick an independent State"); each seat takes its
+    newcomer's forum name.  The record is saved when one joined; a colour nobody posted
+    for keeps the turn waiting (:class:`GMError` says how to post)."""
+    joined: list[dict] = []
+    offers = _newcomer_lines(posts, s)
+    while (d := s.first_pending()) is not None and d.kind == "br.newcomer":
+        p, colour = d.player, s.colours[d.player]
+        mine = [(post, line, m) for post, line, m in offers if m.group(1).casefold() == colour.casefold()]
+        if not mine:
+            raise GMError(f"turn {s.turn}: the {colour} colour awaits a newcomer; he posts, in bold, "
+                          f"'Newcomer in {colour}: STATE, King NAME, TRAIT.' (awaited: {', '.join(_awaited_colours(s))})")
+        post, line, m = mine[0]
+        where = f"line {line}: newcomer {post.author} in {colour}"
+        state, king, trait = m.group(2), m.group(3), m.group(4)
+        try:
+            sid = names_of(s).state(state)
+        except Unreadable as exc:
+            raise GMError(f"{where}: {exc}") from None
+        if sid not in d.keys:
+            raise GMError(f"{where}: {s.board.state(sid).name} is not independent: a newcomer picks an independent state")
+        if post.author.casefold() in {n.casefold() for n in s.names}:
+            raise GMError(f"{where}: {post.author} already plays a colour")
+        s = _rename(s, p, post.author)
+        s.apply(p, sid)
+        s.apply(p, _choose(trait, s.first_pending().keys, "positive trait", where))
+        if (d := s.first_pending()) is not None and d.kind == "br.name" and d.player == p:
+            s.apply(p, _choose(king, d.keys, "king's name (from the region's list)", where))
+        offers = [o for o in offers if o[0] is not post]
+        joined.append({"name": post.author, "colour": colour, "state": sid, "king": s.king_name[p],
+                       "traits": list(s.king_traits[p]), "cv": s.king_cv[p], "line": line})
+    if joined:
+        save(folder, s)
+    return s, joined
+
+
 # -- orders ---------------------------------------------------------------------------------
 SENTENCE = re.compile(r"(?<=[.!;])\s+")
 
@@ -120,6 +183,8 @@ def _read_post(s: BRState, p: int, post, names: Names, entry: dict) -> list[Orde
     """The orders of ``p``'s post the game takes; every other sentence is a problem."""
     read: list[tuple[int, str, Order]] = []
     for line, bold in post.bold:
+        if NEWCOMER.match(bold):                    # his joining, read by take_colours
+            continue
         for text in (t for t in SENTENCE.split(bold) if t.strip()):
             try:
                 read.append((line, text, read_order(text, names)))
@@ -138,14 +203,17 @@ def _read_post(s: BRState, p: int, post, names: Names, entry: dict) -> list[Orde
 def orders(folder: Path, posts_path: Path) -> tuple[dict, str]:
     """Each player's orders read from ``posts_path`` and every problem (RULINGS BR-Q28):
     the first post of a player counts, unless edited; later posts, edited posts and posts
-    by strangers are reported.  The orders taken are kept in ``orders-N.json``."""
+    by strangers are reported.  The orders taken are kept in ``orders-N.json``.  A colour
+    awaiting a newcomer is taken first, from his post (:func:`take_colours`)."""
     s = load(folder)
-    if s.first_pending() is None or s.first_pending().kind not in ORDER_KINDS:
-        raise GMError(f"{folder}: no orders are awaited (the game is over, or a newcomer must start)")
     posts = read_posts(posts_path)
+    s, joined = take_colours(folder, s, posts)
+    if s.first_pending() is None or s.first_pending().kind not in ORDER_KINDS:
+        raise GMError(f"{folder}: no orders are awaited (the game is over)")
     names = names_of(s)
     seats = {n.casefold(): p for p, n in enumerate(s.names)}
-    out: dict = {"turn": s.turn, "players": {n: {"orders": [], "problems": []} for n in s.names}, "strangers": []}
+    out: dict = {"turn": s.turn, "players": {n: {"orders": [], "problems": []} for n in s.names}, "strangers": [],
+                 "newcomers": joined}
     first: dict[int, int] = {}
     kept: dict[str, list] = {}
     for post in posts:
@@ -173,6 +241,8 @@ def orders(folder: Path, posts_path: Path) -> tuple[dict, str]:
 
 def _orders_text(out: dict) -> str:
     lines = [f"Turn {out['turn']}: orders read"]
+    lines += [f"Newcomer {x['name']} takes the {x['colour']} colour in {x['state']}, King {x['king']} "
+              f"({', '.join(x['traits'])}, CV {x['cv']}) (line {x['line']})" for x in out["newcomers"]]
     for name, entry in out["players"].items():
         lines.append(f"{name}:" + ("" if entry["orders"] or entry["problems"] else " no orders"))
         said = [(o["line"], f"  line {o['line']}: {o['text']}") for o in entry["orders"]]
