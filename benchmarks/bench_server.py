@@ -2,10 +2,14 @@
 
 Starts ``realms serve`` on a loopback port with a temporary SQLite file (or --database),
 creates GAMES games of a person against bot opponents, and plays them all at once from
-scripted clients (one asyncio task per game, each answering its game's decision as soon
-as the previous answer's 200 arrives).  Every answer is durable before its 200.  Then the
-server is SIGKILLed mid-run, restarted, and the answers acknowledged but missing are counted
-(must be 0).
+scripted clients (one asyncio task per game, each with the game's page WebSocket open,
+answering its decision as soon as its turn comes: in the 200 of its previous answer, or,
+when the bots are to reply, in the push that brings their answers, which they play in the
+background).  Every answer is durable before its 200, every bot answer before its push.
+The latency is the answers' (POST to 200); "turn back" is from a 200 that leaves the bots
+to play to the push that gives the person its turn again.  Then the server is SIGKILLed
+mid-run, restarted, and the answers acknowledged (by a 200 or a push) but missing are
+counted (must be 0).
 
     .venv/bin/python benchmarks/bench_server.py [--games 100] [--seconds 10] [--bots auto]
 """
@@ -25,6 +29,8 @@ import tempfile
 import time
 
 import httpx
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed
 
 
 def free_port() -> int:
@@ -90,7 +96,7 @@ class Conn:
 
 
 async def load(url: str, games: list[dict], seconds: float, latencies: list[float] | None,
-               rate: float = 0.0) -> int:
+               rate: float = 0.0, turns_back: list[float] | None = None) -> int:
     """Play all games at once for ``seconds``; returns the number of answers acknowledged.
 
     ``rate`` > 0 paces the clients to that many answers per second in all (each game
@@ -105,10 +111,22 @@ async def load(url: str, games: list[dict], seconds: float, latencies: list[floa
     async def play(i: int, g: dict) -> None:
         nonlocal done
         conn = Conn(url)
+        ws = None
         try:
-            _, state = await conn.request("GET", f"/api/games/{g['id']}", g["token"])
+            ws = await ws_connect(f"ws{url[4:]}/api/games/{g['id']}/ws?token={g['token']}", max_size=None)
+            state = json.loads(await ws.recv())
             k = 0
             while time.perf_counter() < end and not state["over"]:
+                if not state["pending"]:  # the bots play: their answers come over the WebSocket
+                    t0 = time.perf_counter()
+                    while not state["pending"] and not state["over"]:
+                        pushed = json.loads(await asyncio.wait_for(ws.recv(), max(0.1, end + 5 - time.perf_counter())))
+                        if pushed["version"] >= state["version"]:
+                            state = pushed
+                            g["acked"] = max(g["acked"], state["version"])
+                    if turns_back is not None:
+                        turns_back.append(time.perf_counter() - t0)
+                    continue
                 if period:
                     due = start + period * (k + i / len(games))
                     k += 1
@@ -125,15 +143,25 @@ async def load(url: str, games: list[dict], seconds: float, latencies: list[floa
                 if status != 200:
                     raise SystemExit(f"answer refused: {status} {new}")
                 state = new
-                g["acked"] = state["version"]
+                g["acked"] = max(g["acked"], state["version"])
                 done += 1
-        except (OSError, asyncio.IncompleteReadError):
+        except (OSError, asyncio.IncompleteReadError, asyncio.TimeoutError, ConnectionClosed):
             return  # killed under us
         finally:
             conn.close()
+            if ws is not None:
+                await ws.close()
 
     await asyncio.gather(*(play(i, g) for i, g in enumerate(games)))
     return done
+
+
+def pct(values: list[float]) -> str:
+    """p50 and p99 of ``values`` (seconds) in milliseconds."""
+    if not values:
+        return "none"
+    v = sorted(values)
+    return f"p50 {v[len(v) // 2] * 1000:.1f} ms, p99 {v[min(len(v) - 1, int(len(v) * 0.99))] * 1000:.1f} ms"
 
 
 def main() -> None:
@@ -154,16 +182,15 @@ def main() -> None:
         games = asyncio.run(create_games(url, args.games, seats))
         def run(rate: float, title: str) -> None:
             lat: list[float] = []
+            back: list[float] = []
             t0 = time.perf_counter()
             acked0 = sum(g["acked"] for g in games)
-            n = asyncio.run(load(url, games, args.seconds, lat, rate))
+            n = asyncio.run(load(url, games, args.seconds, lat, rate, back))
             dt = time.perf_counter() - t0
-            lat.sort()
-            p50 = lat[len(lat) // 2] * 1000
-            p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
             stored = sum(g["acked"] for g in games) - acked0
-            print(f"{title}: {n / dt:.0f} answers/s through the API, p50 {p50:.1f} ms, p99 {p99:.1f} ms "
-                  f"(mean {statistics.fmean(lat) * 1000:.1f} ms; with the bots' {stored / dt:.0f} decisions/s stored)")
+            print(f"{title}: {n / dt:.0f} answers/s through the API, {pct(lat)} "
+                  f"(mean {statistics.fmean(lat) * 1000:.1f} ms; {stored / dt:.0f} answers/s stored with the bots') "
+                  f"; turn back after the bots: {pct(back)}")
 
         print(f"{args.games} games at once ({' vs '.join(seats)}), {'database ' + args.database if args.database else 'SQLite file'}, "
               f"{args.seconds:.0f} s per run, every answer committed before its 200")

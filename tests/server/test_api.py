@@ -166,6 +166,27 @@ def test_a_map_from_the_web_is_a_bundled_name_and_errors_show_no_path(client, wh
     assert str(Path(realms.__file__).parent) not in detail and "/realms/" not in detail
 
 
+def test_a_game_on_an_island_made_from_a_seed(client):
+    """Issue 18: the lobby offers a generated Hy Breasil map by its seed, an option of the
+    game's schema like any other (the form is drawn from it); the game is played and drawn
+    on that island; a seed out of bounds is refused, naming the option."""
+    schema = {o["name"]: o for g in client.get("/api/catalog").json()["games"] if g["id"] == "hy-breasil"
+              for o in g["options"]}
+    assert schema["map_seed"]["type"] == "int" and schema["map_seed"]["default"] == 0
+    out = new_game(client, seats=["human", "auto"], options={"turns": 1, "map_seed": 3})
+    gid, tok = out["id"], out["seats"][0]["token"]
+    svg = client.get(f"/api/games/{gid}/board.svg").text
+    assert "Hy Breasil (48 areas, seed 3)" in svg
+    mine = client.get(f"/api/games/{gid}", headers=bearer(tok)).json()
+    assert mine["view"]["options"]["map"] == "seed:3" and mine["pending"]
+    assert live_state(client, gid).options["map_seed"] == 3
+    end = play_first_options(client, gid, {0: tok}, 300)
+    assert end["over"]
+    r = client.post("/api/games", json={"game": "hy-breasil", "seats": ["human", "auto"],
+                                        "options": {"map_seed": 2**31}})
+    assert r.status_code == 422 and "map_seed" in r.json()["detail"]
+
+
 def test_malformed_json_is_422(client):
     r = client.post("/api/games", content=b"{not json", headers={"Content-Type": "application/json"})
     assert r.status_code == 422

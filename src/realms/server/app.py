@@ -178,6 +178,9 @@ class Live:
     waiting: int = 0
     #: the advice last computed: (the state it is for, {seat: entries})
     _advice: tuple = (None, {})
+    #: the payloads last made: (the state and undo count they are for, {seat: payload}),
+    #: so that the push after an answer reuses the payload of its 200
+    _payloads: tuple = (None, -1, {})
     #: a finished game's (turn, answers) starts, for the replay viewer
     turn_starts: list | None = None
 
@@ -399,7 +402,18 @@ def _pending_json(game: Game, view: dict, decision) -> dict:
 
 
 def state_payload(live: Live, seat: int | None) -> dict:
-    """What ``seat`` (None: a spectator) may see now: the view, its pending decisions, the version."""
+    """What ``seat`` (None: a spectator) may see now: the view, its pending decisions, the
+    version; made once per state (and undo) for each seat."""
+    state, undos, cache = live._payloads
+    if state is not live.state or undos != live.undos:
+        cache = {}
+        live._payloads = (live.state, live.undos, cache)
+    if seat not in cache:
+        cache[seat] = _make_payload(live, seat)
+    return cache[seat]
+
+
+def _make_payload(live: Live, seat: int | None) -> dict:
     state = live.state
     over = state.is_over()
     names = state.options.get("names") or [f"P{i + 1}" for i in range(len(live.row.seats))]

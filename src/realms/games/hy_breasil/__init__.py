@@ -22,9 +22,10 @@ def _hidden(state: HBState, player: int | None) -> list:
 
 
 def _draw(state: HBState | None, options: dict) -> str:
+    from .board import map_name
     from .draw import draw
 
-    return draw(state, options.get("map", "hy-breasil"))
+    return draw(state, map_name(options))
 
 
 GAME = Game(

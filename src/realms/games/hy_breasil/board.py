@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from realms.core.mapgraph import MapGraph, load_map
+from realms.core.mapgraph import MapGraph, load_map, parse_map
 
 from .tables import TERRAINS, Tables, load_tables
 
@@ -56,18 +56,40 @@ class Board:
         self.reach_memo: dict[tuple[int, int, int], object] = {}
         #: §6.3 option keys, ``move_keys[src][dst] == "src-id>dst-id"``.
         self.move_keys = tuple(tuple(f"{a}>{b}" for b in self.ids) for a in self.ids)
+        #: each move key's (source, destination), the reverse of ``move_keys``
+        self.move_of = {key: (i, j) for i, row in enumerate(self.move_keys) for j, key in enumerate(row)}
 
     def move_key(self, src: int, dst: int) -> str:
         return self.move_keys[src][dst]
 
     def parse_move(self, key: str) -> tuple[int, int]:
-        a, b = key.split(">")
-        return self.index[a], self.index[b]
+        """A move key's (source, destination) area indices."""
+        return self.move_of[key]
+
+
+#: how a map name says "the island ``mapgen`` makes from this seed" (option ``map_seed``)
+SEEDED = "seed:"
+
+
+def map_name(options: dict) -> str:
+    """The map a game's ``options`` play on: the island generated from ``map_seed`` when
+    it is set (not 0), else the bundled map or file that ``map`` names.  Views carry it,
+    so whatever reads a view (bots, advice) loads the same board."""
+    seed = options.get("map_seed") or 0
+    return f"{SEEDED}{seed}" if seed else options.get("map", "hy-breasil")
 
 
 @lru_cache(maxsize=8)
 def load_board(map_name: str) -> Board:
-    """The bundled map by id (``hy-breasil``) or a TOML file by path."""
+    """The bundled map by id (``hy-breasil``), a TOML file by path, or the island of a
+    seed (``seed:N``, :func:`map_name`), made by ``mapgen`` at the bundled map's size."""
+    if map_name.startswith(SEEDED):
+        import tomllib
+
+        from .mapgen import BASE_AREAS, SEA_SECTORS, generate_text
+
+        text, _ = generate_text(BASE_AREAS, len(SEA_SECTORS), int(map_name[len(SEEDED):]))
+        return Board(parse_map(tomllib.loads(text), map_name, TERRAINS), load_tables())
     path = Path(map_name)
     if not path.suffix:
         path = MAPS / f"{map_name}.toml"

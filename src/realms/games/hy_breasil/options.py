@@ -17,6 +17,9 @@ VARIANTS = ("continuous", "random-scoring")           # §10, §11
 #: the largest VP target and set size a game may ask for (bounds on the work a game is)
 MAX_VP_TARGET = 1000
 MAX_SET_SIZE = 40
+DEFAULT_MAP = "hy-breasil"
+#: the largest seed of a generated island (``map_seed``)
+MAX_MAP_SEED = 2**31 - 1
 
 
 def _schema() -> tuple[Option, ...]:
@@ -33,8 +36,11 @@ def _schema() -> tuple[Option, ...]:
                group="tokens", flag="--sets", min=2, max=len(t.nation_sets)),
         Option("set_size", "int", t.default_set_size, "Tokens per set (§2).", group="tokens",
                flag="--set-size", min=t.first_turn_units + 1, max=MAX_SET_SIZE),
-        Option("map", "file", "hy-breasil", "A bundled map, or (command line only) a path to a map TOML file.",
+        Option("map", "file", DEFAULT_MAP, "A bundled map, or (command line only) a path to a map TOML file.",
                group="board", flag="--map", choices=maps),
+        Option("map_seed", "int", 0, "Play on a new island made from this seed (as realms map generate "
+               "hy-breasil --seed N makes it, at the bundled map's size); 0: the map option's map.",
+               group="board", flag="--map-seed", min=0, max=MAX_MAP_SEED),
         Option("max_turns", "int", last, "The game ends after this turn whatever its length "
                "(a VP-target game that is never reached stops here; RULINGS HB-Q1).", group="length",
                min=1, max=last),
@@ -54,11 +60,13 @@ OPTIONS = _schema()
 
 def check_options(o: dict, given: frozenset) -> dict:
     """What ties options together.  Giving only a VP target plays until it is reached (at
-    most ``max_turns``, RULINGS HB-Q1); the token sets must cover the players (one more
-    with §9.3 abilities, whose city tokens take a set); §10.1 joins and leaves must make
-    sense turn by turn."""
+    most ``max_turns``, RULINGS HB-Q1); a map is named or generated from a seed, not both;
+    the token sets must cover the players (one more with §9.3 abilities, whose city tokens
+    take a set); §10.1 joins and leaves must make sense turn by turn."""
     if o["vp_target"] is not None and "turns" not in given:
         o["turns"] = None
+    if o["map_seed"] and o["map"] != DEFAULT_MAP:
+        raise OptionError("give 'map' or 'map_seed' (an island made from a seed), not both")
     players = o["players"]
     if o["sets"] < players:
         raise OptionError(f"option 'sets' ({o['sets']}) must be at least the number of players ({players})")
