@@ -42,6 +42,10 @@ class Game:
     invariants: tuple[Invariant, ...] = ()
     hidden: Callable[[GameState, "int | None"], list[Any]] = field(default=lambda s, p: [])
     bots: dict = field(default_factory=dict)
+    #: ``{spec: label}``: the seat kinds a lobby offers by name, each a bot as ``--bots``
+    #: writes it (``auto:level=hard``: a bot's levels) or a bot's plain name to label it;
+    #: the web app accepts the plain names and these, no other parameters
+    bot_variants: dict = field(default_factory=dict)
     #: decision kinds whose answers other players must not learn (a secret draft pick)
     private_kinds: frozenset = frozenset()
     #: what the scores count, for people ("VP", "points")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from realms.core.game import Game, lazy
 
 from .bots import AutoBot, GreedyBot
+from .bots.levels import LEVELS
 from .invariants import INVARIANTS
 from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, check_options
 from .state import HBState
@@ -45,6 +46,8 @@ GAME = Game(
     advice=lazy(".advice:advice", __package__),
     warm=lazy(".advice:warm", __package__),
     bots={"auto": AutoBot, "greedy": GreedyBot},
+    # the auto bot's difficulty levels (AUTO.md "Difficulty"), offered by the lobby
+    bot_variants={"auto": "auto (normal)", **{f"auto:level={n}": f"auto ({n})" for n in LEVELS if n != "normal"}},
     scores_now=lazy(".stats:scores_now", __package__),
     evaluate=lazy(".evaluate:evaluate", __package__),
     watcher=lazy(".stats:HyBreasilWatcher", __package__),
