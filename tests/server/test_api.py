@@ -187,6 +187,31 @@ def test_a_game_on_an_island_made_from_a_seed(client):
     assert r.status_code == 422 and "map_seed" in r.json()["detail"]
 
 
+def test_the_lobby_offers_each_bots_declared_levels(client):
+    """Issue 18: a game declares its bots' variants (Hy Breasil: the auto bot's levels,
+    issue 17) and the catalog offers them with labels, so the lobby lists them without
+    naming a game; a seat of a level plays at that level, also after a restart; a bot with
+    parameters the game does not offer is refused."""
+    hb = next(g for g in client.get("/api/catalog").json()["games"] if g["id"] == "hy-breasil")
+    choices = {c["kind"]: c["label"] for c in hb["seat_choices"]}
+    assert choices["auto:level=easy"] == "auto (easy)" and choices["auto:level=hard"] == "auto (hard)"
+    assert choices["auto"] == "auto (normal)" and choices["human"] == "human"
+    assert hb["seat_kinds"] == list(choices)
+    out = new_game(client, seats=["human", "auto:level=easy", "auto:level=hard"], options={"turns": 1})
+    gid, tok = out["id"], out["seats"][0]["token"]
+    agents = client.app.state.server.live[gid].agents
+    assert (agents[1].level.name, agents[2].level.name) == ("easy", "hard")
+    end = play_first_options(client, gid, {0: tok}, 300)
+    assert end["over"] and [s["kind"] for s in end["seats"]] == ["human", "auto:level=easy", "auto:level=hard"]
+    client.app.state.server.live.pop(gid)
+    assert client.get(f"/api/games/{gid}").status_code == 200  # rebuilt from the database
+    rebuilt = client.app.state.server.live[gid].agents
+    assert (rebuilt[1].level.name, rebuilt[2].level.name) == ("easy", "hard")
+    for kind in ("auto:level=insane", "ismcts:iters=100000", "auto:level=hard:x=1"):
+        r = client.post("/api/games", json={"game": "hy-breasil", "seats": ["human", kind]})
+        assert r.status_code == 422 and "unknown seat kind" in r.json()["detail"]
+
+
 def test_malformed_json_is_422(client):
     r = client.post("/api/games", content=b"{not json", headers={"Content-Type": "application/json"})
     assert r.status_code == 422

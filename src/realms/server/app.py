@@ -75,7 +75,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, ConfigDict, Field
 
-from realms.core.agents import GENERIC_BOTS, Agent, bot_seed
+from realms.core.agents import GENERIC_BOTS, Agent, bot_seed, parse_bot
 from realms.core.decision import IllegalAnswer
 from realms.core.engine import GameState
 from realms.core.game import Game, OptionError, UnknownGame, games, get_game
@@ -289,9 +289,29 @@ def _bot_factories(game: Game) -> dict:
     return {**GENERIC_BOTS, **game.bots}
 
 
+def seat_choices(game: Game) -> list[dict]:
+    """The seat kinds a game may be created with, ``{kind, label}`` each: a person, every
+    bot by its plain name, each followed by the variants the game declares of it
+    (``Game.bot_variants``: a bot's levels, ``auto:level=hard``)."""
+    variants = game.bot_variants
+    out = [{"kind": "human", "label": "human"}]
+    for name in sorted(_bot_factories(game)):
+        out.append({"kind": name, "label": variants.get(name, name)})
+        out.extend({"kind": spec, "label": label} for spec, label in variants.items()
+                   if spec != name and parse_bot(spec)[0] == name)
+    return out
+
+
 def make_agents(game: Game, seats: list[dict], seed: int) -> dict[int, Agent]:
+    """The bots of ``seats`` by seat, each made from its kind (a name, or a variant with
+    its parameters) with its own seed."""
     factories = _bot_factories(game)
-    return {i: factories[s["kind"]](bot_seed(seed, i)) for i, s in enumerate(seats) if s["kind"] != "human"}
+    agents = {}
+    for i, s in enumerate(seats):
+        if s["kind"] != "human":
+            name, params = parse_bot(s["kind"])
+            agents[i] = factories[name](bot_seed(seed, i), **params)
+    return agents
 
 
 def run_bots(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DECISIONS) -> None:
@@ -491,11 +511,10 @@ class Server:
         if not game.min_players <= n <= game.max_players:
             raise HTTPException(422, f"{game.name} is for {game.min_players} to {game.max_players} players, "
                                      f"got {n} seats")
-        factories = _bot_factories(game)
+        offered = [c["kind"] for c in seat_choices(game)]
         for kind in body.seats:
-            if kind != "human" and kind not in factories:
-                known = ", ".join(["human", *sorted(factories)])
-                raise HTTPException(422, f"unknown seat kind {shown(kind)} (known: {known})")
+            if kind not in offered:  # no other parameters: a bot's work is the server's
+                raise HTTPException(422, f"unknown seat kind {shown(kind)} (known: {', '.join(offered)})")
         options = dict(body.options)
         if "players" in options and options["players"] != n:
             raise HTTPException(422, f"option 'players' ({shown(options['players'])}) must equal the number "
@@ -709,13 +728,15 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
 
     @app.get("/api/catalog")
     async def catalog() -> dict:
-        """The games that can be created: player counts, seat kinds (``default_bot``: the
-        game's own first bot), and the options each declares (``options``: name, type, default,
+        """The games that can be created: player counts, seat kinds (``seat_choices``: each
+        kind with a label, a bot's declared variants such as its levels among them;
+        ``default_bot``: the game's own first bot), and the options each declares (``options``: name, type, default,
         bounds or choices, help, group), which ``POST /api/games`` checks; a lobby draws its
         form from them."""
         return {"games": [
             {"id": g.id, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
-             "seat_kinds": ["human", *sorted(_bot_factories(g))], "default_bot": next(iter(g.bots), "random"),
+             "seat_kinds": [c["kind"] for c in seat_choices(g)], "seat_choices": seat_choices(g),
+             "default_bot": next(iter(g.bots), "random"),
              "score_name": g.score_name, "options": [o.to_json() for o in g.schema]}
             for g in games().values()
         ]}

@@ -12,9 +12,10 @@ function seatRow(i, kind) {
   label.textContent = `Seat ${i + 1} `;
   const sel = document.createElement("select");
   sel.className = "seat-kind";
-  for (const k of g.seat_kinds) {
+  for (const c of g.seat_choices) {  // a person, each bot, each bot's declared variants (levels)
     const o = document.createElement("option");
-    o.value = o.textContent = k;
+    o.value = c.kind;
+    o.textContent = c.label;
     sel.appendChild(o);
   }
   sel.value = kind;
