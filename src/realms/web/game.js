@@ -508,7 +508,7 @@ function renderScores(state) {
   state.seats.forEach((p, i) => {
     const tr = document.createElement("tr");
     const score = state.scores?.[i] ?? "";
-    for (const c of [p.name, p.kind, score]) tr.appendChild(text(document.createElement("td"), String(c)));
+    for (const c of [p.name, p.label || p.kind, score]) tr.appendChild(text(document.createElement("td"), String(c)));
     if (state.awaiting.includes(i)) tr.style.fontWeight = "bold";
     table.appendChild(tr);
   });
