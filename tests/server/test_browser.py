@@ -402,7 +402,7 @@ def _human_against_auto(server, seed: int) -> tuple[str, str]:
 
 def _answer_until(server, gid, token, stop) -> dict:
     """Answer the first option through the API until ``stop(state)``; that state."""
-    for _ in range(400):
+    for _ in range(2000):
         s = state(server, gid, token)
         if stop(s):
             return s
@@ -602,3 +602,87 @@ def test_the_game_page_on_a_phone(server, browser, tmp_path):
         assert failed == []
     finally:
         ctx.close()
+
+
+# -- issue 18: the server answers at once; generated maps and bot levels in the lobby ------------
+def test_the_answer_shows_at_once_and_the_bots_moves_arrive_over_the_websocket(server, page, tmp_path):
+    """The person's answer is shown as soon as it is stored (the page says whom it waits
+    for); the bots' answers, played in the background, reach the page over its WebSocket
+    (no reload, no polling) until the person's turn comes back; a reload shows the same."""
+    gid, token = _human_against_auto(server, 9)
+    page.goto(f"{server}/games/{gid}#token={token}")
+    page.wait_for_selector("#options button.option, #options button.source")
+    wait_board(page)
+    # every state the page shows: its version, what it says, whether it asks anything
+    page.evaluate("""() => {
+        window.shown = [];
+        new MutationObserver(() => window.shown.push([Number(document.body.dataset.version),
+            document.getElementById('status').textContent, document.querySelectorAll('#options button, #keep button').length]))
+          .observe(document.body, {attributes: true, attributeFilter: ['data-version']});
+    }""")
+    for _ in range(300):
+        s = state(server, gid, token)
+        if s["over"]:
+            pytest.fail("no answer of the person's was followed by the bots' in the game")
+        answer_once(page, use_board=False)
+        after = state(server, gid, token)
+        if after["version"] > s["version"] + 1 or after["awaiting"] != [0]:
+            break
+    else:
+        pytest.fail("the bots never replied")
+    page.wait_for_function(f"Number(document.body.dataset.version) > {s['version'] + 1}"
+                           " && document.querySelectorAll('#options button, #keep button').length > 0", timeout=30000)
+    shown = page.evaluate("window.shown")
+    # the person's own answer was shown alone, waiting for the bots by name, before their moves came
+    alone = [x for x in shown if x[0] == s["version"] + 1]
+    assert alone and "Waiting for" in alone[0][1] and alone[0][2] == 0, shown
+    assert max(v for v, _, _ in shown) > s["version"] + 1
+    shot(page, "hy-breasil-bots-pushed", tmp_path)
+    version = page.evaluate("document.body.dataset.version")
+    assert int(version) == state(server, gid, token)["version"]
+    page.reload()
+    page.wait_for_function(f"document.body.dataset.version === '{version}'")
+
+
+def test_the_lobby_makes_a_game_on_an_island_of_a_seed(server, page, tmp_path):
+    """The lobby's form (drawn from the game's schema) has the map seed; the game's board is
+    the island ``realms map generate hy-breasil --seed 3`` makes."""
+    page.goto(server + "/")
+    page.select_option("#game", "hy-breasil")
+    assert page.get_attribute("#opt-map_seed", "type") == "number"
+    page.fill("#opt-map_seed", "3")
+    page.fill("#opt-turns", "2")
+    page.click("#create-button")
+    link = page.locator("a.seat-link").first
+    link.wait_for(timeout=30000)
+    href = link.get_attribute("href")
+    gid, token = href.split("/games/")[1].split("#")[0], href.split("#token=")[1]
+    link.click()
+    page.wait_for_selector("#options button.option, #options button.source", timeout=30000)
+    wait_board(page)
+    assert "Hy Breasil (48 areas, seed 3)" in page.inner_html("#board")
+    assert state(server, gid, token)["view"]["options"]["map"] == "seed:3"
+    shot(page, "hy-breasil-island-of-seed-3", tmp_path)
+
+
+def test_the_lobby_offers_the_auto_bots_levels(server, page, tmp_path):
+    """Each seat's menu lists the bots' declared levels (the catalog's seat choices); the
+    game is made with the chosen ones and its page names them."""
+    page.goto(server + "/")
+    page.select_option("#game", "hy-breasil")
+    seats = page.locator("select.seat-kind")
+    labels = seats.nth(1).locator("option").all_inner_texts()
+    assert {"auto (easy)", "auto (normal)", "auto (hard)"} <= set(labels)
+    page.select_option("select.seat-kind >> nth=1", label="auto (easy)")
+    page.select_option("select.seat-kind >> nth=2", label="auto (hard)")
+    shot(page, "lobby-bot-levels", tmp_path)
+    page.click("#create-button")
+    link = page.locator("a.seat-link").first
+    link.wait_for()
+    href = link.get_attribute("href")
+    gid, token = href.split("/games/")[1].split("#")[0], href.split("#token=")[1]
+    kinds = [s["kind"] for s in state(server, gid, token)["seats"]]
+    assert kinds[:3] == ["human", "auto:level=easy", "auto:level=hard"]
+    link.click()
+    page.wait_for_selector("#scores tr >> nth=3")
+    assert "auto (hard)" in page.inner_text("#scores") and "auto (easy)" in page.inner_text("#scores")

@@ -438,6 +438,7 @@ def _make_payload(live: Live, seat: int | None) -> dict:
     over = state.is_over()
     names = state.options.get("names") or [f"P{i + 1}" for i in range(len(live.row.seats))]
     view = state.view(seat)
+    labels = {c["kind"]: c["label"] for c in seat_choices(live.game)}
     return {
         "id": live.row.id,
         "game": live.game.id,
@@ -450,7 +451,8 @@ def _make_payload(live: Live, seat: int | None) -> dict:
         "can_undo": live.can_undo(seat),
         "odds": live.advice(seat, view),
         "awaiting": sorted({d.player for d in state.pending()}),
-        "seats": [{"seat": i, "kind": s["kind"], "name": names[i] if i < len(names) else f"P{i + 1}"}
+        "seats": [{"seat": i, "kind": s["kind"], "label": labels.get(s["kind"], s["kind"]),
+                   "name": names[i] if i < len(names) else f"P{i + 1}"}
                   for i, s in enumerate(live.row.seats)],
         "over": over,
         "result": state.result() if over else None,
