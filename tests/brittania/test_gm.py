@@ -204,16 +204,18 @@ def test_a_newcomer_takes_an_eliminated_players_colour(tmp_path):
     posts.write_text('[post author="Ann"]\n[b]5 Grain to Defend Sussex.[/b]\n[/post]\n')
     code, out = realms("gm", "orders", folder, posts)
     assert code != 0 and "the Yellow colour awaits a newcomer" in out and "Newcomer in Yellow:" in out
-    posts.write_text('[post author="Ann"]\n[b]5 Grain to Defend Sussex.[/b]\n[/post]\n'
-                     '[post author="Dan"]\nHello all. [b]Newcomer in Yellow: essex, King Edmund, Rich.\n'
+    posts.write_text('[post author="Ann"]\n[b]5 Grain to Defend Sussex.\nNewcomer in Yellow: Kent, Alfred, Rich.[/b]\n'
+                     '[/post]\n[post author="Dan"]\nHello all. [b]Newcomer in Yellow: essex, King Edmund, Rich.\n'
                      '4 Grain to Invest in Essex.[/b]\n[/post]\n')
     code, out = realms("gm", "orders", folder, posts, "--json")
     assert code == 0, out
     read = json.loads(out)
     assert read["newcomers"] == [{"name": "Dan", "colour": "Yellow", "state": "essex", "king": "Edmund",
-                                  "traits": ["Rich"], "cv": read["newcomers"][0]["cv"], "line": 5}]
+                                  "traits": ["Rich"], "cv": read["newcomers"][0]["cv"], "line": 6}]
     assert [o["kind"] for o in read["players"]["Dan"]["orders"]] == ["invest"]
     assert read["players"]["Dan"]["problems"] == [] and read["strangers"] == []
+    assert read["players"]["Ann"]["problems"] == [{"line": 3, "text": "Newcomer in Yellow: Kent, Alfred, Rich.",
+                                                   "reason": "only someone not in the game can take a free colour"}]
     code, report = realms("gm", "resolve", folder)
     assert code == 0 and "Dan orders: 4 grain to invest essex." in report
     state = GAME.replay(Record.load(folder / "record.json"))

@@ -141,7 +141,8 @@ def take_colours(folder: Path, s: BRState, posts) -> tuple[BRState, list[dict]]:
         mine = [(post, line, m) for post, line, m in offers if m.group(1).casefold() == colour.casefold()]
         if not mine:
             raise GMError(f"turn {s.turn}: the {colour} colour awaits a newcomer; he posts, in bold, "
-                          f"'Newcomer in {colour}: STATE, King NAME, TRAIT.' (awaited: {', '.join(_awaited_colours(s))})")
+                          f"'Newcomer in {colour}: STATE, King NAME, TRAIT.' "
+                          f"(awaited: {', '.join(_awaited_colours(s))})")
         post, line, m = mine[0]
         where = f"line {line}: newcomer {post.author} in {colour}"
         state, king, trait = m.group(2), m.group(3), m.group(4)
@@ -150,9 +151,8 @@ def take_colours(folder: Path, s: BRState, posts) -> tuple[BRState, list[dict]]:
         except Unreadable as exc:
             raise GMError(f"{where}: {exc}") from None
         if sid not in d.keys:
-            raise GMError(f"{where}: {s.board.state(sid).name} is not independent: a newcomer picks an independent state")
-        if post.author.casefold() in {n.casefold() for n in s.names}:
-            raise GMError(f"{where}: {post.author} already plays a colour")
+            raise GMError(f"{where}: {s.board.state(sid).name} is not independent: "
+                          "a newcomer picks an independent state")
         s = _rename(s, p, post.author)
         s.apply(p, sid)
         s.apply(p, _choose(trait, s.first_pending().keys, "positive trait", where))
@@ -179,11 +179,15 @@ def _order_json(s: BRState, o: Order, line: int, text: str) -> dict:
     return out
 
 
-def _read_post(s: BRState, p: int, post, names: Names, entry: dict) -> list[Order]:
-    """The orders of ``p``'s post the game takes; every other sentence is a problem."""
+def _read_post(s: BRState, p: int, post, names: Names, entry: dict, newcomer: bool) -> list[Order]:
+    """The orders of ``p``'s post the game takes; every other sentence is a problem (a
+    ``newcomer``'s line taking his colour was read by :func:`take_colours`)."""
     read: list[tuple[int, str, Order]] = []
     for line, bold in post.bold:
-        if NEWCOMER.match(bold):                    # his joining, read by take_colours
+        if NEWCOMER.match(bold):
+            if not newcomer:
+                entry["problems"].append({"line": line, "text": bold, "reason": "only someone not in the game "
+                                          "can take a free colour"})
             continue
         for text in (t for t in SENTENCE.split(bold) if t.strip()):
             try:
@@ -234,7 +238,8 @@ def orders(folder: Path, posts_path: Path) -> tuple[dict, str]:
             entry["problems"].append({"line": post.line, "text": "", "reason": "an edited post: orders cannot be "
                                       "edited once sent, so none of its orders count"})
             continue
-        kept[str(p)] = [[o.kind, o.target, o.grain] for o in _read_post(s, p, post, names, entry)]
+        newcomer = any(x["name"] == s.names[p] for x in joined)
+        kept[str(p)] = [[o.kind, o.target, o.grain] for o in _read_post(s, p, post, names, entry, newcomer)]
     (folder / f"orders-{s.turn}.json").write_text(json.dumps({"turn": s.turn, "orders": kept}, indent=1) + "\n")
     return out, _orders_text(out)
 
