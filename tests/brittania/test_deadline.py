@@ -137,3 +137,31 @@ def test_no_answer_is_no_orders():
     s.apply(d.player, f"defend:{home}")
     grain = s.first_pending((d.player,))
     assert grain.kind == "br.grain" and GAME.no_answer(grain) == (1, "1")
+
+
+def test_a_deadline_at_any_moment_of_the_writing_ends_the_turn():
+    """Whenever the deadline falls — a player between orders, choosing an order's grain,
+    or declaring a new capital — the silent players' answers are legal and end the turn,
+    and what they had written stands (BR-Q102)."""
+    from realms.core.agents import RandomBot, bot_seed
+    from realms.server.deadlines import silence
+
+    ended = 0
+    for seed in range(4):
+        s = GAME.new_game({"players": 5, "turns": 6}, seed)
+        bots = [RandomBot(bot_seed(seed, i)) for i in range(5)]
+        for n in range(100_000):
+            if s.is_over():
+                break
+            d = s.pending()[0]
+            if d.kind in ("br.order", "br.grain", "br.capital") and n % 7 == 0:
+                turn, written = s.turn, [list(o) for o in s.orders]
+                c = s.clone()
+                assert silence(c, GAME.no_answer, turn) > 0
+                assert c.turn == turn + 1 or c.over
+                revealed = {e.data["player"]: e.data["orders"] for e in c.events if e.kind == "orders" and e.turn == turn}
+                for p, orders in enumerate(written):
+                    assert len(revealed.get(p, [])) >= len(orders)
+                ended += 1
+            s.answer_index(d, bots[d.player].choose(d, lambda: s.view(d.player)))
+    assert ended > 20
