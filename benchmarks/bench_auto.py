@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import subprocess
 import sys
 import time
@@ -45,32 +46,41 @@ OPTIONS = {"players": 4, "turns": 15}
 
 
 class TimedAuto(AutoBot):
-    """An auto bot that clocks its decisions per nation turn (its nations only)."""
+    """An auto bot that clocks its decisions per nation turn (its nations only): the
+    elapsed time in ``clock`` and the thread's CPU time in ``cpu`` (which other work on
+    a loaded machine inflates far less)."""
 
-    def __init__(self, seed: int, clock: dict) -> None:
-        super().__init__(seed)
+    def __init__(self, seed: int, clock: dict, level: str = "normal", cpu: dict | None = None) -> None:
+        super().__init__(seed, level=level)
         self.clock = clock
+        self.cpu = {} if cpu is None else cpu
 
     def choose(self, decision, view):
+        c = time.thread_time()  # the CPU clock outside the elapsed one: it costs microseconds here
         t = time.perf_counter()
         i = super().choose(decision, view)
         dt = time.perf_counter() - t
+        dc = time.thread_time() - c
         look = self.look
         cur = look.nations.get(look.current) if look.current is not None else None
         if cur is not None and cur.owner == look.me:
             key = (id(self.clock), look.turn, cur.id)
             self.clock[key] = self.clock.get(key, 0.0) + dt
+            self.cpu[key] = self.cpu.get(key, 0.0) + dc
         return i
 
 
-def nation_turn_times(games: int) -> tuple[list[float], list[float]]:
-    """Bot time per auto nation turn, and wall time per nation turn (engine included)."""
+def nation_turn_times(games: int, level: str = "normal",
+                      cpu_times: list[float] | None = None) -> tuple[list[float], list[float]]:
+    """Bot time per auto nation turn, and wall time per nation turn (engine included);
+    the bot's CPU time per nation turn is appended to ``cpu_times`` when given."""
     bot_times: list[float] = []
     wall: list[float] = []
     for seed in range(games):
         clock: dict = {}
+        cpu: dict = {}
         state = GAME.new_game(OPTIONS, 10_000 + seed)
-        agents = [TimedAuto(bot_seed(seed, k), clock) for k in range(4)]
+        agents = [TimedAuto(bot_seed(seed, k), clock, level, cpu) for k in range(4)]
         marks: list[tuple[float, int]] = []
         last = [None]
 
@@ -84,6 +94,8 @@ def nation_turn_times(games: int) -> tuple[list[float], list[float]]:
         play(state, agents, after_each=after)
         marks.append((time.perf_counter(), -1))
         bot_times.extend(clock.values())
+        if cpu_times is not None:
+            cpu_times.extend(cpu.values())
         for (t1, cur), (t2, _) in zip(marks, marks[1:]):
             if cur != -1:
                 wall.append(t2 - t1)
@@ -239,10 +251,16 @@ def main() -> None:
         issue17(args.match_games, args.match_games)
         return
     four_auto(2)  # warm up: imports, map tables, the odds tables
-    bot_t, wall_t = nation_turn_times(args.timing_games)
-    print(f"auto nation turns clocked:          {len(bot_t):8d}  ({args.timing_games} 4-auto games)")
-    print(f"bot ms per auto nation turn:        {1000 * sum(bot_t) / len(bot_t):8.2f}  (p95 {1000 * pct(bot_t, 0.95):.2f}; target ≤ 2)")
-    print(f"wall ms per nation turn (+engine):  {1000 * sum(wall_t) / len(wall_t):8.2f}")
+    print(f"load average (1, 5, 15 min): {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+    for level in LEVELS:  # each level in the same run, so that the load is shared alike
+        cpu_t: list[float] = []
+        bot_t, wall_t = nation_turn_times(args.timing_games, level, cpu_t)
+        print(f"{level}: auto nation turns clocked {len(bot_t)} ({args.timing_games} 4-auto games)")
+        print(f"  bot ms per auto nation turn:      {1000 * sum(bot_t) / len(bot_t):8.2f}  (p95 {1000 * pct(bot_t, 0.95):.2f}; "
+              f"target ≤ 2)")
+        print(f"  bot CPU ms per auto nation turn:  {1000 * sum(cpu_t) / len(cpu_t):8.2f}  (p95 {1000 * pct(cpu_t, 0.95):.2f})")
+        print(f"  wall ms per nation turn (+engine):{1000 * sum(wall_t) / len(wall_t):8.2f}")
+    print(f"load average (1, 5, 15 min): {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.only == "timing":
         return
 

@@ -80,15 +80,25 @@ class Look:
     __slots__ = ("view", "me", "turn", "board", "nations", "area_nation", "occupied", "battle", "cup",
                  "current", "cities", "free_sets", "vp", "names", "rules")
 
-    def __init__(self, view: dict, board: Board | None = None) -> None:
+    def __init__(self, view: dict, board: Board | None = None, seen: dict | None = None) -> None:
         self.view = view
         self.board = b = board or load_board(view["options"].get("map", "hy-breasil"))
         self.me = view["you"]
         self.turn = view["turn"]
         index = b.index
         nations: dict[int, NationView] = {}
+        # ``seen``: the bot's nations as last parsed, id → (raw, NationView); a nation whose
+        # view is unchanged is not parsed again (most nations do not change between looks)
         for raw in view["nations"]:
-            nv = NationView(raw, index, b.is_sea)
+            if seen is not None:
+                old = seen.get(raw["id"])
+                if old is not None and old[0] == raw:
+                    nations[raw["id"]] = old[1]
+                    continue
+                nv = NationView(raw, index, b.is_sea)
+                seen[nv.id] = (raw, nv)
+            else:
+                nv = NationView(raw, index, b.is_sea)
             nations[nv.id] = nv
         self.nations = nations
         an = [EMPTY] * b.n
@@ -191,7 +201,20 @@ def distances(board: Board) -> tuple[tuple[int, ...], ...]:
     return tuple(rows)
 
 
+#: :func:`components` already worked out: (neighbour table's id, land, passable) → parts
+_PARTS: dict[tuple[int, int, int], list[int]] = {}
+
+
 def components(look: Look, n: NationView) -> list[int]:
     """The §6.4 connected parts of ``n``'s land (bitmasks): two areas are linked when
-    adjacent or when both border one sea or empty land area (RULINGS HB-Q23)."""
-    return connected_groups(n.land, links(n.land, look.board.nbr_mask, look.passable()))
+    adjacent or when both border one sea or empty land area (RULINGS HB-Q23).  The same
+    land on the same board comes back often within a movement phase: remembered."""
+    nbr = look.board.nbr_mask
+    hop = look.passable()
+    key = (id(nbr), n.land, hop)
+    parts = _PARTS.get(key)
+    if parts is None:
+        if len(_PARTS) > 50_000:
+            _PARTS.clear()
+        parts = _PARTS[key] = connected_groups(n.land, links(n.land, nbr, hop))
+    return parts
