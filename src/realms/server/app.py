@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 import logging
 import secrets
 import time
@@ -421,16 +422,35 @@ def _pending_json(game: Game, view: dict, decision) -> dict:
     return out
 
 
-def state_payload(live: Live, seat: int | None) -> dict:
-    """What ``seat`` (None: a spectator) may see now: the view, its pending decisions, the
-    version; made once per state (and undo) for each seat."""
+def _cached(live: Live, seat: int | None) -> list:
+    """[payload, its JSON text or None] of ``seat`` for the state now, made once per state
+    (and undo)."""
     state, undos, cache = live._payloads
     if state is not live.state or undos != live.undos:
         cache = {}
         live._payloads = (live.state, live.undos, cache)
     if seat not in cache:
-        cache[seat] = _make_payload(live, seat)
+        cache[seat] = [_make_payload(live, seat), None]
     return cache[seat]
+
+
+def state_payload(live: Live, seat: int | None) -> dict:
+    """What ``seat`` (None: a spectator) may see now: the view, its pending decisions, the
+    version."""
+    return _cached(live, seat)[0]
+
+
+def payload_json(live: Live, seat: int | None) -> str:
+    """:func:`state_payload` as JSON text, encoded once per state for each seat (the push
+    after an answer sends the text of its 200)."""
+    entry = _cached(live, seat)
+    if entry[1] is None:
+        entry[1] = json.dumps(entry[0], ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return entry[1]
+
+
+def json_response(text: str) -> Response:
+    return Response(text, media_type="application/json")
 
 
 def _make_payload(live: Live, seat: int | None) -> dict:
@@ -548,9 +568,9 @@ class Server:
         return live
 
     # -- answering ----------------------------------------------------------------------
-    async def answer(self, live: Live, seat: int | None, body: Answer) -> dict:
-        """Apply ``seat``'s answer, commit it and return the new state; the bots whose turn
-        follows play on in the background (:meth:`continue_bots`)."""
+    async def answer(self, live: Live, seat: int | None, body: Answer) -> str:
+        """Apply ``seat``'s answer, commit it and return the new state (JSON text); the
+        bots whose turn follows play on in the background (:meth:`continue_bots`)."""
         async with live.held():
             if seat is None:  # who asks comes first: a spectator learns nothing of versions
                 raise HTTPException(403, "spectators cannot answer; send the seat's token")
@@ -581,13 +601,13 @@ class Server:
                 raise HTTPException(503, f"the answer could not be stored: {type(exc).__name__}") from None
             live.settle(before, new, seat, start)
             self.continue_bots(live)
-            payload = state_payload(live, seat)
+            payload = payload_json(live, seat)
         if live.sockets:
             asyncio.get_running_loop().create_task(self.push(live))
         return payload
 
     # -- taking an answer back ------------------------------------------------------------
-    async def undo(self, live: Live, seat: int | None, body: Undo) -> dict:
+    async def undo(self, live: Live, seat: int | None, body: Undo) -> str:
         """Take back ``seat``'s last answer (see the module docstring for when)."""
         async with live.held():
             v = live.version
@@ -627,7 +647,7 @@ class Server:
             live.state = last.before
             live.row.answers = list(last.before.answers)
             dropped.release()
-            payload = state_payload(live, seat)
+            payload = payload_json(live, seat)
         if live.sockets:
             asyncio.get_running_loop().create_task(self.push(live))
         return payload
@@ -692,10 +712,10 @@ class Server:
         """Send the new state to every page watching the game, each as its seat sees it
         (all made before the first is sent, so that every page gets the same version)."""
         sockets = list(live.sockets.items())
-        cache = {seat: state_payload(live, seat) for seat in {seat for _, seat in sockets}}
+        cache = {seat: payload_json(live, seat) for seat in {seat for _, seat in sockets}}
         for ws, seat in sockets:
             try:
-                await ws.send_json(cache[seat])
+                await ws.send_text(cache[seat])
             except Exception:
                 live.sockets.pop(ws, None)
 
@@ -769,7 +789,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         live = await server.get(game_id)
         seat = live.seat_of(_token_from_header(authorization))
         if at is None:
-            return JSONResponse(state_payload(live, seat))
+            return json_response(payload_json(live, seat))
         if not live.state.is_over():
             raise HTTPException(403, "earlier positions are shown once the game is over")
         record = live.state.record()
@@ -782,7 +802,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     async def post_answer(game_id: str, body: Answer, authorization: str | None = Header(default=None)) -> JSONResponse:
         live = await server.get(game_id)
         seat = live.seat_of(_token_from_header(authorization))
-        return JSONResponse(await server.answer(live, seat, body))
+        return json_response(await server.answer(live, seat, body))
 
     @app.post("/api/games/{game_id}/undo", responses={
         403: {"description": "a spectator; or the last answer is not the seat's (somebody decided "
@@ -797,7 +817,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         carries the state as it was before that decision."""
         live = await server.get(game_id)
         seat = live.seat_of(_token_from_header(authorization))
-        return JSONResponse(await server.undo(live, seat, body))
+        return json_response(await server.undo(live, seat, body))
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str, authorization: str | None = Header(default=None)) -> JSONResponse:
@@ -848,7 +868,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         await websocket.accept()
         live.sockets[websocket] = seat
         try:
-            await websocket.send_json(state_payload(live, seat))
+            await websocket.send_text(payload_json(live, seat))
             while True:  # the page sends nothing we need; this notices it leaving
                 await websocket.receive_text()
         except (WebSocketDisconnect, RuntimeError):
