@@ -61,6 +61,7 @@ class V2:
         s.treasure = [0] * players
         s.missions = [("none",)] * players
         s._moves = {}
+        s._own = {}
         s.first = 0
         s.active = 0
         s.turn = turn

@@ -4,6 +4,7 @@ shows his mission and no other; the board is served as SVG; a path as ``map`` is
 from __future__ import annotations
 
 import json
+import time
 import warnings
 
 import pytest
@@ -28,22 +29,35 @@ def _new(client, options=None, seats=("human", "general", "general", "general"))
     return r
 
 
+def _settled(client, gid: str, head: dict) -> dict:
+    """The game once its bots have played (they play in the background after a creation
+    or an answer): the person is awaited or the game is over."""
+    deadline = time.monotonic() + 60
+    while True:
+        st = client.get(f"/api/games/{gid}", headers=head).json()
+        if st["over"] or st["awaiting"] == [0]:
+            return st
+        assert time.monotonic() < deadline, f"the bots still play (version {st['version']})"
+        time.sleep(0.01)
+
+
 def test_person_against_three_generals(client):
     r = _new(client)
     assert r.status_code == 201, r.text
     out = r.json()
     gid, tok = out["id"], out["seats"][0]["token"]
     head = {"Authorization": f"Bearer {tok}"}
-    st = client.get(f"/api/games/{gid}", headers=head).json()
+    st = _settled(client, gid, head)
     assert st["pending"] and st["pending"][0]["player"] == 0 and st["pending"][0]["kind"] == "v2.action"
     text = json.dumps(st)
     assert text.count('"code": "mission:') == 1 or text.count('"code":"mission:') == 1
     for _ in range(2):                                 # end two turns: the bots answer between
-        st = client.get(f"/api/games/{gid}", headers=head).json()
+        st = _settled(client, gid, head)
         r = client.post(f"/api/games/{gid}/answers", headers=head, json={"key": "end", "version": st["version"]})
         assert r.status_code == 200, r.text
-    st = r.json()
-    assert st["over"] or st["awaiting"] == [0]
+    assert r.json()["version"] > st["version"]
+    st = _settled(client, gid, head)
+    assert st["over"] or (st["awaiting"] == [0] and st["view"]["turn"] == 3)
 
 
 def test_map_path_refused(client):

@@ -64,8 +64,12 @@ def _recruit(arg, i):
     return f"recruit:{f}:{letters[i]}"
 
 
-def _one(arg, i):
-    return arg
+def _build(arg, i):
+    return f"build:{arg}"
+
+
+def _pull(arg, i):
+    return f"pull:{arg}"
 
 
 def _move(arg, i):
@@ -82,14 +86,39 @@ def _attack(arg, i):
 def field_moves(us: list, near: tuple, owner: list, p: int) -> tuple:
     """The classes of the units on a field that can move (2.3.3) — and ``all`` where two
     or more can, to move them together — its own neighbours they can move to, and the
-    foreign neighbours they can attack if any unit can (V2-Q15)."""
-    movers: list = sorted({u for u in us if u[1] > 0})
+    foreign neighbours they can attack if any unit can (V2-Q15).  Equal units are one
+    class, so the work is per class, not per unit (stacks grow large)."""
+    classes = set(us)
+    movers: list = sorted([u for u in classes if u[1] > 0])
     if movers and (len(movers) > 1 or us.count(movers[0]) > 1):
         movers.append("all")
     dests = [g for g in near if owner[g] == p]
-    if not movers and not any(map(can_attack, us)):
+    if not movers and all(u[3] for u in classes):
         return movers, dests, ()
     return movers, dests, tuple(g for g in near if owner[g] != p)
+
+
+#: per rules and treasure (capped where nothing more opens), the recruits open per
+#: terrain code and whether a warehouse is affordable
+_OPEN: dict = {}
+
+
+def open_by_money(rules, money: int) -> tuple:
+    """Per terrain code, the recruits open with ``money`` (2.3.2): ``"i"`` one infantry,
+    ``"i:max"`` as many as the treasure pays for (where that is two or more); and whether
+    a warehouse can be built (2.3.5).  Memoised: few treasures differ in what they open."""
+    top = max(max(rules.cost) * 2, rules.warehouse_cost)
+    key = (id(rules), money if money < top else top)
+    hit = _OPEN.get(key)
+    if hit is not None and hit[0] is rules:
+        return hit[1], hit[2]
+    by_terrain = [tuple([ARM_LETTER[a] for a in range(3) if t in rules.recruit_on[a] and rules.cost[a] <= money]
+                        + [ARM_LETTER[a] + ":max" for a in range(3)
+                           if t in rules.recruit_on[a] and 2 * rules.cost[a] <= money])
+                  for t in range(5)]
+    can_build = money >= rules.warehouse_cost
+    _OPEN[key] = (rules, by_terrain, can_build)
+    return by_terrain, can_build
 
 
 def action_keys(s: "V2State", p: int) -> RunKeys:
@@ -97,20 +126,13 @@ def action_keys(s: "V2State", p: int) -> RunKeys:
     board = s.board
     owner, units, wh, cap = s.owner, s.units, s.warehouse, s.capitol
     terrain, adj = board.terrain, board.adj
-    money = s.treasure[p]
-    can_build = money >= rules.warehouse_cost
-    # letters of the arms affordable now, per terrain code (2.3.2)
-    # per terrain code, the recruits open now (2.3.2): "i" one infantry, "i:max" as many
-    # as the treasure pays for (where that is two or more)
-    by_terrain = [[ARM_LETTER[a] for a in range(3) if t in rules.recruit_on[a] and rules.cost[a] <= money]
-                  + [ARM_LETTER[a] + ":max" for a in range(3) if t in rules.recruit_on[a] and 2 * rules.cost[a] <= money]
-                  for t in range(5)]
+    by_terrain, can_build = open_by_money(rules, s.treasure[p])
     moves = s._moves
     runs: list = [(1, _end, None)]
     append = runs.append
     n = 1
     targets: set[int] = set()
-    for f in [f for f in board.passable if owner[f] == p]:
+    for f in s.own_fields(p):
         t = terrain[f]
         if t >= 2:
             letters = by_terrain[t]
@@ -119,10 +141,10 @@ def action_keys(s: "V2State", p: int) -> RunKeys:
                 n += len(letters)
             if not wh[f]:
                 if can_build:
-                    append((1, _one, f"build:{f}"))
+                    append((1, _build, f))
                     n += 1
             elif cap[f] == NOBODY:
-                append((1, _one, f"pull:{f}"))
+                append((1, _pull, f))
                 n += 1
         if not units[f]:
             continue

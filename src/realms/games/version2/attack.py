@@ -49,7 +49,7 @@ def label(s: "V2State", key: str) -> str:
 
 def available(s: "V2State", f: int) -> list[tuple]:
     """Units on ``f`` able to attack and not yet picked."""
-    left = [u for u in s.units[f] if can_attack(u)]
+    left = [u for u in s.units[f] if u[1] > 0 or not u[3]]
     taken: dict[tuple, int] = {}
     for g, u in s.pick[1]:
         if g == f:
@@ -66,20 +66,31 @@ def available(s: "V2State", f: int) -> list[tuple]:
 
 
 def pick_keys(s: "V2State", p: int) -> list[str]:
-    t = s.pick[0]
-    out = ["go"] if s.pick[1] else []
+    """``go`` once a unit is picked, ``cancel``, then per own field beside the target
+    ``all:F`` where two or more units are left to add and ``add:F:CLASS`` per class left
+    (the classes in their sorted order).  Counted per class, not per unit."""
+    t, picked = s.pick
+    out = ["go"] if picked else []
     out.append("cancel")
+    taken: dict = {}
+    for fu in picked:
+        taken[fu] = taken.get(fu, 0) + 1
+    owner, units = s.owner, s.units
     for f in s.board.adj[t]:
-        if s.owner[f] != p:
+        if owner[f] != p or not units[f]:
             continue
-        left = available(s, f)
-        if len(left) > 1:
+        us = units[f]
+        left = []
+        total = 0
+        for u in sorted(set(us)):
+            if u[1] > 0 or not u[3]:
+                c = us.count(u) - taken.get((f, u), 0) if taken else us.count(u)
+                if c > 0:
+                    left.append(u)
+                    total += c
+        if total > 1:
             out.append(f"all:{f}")
-        prev = None
-        for u in left:
-            if u != prev:
-                prev = u
-                out.append(f"add:{f}:{unit_class(u)}")
+        out.extend([f"add:{f}:{unit_class(u)}" for u in left])
     return out
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from realms.core.mapgraph import MapError
@@ -66,6 +66,12 @@ class Board:
     @property
     def size(self) -> int:
         return len(self.coords)
+
+    @cached_property
+    def fords(self) -> tuple[int, ...]:
+        """Passable fields that are not land."""
+        land = set(self.land)
+        return tuple(f for f in self.passable if f not in land)
 
     def is_land(self, f: int) -> bool:
         return self.terrain[f] >= WOODLAND

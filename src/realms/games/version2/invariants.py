@@ -114,6 +114,14 @@ def move_cache_is_fresh(s: "V2State", memory: dict) -> str | None:
     return None
 
 
+def own_cache_is_fresh(s: "V2State", memory: dict) -> str | None:
+    """The own fields cached per player (state.py) equal a fresh count."""
+    for p, cached in s._own.items():
+        if cached != [f for f in s.board.passable if s.owner[f] == p]:
+            return f"stale own fields cached for player {p}"
+    return None
+
+
 INVARIANTS = (
     treasure_never_negative,
     sea_stays_empty,
@@ -121,5 +129,6 @@ INVARIANTS = (
     warehouses_and_capitols,
     production_is_sum_of_fields,
     move_cache_is_fresh,
+    own_cache_is_fresh,
     over_means_over,
 )

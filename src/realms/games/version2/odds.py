@@ -67,6 +67,7 @@ def _scratch(rules: Rules | None):
     s.units = [[] for _ in range(size)]
     s.missions = [("none",)] * 2
     s._moves = {}
+    s._own = {}
     s.restart()
     if rules is not None:
         s.rules = rules

@@ -15,6 +15,8 @@ game is over.
 
 from __future__ import annotations
 
+from itertools import compress
+
 from realms.core.engine import Field, GameState, copy_lists
 from realms.core.events import EVERYONE, Event
 
@@ -25,9 +27,15 @@ from .steps import STEPS
 NOBODY = -1
 
 
+_CLASSES: dict = {}
+
+
 def unit_class(u: tuple) -> str:
     """The key of a unit's class: arm letter, move points, ``.`` experience, ``x`` if spent."""
-    return f"{ARM_LETTER[u[0]]}{u[1]}.{u[2]}{'x' if u[3] else ''}"
+    c = _CLASSES.get(u)
+    if c is None:
+        c = _CLASSES[u] = f"{ARM_LETTER[u[0]]}{u[1]}.{u[2]}{'x' if u[3] else ''}"
+    return c
 
 
 def parse_class(key: str) -> tuple:
@@ -74,6 +82,8 @@ class V2State(GameState):
         Field("over"), Field("winners", list), Field("end_reason"),
         # a cache of move options per field (actions.py), dropped where things change
         Field("_moves", dict, snap=False),
+        # a cache of each player's own passable fields in board order, dropped on a change
+        Field("_own", dict, snap=False),
     )
 
     def __init__(self, options: dict, seed: int) -> None:
@@ -107,6 +117,9 @@ class V2State(GameState):
         #: per field, its movers, own neighbours and foreign neighbours (actions.py); a
         #: cache, dropped for a field whenever its units or a neighbour's owner change
         self._moves: dict[int, tuple] = {}
+        #: per player, the passable fields he holds (board order); a cache, dropped for
+        #: both players whenever a field changes hands
+        self._own: dict[int, list[int]] = {}
         self.start(("setup",))
 
     def redeal_hidden(self, player: int | None, dice) -> None:
@@ -185,18 +198,18 @@ class V2State(GameState):
 
     def production(self, p: int) -> int:
         fv = self.field_value
-        return sum(fv(f) for f, o in enumerate(self.owner) if o == p)
+        return sum(map(fv, self.own_fields(p)))
 
     def field_count(self, p: int) -> int:
         return self.owner.count(p)
 
     def land_count(self, p: int) -> int:
+        """Fields held but fords (sea is never held)."""
         owner = self.owner
-        return sum(1 for f in self.board.land if owner[f] == p)
+        return owner.count(p) - sum(1 for f in self.board.fords if owner[f] == p)
 
     def army_size(self, p: int) -> int:
-        units = self.units
-        n = sum(len(units[f]) for f, o in enumerate(self.owner) if o == p)
+        n = sum(map(len, compress(self.units, map(p.__eq__, self.owner))))
         b = self.battle
         if b:
             if b["att"] == p:
@@ -237,11 +250,22 @@ class V2State(GameState):
 
     def set_owner(self, f: int, p: int) -> None:
         """Field ``f`` changes hands: the move options of it and its neighbours change."""
+        own = self._own
+        own.pop(self.owner[f], None)
+        own.pop(p, None)
         self.owner[f] = p
         moves = self._moves
         moves.pop(f, None)
         for g in self.board.adj[f]:
             moves.pop(g, None)
+
+    def own_fields(self, p: int) -> list[int]:
+        """The passable fields ``p`` holds, in board order (cached until one changes hands)."""
+        fs = self._own.get(p)
+        if fs is None:
+            owner = self.owner
+            fs = self._own[p] = [f for f in self.board.passable if owner[f] == p]
+        return fs
 
     def field_name(self, f: int) -> str:
         return f"field {f} ({TERRAINS[self.board.terrain[f]]})"

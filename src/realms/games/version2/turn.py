@@ -32,8 +32,8 @@ def turn(s: "V2State", p: int) -> None:
     s.active = p
     full = s.rules.move
     units = s.units
-    for f, o in enumerate(s.owner):
-        if o == p and units[f]:
+    for f in s.own_fields(p):
+        if units[f]:
             s.set_units(f, [(u[0], min(full[u[0]], u[1] + full[u[0]]), u[2], 0) for u in units[f]])
     gain = s.production(p)
     s.treasure[p] += gain
