@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import gc
+import sys
 
 import click
 
 from .limits import CREATE_BURST, CREATE_PER_MINUTE
+
+#: seconds a thread runs before one waiting for the interpreter gets it (see serve)
+SWITCH_INTERVAL = 0.0005
 
 
 @click.command()
@@ -43,6 +47,9 @@ def serve(host: str, port: int, database: str, log_level: str, games_at_once: in
     # pauses of every request in flight)
     gc.collect()
     gc.freeze()
+    # the store's writer thread takes the interpreter back from the bots playing on the
+    # event loop after at most this long, several times a commit (default: 5 ms each)
+    sys.setswitchinterval(SWITCH_INTERVAL)
     click.echo(f"realms: serving on http://{host}:{port}/ (games in {app.state.server.store.engine.url})", err=True)
     if host in ("0.0.0.0", "::"):
         click.echo(f"realms: players on your network open http://{_network_address()}:{port}/", err=True)
