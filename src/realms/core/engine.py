@@ -168,13 +168,17 @@ class GameState:
     # -- the machine -------------------------------------------------------------
     def then(self, *frames: tuple) -> None:
         """Schedule ``frames`` to run next, in the order given."""
-        self._stack.extend(reversed(frames))
+        if len(frames) == 1:
+            self._stack.append(frames[0])
+        else:
+            self._stack.extend(reversed(frames))
 
     def _run(self) -> None:
         steps = self.STEPS.run
         stack = self._stack
+        pop = stack.pop
         while stack:
-            frame = stack.pop()
+            frame = pop()
             asked = steps[frame[0]](self, *frame[1:])
             if asked is None:
                 continue
@@ -398,9 +402,10 @@ class GameState:
         (:meth:`redeal_hidden`), and the dice re-seeded.  ``rng`` drives both, so the same
         ``rng`` state gives the same copy.  Its ``view(player)`` equals this state's."""
         other = self.clone()
-        deal = Dice(int(rng.random() * 2**53))
+        deal_seed = int(rng.random() * 2**53)
         other.reseed(int(rng.random() * 2**53))
-        other.redeal_hidden(player, deal)
+        if type(self).redeal_hidden is not GameState.redeal_hidden:  # seeding costs ~10 µs
+            other.redeal_hidden(player, Dice(deal_seed))
         return other
 
     def redeal_hidden(self, player: int | None, dice: Dice) -> None:
