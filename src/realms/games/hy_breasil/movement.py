@@ -34,7 +34,7 @@ class Reach:
     but never left (the unit stops there).
     """
 
-    __slots__ = ("nbr", "own", "enemy", "land", "comps", "seas", "_cache")
+    __slots__ = ("nbr", "own", "enemy", "land", "comps", "seas", "_cache", "_by_area")
 
     def __init__(self, s: "HBState", n: "Nation") -> None:
         self._setup(s.board, *self._inputs(s, n))
@@ -53,7 +53,10 @@ class Reach:
         self.own, self.enemy, self.land = own, enemy, b.land_mask
         self.comps = territories(own, b)
         self.seas = seas
+        #: the areas reached from a start (an own territory, or a single outside area)
         self._cache: dict[int, int] = {}
+        #: :meth:`from_area`'s answers, by source area
+        self._by_area: dict[int, int] = {}
 
     @classmethod
     def of(cls, s: "HBState", n: "Nation") -> "Reach":
@@ -86,6 +89,9 @@ class Reach:
 
     def from_area(self, src: int) -> int:
         """Bitmask of land areas a unit in ``src`` can end its move in (``src`` excluded)."""
+        done = self._by_area.get(src)
+        if done is not None:
+            return done
         bit = 1 << src
         if bit & self.own:
             for start in self.comps:
@@ -102,7 +108,8 @@ class Reach:
             level1 = self._territory(level1)
             level2 = self._territory(spread(level1 & ~self.enemy, nbr) & ~start & ~level1)
             hit = self._cache[start] = (start | level1 | level2) & self.land
-        return hit & ~bit
+        done = self._by_area[src] = hit & ~bit
+        return done
 
 
 def move_options(s: "HBState", n: "Nation") -> tuple[list[tuple[tuple[str, ...], int]], bool]:
@@ -118,6 +125,7 @@ def move_options(s: "HBState", n: "Nation") -> tuple[list[tuple[tuple[str, ...],
     moved = s.moved
     keys = b.move_keys
     reach = Reach.of(s, n)
+    from_area = reach.from_area
     if s.battle is not None:
         allowed = 1 << s.battle[0]
     elif n.weak:
@@ -128,10 +136,11 @@ def move_options(s: "HBState", n: "Nation") -> tuple[list[tuple[tuple[str, ...],
         allowed &= ~s.permitted_land(n)
     rows: list[tuple[tuple[str, ...], int]] = []
     may_end = True
-    for src in sorted(n.units):
-        if n.units[src] - moved.get(src, 0) <= 0:
+    units = n.units
+    for src in sorted(units):
+        if moved and units[src] <= moved.get(src, 0):
             continue
-        dests = reach.from_area(src) & allowed
+        dests = from_area(src) & allowed
         if dests:
             rows.append((keys[src], dests))
             if sea[src]:
@@ -223,18 +232,12 @@ def diplomacy_asks(s: "HBState", n: "Nation") -> tuple[str, ...]:
 
 @STEPS.on_answer("move")
 def move_answer(s: "HBState", player: int, key: str, nid: int, k: int) -> None:
-    if key == "done":
-        return
-    if key.startswith("ask:"):
-        other = int(key[4:])
-        s.asked = s.asked | {other}
-        s.then(("diplomacy", nid, other), ("move", nid, k))
-        return
-    if key == "fight":
-        s.then(("fight", nid), ("move", nid, k))
+    move = s.board.move_of.get(key)
+    if move is None:
+        _command(s, key, nid, k)
         return
     n = s.nations[nid]
-    src, dst = s.board.parse_move(key)
+    src, dst = move
     owner = s.area_nation[dst]
     if owner != EMPTY and owner != nid:
         if s.battle is None:
@@ -247,24 +250,43 @@ def move_answer(s: "HBState", player: int, key: str, nid: int, k: int) -> None:
     else:
         taken = owner == EMPTY and not s.board.is_sea[dst]
         s.shift(n, src, dst)
-        s.moved[dst] = s.moved.get(dst, 0) + 1
+        moved = s.moved
+        moved[dst] = moved.get(dst, 0) + 1
         if taken:
             _log_taken(s, n, src, dst)
     s.then(("move", nid, k))
+
+
+def _command(s: "HBState", key: str, nid: int, k: int) -> None:
+    """The answers to a move question that move no unit: end the movement, ask for
+    passage (§9.3.1 Diplomacy), start the pending battle."""
+    if key == "done":
+        return
+    if key.startswith("ask:"):
+        other = int(key[4:])
+        s.asked = s.asked | {other}
+        s.then(("diplomacy", nid, other), ("move", nid, k))
+        return
+    if key == "fight":
+        s.then(("fight", nid), ("move", nid, k))
+        return
+    raise ValueError(f"hb.move: unknown answer {key!r}")
 
 
 def _log_taken(s: "HBState", n: "Nation", src: int, dst: int) -> None:
     """Land taken without a fight is told too, one line for a run of such moves: the
     sea the nation came ashore from, if any, and the areas it took (``expansion``)."""
     b = s.board
+    ids, names, index = b.ids, b.names, b.index
     last = s.events[-1] if s.events else None
-    areas, seas = [b.ids[dst]], [b.ids[src]] if b.is_sea[src] else []
     grow = last is not None and last.kind == "expansion" and last.data["nation"] == n.id
-    if grow:
-        areas, seas = last.data["areas"] + areas, list(dict.fromkeys(last.data["seas"] + seas))
-    took = and_list([b.names[b.index[a]] for a in areas])
+    areas = last.data["areas"] + [ids[dst]] if grow else [ids[dst]]
+    seas = last.data["seas"] if grow else []
+    if b.is_sea[src] and ids[src] not in seas:
+        seas = seas + [ids[src]]
+    took = and_list([names[index[a]] for a in areas])
     if seas:
-        text = f"{s.Who(n)} come ashore from {and_list([b.names[b.index[a]] for a in seas])} and take {took}."
+        text = f"{s.Who(n)} come ashore from {and_list([names[index[a]] for a in seas])} and take {took}."
     else:
         text = f"{s.Who(n)} spread into {took}."
     data = {"nation": n.id, "areas": areas, "seas": seas}
