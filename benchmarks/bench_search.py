@@ -7,15 +7,20 @@ Prints, as JSON lines:
   other seat, the seat rotated game by game (game ``i`` is seed ``--seed + i``, the search
   in seat ``i % players``), ``--games`` games on ``--workers`` processes: its win share
   with the Wilson 95% interval (shared wins count as fractions), the median, mean and 95th
-  percentile time per decision it took, and its games' mean score;
+  percentile time per decision it took, its games' mean score, and the machine's load
+  average (1, 5, 15 minutes) before and after, since other work on the cores slows it;
 * ``adapters`` (``--adapters``): random answers per second through the engine's own loop,
   the PettingZoo AEC and parallel environments, OpenSpiel's Python game and Gymnasium's
   single-seat environment (its bots' answers counted too), for each game, one process.
 
-The issue's figures (aim ≥ 40% each, 200 games each, ≤ 250 ms a decision median):
+The issue's figures (aim ≥ 40% each, Brittania ≥ 3× its fair share; 200 games each; ≤ 250
+ms a decision median), one process each, one after another:
 
-    .venv/bin/python benchmarks/bench_search.py --game hy-breasil --opponent auto --games 200 --workers 2
-    .venv/bin/python benchmarks/bench_search.py --game brian-boru --opponent greedy --games 200 --workers 2
+    .venv/bin/python benchmarks/bench_search.py --game brian-boru --opponent greedy --bot ismcts:iters=30 --games 200
+    .venv/bin/python benchmarks/bench_search.py --game hy-breasil --opponent auto --bot ismcts:iters=30 --games 200
+    .venv/bin/python benchmarks/bench_search.py --game version2 --opponent general --bot ismcts:iters=30 --games 200
+    .venv/bin/python benchmarks/bench_search.py --game brittania --options '{"players": 12}' \
+        --opponent steward --bot ismcts:iters=30 --games 200
     .venv/bin/python benchmarks/bench_search.py --adapters
 """
 
@@ -23,8 +28,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
+import sys
 import time
+from contextlib import nullcontext
 from multiprocessing import Pool
 
 import numpy as np
@@ -69,12 +77,13 @@ def one_game(job: tuple) -> dict:
 def match(args) -> dict:
     options = json.loads(args.options)
     jobs = [(args.game, options, args.seed + i, args.bot, args.opponent) for i in range(args.games)]
-    start = time.perf_counter()
-    if args.workers > 1:
-        with Pool(args.workers) as pool:
-            rows = pool.map(one_game, jobs, chunksize=1)
-    else:
-        rows = [one_game(job) for job in jobs]
+    start, load_before = time.perf_counter(), os.getloadavg()
+    rows = []
+    with Pool(args.workers) if args.workers > 1 else nullcontext() as pool:
+        for row in (pool.imap(one_game, jobs) if pool else map(one_game, jobs)):
+            rows.append(row)
+            if len(rows) % 10 == 0:
+                print(f"{len(rows)} games, won {sum(r['won'] for r in rows):.1f}", file=sys.stderr, flush=True)
     won = sum(r["won"] for r in rows)
     times = sorted(t for r in rows for t in r["times"])
     low, high = wilson(won, len(rows))
@@ -87,6 +96,8 @@ def match(args) -> dict:
                             "p95": round(1000 * times[int(0.95 * (len(times) - 1))], 1)},
         "decisions": len(times), "mean_score": round(statistics.fmean(r["score"] for r in rows), 1),
         "wall_s": round(time.perf_counter() - start, 1),
+        "load_1_5_15": {"before": [round(x, 2) for x in load_before],
+                        "after": [round(x, 2) for x in os.getloadavg()]},
     }
 
 

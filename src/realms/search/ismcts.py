@@ -23,19 +23,19 @@ sequences of answers as that seat would see them played.  Each iteration
    :meth:`Game.evaluation`, since games a thousand answers long cannot be played out;
 5. *backs up* each seat's reward to the nodes where that seat chose.
 
-The policy is also a *prior* (progressive bias): the answer the policy gives at a node of
-the deciding seat counts ``prior`` visits more, both in its exploration term and when the
-answer is picked, so another answer is played only when the search finds it better, not
-when a few noisy rollouts favour it.  At the root that answer comes from a policy bot the
+The policy's answer is the default, and the search looks for a better one (play the bot's
+answer, search only where it matters).  At the root its answer comes from a policy bot the
 search keeps for its seat from decision to decision (its memory is that of a bot playing
-the seat).  The search stops early once the most visited answer can no longer be overtaken
-in the budget left, which makes most decisions where the policy's answer is clearly best
-cheap.  The answer is the most visited root option (``prior`` included).  A position the
-seat was already asked in (answers that lead back to it, such as an attack called off)
-gets the policy's answer without a search, so that a search cut at a horizon cannot
-circle for ever.  When the seat answers again with nothing else happened since (no other
-seat answered, no dice rolled: a nation's moves one after another), the search starts from
-the subtree of its last answer instead of anew.
+the seat), and it is tried at least as often as any other answer.  The root's answers are
+compared on *common random numbers*: the ``t``-th try of every answer uses the ``t``-th
+sample (the same determinization, dice and rollout bots), so the luck of the deal and of the dice
+cancels out of their differences.  Another answer is played only when it beats the
+policy's on the same samples by ``z`` standard errors; a search where every answer tried
+gives exactly what the policy's gives stops early (the decision does not matter within
+the horizon).  At the seat's later decisions inside the tree the policy's answer counts
+``prior`` visits more (progressive bias).  A position the seat was already asked in
+(answers that lead back to it, such as an attack called off) gets the policy's answer
+without a search, so that a search cut at a horizon cannot circle for ever.
 
 Simultaneous decisions (several pending) are taken one after another inside the tree, the
 deciding seat's first at the root.  With an iteration budget the bot is deterministic for a
@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 from typing import Any
 
@@ -68,7 +69,7 @@ class Node:
     total reward of that seat over the tries; its children are keyed ``(seat, kind, key)``
     (the kind too, so that answers of different questions never share a node)."""
 
-    __slots__ = ("player", "visits", "avail", "total", "children")
+    __slots__ = ("player", "visits", "avail", "total", "children", "rewards")
 
     def __init__(self, player: int) -> None:
         self.player = player
@@ -76,6 +77,8 @@ class Node:
         self.avail = 1
         self.total = 0.0
         self.children: dict[tuple[int, str, str], Node] = {}
+        #: a root answer's rewards, try by try (its ``t``-th try used sample ``t``)
+        self.rewards: list[float] = []
 
 
 def _number(name: str, value: Any, kind: type, low: float, high: float) -> Any:
@@ -99,19 +102,20 @@ class ISMCTSBot:
     ``horizon`` answers after the root before the position is scored (default 10: the
     games' evaluations see further than a few answers do); ``opponents`` ``policy`` (the
     other seats answer as the policy does) or ``search`` (they search for themselves);
-    ``prior`` the visits the policy's answer counts more (default 0.25·iters, at least 2, or
-    10 with a time budget; 0 turns the bias off); ``c`` the UCB exploration constant (default 0.7);
-    ``widen`` and ``alpha`` the progressive widening (default 2 and 0.5); ``early`` 1 (the
-    default) stops once the answer is settled, 0 spends the whole budget; ``reuse`` 1 (the
-    default) starts from the subtree of the seat's last answer when nothing else happened
-    since (a nation's moves one after another), 0 starts every search anew.
+    ``z`` how many standard errors another root answer must beat the policy's by, on the
+    same samples, to be played instead (default 1.5); ``prior`` the visits the policy's
+    answer counts more at the seat's later decisions in the tree (default 0.25·iters, at
+    least 2, or 10 with a time budget); ``c`` the UCB exploration constant (default 0.7;
+    at the root it is scaled by the spread of the rewards seen there); ``widen`` and
+    ``alpha`` the progressive widening (default 2 and 0.5); ``early`` 1 (the default)
+    stops once no answer is seen to matter, 0 spends the whole budget.
     """
 
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iters: Any = None, ms: Any = None, policy: str = GAME_POLICY,
-                 horizon: Any = 10, opponents: str = "policy", prior: Any = None, c: Any = 0.7,
-                 widen: Any = 2, alpha: Any = 0.5, early: Any = 1, reuse: Any = 1) -> None:
+                 horizon: Any = 10, opponents: str = "policy", z: Any = 1.5, prior: Any = None,
+                 c: Any = 0.7, widen: Any = 2, alpha: Any = 0.5, early: Any = 1) -> None:
         if iters is not None and ms is not None:
             raise OptionError("ismcts: give iters or ms, not both")
         self.iters = _number("iters", iters, int, 1, 10**7) if iters is not None else None
@@ -126,22 +130,20 @@ class ISMCTSBot:
         self.policy = str(policy)
         self.opponents = opponents
         self.horizon = _number("horizon", horizon, int, 1, 10**6)
+        self.z = _number("z", z, float, 0, 100)
         default_prior = max(2.0, 0.25 * self.iters) if self.iters is not None else 10
         self.prior = _number("prior", prior, float, 0, 10**7) if prior is not None else default_prior
         self.c = _number("c", c, float, 0, 100)
         self.widen = _number("widen", widen, float, 0.1, 1000)
         self.alpha = _number("alpha", alpha, float, 0, 1)
         self.early = bool(_number("early", early, int, 0, 1))
-        self.reuse = bool(_number("reuse", reuse, int, 0, 1))
-        #: the subtree of the last answer given, with what must still hold to reuse it
-        self._carry: tuple | None = None
         self.rng = random.Random(seed)
         #: the policy bot that plays this seat alongside the search, for the root's prior
         self._shadow: Agent | None = None
         #: the hashes of the positions this seat was asked in (a repeated one is a cycle)
         self._seen: set[str] = set()
         #: what the last search did: iterations, root visits by key, seconds, the prior's
-        #: key, the tree
+        #: key, each other answer's advantage over it, the tree
         self.last: dict = {}
 
     # -- the agent ---------------------------------------------------------------------
@@ -156,17 +158,18 @@ class ISMCTSBot:
         start = clock()
         hint = self._hint(factory, decision, view)
         if self._repeated(state) and hint is not None:
-            self._carry = None
-            self.last = {"iterations": 0, "seconds": clock() - start, "prior": keys[hint], "visits": {}}
+            self.last = {"iterations": 0, "seconds": clock() - start, "prior": keys[hint],
+                         "visits": {}, "advantage": {}}
             return hint
         deadline = start + self.ms / 1000 if self.ms is not None else None
-        root = self._reused(state, me)
-        kept = root.visits
-        policy = self._policies(factory, state)
+        root = Node(me)
+        seats = len(state.result()["players"])
         root_key = (me, decision.kind, keys[hint]) if hint is not None else None
+        samples: list[int] = []
+        pick = Dice(int(rng.random() * 2**53))
         done = 0
         while True:
-            self._iterate(root, root_key, state, me, game, policy, rng)
+            self._iterate(root, root_key, decision, state, game, factory, seats, samples, pick)
             done += 1
             if deadline is None:
                 left = self.iters - done
@@ -175,40 +178,19 @@ class ISMCTSBot:
                 if now >= deadline:
                     break
                 left = int((deadline - now) / ((now - start) / done))
-            if left <= 0 or (self.early and self._settled(root, me, root_key, left)):
+            if left <= 0 or (self.early and self._indifferent(root, root_key)):
                 break
-        best = self._answer(root, decision, root_key)
-        self._keep(state, root, (me, decision.kind, keys[best]))
+        advantage = self._advantages(root, root_key)
+        best = self._answer(root, decision, root_key, advantage)
         self.last = {
             "iterations": done,
-            "reused": kept,
             "seconds": clock() - start,
             "prior": keys[hint] if hint is not None else None,
             "visits": {k: ch.visits for (p, _, k), ch in root.children.items() if p == me},
+            "advantage": {k[2]: a for k, a in advantage.items()},
             "tree": root,
         }
         return best
-
-    def _keep(self, state: GameState, root: Node, key: tuple) -> None:
-        """Keep the subtree of the answer given, for the seat's next decision."""
-        child = root.children.get(key)
-        self._carry = None
-        if self.reuse and child is not None:
-            self._carry = (list(state.answers), key, state.dice.fingerprint(), child)
-
-    def _reused(self, state: GameState, me: int) -> Node:
-        """The root for this decision: the subtree kept from the seat's last decision when
-        nothing but that answer happened since (no other seat answered, no dice rolled, so
-        the seat learnt nothing and the subtree's determinizations are still consistent with
-        what it knows), else a new node."""
-        carry, self._carry = self._carry, None
-        if carry is not None:
-            answers, (player, _, key), dice, child = carry
-            n = len(answers)
-            if (player == me and len(state.answers) == n + 1 and state.answers[n] == (me, key)
-                    and state.answers[:n] == answers and state.dice.fingerprint() == dice):
-                return child
-        return Node(me)
 
     def _factory(self, game: Game):
         """The policy's bot factory (None: uniformly random answers, the fast path)."""
@@ -241,69 +223,130 @@ class ISMCTSBot:
         self._seen.add(h)
         return False
 
-    def _policies(self, factory, state: GameState) -> dict | None:
-        """Fresh rollout agents by seat, for one decision's search."""
+    @staticmethod
+    def _policies(factory, seats: int, seed: int) -> dict | None:
+        """Fresh rollout agents by seat for one iteration, seeded from its sample (so the
+        answers compared on one sample meet the same bots too, and no iteration's plans
+        or memories leak into another's)."""
         if factory is None:
             return None
-        seats = len(state.result()["players"])
-        return {seat: factory(int(self.rng.random() * 2**48)) for seat in range(seats)}
+        return {seat: factory((seed + 7919 * seat) & 0xFFFFFFFFFFFF) for seat in range(seats)}
 
-    def _effective(self, key: tuple, child: Node, root_key: tuple | None) -> float:
-        return child.visits + (self.prior if key == root_key else 0.0)
+    # -- the root: paired samples --------------------------------------------------------
+    @staticmethod
+    def _paired(child: Node, base: Node) -> list[float]:
+        """``child``'s rewards less ``base``'s on the samples both were tried on."""
+        return [a - b for a, b in zip(child.rewards, base.rewards)]
 
-    def _settled(self, root: Node, me: int, root_key: tuple | None, left: int) -> bool:
-        """Whether the leading root answer keeps its lead whatever the ``left`` iterations
-        still to come do (they can add at most ``left`` visits to another answer)."""
-        counts = sorted((self._effective(k, ch, root_key) for k, ch in root.children.items()
-                         if k[0] == me), reverse=True)
-        if len(counts) < 2:
-            return False
-        return counts[0] - counts[1] > left
-
-    def _answer(self, root: Node, decision: Decision, root_key: tuple | None) -> int:
-        """The most visited root option (the prior counted), then the best mean, then the
-        policy's own answer, then the first listed."""
-        index = {k: i for i, k in enumerate(decision.keys)}
-        best, best_score = 0, None
+    def _advantages(self, root: Node, root_key: tuple | None) -> dict:
+        """Each other root answer's advantage over the policy's, on the same samples: its
+        mean and standard error, and the number of samples (three at least)."""
+        base = root.children.get(root_key) if root_key is not None else None
+        out = {}
+        if base is None:
+            return out
         for key, child in root.children.items():
-            player, kind, k = key
-            if player != decision.player or kind != decision.kind or k not in index:
-                continue
-            score = (self._effective(key, child, root_key), child.total / max(1, child.visits),
-                     key == root_key, -index[k])
-            if best_score is None or score > best_score:
-                best, best_score = index[k], score
-        return best
+            diffs = self._paired(child, base) if key != root_key else []
+            if len(diffs) >= 3:
+                mean = statistics.fmean(diffs)
+                out[key] = (mean, statistics.stdev(diffs) / math.sqrt(len(diffs)), len(diffs))
+        return out
+
+    def _indifferent(self, root: Node, root_key: tuple | None) -> bool:
+        """Whether the answers tried so far (two at least, each on three samples or more)
+        all gave exactly what the policy's answer gave: within the horizon this decision
+        does not matter, and the policy's answer stands."""
+        base = root.children.get(root_key) if root_key is not None else None
+        if base is None or len(root.children) < 2:
+            return False
+        return all(len(ch.rewards) >= 3 and not any(self._paired(ch, base))
+                   for ch in root.children.values())
+
+    def _answer(self, root: Node, decision: Decision, root_key: tuple | None, advantage: dict) -> int:
+        """The policy's answer, unless another beats it by ``z`` standard errors on the same
+        samples (the one with the best such lower bound); without a policy, the most
+        visited answer, then the best mean."""
+        index = {k: i for i, k in enumerate(decision.keys)}
+        if root_key is not None:
+            best, bound = root_key, 0.0
+            for key, (mean, se, _) in advantage.items():
+                low = mean - self.z * se
+                if low > bound:
+                    best, bound = key, low
+            return index[best[2]]
+        scored = [((ch.visits, ch.total / max(1, ch.visits), -index[k[2]]), index[k[2]])
+                  for k, ch in root.children.items()]
+        return max(scored)[1] if scored else 0
+
+    def _select_root(self, root: Node, root_key: tuple | None, decision: Decision,
+                     pick: Dice) -> tuple[tuple, Node]:
+        """The root answer to try next: the policy's first; then new ones while widening
+        allows (from a random place on); the policy's again whenever another was tried
+        more often (so that every other answer is compared on samples the policy's answer
+        had too); else the best by UCB1, its exploration scaled by the rewards' spread."""
+        children = root.children
+        me, kind, keys = decision.player, decision.kind, decision.keys
+        base = children.get(root_key) if root_key is not None else None
+        if root_key is not None and base is None:
+            child = children[root_key] = Node(me)
+            return root_key, child
+        limit = min(len(keys), max(1, int(self.widen * root.visits ** self.alpha)))
+        if len(children) < limit:
+            n, i = len(keys), pick.below(len(keys))
+            for step in range(n):
+                key = (me, kind, keys[(i + step) % n])
+                if key not in children:
+                    child = children[key] = Node(me)
+                    return key, child
+        if base is not None and any(ch.visits > base.visits for ch in children.values()):
+            return root_key, base
+        rewards = [r for ch in children.values() for r in ch.rewards]
+        scale = self.c * (statistics.pstdev(rewards) if len(rewards) > 1 else 0.0)
+        log_n = math.log(max(1, root.visits))
+        best_key, best_ucb = None, -math.inf
+        for key, ch in children.items():
+            ucb = ch.total / ch.visits + scale * math.sqrt(log_n / ch.visits)
+            if ucb > best_ucb:
+                best_key, best_ucb = key, ucb
+        return best_key, children[best_key]
 
     # -- one iteration -------------------------------------------------------------------
-    def _iterate(self, root: Node, root_key: tuple | None, state: GameState, me: int, game: Game,
-                 policy: dict | None, rng: random.Random) -> None:
-        det = state.determinize(me, rng)
-        dice = Dice(int(rng.random() * 2**53))
+    def _iterate(self, root: Node, root_key: tuple | None, decision: Decision, state: GameState,
+                 game: Game, factory, seats: int, samples: list[int], pick: Dice) -> None:
+        """One iteration: a root answer, then a determinization and dice from the sample
+        numbered by that answer's tries (its ``t``-th try and every other answer's ``t``-th
+        share their sample: common random numbers, so that answers are compared on the same
+        deal and dice), the tree below it, a rollout and the backup."""
+        me = decision.player
+        key, child = self._select_root(root, root_key, decision, pick)
+        t = len(child.rewards)
+        while len(samples) <= t:
+            samples.append(int(self.rng.random() * 2**53))
+        det = state.determinize(me, random.Random(samples[t]))
+        dice = Dice(samples[t] ^ 0x5DEECE66D)
+        policy = self._policies(factory, seats, samples[t])
         views = {} if policy is None else {seat: SeatView(det, seat) for seat in policy}
         modelled = self.opponents == "policy"
-        node = root
-        path: list[Node] = []
-        steps = 0
         d = det.first_pending((me,))
-        if d is None:
-            raise RuntimeError(f"{state.GAME_ID}: a determinization for seat {me} awaits no answer of it")
-        while d is not None and steps < self.horizon:
+        if d is None or key[2] not in d.keys:
+            raise RuntimeError(f"{state.GAME_ID}: a determinization for seat {me} does not ask "
+                               f"its decision {decision.kind}")
+        det.answer_index(d, d.keys.index(key[2]))
+        node, path, steps, fresh = child, [child], 1, child.visits == 0
+        d = det.first_pending()
+        while d is not None and steps < self.horizon and not fresh:
             player = d.player
             if modelled and player != me:
                 det.answer_index(d, self._play(d, dice, policy, views))
             else:
-                i, node, fresh = self._select(node, root_key if node is root else None, d, dice,
-                                              policy, views)
+                i, node, fresh = self._select(node, None, d, dice, policy, views)
                 path.append(node)
                 det.answer_index(d, i)
-                if fresh:
-                    steps += 1
-                    break
             steps += 1
             d = det.first_pending()
         reward = self._rollout(det, game, dice, policy, views, self.horizon - steps)
         root.visits += 1
+        child.rewards.append(reward[me])
         for ch in path:
             ch.visits += 1
             ch.total += reward[ch.player]
