@@ -62,6 +62,18 @@ answers_table = Table(
     Column("key", Text, nullable=False),
 )
 
+#: the turn deadlines' rounds (server/deadlines.py): the round a game awaits and when it
+#: began, so that a restart keeps the deadline's instant and finds the games to watch
+rounds_table = Table(
+    "rounds",
+    metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("round", Text, nullable=True),  # JSON of the round awaited; NULL: none
+    Column("started", Float, nullable=True),  # when it began, seconds since the epoch
+    Column("passed", Integer, nullable=False),  # 1: the round before ended at its deadline
+    Column("over", Integer, nullable=False),  # 1: the game is over, never watched again
+)
+
 
 class UndoConflict(RuntimeError):
     """The answer to take back is not the game's last stored one, or not that seat's."""
@@ -191,6 +203,12 @@ class Store:
             return fut
         return self._enqueue(("append", game_id, start, list(answers)))
 
+    def submit_round(self, game_id: str, round_: str | None, started: float | None, passed: bool,
+                     over: bool) -> Future:
+        """Queue a game's deadline round (its JSON, when it began, whether the round before
+        ended at its deadline, whether the game is over), replacing the one kept."""
+        return self._enqueue(("round", game_id, round_, started, int(passed), int(over)))
+
     def submit_undo(self, game_id: str, n: int, player: int) -> Future:
         """Queue the deletion of answer number ``n`` of a game, which must be its last
         stored answer and ``player``'s (else the future fails with :class:`UndoConflict`);
@@ -261,6 +279,12 @@ class Store:
             if rows:
                 _insert_answers(conn, rows)
                 rows = []
+            if op[0] == "round":
+                _, g, round_, started, passed, over = op
+                conn.execute(delete(rounds_table).where(rounds_table.c.game_id == g))
+                conn.execute(insert(rounds_table).values(game_id=g, round=round_, started=started,
+                                                         passed=passed, over=over))
+                continue
             _, g, n, player = op
             self._delete_last(conn, g, n, player)
         if rows:
@@ -324,6 +348,27 @@ class Store:
             answers.append((p, k))
         return GameRow(row.id, row.game, json.loads(row.options), row.seed,
                        json.loads(row.seats), answers)
+
+    def rounds(self) -> dict[str, tuple]:
+        """The deadline rounds kept of the games not over: game id -> (round JSON or
+        None, when it began, whether the round before ended at its deadline)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(rounds_table).where(rounds_table.c.over == 0)).all()
+        return {r.game_id: (r.round, r.started, bool(r.passed)) for r in rows}
+
+    def unfinished(self, kinds: list[str]) -> list[tuple[str, str, dict]]:
+        """(id, game, options) of the games of the ``kinds`` (game ids) not known to be
+        over: the games a deadline watcher may have to watch, in one query (a game whose
+        round row says it is over is left out by the join)."""
+        if not kinds:
+            return []
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(games_table.c.id, games_table.c.game, games_table.c.options)
+                .select_from(games_table.outerjoin(rounds_table, rounds_table.c.game_id == games_table.c.id))
+                .where(games_table.c.game.in_(kinds), func.coalesce(rounds_table.c.over, 0) == 0)
+            ).all()
+        return [(r.id, r.game, json.loads(r.options)) for r in rows]
 
     def list_games(self, limit: int = 50) -> list[dict]:
         """The newest games (id, game, seat kinds, created), for the lobby."""
