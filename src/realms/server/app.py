@@ -67,7 +67,7 @@ import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -184,6 +184,8 @@ class Live:
     _payloads: tuple = (None, -1, {})
     #: a finished game's (turn, answers) starts, for the replay viewer
     turn_starts: list | None = None
+    #: the server's turn deadlines (server/deadlines.py), asked for the payload's deadline
+    deadlines: "Deadlines | None" = None
 
     @property
     def version(self) -> int:
@@ -480,6 +482,7 @@ def _make_payload(live: Live, seat: int | None) -> dict:
         "scores": [state.result()["scores"].get(n) for n in names],
         "panels": live.game.panels(view) if live.game.panels is not None and seat is not None else [],
         "chronicle": _chronicle(live, seat),
+        "deadline": live.deadlines.payload(live) if live.deadlines is not None else None,
     }
 
 
@@ -504,6 +507,7 @@ class Server:
         #: each game's undos in this process, kept across a rebuild of the game (a page
         #: must still see the states after it as newer)
         self.undos: dict[str, int] = {}
+        self.deadlines = Deadlines(self)
 
     async def get(self, game_id: str) -> Live:
         live = self.live.get(game_id)
@@ -519,6 +523,7 @@ class Server:
                     raise HTTPException(404, "no such game")
                 live = await asyncio.to_thread(rebuild, row)
                 live.undos = self.undos.get(game_id, 0)
+                live.deadlines = self.deadlines
                 self.live[game_id] = live
                 self.continue_bots(live)
         return live
@@ -563,6 +568,7 @@ class Server:
 
     async def create(self, body: NewGame) -> Live:
         live = await asyncio.to_thread(self._create_sync, body)
+        live.deadlines = self.deadlines
         self.live[live.row.id] = live
         self.continue_bots(live)
         return live
@@ -720,12 +726,16 @@ class Server:
                 live.sockets.pop(ws, None)
 
 
-def create_app(database: str | None = None, creations: limits.TokenBucket | None = None) -> FastAPI:
+def create_app(database: str | None = None, creations: limits.TokenBucket | None = None,
+               clock: "Callable[[], float] | None" = None) -> FastAPI:
     """The app over ``database``; ``creations`` bounds the games each client may create
-    (default: ``limits.CREATE_BURST`` at once, ``limits.CREATE_PER_MINUTE`` a minute)."""
+    (default: ``limits.CREATE_BURST`` at once, ``limits.CREATE_PER_MINUTE`` a minute);
+    ``clock`` is the turn deadlines' (default: the wall clock; tests move it)."""
     server = Server(database)
     creations = limits.TokenBucket() if creations is None else creations
-    deadlines = Deadlines(server)
+    deadlines = server.deadlines
+    if clock is not None:
+        deadlines.clock = clock
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):

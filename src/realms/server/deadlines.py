@@ -4,23 +4,38 @@
 A game says which decisions a deadline ends through ``Game.no_answer(decision)``: the
 round the decision belongs to (a turn of simultaneous orders) and the answer a seat gives
 that has not answered when the deadline passes (no orders).  A round's deadline runs
-from when the round is first seen pending here.  When it passes, every seat still
-pending on a decision of that round gives the game's answer, as many times as the game
-asks (the grain of an order begun, then the orders sent); those answers are committed
-and pushed to the game's pages, and the bots that follow play as after a person's answer.
+from when the round is first seen pending here: by the page's state after the answer
+that opened it, or by the watcher's next look, a second later at most.  When it passes,
+every seat still pending on a decision of that round gives the game's answer, as many
+times as the game asks (the grain of an order begun, then the orders sent); those
+answers are committed and pushed to the game's pages, and the bots that follow play as
+after a person's answer.
 
-The watcher looks at the games in memory every ``EVERY`` seconds; the clock is
-injected (``Deadlines.clock``) so that tests move time instead of sleeping.  A game is
-in memory from its creation or its first request after a restart; a restarted server
-counts a round's deadline from when it sees the round again.
+The round and when it began are kept in the store (``rounds`` table: also whether the
+round before ended at its deadline, and whether the game is over), so the deadline is the
+same instant after a restart; the clock is the wall clock for that reason, and it is
+injected (``Deadlines.clock``) so that tests move time instead of sleeping.  The watcher
+looks at the games in memory every ``EVERY`` seconds; at start-up and every
+``LOOK_EVERY`` seconds it loads the games with a deadline that are not over and not in
+memory (a game nobody opened since a restart), so their rounds end all the same.  A round
+that began in the instant before a crash, not yet written, begins again when the
+restarted server sees it.
+
+The state payload carries ``deadline``: ``{"at": the instant the current round ends
+(seconds since the epoch) or null, "passed": whether the round before ended at its
+deadline}``, null for a game without a deadline; the page counts down to it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
+
+from realms.core.game import Game, games, get_game
 
 if TYPE_CHECKING:
     from realms.core.engine import GameState
@@ -31,15 +46,18 @@ log = logging.getLogger("realms.server")
 
 #: seconds between two looks at the games' deadlines
 EVERY = 1.0
+#: seconds between two looks in the store for games with a deadline not in memory
+LOOK_EVERY = 60.0
 #: answers a deadline may give in one game at once (a seat's round ends in a few)
 MAX_ANSWERS = 10_000
 
 
-def deadline_seconds(live: "Live") -> float:
-    """The game's deadline per round in seconds (0: none)."""
-    if live.game.no_answer is None:
+def deadline_seconds(game: Game, options: dict) -> float:
+    """A game's deadline per round in seconds (0: none): its ``deadline_minutes`` option,
+    for a game that says what a silent seat answers."""
+    if game.no_answer is None:
         return 0.0
-    return 60.0 * (live.state.options.get("deadline_minutes") or 0)
+    return 60.0 * (options.get("deadline_minutes") or 0)
 
 
 def current_round(live: "Live"):
@@ -49,6 +67,11 @@ def current_round(live: "Live"):
         if found is not None:
             return found[0]
     return None
+
+
+def round_key(round_) -> str | None:
+    """A round as the store keeps it (JSON text), None for none."""
+    return None if round_ is None else json.dumps(round_, sort_keys=True, default=str)
 
 
 def silence(state: "GameState", no_answer: Callable, round_) -> int:
@@ -67,30 +90,95 @@ def silence(state: "GameState", no_answer: Callable, round_) -> int:
     raise RuntimeError(f"a deadline gave {MAX_ANSWERS} answers and the round is still pending")
 
 
+def _unwritten(gid: str, written) -> None:
+    """Log a round the store did not take (the deadline then runs from when a restarted
+    server sees the round)."""
+    if written.exception() is not None:
+        log.error("game %s: its deadline round could not be stored: %r", gid, written.exception())
+
+
+@dataclass
+class Round:
+    """Where a game with a deadline stands: the round it awaits (``key``, its JSON; None:
+    no round a deadline ends) since ``started``; whether the round before ended at its
+    deadline (``passed``); whether the game is over; whether this round was ended by its
+    deadline here (``ended``, for the next round's ``passed``)."""
+
+    key: str | None
+    started: float | None
+    passed: bool
+    over: bool = False
+    ended: bool = False
+
+
 class Deadlines:
     """The deadlines of the games of one :class:`Server`."""
 
-    def __init__(self, server: "Server", clock: Callable[[], float] = time.monotonic, every: float = EVERY) -> None:
+    def __init__(self, server: "Server", clock: Callable[[], float] = time.time, every: float = EVERY,
+                 look_every: float = LOOK_EVERY) -> None:
         self.server = server
         self.clock = clock
         self.every = every
-        #: game id -> (round, when it was first seen)
-        self.rounds: dict[str, tuple] = {}
+        self.look_every = look_every
+        #: game id -> its round, as noted here or kept in the store
+        self.rounds: dict[str, Round] = {}
         self.task: asyncio.Task | None = None
 
-    def due(self, live: "Live") -> float | None:
-        """When the game's current round ends (None: no deadline, or nothing awaited),
-        noting the round's start the first time it is seen."""
-        limit = deadline_seconds(live)
-        gid = live.row.id
-        round_ = current_round(live) if limit else None
-        if round_ is None:
-            self.rounds.pop(gid, None)
+    # -- the rounds ------------------------------------------------------------------------
+    def note(self, live: "Live") -> Round | None:
+        """The game's round now (None: the game has no deadline); a round not seen before
+        begins now, and is written to the store."""
+        if not deadline_seconds(live.game, live.state.options):
             return None
-        seen = self.rounds.get(gid)
-        if seen is None or seen[0] != round_:
-            seen = self.rounds[gid] = (round_, self.clock())
-        return seen[1] + limit
+        gid = live.row.id
+        over = live.state.is_over()
+        key = None if over else round_key(current_round(live))
+        old = self.rounds.get(gid)
+        if old is not None and old.key == key and old.over == over:
+            return old
+        passed = old is not None and (old.ended or (old.key is None and old.passed))
+        new = self.rounds[gid] = Round(key, None if key is None else self.clock(), passed, over)
+        written = self.server.store.submit_round(gid, key, new.started, passed, over)
+        written.add_done_callback(lambda fut: _unwritten(gid, fut))
+        return new
+
+    def due(self, live: "Live") -> float | None:
+        """When the game's current round ends (None: no deadline, or nothing awaited)."""
+        found = self.note(live)
+        if found is None or found.key is None:
+            return None
+        return found.started + deadline_seconds(live.game, live.state.options)
+
+    def payload(self, live: "Live") -> dict | None:
+        """The state payload's ``deadline`` (see the module docstring)."""
+        found = self.note(live)
+        if found is None:
+            return None
+        return {"at": self.due(live), "passed": found.passed}
+
+    def load(self) -> None:
+        """The rounds kept in the store, for the games not over (at start-up, before any
+        request notes a round anew)."""
+        for gid, (key, started, passed) in self.server.store.rounds().items():
+            self.rounds.setdefault(gid, Round(key, started, passed))
+
+    # -- the watcher ---------------------------------------------------------------------
+    async def look(self) -> list[str]:
+        """Load the games with a deadline that are not over and not in memory, so that the
+        sweeps watch them; their ids."""
+        kinds = [g.id for g in games().values() if g.no_answer is not None]
+        rows = await asyncio.to_thread(self.server.store.unfinished, kinds)
+        loaded = []
+        for gid, kind, options in rows:
+            if gid in self.server.live or not deadline_seconds(get_game(kind), options):
+                continue
+            try:
+                await self.server.get(gid)
+            except Exception:  # one game that does not load must not hide the others
+                log.exception("game %s: not loaded for its deadline", gid)
+                continue
+            loaded.append(gid)
+        return loaded
 
     async def sweep(self) -> list[str]:
         """Look at every game in memory; end the rounds whose deadline passed.  The ids of
@@ -100,47 +188,54 @@ class Deadlines:
             due = self.due(live)
             if due is not None and self.clock() >= due and await self.expire(live):
                 ended.append(gid)
-        for gid in set(self.rounds) - set(self.server.live):
-            del self.rounds[gid]
         return ended
 
     async def expire(self, live: "Live") -> bool:
         """End ``live``'s current round (its deadline passed): the silent seats' answers
         committed and pushed; the bots then play on."""
         async with live.lock:
-            if self.server.live.get(live.row.id) is not live:
+            gid = live.row.id
+            if self.server.live.get(gid) is not live:
                 return False
             round_ = current_round(live)
-            if round_ is None or self.rounds.get(live.row.id, (None,))[0] != round_:
+            noted = self.rounds.get(gid)
+            if round_ is None or noted is None or noted.key != round_key(round_):
                 return False
             before = live.state
             new = before.clone()
             start = live.version
             try:
                 given = silence(new, live.game.no_answer, round_)
-                await asyncio.wrap_future(self.server.store.submit(live.row.id, start, new.answers[start:]))
+                await asyncio.wrap_future(self.server.store.submit(gid, start, new.answers[start:]))
             except Exception:
-                log.exception("game %s: the deadline's answers could not be played or stored", live.row.id)
-                self.server.live.pop(live.row.id, None)
+                log.exception("game %s: the deadline's answers could not be played or stored", gid)
+                self.server.live.pop(gid, None)
                 new.release()
                 return False
+            noted.ended = True
             live.settle_bots(before, new)
-            log.info("game %s: the deadline passed; %d answers given for silent seats", live.row.id, given)
+            log.info("game %s: the deadline passed; %d answers given for silent seats", gid, given)
         self.server.continue_bots(live)
         if live.sockets:
             await self.server.push(live)
         return True
 
     async def run(self) -> None:
-        """Sweep every ``every`` seconds until cancelled."""
+        """Look in the store at once and every ``look_every`` seconds; sweep every
+        ``every`` seconds; until cancelled."""
+        next_look = 0.0
         while True:
             try:
+                if time.monotonic() >= next_look:
+                    next_look = time.monotonic() + self.look_every
+                    await self.look()
                 await self.sweep()
             except Exception:  # a deadline must never stop the watcher
-                log.exception("the deadline watcher failed a sweep")
+                log.exception("the deadline watcher failed a look or a sweep")
             await asyncio.sleep(self.every)
 
     def start(self) -> None:
+        self.load()
         self.task = asyncio.get_running_loop().create_task(self.run())
 
     def stop(self) -> None:
