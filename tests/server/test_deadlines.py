@@ -1,0 +1,145 @@
+"""Turn deadlines kept across a restart (server/deadlines.py; issue 16 part 5: the turn
+resolves when a deadline the game's creator set has passed).  The round's start is in the
+store, so a restarted server ends the round at the same instant, and its watcher finds a
+game with a deadline that nobody opened since the restart.  The deadlines' clock is
+injected (``create_app(clock=…)``), so the tests move time instead of sleeping for
+minutes; the watcher runs as in production, every second."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from realms.server.app import create_app
+from realms.server.store import Store
+
+from .conftest import bearer, settled
+
+#: the deadlines' clock when a test begins (seconds since the epoch, far in the past)
+T0 = 1000.0
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def answer(client, gid: str, token: str, key: str) -> dict:
+    st = settled(client, gid, token)
+    r = client.post(f"/api/games/{gid}/answers", headers=bearer(token), json={"key": key, "version": st["version"]})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def brittania_at_turn_one(client, deadline_minutes: int) -> tuple[str, list[str]]:
+    """A Brittania game of two people and two bots with a deadline, its setup done: the
+    people are to write turn 1's orders.  Its id and the people's tokens."""
+    r = client.post("/api/games", json={"game": "brittania",
+                                        "options": {"turns": 3, "deadline_minutes": deadline_minutes},
+                                        "seats": ["human", "human", "steward", "random"]})
+    assert r.status_code == 201, r.text
+    gid, tokens = r.json()["id"], [s["token"] for s in r.json()["seats"]]
+    for token in tokens:
+        while True:
+            mine = [d for d in settled(client, gid, token)["pending"] if d["kind"] != "br.order"]
+            if not mine:
+                break
+            answer(client, gid, token, mine[0]["options"][0]["key"])
+    return gid, tokens
+
+
+def wait_for(what, seconds: float = 20.0):
+    """``what()`` once it is true (the watcher works in the background, every second)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        found = what()
+        if found:
+            return found
+        time.sleep(0.05)
+    pytest.fail(f"not within {seconds} s: {what.__doc__}")
+
+
+def test_a_restarted_server_ends_the_round_at_the_same_instant_unopened(tmp_path):
+    """Ann sends turn 1's orders, Bob none; the server stops one second before the
+    two-minute deadline.  Restarted, its watcher loads the game though no page opens it,
+    leaves the round alone until the deadline's instant (counted from when the round
+    began before the restart, not from the restart) and then ends it: Bob gives no
+    orders and turn 1 resolves."""
+    db, clock = str(tmp_path / "realms.db"), Clock()
+    with TestClient(create_app(db, clock=clock)) as client:
+        client.portal.call(client.app.state.deadlines.stop)
+        gid, (ann, bob) = brittania_at_turn_one(client, 2)
+        st = settled(client, gid, ann)
+        assert st["view"]["turn"] == 1 and st["pending"][0]["kind"] == "br.order"
+        assert st["deadline"] == {"at": T0 + 120, "passed": False}
+        answer(client, gid, ann, "done")
+        assert settled(client, gid, bob)["deadline"]["at"] == T0 + 120
+    stored = len(Store(db).load(gid).answers)
+
+    clock.now = T0 + 119  # the restart comes a minute and 59 seconds into the round
+    with TestClient(create_app(db, clock=clock)) as client:
+        server, deadlines = client.app.state.server, client.app.state.deadlines
+
+        def loaded():
+            """the watcher loads the unopened game"""
+            return gid in server.live
+        wait_for(loaded)
+        time.sleep(2.5)                                  # two sweeps and more
+        assert deadlines.rounds[gid].started == T0
+        assert server.live[gid].state.turn == 1 and len(Store(db).load(gid).answers) == stored
+
+        clock.now = T0 + 120
+
+        def resolved():
+            """the deadline ends turn 1"""
+            return server.live[gid].state.turn == 2
+        wait_for(resolved)
+        assert len(Store(db).load(gid).answers) > stored
+
+        st = settled(client, gid, ann)                   # the first page to open it
+        assert st["view"]["turn"] == 2
+        assert "P2 orders: nothing." in "\n".join(st["chronicle"])
+        assert st["deadline"] == {"at": T0 + 120 + 120, "passed": True}
+        # turn 2's round was written as it began: a second restart keeps its instant
+    clock.now = T0 + 200
+    with TestClient(create_app(db, clock=clock)) as client:
+        client.portal.call(client.app.state.deadlines.stop)
+        st = settled(client, gid, bob)
+        assert st["view"]["turn"] == 2 and st["deadline"] == {"at": T0 + 240, "passed": True}
+
+
+def test_the_watcher_loads_only_unfinished_games_with_a_deadline(tmp_path):
+    """After a restart the watcher loads the game with a deadline, not the one without
+    nor a game of another kind; a game over is marked so in the store and never loaded
+    again."""
+    db, clock = str(tmp_path / "realms.db"), Clock()
+    with TestClient(create_app(db, clock=clock)) as client:
+        client.portal.call(client.app.state.deadlines.stop)
+        watched, _ = brittania_at_turn_one(client, 5)
+        unwatched, _ = brittania_at_turn_one(client, 0)
+        r = client.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 2},
+                                            "seats": ["human", "auto", "auto", "auto"], "seed": 3})
+        other = r.json()["id"]
+        r = client.post("/api/games", json={"game": "brittania", "options": {"turns": 1, "deadline_minutes": 1},
+                                            "seats": ["steward", "random"], "seed": 4})
+        finished = r.json()["id"]
+        assert settled(client, finished)["over"]
+        assert settled(client, finished)["deadline"] == {"at": None, "passed": False}
+        settled(client, other)
+    # the finished game's round row says it is over: the store's query leaves it out
+    assert {g for g, _, _ in Store(db).unfinished(["brittania", "hy-breasil"])} == {watched, unwatched, other}
+
+    with TestClient(create_app(db, clock=clock)) as client:
+        server = client.app.state.server
+
+        def loaded():
+            """the watcher loads the game with a deadline"""
+            return watched in server.live
+        wait_for(loaded)
+        assert not {unwatched, other, finished} & set(server.live)
+        assert client.portal.call(client.app.state.deadlines.look) == []   # nothing more to load
