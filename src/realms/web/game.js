@@ -421,6 +421,46 @@ async function moveUnits(key, n) {
   else renderDecision();
 }
 
+// --- the turn's deadline ----------------------------------------------------------------------
+
+// ``state.deadline`` (a game whose creator set one): ``at``, the instant the round awaited
+// ends (seconds since the epoch, the server's clock), and ``passed``, whether the round
+// before ended at its deadline; shown in the header as the time left, each second, and
+// "deadline passed" once it has (the server ends the round within a second)
+let deadlineTimer = null;
+const clockText = (s) => {
+  const d = Math.floor(s / 86400), h = Math.floor(s / 3600) % 24, m = Math.floor(s / 60) % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  const hms = h || d ? `${h}:${two(m)}:${two(s % 60)}` : `${m}:${two(s % 60)}`;
+  return d ? `${d}d ${hms}` : hms;
+};
+function renderDeadline(deadline) {
+  let el = $("deadline");
+  if (!el) {
+    el = document.createElement("span");
+    el.id = "deadline";
+    el.style.marginLeft = "1em";
+    el.title = "the time left before the deadline the game's creator set; then the game answers for whoever has not (no orders)";
+    $("who").after(el);
+  }
+  clearInterval(deadlineTimer);
+  if (!deadline || (deadline.at === null && !deadline.passed)) {
+    el.hidden = true;
+    return;
+  }
+  el.hidden = false;
+  const tick = () => {
+    const left = deadline.at === null ? 0 : Math.ceil(deadline.at - Date.now() / 1000);
+    el.textContent = left <= 0 ? "deadline passed"
+      : `${deadline.passed ? "the last deadline passed · " : ""}${clockText(left)} left`;
+    el.className = left > 60 ? "muted" : "error";
+    el.dataset.left = Math.max(left, 0);
+    if (left <= 0) clearInterval(deadlineTimer);
+  };
+  tick();
+  if (deadline.at !== null) deadlineTimer = setInterval(tick, 1000);
+}
+
 // --- the page -------------------------------------------------------------------------------
 
 function render(state) {
@@ -448,6 +488,7 @@ function render(state) {
   $("undo").onclick = undo;
   renderOdds(state.odds || []);
   renderScores(state);
+  renderDeadline(state.deadline);
   // what the game shows this seat beside the board (a hand of cards, a mission)
   const panels = $("panels");
   panels.innerHTML = "";
