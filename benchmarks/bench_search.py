@@ -5,9 +5,9 @@ Prints, as JSON lines:
 
 * ``match``: one ``--bot`` (default ``ismcts:ms=200``) against ``--opponent`` in every
   other seat, the seat rotated game by game (game ``i`` is seed ``--seed + i``, the search
-  in seat ``i % players``), ``--games`` games on ``--workers`` processes: its win share
-  with the Wilson 95% interval (shared wins count as fractions), the median, mean and 95th
-  percentile time per decision it took, its games' mean score, and the machine's load
+  in seat ``i % players``), ``--games`` games (fewer if ``--minutes`` run out first) on
+  ``--workers`` processes: its win share with the Wilson 95% interval (shared wins count
+  as fractions), the median, mean and 95th percentile time per decision it took, its games' mean score, and the machine's load
   average (1, 5, 15 minutes) before and after, since other work on the cores slows it;
 * ``adapters`` (``--adapters``): random answers per second through the engine's own loop,
   the PettingZoo AEC and parallel environments, OpenSpiel's Python game and Gymnasium's
@@ -84,6 +84,8 @@ def match(args) -> dict:
             rows.append(row)
             if len(rows) % 10 == 0:
                 print(f"{len(rows)} games, won {sum(r['won'] for r in rows):.1f}", file=sys.stderr, flush=True)
+            if args.minutes and time.perf_counter() - start > 60 * args.minutes:
+                break
     won = sum(r["won"] for r in rows)
     times = sorted(t for r in rows for t in r["times"])
     low, high = wilson(won, len(rows))
@@ -193,6 +195,8 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--minutes", type=float, default=0,
+                    help="stop after the game that ends past this many minutes (0: play them all)")
     ap.add_argument("--adapters", action="store_true", help="measure the adapters' step rates instead")
     ap.add_argument("--adapter-games", type=int, default=5)
     args = ap.parse_args()
