@@ -20,18 +20,29 @@ def run(capsys, *args):
 
 
 def test_odds_calculator_through_the_cli(capsys):
+    """Exact where each side's units share one experience (the output says so), Monte
+    Carlo through the game's battle code otherwise or when asked, with its intervals."""
     code, out, err = run(capsys, "odds", "version2", "--attacker", "4i,1c,2a", "--defender", "3i",
-                         "--terrain", "mountains", "--capitol", "--trials", "300", "--json")
+                         "--terrain", "mountains", "--capitol", "--json")
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["method"] == "exact" and "fight on" in r["policy"] and r["unresolved"] < 1e-6
+    exact = r["chances"]["conquest"]
+    code, out, err = run(capsys, "odds", "version2", "--attacker", "4i,1c,2a", "--defender", "3i",
+                         "--terrain", "mountains", "--capitol", "--trials", "300", "--method", "monte-carlo", "--json")
     assert code == 0, err
     r = json.loads(out)
     assert r["method"] == "monte-carlo" and r["trials"] == 300
+    assert r["interval_95"]["conquest"][0] - 0.05 <= exact <= r["interval_95"]["conquest"][1] + 0.05
     c = r["chances"]
     assert abs(c["conquest"] + c["attacker_breaks_off"] + c["attacker_destroyed"] - 1) < 1e-9
     lo, hi = r["interval_95"]["conquest"]
     assert lo <= c["conquest"] <= hi
     assert set(r["attacker_survivors"]) == {"infantry", "cavalry", "artillery"}
-    code, out, err = run(capsys, "odds", "version2", "--attacker", "4i,1c,2a", "--defender", "3i", "--trials", "100")
+    code, out, err = run(capsys, "odds", "version2", "--attacker", "4i,1c,2a", "--defender", "2i+1,1i", "--trials", "100")
     assert code == 0 and "Monte Carlo, 100 battles" in out and "95%" in out
+    code, out, err = run(capsys, "odds", "version2", "--attacker", "4i,1c,2a", "--defender", "3i")
+    assert code == 0 and "Method: exact" in out and "95%" not in out
 
 
 def test_odds_calculator_errors_name_the_argument(capsys):

@@ -1,7 +1,7 @@
 """What a player should know before answering (the Game's ``advice`` hook): the odds of
-the battle at stake, from his view alone, by :func:`.odds.battle_odds` (Monte Carlo
-through the game's battle steps, 400 battles, seeded so the same position gives the same
-figures).  Before starting an attack (with the units picked so far), when deciding to
+the battle at stake, from his view alone, by :func:`.odds.battle_odds`: exact where each
+side's units share one experience (:mod:`.exact`), otherwise Monte Carlo through the
+game's battle steps, 400 battles, seeded so the same position gives the same figures.  Before starting an attack (with the units picked so far), when deciding to
 face an attack or retreat, and at a retreat offer (the battle as it stands, fought
 afresh)."""
 
@@ -28,7 +28,8 @@ def _odds(view: dict, attackers: list, defenders: list, t: int) -> dict:
 
 def _line(kind: str, what: str, r: dict) -> dict:
     lo, hi = r["conquest_95"]
-    text = (f"{what}: conquest {100 * r['conquest']:.0f}% (95%: {100 * lo:.0f}–{100 * hi:.0f}%), "
+    interval = "" if r["exact"] else f" (95%: {100 * lo:.0f}–{100 * hi:.0f}%)"
+    text = (f"{what}: conquest {100 * r['conquest']:.0f}%{interval}, "
             f"the defender holds {100 * r['defender_holds']:.0f}% — {r['method']}.")
     return {"kind": kind, "text": text, "conquest": r["conquest"], "interval": [lo, hi],
             "attacker_survivors": r["attacker_survivors"], "defender_survivors": r["defender_survivors"]}

@@ -349,4 +349,4 @@ def battle_end(s: "V2State") -> None:
     else:
         whose = "neutral" if dfd == NOBODY else s.names[dfd] + "'s"
         s.log("battle-void", f"Both armies are gone from {s.field_name(t)}; it stays {whose}.",
-              player=att, field=t, defender=dfd)
+              player=att, field=t, defender=dfd, rounds=b["round"])

@@ -74,14 +74,38 @@ def _scratch(rules: Rules | None):
     return s
 
 
+METHODS = ("auto", "exact", "monte-carlo")
+
+
 def battle_odds(attacker: str | list, defender: str | list, terrain: str = "meadows", *,
                 capitol: bool = False, warehouse: bool = False, orders: str = "random",
-                trials: int = 2000, seed: int = 0, rules: Rules | None = None) -> dict:
-    """The odds of ``attacker`` against ``defender`` on ``terrain`` (see the module)."""
+                trials: int = 2000, seed: int = 0, rules: Rules | None = None, method: str = "auto") -> dict:
+    """The odds of ``attacker`` against ``defender`` on ``terrain``: ``exact`` by the
+    Markov chain of :mod:`.exact` (where each side's units share one experience), or
+    ``monte-carlo`` through the game's battle steps (:func:`monte_carlo`); ``auto`` takes
+    the chain where it applies.  The result's ``method`` says which was used."""
     if terrain not in TERRAIN_CODE or terrain == "sea":
         raise ArmyError(f"terrain must be one of {', '.join(t for t in TERRAIN_CODE if t != 'sea')}, got {terrain!r}")
+    if method not in METHODS:
+        raise ArmyError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     att = parse_army(attacker, "attacker") if isinstance(attacker, str) else sorted(attacker)
     dfd = parse_army(defender, "defender") if isinstance(defender, str) else sorted(defender)
+    if method != "monte-carlo":
+        from .exact import NotExact, exact_odds
+
+        try:
+            return exact_odds(att, dfd, terrain, capitol=capitol, warehouse=warehouse, orders=orders, rules=rules)
+        except NotExact as exc:
+            if method == "exact":
+                raise ArmyError(f"no exact odds: {exc}") from None
+    return monte_carlo(att, dfd, terrain, capitol=capitol, warehouse=warehouse, orders=orders, trials=trials,
+                       seed=seed, rules=rules)
+
+
+def monte_carlo(att: list, dfd: list, terrain: str, *, capitol: bool = False, warehouse: bool = False,
+                orders: str = "random", trials: int = 2000, seed: int = 0, rules: Rules | None = None) -> dict:
+    """``trials`` battles of the unit lists ``att`` and ``dfd`` fought by the game's battle
+    steps on a scratch board, both sides fighting on (see the module)."""
     a, t = _fields(terrain)
     base = _scratch(rules)
     base.owner[a], base.owner[t] = 0, 1
@@ -119,6 +143,7 @@ def battle_odds(attacker: str | list, defender: str | list, terrain: str = "mead
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
     return {
         "method": f"Monte Carlo, {trials} battles through the game's battle steps",
+        "exact": False,
         "conquest": p, "conquest_95": [max(0.0, centre - half), min(1.0, centre + half)],
         "attacker_breaks_off": breaks / trials, "both_destroyed": void / trials,
         "defender_holds": 1 - p,
@@ -166,7 +191,8 @@ def without(rules: Rules, names: tuple[str, ...]) -> Rules:
 
 
 def reference_table(trials: int = 4000, seed: int = 0) -> list[dict]:
-    """Each reference battle with the rules as they are and with its modifiers off."""
+    """Each reference battle with the rules as they are and with its modifiers off (exact
+    where the armies allow, :func:`battle_odds`)."""
     from .rules import load_rules
 
     rules = load_rules()
@@ -198,6 +224,7 @@ def markdown_table(rows: list[dict]) -> str:
                   f"{sum(o['defender_survivors'].values()):.2f}")
         else:
             wo = "– | – | –"
-        lines.append(f"| {row['battle']} | {100 * w['conquest']:.1f}% | {100 * lo:.1f}–{100 * hi:.1f} | "
+        band = "exact" if w["exact"] else f"{100 * lo:.1f}–{100 * hi:.1f}"
+        lines.append(f"| {row['battle']} | {100 * w['conquest']:.1f}% | {band} | "
                      f"{left_a:.2f} | {left_d:.2f} | {w['mean_rounds']:.1f} | {off} | {wo} |")
     return "\n".join(lines)

@@ -1,10 +1,10 @@
 """``realms odds version2 …``: version²'s battle calculator (``Game.calculator``).
 
-The battle (2.3.4) is fought by the game's own battle steps on a scratch board
-(:func:`.odds.battle_odds`): Monte Carlo, the 95% interval of each chance shown.  No exact
-solver: a fight-turn's hits depend on each side's mix of arms, experience, tiredness by
-round and the artillery's orders, so the battle's state space is too large to walk in
-the time a person waits (see the README's figures).
+Exact where it can be (:mod:`.exact`: a Markov chain over the battle's counts, which
+needs each side's units to share one experience), assuming both sides fight on at every
+retreat offer and the artillery keeps its orders; otherwise, or with ``--method
+monte-carlo``, Monte Carlo through the game's own battle steps on a scratch board
+(:func:`.odds.monte_carlo`) with the 95% interval of each chance.  The output says which.
 """
 
 from __future__ import annotations
@@ -29,9 +29,16 @@ ARGUMENTS = (
     Argument("warehouse", bool, "The field holds a warehouse."),
     Argument("orders", str, "What both sides' artillery fires at (2.3.4.2).", default="random",
              choices=("random", "artillery", "foot")),
-    Argument("trials", int, "Battles fought.", default=2000),
+    Argument("method", str, "exact (a Markov chain; each side's units of one experience), monte-carlo "
+             "(the game's battle code), or auto: exact where it applies.", default="auto",
+             choices=("auto", "exact", "monte-carlo")),
+    Argument("trials", int, "Battles fought (Monte Carlo).", default=2000),
     Argument("seed", int, "Seed of the first battle's dice.", default=0),
 )
+
+
+#: the choices inside the battle that both methods assume (2.3.4.2)
+POLICY = "the defender faces the battle, both sides fight on at every retreat offer, artillery orders {orders}"
 
 
 def calculator() -> Calculator:
@@ -62,24 +69,39 @@ def compute(v: dict) -> tuple[dict, str]:
     try:
         r = battle_odds(v["attacker"], v["defender"], v.get("terrain") or "meadows",
                         capitol=bool(v.get("capitol")), warehouse=bool(v.get("warehouse")),
-                        orders=v.get("orders") or "random", trials=n, seed=v.get("seed") or 0)
+                        orders=v.get("orders") or "random", trials=n, seed=v.get("seed") or 0,
+                        method=v.get("method") or "auto")
     except ArmyError as exc:
         raise CalculatorError(str(exc)) from None
     chances = {"conquest": r["conquest"], "attacker_breaks_off": r["attacker_breaks_off"],
                "attacker_destroyed": r["defender_holds"] - r["attacker_breaks_off"],
                "both_destroyed": r["both_destroyed"]}
-    out = {"method": "monte-carlo", "trials": n, "seed": v.get("seed") or 0,
-           "chances": chances, "interval_95": {k: list(_interval(p, n)) for k, p in chances.items()},
+    exact = r["exact"]
+    out = {"method": "exact" if exact else "monte-carlo", "policy": POLICY.format(orders=v.get("orders") or "random"),
+           "chances": chances,
            "attacker_survivors": r["attacker_survivors"], "defender_survivors": r["defender_survivors"],
            "mean_rounds": r["mean_rounds"]}
+    if exact:
+        out["unresolved"] = r["unresolved"]
+    else:
+        out.update({"trials": n, "seed": v.get("seed") or 0,
+                    "interval_95": {k: list(_interval(p, n)) for k, p in chances.items()}})
     names = {"conquest": "attacker conquers the field", "attacker_breaks_off": "attacker retreats (breaks off)",
              "attacker_destroyed": "attacker destroyed", "both_destroyed": "of which both armies destroyed"}
     lines = [f"{v['attacker']} attack {v['defender']} on {v.get('terrain') or 'meadows'}"
-             + (" (capitol)" if v.get("capitol") else " (warehouse)" if v.get("warehouse") else ""),
-             f"Method: Monte Carlo, {n} battles through the game's battle code (seed {out['seed']}); 95% intervals."]
+             + (" (capitol)" if v.get("capitol") else " (warehouse)" if v.get("warehouse") else "")]
+    if exact:
+        lines.append(f"Method: exact, a Markov chain over the battle's counts ({out['policy']}; "
+                     f"probability left unresolved {r['unresolved']:.0e}).")
+    else:
+        lines.append(f"Method: Monte Carlo, {n} battles through the game's battle code (seed {out['seed']}; "
+                     f"{out['policy']}); 95% intervals.")
     for k, p in chances.items():
-        lo, hi = out["interval_95"][k]
-        lines.append(f"  {names[k]:<32} {100 * p:5.1f}%  ({100 * lo:.1f}–{100 * hi:.1f})")
+        if exact:
+            lines.append(f"  {names[k]:<32} {100 * p:5.1f}%")
+        else:
+            lo, hi = out["interval_95"][k]
+            lines.append(f"  {names[k]:<32} {100 * p:5.1f}%  ({100 * lo:.1f}–{100 * hi:.1f})")
     for side in ("attacker", "defender"):
         s = out[f"{side}_survivors"]
         lines.append(f"  {side} survivors (mean): " + ", ".join(f"{s[a]:.2f} {a}" for a in s))
