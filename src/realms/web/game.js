@@ -439,7 +439,8 @@ function renderDeadline(deadline) {
   if (!el) {
     el = document.createElement("span");
     el.id = "deadline";
-    el.style.marginLeft = "1em";
+    el.style.padding = "0 .4em";
+    el.style.borderRadius = "4px";
     el.title = "the time left before the deadline the game's creator set; then the game answers for whoever has not (no orders)";
     $("who").after(el);
   }
@@ -452,8 +453,10 @@ function renderDeadline(deadline) {
   const tick = () => {
     const left = deadline.at === null ? 0 : Math.ceil(deadline.at - Date.now() / 1000);
     el.textContent = left <= 0 ? "deadline passed"
-      : `${deadline.passed ? "the last deadline passed · " : ""}${clockText(left)} left`;
-    el.className = left > 60 ? "muted" : "error";
+      : deadline.passed ? `the last deadline passed · the next in ${clockText(left)}` : `deadline in ${clockText(left)}`;
+    const urgent = left <= 60;  // the last minute, and after: marked on the dark header
+    el.style.background = urgent ? "#f3d27a" : "";
+    el.style.color = urgent ? "#1d1d1b" : "";
     el.dataset.left = Math.max(left, 0);
     if (left <= 0) clearInterval(deadlineTimer);
   };
