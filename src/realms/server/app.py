@@ -65,6 +65,7 @@ import logging
 import secrets
 import time
 from contextlib import asynccontextmanager
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -504,10 +505,34 @@ class Server:
         self._loading = asyncio.Lock()
         #: held by the bots of one game while they play a slice (:meth:`_play_batch`)
         self.cpu = asyncio.Lock()
+        #: the store's futures awaited, each with the loop's future its waiter awaits
+        self._commits: list[tuple[Future, asyncio.Future]] = []
         #: each game's undos in this process, kept across a rebuild of the game (a page
         #: must still see the states after it as newer)
         self.undos: dict[str, int] = {}
         self.deadlines = Deadlines(self)
+
+    async def committed(self, done: Future) -> None:
+        """Wait for a write of the store's to be committed (its exception if it failed).
+        The store's writer wakes the event loop once per batch (:meth:`_wake_commits`)."""
+        if not done.done():
+            loop = asyncio.get_running_loop()
+            if self.store.after_batch is None:
+                self.store.after_batch = lambda: loop.call_soon_threadsafe(self._wake_commits)
+            waiter = loop.create_future()
+            self._commits.append((done, waiter))
+            await waiter
+        done.result()
+
+    def _wake_commits(self) -> None:
+        """Wake the waiters of every write committed (or failed) by now."""
+        waiting = []
+        for done, waiter in self._commits:
+            if not done.done():
+                waiting.append((done, waiter))
+            elif not waiter.done():
+                waiter.set_result(None)
+        self._commits = waiting
 
     async def get(self, game_id: str) -> Live:
         live = self.live.get(game_id)
@@ -599,7 +624,7 @@ class Server:
                                     .replace(f"for player {seat} ", f"for seat {seat + 1} ")) from None
             start = live.version
             try:
-                await asyncio.wrap_future(self.store.submit(live.row.id, start, new.answers[start:]))
+                await self.committed(self.store.submit(live.row.id, start, new.answers[start:]))
             except Exception as exc:
                 # forget the cached game so that it is rebuilt from what was committed
                 self.live.pop(live.row.id, None)
@@ -639,7 +664,7 @@ class Server:
             last = live.undo[-1]
             assert last.n == v - 1 and last.seat == seat
             try:
-                await asyncio.wrap_future(self.store.submit_undo(live.row.id, last.n, seat))
+                await self.committed(self.store.submit_undo(live.row.id, last.n, seat))
             except UndoConflict:
                 self.live.pop(live.row.id, None)
                 raise HTTPException(409, "the stored game differs from the one shown; reload it") from None
@@ -678,7 +703,7 @@ class Server:
                 start = live.version
                 try:
                     await self._play_batch(live, new)
-                    await asyncio.wrap_future(self.store.submit(live.row.id, start, new.answers[start:]))
+                    await self.committed(self.store.submit(live.row.id, start, new.answers[start:]))
                 except Exception:
                     # rebuilt from what was committed at its next request, which starts them again
                     log.exception("game %s: the bots stopped", live.row.id)

@@ -20,6 +20,7 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from sqlalchemy import (
     BigInteger,
@@ -153,6 +154,11 @@ class Store:
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self._writer_lock = threading.Lock()
+        #: called by the writer thread once after each batch, all of whose futures are
+        #: done by then: the server wakes its event loop once for the whole batch
+        #: (a callback per future would make the writer win the interpreter back from the
+        #: event loop once per future, each a switch interval while the bots play)
+        self.after_batch: Callable[[], None] | None = None
 
     @staticmethod
     def _make_engine(url: str) -> Engine:
@@ -264,6 +270,11 @@ class Store:
                 else:
                     for _, fut in batch:
                         fut.set_result(None)
+                if self.after_batch is not None:
+                    try:
+                        self.after_batch()
+                    except Exception:  # the server's loop is gone: nobody waits any more
+                        pass
         finally:
             _closed(conn)
 
