@@ -717,9 +717,11 @@ class Server:
     async def _play_batch(self, live: Live, state: GameState) -> None:
         """The bots answer on ``state`` (a copy nobody sees) until they are done, the batch
         holds ``BOT_BATCH`` answers, or a request waits for the game.  They play a slice of
-        ``BOT_SLICE`` seconds at a time, one game's bots at a time (``self.cpu``), and give
-        the event loop back after each: however many games' bots are playing, a request
-        waits for at most one slice each time it awaits."""
+        ``BOT_SLICE`` seconds at a time and give the event loop back after each, keeping
+        ``self.cpu`` until the loop has run everything else that was ready: one slice of
+        one game's bots per pass of the loop, so however many games' bots are playing, a
+        request waits for at most one slice each time it awaits (released at once, the
+        lock would let every game's bots play a slice in the same pass)."""
         clock = time.perf_counter
         answers = _bounded(state, live.agents, BOT_BATCH)
         while True:
@@ -730,7 +732,7 @@ class Server:
                         break
                 else:
                     return
-            await asyncio.sleep(0)
+                await asyncio.sleep(0)
             if live.waiting:
                 return
 
