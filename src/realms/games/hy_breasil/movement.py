@@ -67,8 +67,8 @@ class Reach:
         memo = s.board.reach_memo
         hit = memo.get(key)
         if hit is None:
-            if len(memo) > 20_000:
-                memo.clear()
+            if len(memo) > 256:  # the hits are the last few positions: a bigger memo finds
+                memo.clear()     # no more and costs the garbage collector's full passes
             hit = memo[key] = cls.__new__(cls)
             hit._setup(s.board, *key)
         return hit
