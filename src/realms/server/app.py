@@ -717,15 +717,16 @@ class Server:
     async def _play_batch(self, live: Live, state: GameState) -> None:
         """The bots answer on ``state`` (a copy nobody sees) until they are done, the batch
         holds ``BOT_BATCH`` answers, or a request waits for the game.  They play a slice of
-        ``BOT_SLICE`` seconds at a time and give the event loop back after each, keeping
-        ``self.cpu`` until the loop has run everything else that was ready: one slice of
-        one game's bots per pass of the loop, so however many games' bots are playing, a
-        request waits for at most one slice each time it awaits (released at once, the
-        lock would let every game's bots play a slice in the same pass)."""
+        ``BOT_SLICE`` seconds at a time and give the event loop back after each, holding
+        ``self.cpu`` for the whole batch: one slice of one game's bots per pass of the loop,
+        so however many games' bots are playing, a request waits for at most one slice each
+        time it awaits; and the games' bots take turns batch by batch, in the order they
+        came, so the first to come is answered first (slice by slice, every game would
+        wait for all the others' turns)."""
         clock = time.perf_counter
         answers = _bounded(state, live.agents, BOT_BATCH)
-        while True:
-            async with self.cpu:
+        async with self.cpu:
+            while True:
                 due = clock() + BOT_SLICE
                 for _ in answers:
                     if clock() > due:
@@ -733,8 +734,8 @@ class Server:
                 else:
                     return
                 await asyncio.sleep(0)
-            if live.waiting:
-                return
+                if live.waiting:
+                    return
 
     def stop_bots(self) -> None:
         for live in self.live.values():
