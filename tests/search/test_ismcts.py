@@ -175,7 +175,7 @@ def test_another_answer_is_played_only_when_it_beats_the_policys_on_the_same_sam
     key = d.keys[bot.choose(d, SeatView(state, d.player))]
     if key != bot.last["prior"]:
         mean, se, samples = bot.last["advantage"][key]
-        assert mean - 1.5 * se > 0 and samples >= 3
+        assert mean - bot.z * se > 0 and samples >= 3
     cautious = ISMCTSBot(9, iters=60, horizon=6, z=100)
     key = d.keys[cautious.choose(d, SeatView(state, d.player))]
     assert key == cautious.last["prior"] or cautious.last["advantage"][key][1] == 0

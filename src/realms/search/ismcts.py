@@ -58,7 +58,7 @@ from realms.core.engine import GameState
 from realms.core.game import Game, OptionError, get_game
 
 #: the iteration budget when neither ``iters`` nor ``ms`` is given (the lobby's ismcts)
-DEFAULT_ITERS = 200
+DEFAULT_ITERS = 50
 #: ``policy=game``: the game's first registered bot (random answers if it has none)
 GAME_POLICY = "game"
 OPPONENT_MODELS = ("policy", "search")
@@ -97,7 +97,7 @@ class ISMCTSBot:
     """The search bot.  Parameters (strings as in ``--bots``, or numbers):
 
     ``iters`` iterations per decision, or ``ms`` milliseconds per decision (not both;
-    default ``iters=200``); ``policy`` the rollout bot, also the prior and the model of the
+    default ``iters=50``); ``policy`` the rollout bot, also the prior and the model of the
     other seats (default ``game``: the game's first registered bot, else ``random``);
     ``horizon`` answers after the root before the position is scored (default 10: the
     games' evaluations see further than a few answers do); ``opponents`` ``policy`` (the
