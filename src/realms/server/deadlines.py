@@ -206,7 +206,7 @@ class Deadlines:
             start = live.version
             try:
                 given = silence(new, live.game.no_answer, round_)
-                await asyncio.wrap_future(self.server.store.submit(gid, start, new.answers[start:]))
+                await self.server.committed(self.server.store.submit(gid, start, new.answers[start:]))
             except Exception:
                 log.exception("game %s: the deadline's answers could not be played or stored", gid)
                 self.server.live.pop(gid, None)
