@@ -32,24 +32,32 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(database: str) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "realms.server", "--port", str(port), "--database", database],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited: {proc.stderr.read().decode()[-2000:]}")
-        try:
-            if httpx.get(url + "/api/health", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    proc.kill()
-    raise RuntimeError("server did not answer /api/health within 30 s")
+def start_server(database: str, tries: int = 3) -> tuple[subprocess.Popen, str]:
+    """A ``realms serve`` process on a free port; a port taken between choosing it and the
+    server binding it (other processes on the machine) is chosen again."""
+    for _ in range(tries):
+        port = free_port()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "realms.server", "--port", str(port), "--database", database],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if proc.poll() is not None:
+                err = proc.stderr.read().decode()
+                if "address already in use" in err.lower():
+                    break
+                raise RuntimeError(f"server exited: {err[-2000:]}")
+            try:
+                if httpx.get(url + "/api/health", timeout=1).status_code == 200:
+                    return proc, url
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        else:
+            proc.kill()
+            raise RuntimeError("server did not answer /api/health within 30 s")
+    raise RuntimeError(f"no free port for the server in {tries} tries")
 
 
 def roundtrip(value):
