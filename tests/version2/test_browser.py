@@ -1,10 +1,12 @@
 """version² in a real browser (REALMS_BROWSER=1, Debian's chromium): a person against
 three ``general`` bots plays his first two turns on the hex board — a recruit chosen by
-clicking its field, an attack by clicking the target and then the field it comes from —
-and sees his own mission in a panel, nobody else's (2.4)."""
+clicking its field, an attack by clicking the target and then the field it comes from,
+troops moved by clicking their field and the destination and then several with one
+gesture (V2-Q105) — and sees his own mission in a panel, nobody else's (2.4)."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import httpx
@@ -51,11 +53,49 @@ def _recruit_by_board(page, server, gid, token, s) -> int:
     _click_field(page, f)
     assert page.locator(f"#board #area-{f}.selected").count() == 1
     visible = page.locator("#options button.option:not(.hidden)")
-    assert all(f":{f}" in k for k in visible.evaluate_all("els => els.map(e => e.dataset.key)"))
+    keys = visible.evaluate_all("els => els.map(e => e.dataset.key)")
+    assert all(str(f) in re.split("[:>]", k) for k in keys)      # the options naming the field
     _press(page, key, s["version"])
     after = state(server, gid, token)
     assert len(after["view"]["units"][f]) == before + 1
     return f
+
+
+def _movable(s, f: int) -> int:
+    return sum(1 for u in s["view"]["units"][f] if u[1] > 0)
+
+
+def _move_by_gesture(page, server, gid, token, s, tmp_path) -> dict:
+    """V2-Q105: one unit by clicking its field and the destination (``F>T``); then the
+    page offers the move gesture, and the rest go with one: source, count, destination."""
+    moves = [o["key"] for o in s["pending"][0]["options"] if ">" in o["key"]]
+    if not moves:
+        return s
+    key = max(moves, key=lambda k: _movable(s, int(k.split(">")[0])))
+    f, t = (int(x) for x in key.split(">"))
+    _click_field(page, f)
+    _click_field(page, t)
+    if page.locator(f"button[data-key='{key}']:not(.hidden)").count():  # named both ways: the button
+        _press(page, key, s["version"])
+    else:
+        page.wait_for_function(f"Number(document.body.dataset.version) > {s['version']}", timeout=15000)
+    s = state(server, gid, token)
+    assert s["pending"][0]["kind"] == "v2.move" and s["pending"][0]["player"] == 0
+    left = _movable(s, f)
+    if not left or f"{f}>{t}" not in [o["key"] for o in s["pending"][0]["options"]]:
+        return s
+    _shown(page, s)
+    before = len(s["view"]["units"][t])
+    _click_field(page, f)                                            # the source …
+    page.wait_for_selector("#move-box:not([hidden])")
+    page.fill("#move-count", str(left))                              # … how many …
+    shot(page, "version2-move-gesture", tmp_path)
+    _click_field(page, t)                                            # … and where to
+    page.wait_for_function(f"document.body.dataset.moved === '{left}'", timeout=15000)
+    after = state(server, gid, token)
+    assert after["version"] == s["version"] + left and len(after["view"]["units"][t]) == before + left
+    _shown(page, after)
+    return after
 
 
 def test_person_against_three_generals_two_turns(server, page, tmp_path):
@@ -113,6 +153,7 @@ def test_person_against_three_generals_two_turns(server, page, tmp_path):
     _recruit_by_board(page, server, gid, token, s)
     s = state(server, gid, token)
     _shown(page, s)
+    s = _move_by_gesture(page, server, gid, token, s, tmp_path)
     shot(page, "version2-turn-2", tmp_path)
     _press(page, "end", s["version"])
     s = _my_turn(server, gid, token)

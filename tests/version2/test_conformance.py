@@ -10,7 +10,7 @@ import pytest
 from realms.core.conformance import check_game
 from realms.games.version2 import GAME
 
-KINDS = {"v2.action", "v2.attack-units", "v2.defend", "v2.offer", "v2.orders"}
+KINDS = {"v2.action", "v2.move", "v2.attack-units", "v2.defend", "v2.offer", "v2.orders"}
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])

@@ -83,6 +83,32 @@ def test_controls_keep_end_in_view_and_svg_fields_are_area_ids():
             assert f'id="area-{key.split(":")[1]}"' in svg
 
 
+def test_v2_q105_controls_offer_the_move_gesture_after_a_move():
+    """Right after a move the page gets the move gesture: each ``F>T`` key a source and a
+    destination on the board, the count of units able to move from each source; sending
+    ``F>T`` that many times moves them all (what web/game.js does with one gesture)."""
+    s = GAME.new_game({"players": 4, "type": "abundance"}, 2)   # own neighbours from the start
+    d = s.pending()[0]
+    p = d.player
+    move = max((k for k in d.keys if ">" in k), key=lambda k: len(s.units[int(k.split(">")[0])]))
+    f, t = (int(x) for x in move.split(">"))
+    s.apply(p, move)
+    d = s.pending()[0]
+    c = GAME.controls(s.view(p), d)
+    assert d.kind == "v2.move" and c["keep_in_view"] == ["end"] and c["moves"]["separator"] == ">"
+    count = c["moves"]["units"][str(f)]
+    assert count == sum(1 for u in s.units[f] if u[1] > 0) > 0
+    svg = GAME.draw(s, s.options)
+    for key in d.keys:
+        if ">" in key:
+            src, dst = key.split(">")
+            assert src in c["moves"]["units"] and f'id="area-{src}"' in svg and f'id="area-{dst}"' in svg
+    before = len(s.units[t])
+    for _ in range(count):
+        s.apply(p, move)
+    assert len(s.units[t]) == before + count and move not in s.pending()[0].keys
+
+
 def test_evaluation_shares_and_determinized_missions():
     s = GAME.new_game({"players": 4}, 2)
     v = GAME.evaluation(s)

@@ -124,7 +124,7 @@ def test_2_3_2_recruits_cannot_move_until_next_turn(v2):
     v2.run(s, ("act", 0))
     d = v2.answer(s, f"recruit:{a}:c")
     assert d.player == 0 and d.kind == "v2.action"
-    assert not any(k.startswith(f"move:{a}:") for k in d.keys)
+    assert not any(k.startswith((f"move:{a}:", f"{a}>")) for k in d.keys)
     assert f"attack:{b}" not in d.keys
     v2.run(s, ("turn", 0))
     assert s.units[a] == [(1, 2, 0, 0)]
@@ -140,13 +140,37 @@ def test_2_3_3_move_points(v2):
     v2.own(s, 0, a, b, c)
     s.set_units(a, [v2.inf(), v2.cav()])
     v2.run(s, ("act", 0))
-    d = v2.answer(s, f"move:{a}:{b}:i1.0")
+    d = v2.answer(s, f"{a}>{b}")                                     # the first class: infantry
     assert s.units[b] == [v2.inf(0)]
-    assert not any(k.startswith(f"move:{b}:") for k in d.keys)       # the infantry is spent
-    d = v2.answer(s, f"move:{a}:{b}:c2.0")
-    assert f"move:{b}:{c}:c1.0" in d.keys
-    v2.answer(s, f"move:{b}:{c}:c1.0")
+    assert not any(k.startswith((f"move:{b}:", f"{b}>")) for k in d.keys)   # the infantry is spent
+    d = v2.answer(s, f"{a}>{b}")                                     # now the cavalry's turn
+    assert v2.cav(1) in s.units[b] and f"{b}>{c}" in d.keys
+    v2.answer(s, f"{b}>{c}")
     assert s.units[c] == [v2.cav(0)]
+
+
+def test_v2_q105_one_unit_moves_by_source_and_destination(v2):
+    """V2-Q105: ``F>T`` moves the first class of F's units that can move (infantry, then
+    cavalry, then artillery; fewest move points first) and the player is asked again, as
+    ``v2.move``, so a page can send it once per unit; other classes keep their named
+    keys, every mover at once ``move:F:T:all``."""
+    s = v2.game()
+    a, b = v2.pair("meadows", "meadows")
+    v2.own(s, 0, a, b)
+    s.set_units(a, [v2.art(), v2.cav(), v2.inf(), v2.inf()])
+    s.treasure[0] = 2
+    d = v2.run(s, ("act", 0))
+    assert d.kind == "v2.action"
+    assert {f"{a}>{b}", f"move:{a}:{b}:c2.0", f"move:{a}:{b}:a1.0", f"move:{a}:{b}:all"} <= set(d.keys)
+    assert f"move:{a}:{b}:i1.0" not in d.keys
+    for arm in (v2.inf(0), v2.inf(0), v2.cav(1), v2.art(0)):
+        d = v2.answer(s, f"{a}>{b}")
+        assert d.kind == "v2.move" and arm in s.units[b]
+    assert not s.units[a] and f"{a}>{b}" not in d.keys
+    d = v2.answer(s, f"{b}>{a}")                                     # the cavalry has a point left
+    assert d.kind == "v2.move" and s.units[a] == [v2.cav(0)]
+    d = v2.answer(s, f"recruit:{b}:i")
+    assert d.kind == "v2.action"
 
 
 def test_2_3_3_no_move_into_a_foreign_field(v2):
@@ -156,7 +180,7 @@ def test_2_3_3_no_move_into_a_foreign_field(v2):
     v2.own(s, 0, a, units=[v2.inf()])
     v2.own(s, 1, b)
     d = v2.run(s, ("act", 0))
-    assert not any(k.startswith(f"move:{a}:{b}") for k in d.keys) and f"attack:{b}" in d.keys
+    assert not any(k.startswith((f"move:{a}:{b}", f"{a}>{b}")) for k in d.keys) and f"attack:{b}" in d.keys
 
 
 def test_2_3_4_2_negative_move_points_recover_turn_by_turn(v2):
@@ -167,9 +191,9 @@ def test_2_3_4_2_negative_move_points_recover_turn_by_turn(v2):
     v2.own(s, 0, a, units=[v2.inf(-1)])
     v2.own(s, 0, b)
     d = v2.run(s, ("turn", 0))
-    assert s.units[a] == [v2.inf(0)] and f"move:{a}:{b}:i0.0" not in d.keys
+    assert s.units[a] == [v2.inf(0)] and f"{a}>{b}" not in d.keys
     d = v2.run(s, ("turn", 0))
-    assert s.units[a] == [v2.inf(1)] and f"move:{a}:{b}:i1.0" in d.keys
+    assert s.units[a] == [v2.inf(1)] and f"{a}>{b}" in d.keys
 
 
 # -- 2.3.5: warehouses --------------------------------------------------------------------------------

@@ -73,9 +73,14 @@ def _pull(arg, i):
 
 
 def _move(arg, i):
+    """The first class's moves are ``F>T`` (:func:`.movement.apply_one`), the others
+    ``move:F:T:CLASS``, all movers together ``move:F:T:all``."""
     f, dests, classes = arg
     k = len(dests)
-    c = classes[i // k]
+    j = i // k
+    if j == 0:
+        return f"{f}>{dests[i % k]}"
+    c = classes[j]
     return f"move:{f}:{dests[i % k]}:{c if c == 'all' else unit_class(c)}"
 
 

@@ -133,7 +133,7 @@ class GeneralBot:
         if kind == "v2.attack-units":
             return keys.index(self._pick(keys))
         look = _Look(view(), decision.player)
-        key = {"v2.action": self._action, "v2.defend": self._defend,
+        key = {"v2.action": self._action, "v2.move": self._action, "v2.defend": self._defend,
                "v2.offer": self._offer}[kind](look, keys, decision)
         return keys.index(key)
 
@@ -190,10 +190,15 @@ class GeneralBot:
         dist = look.dist
         best = None
         for k in keys:
-            if not k.startswith("move:"):
+            if ">" in k:   # the first class of the field's movers (movement.first_mover)
+                f, t = map(int, k.split(">"))
+                u = min(tuple(u) for u in look.units[f] if u[1] > 0)
+                c = "ica"[u[0]]
+            elif k.startswith("move:"):
+                _, f, t, c = k.split(":")
+                f, t = int(f), int(t)
+            else:
                 continue
-            _, f, t, c = k.split(":")
-            f, t = int(f), int(t)
             df, dt = dist.get(f, 99), dist.get(t, 99)
             surplus = look.surplus(f)
             if dt >= df or surplus <= 0:

@@ -4,7 +4,8 @@ A game turn runs from the first player round the table (V2-Q7: the order is fixe
 the first player is drawn).  A player's turn: he gains his production once (2.3.1;
 V2-Q9: in the first turn too), his units' move points are restored (2.3.2, 2.3.3), and
 then he recruits, moves, attacks, builds or pulls down warehouses in any order until he
-ends the turn — each of these a choice of the one decision ``v2.action``.
+ends the turn — each of these a choice of the one decision ``v2.action`` (called
+``v2.move`` right after a move, with the same options).
 """
 
 from __future__ import annotations
@@ -45,24 +46,32 @@ def turn(s: "V2State", p: int) -> None:
 def label(s: "V2State", key: str) -> str:
     if key == "end":
         return "End the turn"
+    if ">" in key:
+        return movement.label(s, key)
     word = key.split(":", 1)[0]
     return {"recruit": recruit.label, "build": warehouse.label, "pull": warehouse.label,
             "move": movement.label, "attack": attack.label}[word](s, key)
 
 
 @STEPS.step("act")
-def act(s: "V2State", p: int) -> Decision | None:
+def act(s: "V2State", p: int, moving: int = 0) -> Decision | None:
+    """The player's next action; asked as ``v2.move`` right after a move (the same
+    options: a page offers its move gesture then, ``page.controls``), else ``v2.action``."""
     if s.over or missions.check_active(s, p):
         return None
-    return Decision(p, "v2.action", action_keys(s, p),
+    return Decision(p, "v2.move" if moving else "v2.action", action_keys(s, p),
                     f"{s.names[p]}: recruit, move, attack, build or pull down a warehouse — or end your turn.",
                     SECTION, lambda k: label(s, k))
 
 
 @STEPS.on_answer("act")
-def act_answer(s: "V2State", player: int, key: str, p: int) -> None:
+def act_answer(s: "V2State", player: int, key: str, p: int, moving: int = 0) -> None:
     if key == "end":
         s.then(("end_turn", p))
+        return
+    if ">" in key:
+        movement.apply_one(s, p, key)
+        s.then(("act", p, 1))
         return
     word, rest = key.split(":", 1)
     if word == "recruit":
@@ -71,6 +80,8 @@ def act_answer(s: "V2State", player: int, key: str, p: int) -> None:
         warehouse.apply(s, p, word, int(rest))
     elif word == "move":
         movement.apply(s, p, rest)
+        s.then(("act", p, 1))
+        return
     else:
         s.pick = [int(rest), []]
         s.then(("pick", p))
