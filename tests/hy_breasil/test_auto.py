@@ -1264,14 +1264,17 @@ def test_au_q36_new_units_guard_the_threatened_space(hb):
 
 
 def test_levels_are_named_and_checked():
-    """Difficulty: easy is the system as written, normal the recalibration, hard normal
-    within TR 1–6 with retreats on the odds alone; an unknown level is an error naming
-    the known ones."""
+    """Difficulty: easy is the system as written (TR 0–7), normal the recalibration within
+    TR 1–6 (AU-Q12), hard normal with retreats on the odds alone (AU-Q37) and the best
+    OR's chance (AU-Q38); an unknown level is an error naming the known ones."""
     assert AutoBot(1).level.name == "normal"
     easy = AutoBot(1, level="easy").level
     assert not (easy.odds or easy.recent_dead or easy.real_retreat or easy.hb_value or easy.guard)
+    normal = AutoBot(1).level
+    assert normal.tr_band == (1, 6) and not (normal.sure_retreat or normal.best_or)
+    assert easy.tr_band == (0, 7)
     hard = AutoBot(1, level="hard").level
-    assert hard.tr_band == (1, 6) and hard.sure_retreat and hard.odds
+    assert hard.tr_band == (1, 6) and hard.sure_retreat and hard.odds and hard.best_or
     with pytest.raises(ValueError, match="unknown auto level 'silly' .*easy, normal, hard"):
         AutoBot(1, level="silly")
 
@@ -1287,3 +1290,65 @@ def test_levels_through_bots_parameters():
     assert [b.name for b in bots] == ["auto", "auto", "greedy", "auto"]
     with pytest.raises(OptionError, match="unknown auto level 'silly'.*easy, normal, hard"):
         make_bots(GAME, ["auto:level=silly"], 2, 1)
+
+
+def test_au_q12_normal_holds_the_tr_within_one_to_six(hb):
+    """AU-Q12 (normal, hard; issue 17, second pass): the change roll cannot reach TR 7
+    (suicidal: 46%, attacks at under even odds) nor TR 0; easy keeps Eggert's 0–7."""
+    for level, start, roll, after in (("normal", 6, 6, 6), ("normal", 1, 1, 1), ("hard", 6, 6, 6),
+                                      ("easy", 6, 6, 7)):
+        s = hb.game(players=2)
+        n = hb.nation(s, 0, {"tir-tairngire": 2})
+        s.current = n.id
+        bot = make_bot(roll, level=level)
+        m = bot.memory.sheet(n.id, s.turn)
+        m.tr = start
+        bot.look = Look(s.view(0))
+        bot.start_nation_turn(bot.look.nations[n.id], Decision(0, "hb.move", (), ""))
+        assert m.tr == after, level
+
+
+def test_au_q20_normal_refuses_an_overpopulation_attack_at_poor_odds(hb):
+    """AU-Q20 (normal; §3.2.4, HB §6.3.1): five armies on two areas (support four), every
+    neighbour held by three: easy sends its three free armies in at 3 v 3 (47% on plains,
+    less in the hills); normal refuses an attack under even odds and moves defensively,
+    leaving the support phase (HB §6.4) to take the one army too many."""
+    for level in ("easy", "normal"):
+        s = hb.game(players=3)
+        home, side = hb.a("tir-tairngire"), hb.a("dun-ailinne")
+        n = hb.nation(s, 0, {home: 4, side: 1})
+        around = hb.board.nbr_mask[home] | hb.board.nbr_mask[side]
+        for other in fill(hb, s, 1, [home, side], per_area=2):
+            for a in list(other.units):
+                if (around >> a) & 1:
+                    s.add_units(other, a, 1)  # every neighbour holds three
+        bot = make_bot(level=level)
+        prime(bot, s, n, 1)
+        keys = move_phase(hb, bot, s, n)
+        if level == "easy":
+            assert keys[-1] == "fight" and len(keys) == 4
+            assert s.battle[AU] == 3
+        else:
+            assert "fight" not in keys
+            assert all(src_dst(hb, k)[1] in (home, side) for k in keys if ">" in k)
+            assert not any("overpopulated" in x for _, x in bot.explanations)
+
+
+def test_au_q38_hard_buys_the_best_or_when_the_armies_are_there(hb):
+    """AU-Q38 (hard; "Explanation of Odds": the OR runs from worst to best): at TR 3 two
+    plain defenders want 89% (worst OR 1.5) — normal sends three (93%) — and hard, with
+    five free armies, buys the best OR's 96%: four (100%)."""
+    for level, sent in (("normal", 3), ("hard", 4)):
+        s = hb.game(players=3)
+        home, prey = hb.a("tir-tairngire"), hb.a("mag-adair")
+        n = hb.nation(s, 0, {home: 6})
+        hb.nation(s, 1, {prey: 2})
+        around = hb.board.nbr_mask[home]
+        for other in fill(hb, s, 2, [home, prey], per_area=2):
+            for a in list(other.units):
+                if (around >> a) & 1:
+                    s.add_units(other, a, 1)  # the other neighbours hold three: the prey is the target
+        bot = make_bot(level=level)
+        prime(bot, s, n, 3)
+        keys = move_phase(hb, bot, s, n)
+        assert keys == [hb.mv(home, prey)] * sent + ["fight"], level

@@ -82,6 +82,10 @@ class AutoBot:
         #: why each auto nation did what it did: ``(turn, text)`` lines, oldest first
         self.explanations: list[tuple[int, str]] = []
         self.look: Look | None = None
+        #: the nations of the last view as parsed (:class:`.look.Look` reuses the unchanged)
+        self._seen: dict = {}
+        #: the options of the ``hb.move`` decision being answered (read once, :class:`.moves.MoveKeys`)
+        self._move_keys: MoveKeys | None = None
         self.phase: Phase | None = None
         self._rerolls: dict[tuple[int, int], int] = {}
         self._submission_seen = False
@@ -91,7 +95,7 @@ class AutoBot:
 
     # -- the agent ------------------------------------------------------------------------------
     def choose(self, decision: Decision, view: ViewFn) -> int:
-        look = Look(view())
+        look = Look(view(), seen=self._seen)
         self.look = look
         kind = decision.kind
         if kind == "hb.submit":
@@ -108,7 +112,8 @@ class AutoBot:
             return answer
         keys = decision.keys
         if kind == "hb.move":
-            return MoveKeys(decision, look).index(answer)
+            mk = self._move_keys
+            return (mk if mk is not None and mk.decision is decision else MoveKeys(decision, look)).index(answer)
         return list(keys).index(answer)
 
     # -- explanations -----------------------------------------------------------------------------
@@ -357,7 +362,7 @@ class AutoBot:
         if ph is None or (ph.turn, ph.nid) != (look.turn, n.id) or (k == 2 and ph.k == 1):
             ph = self.phase = Phase(look.turn, n.id, k)
             self._retreat_dest.pop(n.id, None)
-        keys = MoveKeys(decision, look)
+        keys = self._move_keys = MoveKeys(decision, look)
         return Planner(self, look, n, ph, keys).choose()
 
     # -- §1.1 placement ----------------------------------------------------------------------------

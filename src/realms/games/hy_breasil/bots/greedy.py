@@ -65,7 +65,8 @@ class GreedyBot(AutoBot):
         if ph is None or (ph.turn, ph.nid) != (look.turn, n.id) or (k == 2 and ph.k == 1):
             ph = self.phase = Phase(look.turn, n.id, k)
             self._retreat_dest.pop(n.id, None)
-        return GreedyPlanner(self, look, n, ph, MoveKeys(decision, look)).choose()
+        keys = self._move_keys = MoveKeys(decision, look)
+        return GreedyPlanner(self, look, n, ph, keys).choose()
 
     def retreat(self, decision: Decision, look: Look) -> str:
         """Stay while the odds hold; retreat (to own land first) once they have turned."""

@@ -4,8 +4,9 @@
 ``easy`` is Eggert's system as first transcribed (AU-Q5–AU-Q26 as they stood): Offence
 Ratios counted in armies, coin-flip retreat checks, every area worth its 1 VP, the
 deadpile as Britannia keeps it.  ``normal`` is that system recalibrated to Hy Breasil
-(AU-Q12, AU-Q13, AU-Q26, AU-Q33–AU-Q36).  ``hard`` is ``normal`` with the two extremes
-of the Tactical Rating cut off and retreats decided on the odds without a die (AU-Q37).
+(AU-Q12, AU-Q13, AU-Q20, AU-Q26, AU-Q33–AU-Q36), its TR held within 1–6.  ``hard`` is
+``normal`` with retreats decided on the odds without a die (AU-Q37) and attacks that buy
+the best Offence Ratio's chance when the armies are there (AU-Q38).
 """
 
 from __future__ import annotations
@@ -36,18 +37,22 @@ class Level:
     spread: bool = True
     #: AU-Q36: defensive moves and new units go first to spaces enemy armies border
     guard: bool = True
-    #: the TR is held within this band (hard: neither mega-passive nor suicidal)
-    tr_band: tuple[int, int] = (0, 7)
+    #: AU-Q12: the TR is held within this band (normal, hard: neither mega-passive nor
+    #: suicidal; easy: Eggert's 0–7)
+    tr_band: tuple[int, int] = (1, 6)
     #: retreat without a die: the checker leaves exactly when the modified roll of 3.5
     #: would (hard)
     sure_retreat: bool = False
+    #: AU-Q38: attacks buy the chance of the TR's best Offence Ratio when the armies are
+    #: there (Eggert's window is worst to best OR; the default buys the worst, hard)
+    best_or: bool = False
 
 
 LEVELS = {
     "easy": Level("easy", odds=False, recent_dead=False, real_retreat=False, hb_value=False,
-                  connected=False, spread=False, guard=False, scoring_rise=True),
+                  connected=False, spread=False, guard=False, scoring_rise=True, tr_band=(0, 7)),
     "normal": Level("normal"),
-    "hard": Level("hard", tr_band=(1, 6), sure_retreat=True),
+    "hard": Level("hard", sure_retreat=True, best_or=True),
 }
 
 

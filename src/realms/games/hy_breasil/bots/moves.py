@@ -38,6 +38,8 @@ if TYPE_CHECKING:
 
 #: AU-Q13: denying another player a VP (one rival of several), and more when they lead
 DENY, DENY_LEADER = 0.5, 0.5
+#: AU-Q20 (normal, hard): the least chance an overpopulation attack with every free army must have
+OVERPOPULATION_ODDS = 0.5
 #: AU-Q13: joining two parts of the nation, or cutting an enemy nation in two (§6.4)
 JOIN, CUT = 1.0, 1.0
 
@@ -165,6 +167,8 @@ class Planner:
         #: per decision: the §6.4 parts of nations (AU-Q13's connection values) and the leader
         self._parts: dict = {}
         self._leader: int | None = None
+        #: the passable areas bordering the nation's land (§6.4 links, :meth:`linked`)
+        self._around: int | None = None
 
     @property
     def tr(self) -> int:
@@ -283,8 +287,9 @@ class Planner:
         nbr = self.board.nbr_mask
         if nbr[t] & land:
             return True
-        passable = self.look.passable() & ~(1 << t)
-        return bool(nbr[t] & passable & spread(land, nbr))
+        if self._around is None:
+            self._around = self.look.passable() & spread(land, nbr)
+        return bool(nbr[t] & self._around & ~(1 << t))
 
     # -- the AT list -------------------------------------------------------------------------
     def targets(self, mortal_enemy: int | None, mask: int | None = None) -> list[tuple]:
@@ -374,10 +379,15 @@ class Planner:
             if self.bot.level.odds:
                 # AU-Q33: the chance the TR's worst OR bought in Britannia, bought here
                 want = T.or_chance(tr)
-                k, p = fewest_for(want, holder.units.get(t, 0), have, self.board.terrain[t],
-                                  **self.battle_mods(holder, t))
+                mods = self.battle_mods(holder, t)
+                k, p = fewest_for(want, holder.units.get(t, 0), have, self.board.terrain[t], **mods)
                 if k == 0:
                     continue
+                if self.bot.level.best_or:
+                    # AU-Q38 (hard): Eggert's window reaches up to the best OR; its chance when the armies are there
+                    best = fewest_for(T.or_chance(tr, 0), holder.units.get(t, 0), have, self.board.terrain[t], **mods)
+                    if best[0]:
+                        k, p = best
                 self.bot.explain(
                     self.n,
                     f"attacks {self.board.names[t]} ({holder.name}): AT {at:g} = PVPV {pv:g} − DV {dv:g}{extra}; "
@@ -458,11 +468,30 @@ class Planner:
             if not have:
                 continue
             units = max(1, math.ceil(have / needed))
+            if self.bot.level.odds:
+                units = self.overpopulation_units(t, have)
+                if not units:
+                    continue
             self.bot.explain(
                 n, f"overpopulated ({n.total} armies, support {limit}): attacks {self.board.names[t]} "
                    f"(lowest DV {dv:g}) with {units} of {have} free armies, {needed} space(s) needed")
             return self.start(t, units, "overpopulation", sources)
         return None
+
+    def overpopulation_units(self, t: int, have: int) -> int:
+        """AU-Q20 (normal, hard): the armies an overpopulation attack on ``t`` takes, 0 for
+        none.  Never a nation of the bot's own colour (taking a sibling's area gains the
+        seat nothing, AU-Q14); the fewest armies that buy the TR's chance (AU-Q33), else all
+        ``have`` if they reach an even chance; at worse odds the attack is not made (the
+        armies the support phase takes would die for nothing: 1 v 2 takes the area 2%)."""
+        holder = self.look.nations[self.look.area_nation[t]]
+        if holder.owner == self.look.me:
+            return 0
+        mods = self.battle_mods(holder, t)
+        k, p = fewest_for(T.or_chance(self.tr), holder.units.get(t, 0), have, self.board.terrain[t], **mods)
+        if k:
+            return k
+        return have if p >= OVERPOPULATION_ODDS else 0
 
     # -- §3.3 defensive movement -----------------------------------------------------------------
     def defence_text(self) -> str:
