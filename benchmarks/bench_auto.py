@@ -2,9 +2,11 @@
 
 Prints:
 
-* the bot's mean (and 95th percentile) thinking time per auto nation turn, in ms — the
-  time spent in ``AutoBot.choose`` for the decisions of one of its nations' turns (target
-  ≤ 2 ms, issue 17), and the whole nation turn with the engine's own work;
+* for each level (easy, normal, hard) in one run, the bot's mean (and 95th percentile)
+  thinking time per auto nation turn, in ms — the time spent in ``AutoBot.choose`` for
+  the decisions of one of its nations' turns (target ≤ 2 ms, issue 17), elapsed and as
+  the thread's CPU time (the machine is shared: the load average is printed before and
+  after) — and the whole nation turn with the engine's own work;
 * 4-auto games per second (4 players, 15 turns);
 * ``realms tournament hy-breasil --bots auto,random,random,random --games 200 --seed 1``:
   auto's win share with its Wilson 95% interval (target ≥ 0.6) and mean VP;
