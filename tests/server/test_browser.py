@@ -70,6 +70,15 @@ def shot(page, name: str, tmp_path) -> Path:
     return path
 
 
+def create_and_read_link(page, timeout: float | None = None):
+    """Press the lobby's create button; the first seat's link, its game id and its token."""
+    page.click("#create-button")
+    link = page.locator("a.seat-link").first
+    link.wait_for(timeout=timeout)
+    href = link.get_attribute("href")
+    return link, href.split("/games/")[1].split("#")[0], href.split("#token=")[1]
+
+
 def create_in_lobby(page, url: str, game: str, seed: int, turns: int | None = None) -> tuple[str, str]:
     """Fill the lobby form (game, seats as offered, seed, turns) and return (game id, token) of seat 1."""
     page.goto(url + "/")
@@ -77,12 +86,7 @@ def create_in_lobby(page, url: str, game: str, seed: int, turns: int | None = No
     if turns is not None:
         page.fill("#opt-turns", str(turns))
     page.fill("#seed", str(seed))
-    page.click("#create-button")
-    link = page.locator("a.seat-link").first
-    link.wait_for()
-    href = link.get_attribute("href")
-    gid = href.split("/games/")[1].split("#")[0]
-    token = href.split("#token=")[1]
+    link, gid, token = create_and_read_link(page)
     link.click()
     page.wait_for_selector("#options button.option")
     wait_board(page)
@@ -316,11 +320,7 @@ def test_lobby_draws_each_games_options_from_its_schema(server, page, tmp_path):
     page.fill("#opt-joins", "3:Eve")
     page.fill("#opt-turns", "4")
     shot(page, "lobby-options", tmp_path)
-    page.click("#create-button")
-    link = page.locator("a.seat-link").first
-    link.wait_for()
-    href = link.get_attribute("href")
-    gid, token = href.split("/games/")[1].split("#")[0], href.split("#token=")[1]
+    link, gid, token = create_and_read_link(page)
     options = state(server, gid, token)["view"]["options"]
     assert options["rules"] == ["races", "abilities"] and options["variant"] == "continuous" and options["turns"] == 4
     record = httpx.get(f"{server}/api/games/{gid}/record", headers={"Authorization": f"Bearer {token}"}).json()
@@ -652,11 +652,7 @@ def test_the_lobby_makes_a_game_on_an_island_of_a_seed(server, page, tmp_path):
     assert page.get_attribute("#opt-map_seed", "type") == "number"
     page.fill("#opt-map_seed", "3")
     page.fill("#opt-turns", "2")
-    page.click("#create-button")
-    link = page.locator("a.seat-link").first
-    link.wait_for(timeout=30000)
-    href = link.get_attribute("href")
-    gid, token = href.split("/games/")[1].split("#")[0], href.split("#token=")[1]
+    link, gid, token = create_and_read_link(page, timeout=30000)
     link.click()
     page.wait_for_selector("#options button.option, #options button.source", timeout=30000)
     wait_board(page)
@@ -676,11 +672,7 @@ def test_the_lobby_offers_the_auto_bots_levels(server, page, tmp_path):
     page.select_option("select.seat-kind >> nth=1", label="auto (easy)")
     page.select_option("select.seat-kind >> nth=2", label="auto (hard)")
     shot(page, "lobby-bot-levels", tmp_path)
-    page.click("#create-button")
-    link = page.locator("a.seat-link").first
-    link.wait_for()
-    href = link.get_attribute("href")
-    gid, token = href.split("/games/")[1].split("#")[0], href.split("#token=")[1]
+    link, gid, token = create_and_read_link(page)
     kinds = [s["kind"] for s in state(server, gid, token)["seats"]]
     assert kinds[:3] == ["human", "auto:level=easy", "auto:level=hard"]
     link.click()
