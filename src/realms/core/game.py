@@ -140,7 +140,7 @@ class Game:
     #: ``map_generator() -> MapGenerator``: new maps, ``realms map generate GAME …``.
     map_generator: Callable[[], "MapGenerator"] | None = None
 
-    # -- tools for people running a game (owner: game-master work) ----------------------
+    # -- tools for people running a game -------------------------------------------------
     #: ``gm() -> GameMaster``: the game master's assistant of ``realms gm`` for a game
     #: played by posts on a forum (read the posts, adjudicate, write the turn report).
     gm: Callable[[], "GameMaster"] | None = None
@@ -394,7 +394,6 @@ class GameMaster:
     resolve: Callable[[Any], tuple[dict, str]]
 
 
-
 def lazy(spec: str, package: str) -> Callable:
     """A hook that imports what it calls only when first called: ``lazy(".draw:draw",
     __package__)`` in a game's ``__init__``.  Listing the games, or a command that never
@@ -410,6 +409,7 @@ def lazy(spec: str, package: str) -> Callable:
 
     hook.__qualname__ = hook.__name__ = f"lazy({spec!r})"
     return hook
+
 
 _GAMES: dict[str, Game] | None = None
 
