@@ -176,9 +176,9 @@ def test_another_answer_is_played_only_when_it_beats_the_policys_on_the_same_sam
     if key != bot.last["prior"]:
         mean, se, samples = bot.last["advantage"][key]
         assert mean - bot.z * se > 0 and samples >= 3
-    cautious = ISMCTSBot(9, iters=60, horizon=6, z=100)
+    cautious = ISMCTSBot(9, iters=60, horizon=6, z=1e12)
     key = d.keys[cautious.choose(d, SeatView(state, d.player))]
-    assert key == cautious.last["prior"] or cautious.last["advantage"][key][1] == 0
+    assert key == cautious.last["prior"]
 
 
 def test_the_answers_are_compared_on_common_samples():
@@ -254,3 +254,79 @@ def test_the_horizon_counts_answers_from_the_root():
     bot = ISMCTSBot(1, iters=30, horizon=1, opponents="search", early=0)
     bot.choose(d, SeatView(state, d.player))
     assert all(not child.children for child in bot.last["tree"].children.values())
+
+
+#: every game's bots, each as the search's policy
+GAME_BOTS = [(game_id, bot) for game_id in GAME_IDS for bot in get_game(game_id).bots if bot != "ismcts"]
+#: the games the bots play in full (Brittania: six rounds)
+BOT_GAME = {**SMALL, "brittania": {"players": 4, "turns": 6}}
+
+
+@pytest.mark.parametrize("game_id, bot", GAME_BOTS)
+def test_with_a_huge_z_the_search_plays_its_policys_answers_over_a_game(game_id, bot):
+    """With ``z`` huge no answer overrules the policy's, so the search answers every
+    decision of a whole game as a bot of its policy playing the seat would (one seeded
+    ``shadow_seed``, asked the same decisions): the bot's memory (the auto bot's Tactical
+    Ratings, Mortal Enemies and deadpiles) is carried from decision to decision, and
+    the search's own calls on determinized copies do not disturb it."""
+    game = get_game(game_id)
+    state = game.new_game(BOT_GAME.get(game_id, {}), 7)
+    players = len(state.result()["players"])
+    agents = make_bots(game, [bot] * players, players, 7)
+    search = ISMCTSBot(11, iters=8, horizon=4, policy=bot, z=1e12)
+    twin = game.bots[bot](search.shadow_seed)
+    asked = []
+
+    class Checked:
+        name = "checked"
+
+        def choose(self, decision, view):
+            answer = search.choose(decision, view)
+            asked.append((decision.kind, decision.keys[answer], decision.keys[twin.choose(decision, view)]))
+            return answer
+
+    agents[1] = Checked()
+    play(state, agents, max_decisions=20000)
+    assert state.is_over() and len(asked) >= 10
+    assert [a for _, a, _ in asked] == [t for _, _, t in asked]
+
+
+def _root(base: list[float], other: list[float]):
+    from realms.search.ismcts import Node
+
+    root, a, b = Node(0), Node(0), Node(0)
+    a.rewards, b.rewards = base, other
+    root.children = {(0, "k", "policy"): a, (0, "k", "other"): b}
+    return root
+
+
+@pytest.mark.parametrize("samples, played", [(3, "policy"), (4, "other")])
+def test_an_answer_better_by_the_same_on_every_sample_needs_more_than_z_samples(samples, played):
+    """A spread of nought is no proof: the policy's answer counts as one more sample of no
+    difference, so ``z=3`` needs four samples alike to overrule it, and a huge ``z`` never does."""
+    root = _root([0.5] * samples, [0.6] * samples)
+    d = replace(_decision_with_options("brian-boru", 1, 2)[1], keys=("policy", "other"), kind="k")
+    for z, expected in ((3, played), (1e12, "policy")):
+        bot = ISMCTSBot(0, z=z)
+        advantage = bot._advantages(root, (0, "k", "policy"))
+        assert advantage[(0, "k", "other")][2] == samples
+        assert d.keys[bot._answer(root, d, (0, "k", "policy"), advantage)] == expected
+
+
+def test_a_forced_decision_is_not_searched_but_the_policy_bot_still_sees_it():
+    """No game asks a question of one option yet (the engines settle them), but one would be
+    answered at once, the seat's policy bot still asked it (its memory sees every view)."""
+    state, d = _decision_with_options("brian-boru", 1, 2)
+    forced = replace(d, keys=d.keys[:1])
+    bot, seen = ISMCTSBot(1, iters=20), []
+    real = get_game("brian-boru").bots["greedy"]
+
+    def factory(seed):
+        shadow = real(seed)
+        choose = shadow.choose
+        shadow.choose = lambda decision, view: seen.append(decision.keys) or choose(decision, view)
+        return shadow
+
+    bot._factory = lambda game: factory
+    assert bot.choose(forced, SeatView(state, d.player)) == 0
+    assert bot.last["iterations"] == 0 and seen == [forced.keys]

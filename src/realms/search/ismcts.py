@@ -30,7 +30,9 @@ the seat), and it is tried at least as often as any other answer.  The root's an
 compared on *common random numbers*: the ``t``-th try of every answer uses the ``t``-th
 sample (the same determinization, dice and rollout bots), so the luck of the deal and of the dice
 cancels out of their differences.  Another answer is played only when it beats the
-policy's on the same samples by ``z`` standard errors; a search where every answer tried
+policy's on the same samples by ``z`` standard errors, the policy's answer counting as one
+more sample of no difference (so that with a huge ``z`` the search plays exactly what a
+bot of its policy playing the seat would: the test that pins it); a search where every answer tried
 gives exactly what the policy's gives stops early (the decision does not matter within
 the horizon).  At the seat's later decisions inside the tree the policy's answer counts
 ``prior`` visits more (progressive bias).  A position the seat was already asked in
@@ -132,7 +134,7 @@ class ISMCTSBot:
         self.policy = str(policy)
         self.opponents = opponents
         self.horizon = _number("horizon", horizon, int, 1, 10**6)
-        self.z = _number("z", z, float, 0, 100)
+        self.z = _number("z", z, float, 0, 1e12)
         default_prior = max(2.0, 0.25 * self.iters) if self.iters is not None else 10
         self.prior = _number("prior", prior, float, 0, 10**7) if prior is not None else default_prior
         self.c = _number("c", c, float, 0, 100)
@@ -140,6 +142,9 @@ class ISMCTSBot:
         self.alpha = _number("alpha", alpha, float, 0, 1)
         self.early = bool(_number("early", early, int, 0, 1))
         self.rng = random.Random(seed)
+        #: the seed of the policy bot kept for this seat: a bot of the policy with this seed
+        #: playing the seat gives the answers the search starts from (with a huge ``z``, its own)
+        self.shadow_seed = int(self.rng.random() * 2**48)
         #: the policy bot that plays this seat alongside the search, for the root's prior
         self._shadow: Agent | None = None
         #: the hashes of the positions this seat was asked in (a repeated one is a cycle)
@@ -159,6 +164,10 @@ class ISMCTSBot:
         clock = time.perf_counter
         start = clock()
         hint = self._hint(factory, decision, view)
+        if len(keys) == 1:
+            self.last = {"iterations": 0, "seconds": clock() - start, "prior": keys[0],
+                         "visits": {}, "advantage": {}}
+            return 0
         if self._repeated(state) and hint is not None:
             self.last = {"iterations": 0, "seconds": clock() - start, "prior": keys[hint],
                          "visits": {}, "advantage": {}}
@@ -208,11 +217,14 @@ class ISMCTSBot:
         return factories[name]
 
     def _hint(self, factory, decision: Decision, view: ViewFn) -> int | None:
-        """The policy's answer to the real decision, from the bot kept for this seat."""
-        if factory is None or len(decision.keys) < 2:
+        """The policy's answer to the real decision, from the bot kept for this seat (seeded
+        ``shadow_seed``).  It is asked every decision of the seat, a forced one too, as it
+        would be if it played the seat alone: a bot with a memory (the auto bot's Tactical
+        Ratings and Mortal Enemies, which it updates from each view) then keeps the same."""
+        if factory is None:
             return None
         if self._shadow is None:
-            self._shadow = factory(int(self.rng.random() * 2**48))
+            self._shadow = factory(self.shadow_seed)
         return self._shadow.choose(decision, view)
 
     def _repeated(self, state: GameState) -> bool:
@@ -242,7 +254,11 @@ class ISMCTSBot:
 
     def _advantages(self, root: Node, root_key: tuple | None) -> dict:
         """Each other root answer's advantage over the policy's, on the same samples: its
-        mean and standard error, and the number of samples (three at least)."""
+        mean and standard error, and the number of samples (three at least).  The policy's
+        answer is the prior: one more sample of no difference counts with them, so that an
+        answer better by the same amount on every sample (a spread of nought, which no
+        ``z`` would weigh) needs more than ``z`` samples to overrule it, and with a huge
+        ``z`` the policy's answer is always played."""
         base = root.children.get(root_key) if root_key is not None else None
         out = {}
         if base is None:
@@ -250,8 +266,9 @@ class ISMCTSBot:
         for key, child in root.children.items():
             diffs = self._paired(child, base) if key != root_key else []
             if len(diffs) >= 3:
+                diffs.append(0.0)
                 mean = statistics.fmean(diffs)
-                out[key] = (mean, statistics.stdev(diffs) / math.sqrt(len(diffs)), len(diffs))
+                out[key] = (mean, statistics.stdev(diffs) / math.sqrt(len(diffs)), len(diffs) - 1)
         return out
 
     def _indifferent(self, root: Node, root_key: tuple | None) -> bool:
