@@ -6,7 +6,8 @@ Prints, as JSON lines:
 * ``match``: one ``--bot`` (default ``ismcts:ms=200``) against ``--opponent`` in every
   other seat, the seat rotated game by game (game ``i`` is seed ``--seed + i``, the search
   in seat ``i % players``), ``--games`` games (fewer if ``--minutes`` run out first) on
-  ``--workers`` processes: its win share with the Wilson 95% interval (shared wins count
+  ``--workers`` processes (an interrupt, ``kill -INT``, stops it with the games played so
+  far): its win share with the Wilson 95% interval (shared wins count
   as fractions), the median, mean and 95th percentile time per decision it took, its games' mean score, and the machine's load
   average (1, 5, 15 minutes) before and after, since other work on the cores slows it;
 * ``adapters`` (``--adapters``): random answers per second through the engine's own loop,
@@ -80,12 +81,15 @@ def match(args) -> dict:
     start, load_before = time.perf_counter(), os.getloadavg()
     rows = []
     with Pool(args.workers) if args.workers > 1 else nullcontext() as pool:
-        for row in (pool.imap(one_game, jobs) if pool else map(one_game, jobs)):
-            rows.append(row)
-            if len(rows) % 10 == 0:
-                print(f"{len(rows)} games, won {sum(r['won'] for r in rows):.1f}", file=sys.stderr, flush=True)
-            if args.minutes and time.perf_counter() - start > 60 * args.minutes:
-                break
+        try:
+            for row in (pool.imap(one_game, jobs) if pool else map(one_game, jobs)):
+                rows.append(row)
+                if len(rows) % 10 == 0:
+                    print(f"{len(rows)} games, won {sum(r['won'] for r in rows):.1f}", file=sys.stderr, flush=True)
+                if args.minutes and time.perf_counter() - start > 60 * args.minutes:
+                    break
+        except KeyboardInterrupt:  # stopped by hand (kill -INT): the games played so far
+            print(f"interrupted after {len(rows)} games", file=sys.stderr, flush=True)
     won = sum(r["won"] for r in rows)
     times = sorted(t for r in rows for t in r["times"])
     low, high = wilson(won, len(rows))

@@ -66,6 +66,18 @@ GAME_POLICY = "game"
 OPPONENT_MODELS = ("policy", "search")
 
 
+class _Lazy(dict):
+    """A dict by seat whose value is made by ``make(seat)`` when first looked up."""
+
+    def __init__(self, make) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, seat: int):
+        value = self[seat] = self.make(seat)
+        return value
+
+
 class Node:
     """One answer in the tree: who gave it, how often it was tried and available, and the
     total reward of that seat over the tries; its children are keyed ``(seat, kind, key)``
@@ -174,13 +186,12 @@ class ISMCTSBot:
             return hint
         deadline = start + self.ms / 1000 if self.ms is not None else None
         root = Node(me)
-        seats = len(state.result()["players"])
         root_key = (me, decision.kind, keys[hint]) if hint is not None else None
         samples: list[int] = []
         pick = Dice(int(rng.random() * 2**53))
         done = 0
         while True:
-            self._iterate(root, root_key, decision, state, game, factory, seats, samples, pick)
+            self._iterate(root, root_key, decision, state, game, factory, samples, pick)
             done += 1
             if deadline is None:
                 left = self.iters - done
@@ -238,13 +249,14 @@ class ISMCTSBot:
         return False
 
     @staticmethod
-    def _policies(factory, seats: int, seed: int) -> dict | None:
+    def _policies(factory, seed: int) -> dict | None:
         """Fresh rollout agents by seat for one iteration, seeded from its sample (so the
         answers compared on one sample meet the same bots too, and no iteration's plans
-        or memories leak into another's)."""
+        or memories leak into another's); each made when its seat is first asked, since
+        most iterations reach few seats of a twelve-seat game."""
         if factory is None:
             return None
-        return {seat: factory((seed + 7919 * seat) & 0xFFFFFFFFFFFF) for seat in range(seats)}
+        return _Lazy(lambda seat: factory((seed + 7919 * seat) & 0xFFFFFFFFFFFF))
 
     # -- the root: paired samples --------------------------------------------------------
     @staticmethod
@@ -331,7 +343,7 @@ class ISMCTSBot:
 
     # -- one iteration -------------------------------------------------------------------
     def _iterate(self, root: Node, root_key: tuple | None, decision: Decision, state: GameState,
-                 game: Game, factory, seats: int, samples: list[int], pick: Dice) -> None:
+                 game: Game, factory, samples: list[int], pick: Dice) -> None:
         """One iteration: a root answer, then a determinization and dice from the sample
         numbered by that answer's tries (its ``t``-th try and every other answer's ``t``-th
         share their sample: common random numbers, so that answers are compared on the same
@@ -343,8 +355,8 @@ class ISMCTSBot:
             samples.append(int(self.rng.random() * 2**53))
         det = state.determinize(me, random.Random(samples[t]))
         dice = Dice(samples[t] ^ 0x5DEECE66D)
-        policy = self._policies(factory, seats, samples[t])
-        views = {} if policy is None else {seat: SeatView(det, seat) for seat in policy}
+        policy = self._policies(factory, samples[t])
+        views = _Lazy(lambda seat: SeatView(det, seat))
         modelled = self.opponents == "policy"
         d = det.first_pending((me,))
         if d is None or key[2] not in d.keys:
