@@ -11,7 +11,7 @@ import pytest
 from realms.core.agents import GENERIC_BOTS, RandomBot, SeatView, parse_bot, state_behind
 from realms.core.game import OptionError, games, get_game
 from realms.core.match import play
-from realms.search.ismcts import ISMCTSBot
+from realms.search.ismcts import ISMCTSBot, student
 from realms.sim.runner import make_bots
 
 #: short games, so that a search in every seat stays quick
@@ -175,7 +175,7 @@ def test_another_answer_is_played_only_when_it_beats_the_policys_on_the_same_sam
     key = d.keys[bot.choose(d, SeatView(state, d.player))]
     if key != bot.last["prior"]:
         mean, se, samples = bot.last["advantage"][key]
-        assert mean - bot.z * se > 0 and samples >= 3
+        assert mean - student(bot.z, samples) * se > 0 and samples >= 3
     cautious = ISMCTSBot(9, iters=60, horizon=6, z=1e12)
     key = d.keys[cautious.choose(d, SeatView(state, d.player))]
     assert key == cautious.last["prior"]
@@ -300,10 +300,12 @@ def _root(base: list[float], other: list[float]):
     return root
 
 
-@pytest.mark.parametrize("samples, played", [(3, "policy"), (4, "other")])
+@pytest.mark.parametrize("samples, played", [(3, "policy"), (5, "policy"), (6, "other")])
 def test_an_answer_better_by_the_same_on_every_sample_needs_more_than_z_samples(samples, played):
     """A spread of nought is no proof: the policy's answer counts as one more sample of no
-    difference, so ``z=3`` needs four samples alike to overrule it, and a huge ``z`` never does."""
+    difference (the advantage is then ``samples`` standard errors), so ``z=3`` (4.9 standard
+    errors on six samples, 5.5 on five) needs six samples alike to overrule it, and a huge
+    ``z`` never does."""
     root = _root([0.5] * samples, [0.6] * samples)
     d = replace(_decision_with_options("brian-boru", 1, 2)[1], keys=("policy", "other"), kind="k")
     for z, expected in ((3, played), (1e12, "policy")):
@@ -330,3 +332,10 @@ def test_a_forced_decision_is_not_searched_but_the_policy_bot_still_sees_it():
     bot._factory = lambda game: factory
     assert bot.choose(forced, SeatView(state, d.player)) == 0
     assert bot.last["iterations"] == 0 and seen == [forced.keys]
+
+
+@pytest.mark.parametrize("z, df, quantile", [(1.959964, 5, 2.571), (1.959964, 10, 2.228),
+                                             (2.575829, 4, 4.604), (2.326348, 20, 2.528)])
+def test_z_is_read_as_the_student_t_quantile_of_its_level(z, df, quantile):
+    """The t table's two-sided 5% and 1% and one-sided 1% points (any statistics text)."""
+    assert student(z, df) == pytest.approx(quantile, rel=0.01)

@@ -30,7 +30,9 @@ the seat), and it is tried at least as often as any other answer.  The root's an
 compared on *common random numbers*: the ``t``-th try of every answer uses the ``t``-th
 sample (the same determinization, dice and rollout bots), so the luck of the deal and of the dice
 cancels out of their differences.  Another answer is played only when it beats the
-policy's on the same samples by ``z`` standard errors, the policy's answer counting as one
+policy's on the same samples by ``z`` standard errors (as a one-sided level: the Student-t
+quantile for the samples' number, since a spread estimated from four samples is itself
+uncertain), the policy's answer counting as one
 more sample of no difference (so that with a huge ``z`` the search plays exactly what a
 bot of its policy playing the seat would: the test that pins it); a search where every answer tried
 gives exactly what the policy's gives stops early (the decision does not matter within
@@ -95,6 +97,19 @@ class Node:
         self.rewards: list[float] = []
 
 
+def student(z: float, df: int) -> float:
+    """The Student-t quantile, with ``df`` degrees of freedom, of the one-sided level that
+    ``z`` standard errors have under the normal law (Abramowitz & Stegun 26.7.5, the
+    Cornish-Fisher expansion: within 2% from 3 degrees of freedom on).  A standard error
+    estimated from a handful of samples is itself uncertain: ``z=3`` on four samples asks
+    for 6.6 of them, else chance overrules the policy at several decisions a game."""
+    v = float(df)
+    z2 = z * z
+    return z * (1 + (z2 + 1) / (4 * v) + (5 * z2 * z2 + 16 * z2 + 3) / (96 * v**2)
+                + (3 * z2**3 + 19 * z2 * z2 + 17 * z2 - 15) / (384 * v**3)
+                + (79 * z2**4 + 776 * z2**3 + 1482 * z2 * z2 - 1920 * z2 - 945) / (92160 * v**4))
+
+
 def _number(name: str, value: Any, kind: type, low: float, high: float) -> Any:
     """A parameter read from its text (``--bots ismcts:iters=400``), within bounds."""
     try:
@@ -117,9 +132,10 @@ class ISMCTSBot:
     games' evaluations see further than a few answers do); ``opponents`` ``policy`` (the
     other seats answer as the policy does) or ``search`` (they search for themselves);
     ``z`` how many standard errors another root answer must beat the policy's by, on the
-    same samples, to be played instead (default 3: with several answers compared at each
+    same samples, to be played instead, as a one-sided level (the Student-t quantile
+    for the samples' number; default 3: with several answers compared at each
     of a game's hundreds of decisions, 1.5 let chance overrule the policy too often and
-    won a quarter of Brian Boru's games against greedy, 3 a third); ``prior`` the visits the policy's
+    won a quarter of Brian Boru's games against greedy, 3 a third)); ``prior`` the visits the policy's
     answer counts more at the seat's later decisions in the tree (default 0.25·iters, at
     least 2, or 10 with a time budget); ``c`` the UCB exploration constant (default 0.7;
     at the root it is scaled by the spread of the rewards seen there); ``widen`` and
@@ -295,13 +311,14 @@ class ISMCTSBot:
 
     def _answer(self, root: Node, decision: Decision, root_key: tuple | None, advantage: dict) -> int:
         """The policy's answer, unless another beats it by ``z`` standard errors on the same
-        samples (the one with the best such lower bound); without a policy, the most
+        samples, read as the Student-t quantile of that level for their number (the one
+        with the best such lower bound); without a policy, the most
         visited answer, then the best mean."""
         index = {k: i for i, k in enumerate(decision.keys)}
         if root_key is not None:
             best, bound = root_key, 0.0
-            for key, (mean, se, _) in advantage.items():
-                low = mean - self.z * se
+            for key, (mean, se, samples) in advantage.items():
+                low = mean - student(self.z, samples) * se
                 if low > bound:
                     best, bound = key, low
             return index[best[2]]
