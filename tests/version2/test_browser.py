@@ -1,8 +1,8 @@
 """version² in a real browser (REALMS_BROWSER=1, Debian's chromium): a person against
 three ``general`` bots plays his first two turns on the hex board — a recruit chosen by
 clicking its field, an attack by clicking the target and then the field it comes from,
-troops moved by clicking their field and the destination and then several with one
-gesture (V2-Q105) — and sees his own mission in a panel, nobody else's (2.4)."""
+troops moved with one gesture: their field, a count and the destination (V2-Q105) — and
+sees his own mission in a panel, nobody else's (2.4)."""
 
 from __future__ import annotations
 
@@ -66,34 +66,26 @@ def _movable(s, f: int) -> int:
 
 
 def _move_by_gesture(page, server, gid, token, s, tmp_path) -> dict:
-    """V2-Q105: one unit by clicking its field and the destination (``F>T``); then the
-    page offers the move gesture, and the rest go with one: source, count, destination."""
+    """V2-Q105: the turn's action offers the move gesture at once: the source clicked,
+    the count of units able to move filled in, the destination clicked, and that many
+    ``F>T`` answers go (the first from ``v2.action``, the rest from ``v2.move``)."""
     moves = [o["key"] for o in s["pending"][0]["options"] if ">" in o["key"]]
     if not moves:
         return s
     key = max(moves, key=lambda k: _movable(s, int(k.split(">")[0])))
     f, t = (int(x) for x in key.split(">"))
-    _click_field(page, f)
-    _click_field(page, t)
-    if page.locator(f"button[data-key='{key}']:not(.hidden)").count():  # named both ways: the button
-        _press(page, key, s["version"])
-    else:
-        page.wait_for_function(f"Number(document.body.dataset.version) > {s['version']}", timeout=15000)
-    s = state(server, gid, token)
-    assert s["pending"][0]["kind"] == "v2.move" and s["pending"][0]["player"] == 0
     left = _movable(s, f)
-    if not left or f"{f}>{t}" not in [o["key"] for o in s["pending"][0]["options"]]:
-        return s
-    _shown(page, s)
     before = len(s["view"]["units"][t])
     _click_field(page, f)                                            # the source …
     page.wait_for_selector("#move-box:not([hidden])")
+    assert page.locator(f"#board #area-{t}.target").count() == 1     # … where it may go …
     page.fill("#move-count", str(left))                              # … how many …
     shot(page, "version2-move-gesture", tmp_path)
     _click_field(page, t)                                            # … and where to
     page.wait_for_function(f"document.body.dataset.moved === '{left}'", timeout=15000)
     after = state(server, gid, token)
     assert after["version"] == s["version"] + left and len(after["view"]["units"][t]) == before + left
+    assert after["pending"][0]["kind"] == "v2.move" and after["pending"][0]["player"] == 0
     _shown(page, after)
     return after
 

@@ -84,14 +84,19 @@ def test_controls_keep_end_in_view_and_svg_fields_are_area_ids():
 
 
 def test_v2_q105_controls_offer_the_move_gesture_after_a_move():
-    """Right after a move the page gets the move gesture: each ``F>T`` key a source and a
-    destination on the board, the count of units able to move from each source; sending
-    ``F>T`` that many times moves them all (what web/game.js does with one gesture)."""
+    """The turn's first action and every decision right after a move get the move
+    gesture: each ``F>T`` key a source and a destination on the board, the count of units
+    able to move from each source, and ``v2.move`` named as the decision the gesture goes
+    on in; sending ``F>T`` that many times moves them all (what web/game.js does with one
+    gesture)."""
     s = GAME.new_game({"players": 4, "type": "abundance"}, 2)   # own neighbours from the start
     d = s.pending()[0]
     p = d.player
     move = max((k for k in d.keys if ">" in k), key=lambda k: len(s.units[int(k.split(">")[0])]))
     f, t = (int(x) for x in move.split(">"))
+    first = GAME.controls(s.view(p), d)
+    assert d.kind == "v2.action" and first["moves"]["continues_as"] == ["v2.move"]
+    assert first["moves"]["units"][str(f)] == sum(1 for u in s.units[f] if u[1] > 0) > 0
     s.apply(p, move)
     d = s.pending()[0]
     c = GAME.controls(s.view(p), d)

@@ -161,28 +161,37 @@ function renderDecision() {
   for (const o of d.options) {
     (kept.has(o.key) ? keep : opts).appendChild(button(o.label, () => answer(o.key), "option", o.key));
   }
-  if (d.options.length > 12) {
-    const f = $("filter");
-    f.hidden = false;
-    f.value = "";
-    f.oninput = () => {
-      const q = f.value.toLowerCase();
-      opts.querySelectorAll("button").forEach((b) => b.classList.toggle("hidden", !b.textContent.toLowerCase().includes(q)));
-    };
-  }
+  if (d.options.length > 12) offerFilter(opts);
   wireBoard(d);
 }
 
-// a move decision: sources, then a count and the destinations of the chosen source
+// a text box above a long list of options that hides those whose labels do not match
+function offerFilter(opts) {
+  const f = $("filter");
+  f.hidden = false;
+  f.value = "";
+  f.oninput = () => {
+    const q = f.value.toLowerCase();
+    opts.querySelectorAll("button").forEach((b) => b.classList.toggle("hidden", !b.textContent.toLowerCase().includes(q)));
+  };
+}
+
+// a move decision: sources, then a count and the destinations of the chosen source.  Its
+// other answers stay at hand: those kept in view as buttons, the rest listed (those naming
+// the chosen source beside its destinations) and answered by clicking the fields they name
+// that are not sources (an attack's target, say)
 function renderMoves(d, controls) {
   const sep = controls.moves.separator;
   const units = controls.moves.units || {};
+  const kept = new Set(controls.keep_in_view || []);
   const bySrc = new Map();
+  const others = [];
   const keep = $("keep"), opts = $("options");
   for (const o of d.options) {
     const parts = o.key.split(sep);
     if (parts.length !== 2) {
-      keep.appendChild(button(o.label, () => answer(o.key), "option", o.key));
+      if (kept.has(o.key)) keep.appendChild(button(o.label, () => answer(o.key), "option", o.key));
+      else others.push(o);
       continue;
     }
     if (!bySrc.has(parts[0])) bySrc.set(parts[0], []);
@@ -190,6 +199,11 @@ function renderMoves(d, controls) {
   }
   if (moveSrc !== null && !bySrc.has(moveSrc)) moveSrc = null;
   clearBoard();
+  selection = [];
+  const rest = { options: others };
+  for (const part of new Set(others.flatMap((o) => keyParts(o.key)))) {
+    if (!bySrc.has(part)) mark(part, ["clickable"], () => clickPart(part, rest));
+  }
   for (const src of bySrc.keys()) mark(src, ["clickable"], () => chooseSource(src));
   if (moveSrc === null) {
     opts.appendChild(text(document.createElement("p"), "Choose where to move from: click an outlined area, or:"));
@@ -199,6 +213,8 @@ function renderMoves(d, controls) {
       opts.appendChild(button(`From ${areaName(src)} (${what}${moves.length} destination${moves.length === 1 ? "" : "s"})`,
         () => chooseSource(src), "source", `from:${src}`));
     }
+    for (const o of others) opts.appendChild(button(o.label, () => answerOther(o.key), "option", o.key));
+    if (bySrc.size + others.length > 12) offerFilter(opts);
     return;
   }
   const moves = bySrc.get(moveSrc);
@@ -217,7 +233,13 @@ function renderMoves(d, controls) {
     mark(m.dst, ["clickable", "target"], () => moveUnits(m.key, Number(count.value)));
     opts.appendChild(button(m.label, () => moveUnits(m.key, Number(count.value)), "option", m.key));
   }
+  for (const o of others.filter((o) => keyParts(o.key).includes(moveSrc))) {
+    opts.appendChild(button(o.label, () => answerOther(o.key), "option", o.key));
+  }
 }
+
+// an answer beside the moves (a recruit, say): the next decision starts with no source chosen
+const answerOther = (key) => { moveSrc = null; return answer(key); };
 
 // --- an order form -------------------------------------------------------------------------
 // A decision whose game declares an order form (``controls.orders``: the orders possible
@@ -395,17 +417,20 @@ function chooseSource(src) {
 }
 
 // send ``key`` up to ``n`` times, each with the version the last answer got back; stop
-// early when the decision no longer offers it (the units are spent, the phase moved on)
+// early when the decision no longer offers it (the units are spent, the phase moved on).
+// A game whose first move leads to a decision of another kind names it in
+// ``controls.moves.continues_as``, and the gesture goes on there
 async function moveUnits(key, n) {
   if (gesture || !current) return;
   gesture = true;
   document.body.dataset.gesture = "on";
-  const kind = current.pending[0]?.kind;
+  const first = current.pending[0];
+  const kinds = new Set([first?.kind, ...(first?.controls?.moves?.continues_as || [])]);
   let done = 0;
   try {
     while (done < n) {
       const d = current.pending[0];
-      if (!d || d.kind !== kind || !d.options.some((o) => o.key === key)) break;
+      if (!d || !kinds.has(d.kind) || !d.options.some((o) => o.key === key)) break;
       $("status").textContent = `Moving ${done + 1} of ${n}…`;
       if (!(await post("answers", { key, version: current.version }))) break;
       done++;

@@ -55,17 +55,18 @@ def panels(view: dict) -> list[dict]:
 
 def controls(view: dict, decision: Decision) -> dict:
     """Ending the turn, starting or cancelling an attack, facing a battle are kept at hand;
-    the board's fields (``area-N``) answer the keys that name them.  Right after a move
-    (``v2.move``) the page offers its move gesture: ``F>T`` moves one unit and is asked
-    again, so a source, a count (the units there that can move) and a destination send
-    it that many times (V2-Q105)."""
+    the board's fields (``area-N``) answer the keys that name them.  Wherever a unit can
+    move (``v2.action``, and ``v2.move`` right after a move) the page offers its move
+    gesture: ``F>T`` moves one unit and is asked again as ``v2.move``, so a source, a
+    count (the units there that can move) and a destination send it that many times; the
+    turn's other answers (recruits, attacks, buildings) stay on the fields (V2-Q105)."""
     keep = {"v2.action": ["end"], "v2.move": ["end"], "v2.attack-units": ["go", "cancel"], "v2.defend": ["face"],
             "v2.offer": ["fight"]}.get(decision.kind, [])
     keys = decision.keys
     out: dict = {"keep_in_view": [k for k in keep if k in keys]}
-    if decision.kind == "v2.move":
+    sources = {k.split(">")[0] for k in keys if ">" in k}
+    if decision.kind in ("v2.action", "v2.move") and sources:
         units = view["units"]
-        sources = {k.split(">")[0] for k in keys if ">" in k}
-        out["moves"] = {"separator": ">",
+        out["moves"] = {"separator": ">", "continues_as": ["v2.move"],
                         "units": {f: sum(1 for u in units[int(f)] if u[1] > 0) for f in sorted(sources, key=int)}}
     return out
