@@ -261,7 +261,12 @@ def test_replay_viewer_of_a_finished_game_steps_by_turn(server, page, tmp_path):
     r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 3}, "seed": 11,
                                                 "seats": ["auto", "auto", "random"]})
     gid = r.json()["id"]
-    turns = httpx.get(f"{server}/api/games/{gid}/turns").json()["turns"]
+    for _ in range(600):  # the bots play in the background (issue 18): wait for the end
+        reply = httpx.get(f"{server}/api/games/{gid}/turns")
+        if reply.status_code == 200:
+            break
+        time.sleep(0.05)
+    turns = reply.json()["turns"]
     page.goto(f"{server}/games/{gid}")
     page.wait_for_selector("#replay:not([hidden])")
     page.wait_for_function("document.getElementById('replay-at').textContent.includes('the end')")
