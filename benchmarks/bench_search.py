@@ -6,7 +6,7 @@ Prints, as JSON lines:
 * ``match``: one ``--bot`` (default ``ismcts:ms=200``) against ``--opponent`` in every
   other seat, the seat rotated game by game (game ``i`` is seed ``--seed + i``, the search
   in seat ``i % players``), ``--games`` games (fewer if ``--minutes`` run out first) on
-  ``--workers`` processes (an interrupt, ``kill -INT``, stops it with the games played so
+  ``--workers`` processes (``kill -INT`` or ``-TERM`` stops it with the games played so
   far): its win share with the Wilson 95% interval (shared wins count
   as fractions), the median, mean and 95th percentile time per decision it took, its games' mean score, and the machine's load
   average (1, 5, 15 minutes) before and after, since other work on the cores slows it;
@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import statistics
 import sys
 import time
@@ -191,6 +192,10 @@ def adapters(games: int) -> list[dict]:
 
 
 def main() -> None:
+    # a match in the background ignores SIGINT unless told: kill -INT (or -TERM) stops it
+    # with the games played so far
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--game", default="hy-breasil")
     ap.add_argument("--options", default='{"players": 4}', help="game options as JSON")

@@ -95,10 +95,21 @@ def test_many_options_are_widened_progressively():
     while len(d.keys) < 30:
         state.answer_index(d, rnd.choose(d, lambda: {}))
         d = state.first_pending()
-    bot = ISMCTSBot(0, iters=100, horizon=2, widen=2, prior=0)
+    bot = ISMCTSBot(0, iters=100, horizon=2, widen=2, prior=0, early=0)
     bot.choose(d, SeatView(state, d.player))
     assert len(bot.last["visits"]) <= 2 * 100 ** 0.5
     assert sum(bot.last["visits"].values()) == bot.last["iterations"] == 100
+
+
+@pytest.mark.parametrize("game_id, seed", [("hy-breasil", 6), ("brian-boru", 2), ("version2", 2)])
+def test_a_new_root_answer_waits_until_every_answer_tried_can_be_compared(game_id, seed):
+    """Only the newest root answer may have fewer than three samples: iterations are not
+    spread over answers tried once, which no comparison could ever weigh."""
+    state, d = _decision_with_options(game_id, seed, 6)
+    bot = ISMCTSBot(5, iters=24, horizon=4, early=0)
+    bot.choose(d, SeatView(state, d.player))
+    tried = sorted(bot.last["visits"].values())
+    assert len(tried) >= 3 and all(v >= 3 for v in tried[1:])
 
 
 def test_registered_as_a_generic_bot_with_parameters():

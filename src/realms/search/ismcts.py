@@ -66,6 +66,8 @@ DEFAULT_ITERS = 50
 #: ``policy=game``: the game's first registered bot (random answers if it has none)
 GAME_POLICY = "game"
 OPPONENT_MODELS = ("policy", "search")
+#: the samples on which a root answer is compared with the policy's before any verdict
+MIN_PAIRED = 3
 
 
 class _Lazy(dict):
@@ -216,7 +218,7 @@ class ISMCTSBot:
                 if now >= deadline:
                     break
                 left = int((deadline - now) / ((now - start) / done))
-            if left <= 0 or (self.early and self._indifferent(root, root_key)):
+            if left <= 0 or (self.early and self._indifferent(root, root_key, len(keys))):
                 break
         advantage = self._advantages(root, root_key)
         best = self._answer(root, decision, root_key, advantage)
@@ -293,20 +295,21 @@ class ISMCTSBot:
             return out
         for key, child in root.children.items():
             diffs = self._paired(child, base) if key != root_key else []
-            if len(diffs) >= 3:
+            if len(diffs) >= MIN_PAIRED:
                 diffs.append(0.0)
                 mean = statistics.fmean(diffs)
                 out[key] = (mean, statistics.stdev(diffs) / math.sqrt(len(diffs)), len(diffs) - 1)
         return out
 
-    def _indifferent(self, root: Node, root_key: tuple | None) -> bool:
-        """Whether the answers tried so far (two at least, each on three samples or more)
-        all gave exactly what the policy's answer gave: within the horizon this decision
-        does not matter, and the policy's answer stands."""
+    def _indifferent(self, root: Node, root_key: tuple | None, options: int) -> bool:
+        """Whether the answers tried so far (the policy's and two others at least, where
+        there are, each on three samples or more) all gave exactly what the policy's
+        answer gave: within the horizon this decision does not matter, and the policy's
+        answer stands."""
         base = root.children.get(root_key) if root_key is not None else None
-        if base is None or len(root.children) < 2:
+        if base is None or len(root.children) < min(3, options):
             return False
-        return all(len(ch.rewards) >= 3 and not any(self._paired(ch, base))
+        return all(len(ch.rewards) >= MIN_PAIRED and not any(self._paired(ch, base))
                    for ch in root.children.values())
 
     def _answer(self, root: Node, decision: Decision, root_key: tuple | None, advantage: dict) -> int:
@@ -328,16 +331,23 @@ class ISMCTSBot:
 
     def _select_root(self, root: Node, root_key: tuple | None, decision: Decision,
                      pick: Dice) -> tuple[tuple, Node]:
-        """The root answer to try next: the policy's first; then new ones while widening
-        allows (from a random place on); the policy's again whenever another was tried
-        more often (so that every other answer is compared on samples the policy's answer
-        had too); else the best by UCB1, its exploration scaled by the rewards' spread."""
+        """The root answer to try next: the policy's first; the policy's again whenever
+        another was tried more often (so that every other answer is compared on samples
+        the policy's answer had too); an answer tried fewer times than a comparison needs
+        (answers tried once or twice, then left, compare with nothing: iterations wasted);
+        a new one while widening allows (from a random place on); else the best by UCB1,
+        its exploration scaled by the rewards' spread."""
         children = root.children
         me, kind, keys = decision.player, decision.kind, decision.keys
         base = children.get(root_key) if root_key is not None else None
         if root_key is not None and base is None:
             child = children[root_key] = Node(me)
             return root_key, child
+        if base is not None and any(ch.visits > base.visits for ch in children.values()):
+            return root_key, base
+        for key, ch in children.items():
+            if ch.visits < MIN_PAIRED and ch is not base:
+                return key, ch
         limit = min(len(keys), max(1, int(self.widen * root.visits ** self.alpha)))
         if len(children) < limit:
             n, i = len(keys), pick.below(len(keys))
@@ -346,8 +356,6 @@ class ISMCTSBot:
                 if key not in children:
                     child = children[key] = Node(me)
                     return key, child
-        if base is not None and any(ch.visits > base.visits for ch in children.values()):
-            return root_key, base
         rewards = [r for ch in children.values() for r in ch.rewards]
         scale = self.c * (statistics.pstdev(rewards) if len(rewards) > 1 else 0.0)
         log_n = math.log(max(1, root.visits))
