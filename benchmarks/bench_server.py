@@ -9,9 +9,10 @@ background).  Every answer is durable before its 200, every bot answer before it
 The latency is the answers' (POST to 200); "turn back" is from a 200 that leaves the bots
 to play to the push that gives the person its turn again.  Then the server is SIGKILLed
 mid-run, restarted, and the answers acknowledged (by a 200 or a push) but missing are
-counted (must be 0).
+counted (must be 0).  All of it with one and with three bot opponents (``--opponents``),
+each on a server of its own; a table of the figures at the end.
 
-    .venv/bin/python benchmarks/bench_server.py [--games 100] [--seconds 10] [--bots auto]
+    .venv/bin/python benchmarks/bench_server.py [--games 100] [--seconds 10] [--bots auto] [--opponents 1,3]
 """
 
 from __future__ import annotations
@@ -189,26 +190,19 @@ def pct(values: list[float]) -> str:
     return f"p50 {v[len(v) // 2] * 1000:.1f} ms, p99 {v[min(len(v) - 1, int(len(v) * 0.99))] * 1000:.1f} ms"
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=100)
-    ap.add_argument("--seconds", type=float, default=10.0)
-    ap.add_argument("--bots", default="auto", help="bot kind of the opponents (auto, random)")
-    ap.add_argument("--opponents", type=int, default=1)
-    ap.add_argument("--rate", type=float, default=500.0, help="answers/s offered in all for the latency run")
-    ap.add_argument("--database", help="database URL (default: a temporary SQLite file)")
-    args = ap.parse_args()
-    # the load script's loop is uvloop, as the server's is (uvicorn's): it must cost less
-    # than the server it measures
-    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+def measure(args, opponents: int) -> dict:
+    """One server, ``args.games`` games of a person against ``opponents`` bots: the held
+    run, the flat-out run, then a SIGKILL mid-run and a restart; the figures, also printed."""
     tmp = tempfile.mkdtemp(prefix="realms-bench-")
     database = args.database or os.path.join(tmp, "bench.db")
-    seats = ["human"] + [args.bots] * args.opponents
+    seats = ["human"] + [args.bots] * opponents
+    out: dict = {"opponents": opponents}
 
     proc, url = start(database)
     try:
         games = asyncio.run(create_games(url, args.games, seats))
-        def run(rate: float, title: str) -> None:
+
+        def run(rate: float, title: str, key: str) -> None:
             lat: list[float] = []
             back: list[float] = []
             t0 = time.perf_counter()
@@ -216,14 +210,15 @@ def main() -> None:
             n = asyncio.run(load(url, games, args.seconds, lat, rate, back))
             dt = time.perf_counter() - t0
             stored = sum(g["acked"] for g in games) - acked0
+            out[key] = (n / dt, pct(lat))
             print(f"{title}: {n / dt:.0f} answers/s through the API, {pct(lat)} "
                   f"(mean {statistics.fmean(lat) * 1000:.1f} ms; {stored / dt:.0f} answers/s stored with the bots') "
-                  f"; turn back after the bots: {pct(back)}")
+                  f"; turn back after the bots: {pct(back)}", flush=True)
 
         print(f"{args.games} games at once ({' vs '.join(seats)}), {'database ' + args.database if args.database else 'SQLite file'}, "
-              f"{args.seconds:.0f} s per run, every answer committed before its 200")
-        run(args.rate, f"  held {args.rate:.0f}/s offered")
-        run(0.0, "  flat out")
+              f"{args.seconds:.0f} s per run, every answer committed before its 200", flush=True)
+        run(args.rate, f"  held {args.rate:.0f}/s offered", "held")
+        run(0.0, "  flat out", "flat")
 
         # SIGKILL mid-run, restart, count acknowledged answers that are missing
         async def kill_mid_run() -> None:
@@ -244,11 +239,38 @@ def main() -> None:
             for g in games:
                 v = c.get(f"/api/games/{g['id']}", headers={"Authorization": f"Bearer {g['token']}"}).json()["version"]
                 lost += max(0, g["acked"] - v)
-        print(f"after SIGKILL mid-run and restart: {lost} acknowledged answers lost (of {sum(g['acked'] for g in games)})")
+        out["lost"] = (lost, sum(g["acked"] for g in games))
+        print(f"  after SIGKILL mid-run and restart: {lost} acknowledged answers lost (of {out['lost'][1]})", flush=True)
     finally:
         proc.terminate()
         proc.wait(10)
+    return out
 
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--bots", default="auto", help="bot kind of the opponents (auto, random)")
+    ap.add_argument("--opponents", default="1,3", help="numbers of bot opponents to measure, comma-separated")
+    ap.add_argument("--rate", type=float, default=500.0, help="answers/s offered in all for the latency run")
+    ap.add_argument("--database", help="database URL (default: a temporary SQLite file)")
+    args = ap.parse_args()
+    # the load script's loop is uvloop, as the server's is (uvicorn's): it must cost less
+    # than the server it measures
+    asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+    results = [measure(args, int(n)) for n in args.opponents.split(",")]
+    def row(name: str, cells, aim: str = "") -> None:
+        print(f"| {name} | {' | '.join(cells)} | {aim} |")
+
+    print()
+    row("measure", [f"person v {r['opponents']} {args.bots}" for r in results], "aim")
+    print("|---" * (len(results) + 2) + "|")
+    row(f"answers per second at {args.rate:.0f}/s offered", [f"{r['held'][0]:.0f}" for r in results],
+        f"≥ {args.rate:.0f}")
+    row("latency there", [r["held"][1] for r in results], "p99 < 50 ms")
+    row("flat out: answers/s, latency", [f"{r['flat'][0]:.0f}, {r['flat'][1]}" for r in results])
+    row("answers lost after SIGKILL mid-run", [f"{r['lost'][0]} of {r['lost'][1]}" for r in results], "0")
 
 if __name__ == "__main__":
     main()

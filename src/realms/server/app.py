@@ -4,7 +4,7 @@ One process keeps every live game in memory (state rebuilt by replaying the stor
 answers on first use) and each game's answers in the database.  A person's answer is
 checked on a copy of the state and committed; only then does the copy become the game and
 the 200 go out, at once: the bots whose turn follows play in the background (a task per
-game), and each batch of their answers is committed before the game's pages get it over
+game, their thinking done in another process: ``botworker``), and each batch of their answers is committed before the game's pages get it over
 the WebSocket, so what a page sees is stored, and a reload shows it.  A refused or failed
 answer leaves the game as it was.
 
@@ -41,16 +41,18 @@ and no error repeats the input it refuses (``limits``).
 
 Work a request can cause: none by the bots.  A game's creation stores it and an answer
 stores that answer; the bots play afterwards in the background, at most ``BOT_BATCH``
-answers per commit (fewer when a request waits for the game: it gets in within a slice).
+answers (or ``BOT_SECONDS`` of their thinking) per commit, the game held meanwhile.
 A game whose bots were cut short by a restart goes on at its first request.
 
 The state payload of a seat with a decision to make carries ``odds``: what the game's
 ``advice`` hook tells a player before deciding (Hy Breasil: the exact odds of the battles
 at stake), computed from the seat's view alone.
 
-Latency: the bots' answers run on the event loop but give it back every ``BOT_SLICE``
-seconds, and one game's bots play at a time (a shared lock), so however many games' bots
-are playing a request waits for at most one slice each time it awaits; states dropped are
+Latency: the bots think in a process of their own (``botworker``: ten times the cost of
+applying their answers), so the event loop only applies, stores and pushes what they
+answered, giving itself back every ``BOT_SLICE`` seconds, one game's batch at a time (a
+shared lock): however many games' bots have answered, a request waits for at most one
+slice each time it awaits; states dropped are
 released at once (no reference cycles left for the garbage collector); ``realms serve``
 warms every game (``Game.warm``: solver tables, boards) before it listens and freezes the
 objects alive at start-up out of the collector's passes.
@@ -66,6 +68,7 @@ import secrets
 import time
 from contextlib import asynccontextmanager
 from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -77,7 +80,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from pydantic import BaseModel, ConfigDict, Field
 
-from realms.core.agents import GENERIC_BOTS, Agent, bot_seed, parse_bot
+from realms.core.agents import Agent, parse_bot
 from realms.core.decision import IllegalAnswer
 from realms.core.engine import GameState
 from realms.core.game import Game, OptionError, UnknownGame, games, get_game
@@ -85,7 +88,7 @@ from realms.core.match import bot_answers
 from realms.core.mapgraph import MapError
 from realms.core.options import shown
 
-from . import limits
+from . import botworker, limits
 from .deadlines import Deadlines
 from .store import GameRow, Store, UndoConflict
 
@@ -97,11 +100,13 @@ MAX_BOT_DECISIONS = 200_000
 CHRONICLE_LINES = 200
 #: how many of its own consecutive decisions a seat can take back, one by one
 MAX_UNDO = 16
-#: bots playing in the background give the event loop back after this many seconds
+#: applying the bots' answers gives the event loop back after this many seconds
 BOT_SLICE = 0.002
 #: the bots' answers one background batch plays before they are committed and pushed
 #: (about 0.6 s of the slowest bots); a bigger bot turn goes on in the next batch
 BOT_BATCH = 1000
+#: nor do they think longer than this for one batch: a page sees their turn go on
+BOT_SECONDS = 0.25
 #: a seed the server draws for a game whose seed no player may know: below 2**53, so that
 #: a record read by JavaScript keeps it exact, and far too many to try one by one
 SECRET_SEEDS = 2**53
@@ -176,8 +181,9 @@ class Live:
     undos: int = 0
     #: the task playing this game's bots in the background (:meth:`Server.continue_bots`)
     bots: "asyncio.Task | None" = None
-    #: requests waiting for ``lock``: the bots commit what they have played and let them in
-    waiting: int = 0
+    #: (the bots' process's generation, the version its mirror of this game is at): the
+    #: next job sends the answers since, or the whole record if that mirror is unknown
+    mirrored: tuple = (0, 0)
     #: the advice last computed: (the state it is for, {seat: entries})
     _advice: tuple = (None, {})
     #: the payloads last made: (the state and undo count they are for, {seat: payload}),
@@ -243,20 +249,6 @@ class Live:
         self.forget_undo()
         before.release()
 
-    @asynccontextmanager
-    async def held(self):
-        """``lock`` for a request, counted in ``waiting`` while awaited: bots playing in the
-        background commit what they have and let the request in within a slice."""
-        self.waiting += 1
-        try:
-            await self.lock.acquire()
-        finally:
-            self.waiting -= 1
-        try:
-            yield
-        finally:
-            self.lock.release()
-
     def forget_undo(self) -> None:
         for u in self.undo:
             u.before.release()
@@ -289,17 +281,13 @@ def reveals(game: Game, seats: int, before: GameState, after: GameState) -> bool
     return False
 
 
-def _bot_factories(game: Game) -> dict:
-    return {**GENERIC_BOTS, **game.bots}
-
-
 def seat_choices(game: Game) -> list[dict]:
     """The seat kinds a game may be created with, ``{kind, label}`` each: a person, every
     bot by its plain name, each followed by the variants the game declares of it
     (``Game.bot_variants``: a bot's levels, ``auto:level=hard``)."""
     variants = game.bot_variants
     out = [{"kind": "human", "label": "human"}]
-    for name in sorted(_bot_factories(game)):
+    for name in sorted(botworker.bot_factories(game)):
         out.append({"kind": name, "label": variants.get(name, name)})
         out.extend({"kind": spec, "label": label} for spec, label in variants.items()
                    if spec != name and parse_bot(spec)[0] == name)
@@ -309,13 +297,7 @@ def seat_choices(game: Game) -> list[dict]:
 def make_agents(game: Game, seats: list[dict], seed: int) -> dict[int, Agent]:
     """The bots of ``seats`` by seat, each made from its kind (a name, or a variant with
     its parameters) with its own seed."""
-    factories = _bot_factories(game)
-    agents = {}
-    for i, s in enumerate(seats):
-        if s["kind"] != "human":
-            name, params = parse_bot(s["kind"])
-            agents[i] = factories[name](bot_seed(seed, i), **params)
-    return agents
+    return botworker.make_agents(game, [s["kind"] for s in seats], seed)
 
 
 def run_bots(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DECISIONS) -> None:
@@ -326,14 +308,6 @@ def run_bots(state: GameState, agents: dict[int, Agent], limit: int = MAX_BOT_DE
 
 def bots_to_move(state: GameState, agents: dict[int, Agent]) -> bool:
     return any(d.player in agents for d in state.pending())
-
-
-def _bounded(state: GameState, agents: dict[int, Agent], cap: int):
-    """:func:`bot_answers`, stopped after ``cap`` answers."""
-    for n, _ in enumerate(bot_answers(state, agents, MAX_BOT_DECISIONS), 1):
-        yield
-        if n >= cap:
-            return
 
 
 def seed_is_secret(game: Game) -> bool:
@@ -364,10 +338,10 @@ def dealing_seed(game: Game, seats: list[str], seed: int | None) -> int:
 
 
 def rebuild(row: GameRow) -> Live:
-    """The live game of a stored row: its answers replayed, its bots walked through their own
-    past answers so that their memory and dice are where they were.  The states before the
-    trailing answers of people are kept, so that an undo allowed before a restart is
-    allowed after it."""
+    """The live game of a stored row: its answers replayed (its bots think in the bots'
+    process, whose mirror of the game walks them through their own past answers:
+    ``botworker``).  The states before the trailing answers of people are kept, so that an
+    undo allowed before a restart is allowed after it."""
     game = get_game(row.game)
     state = game.new_game(row.options, row.seed)
     agents = make_agents(game, row.seats, row.seed)
@@ -377,13 +351,6 @@ def rebuild(row: GameRow) -> Live:
     undo: list[Undoable] = []
     chance_at = revealed_at = -1
     for i, (p, key) in enumerate(row.answers):
-        agent = agents.get(p)
-        if agent is not None:
-            decision = state.decision_for(p)
-            try:
-                agent.choose(decision, lambda: state.view(p))
-            except Exception:  # a bot that changed since; the stored answer still rules
-                pass
         before = state.clone() if i >= tail else None
         try:
             state.apply(p, key)
@@ -411,9 +378,19 @@ def rebuild(row: GameRow) -> Live:
 
 
 def _chronicle(live: Live, seat: int | None) -> list[str]:
-    """The last lines of the chronicle that ``seat`` (None: a spectator) may read, by each
-    event's audience."""
-    return live.state.chronicle_for(seat)[-CHRONICLE_LINES:]
+    """The last ``CHRONICLE_LINES`` of the chronicle that ``seat`` (None: a spectator) may
+    read, by each event's audience (``Event.seen_by``, as ``GameState.chronicle_for``):
+    looked for from the end, not filtered from the start (a long game has thousands)."""
+    state = live.state
+    over = state.is_over()
+    lines = []
+    for e in reversed(state.events):
+        if e.seen_by(seat, over):
+            lines.append(e.text)
+            if len(lines) == CHRONICLE_LINES:
+                break
+    lines.reverse()
+    return lines
 
 
 def _pending_json(game: Game, view: dict, decision) -> dict:
@@ -461,7 +438,7 @@ def _make_payload(live: Live, seat: int | None) -> dict:
     over = state.is_over()
     names = state.options.get("names") or [f"P{i + 1}" for i in range(len(live.row.seats))]
     view = state.view(seat)
-    labels = {c["kind"]: c["label"] for c in seat_choices(live.game)}
+    labels = _labels(live.game)
     return {
         "id": live.row.id,
         "game": live.game.id,
@@ -487,6 +464,16 @@ def _make_payload(live: Live, seat: int | None) -> dict:
     }
 
 
+_LABELS: dict[str, dict] = {}
+
+
+def _labels(game: Game) -> dict:
+    """The label of each seat kind of ``game`` (:func:`seat_choices`), made once."""
+    if game.id not in _LABELS:
+        _LABELS[game.id] = {c["kind"]: c["label"] for c in seat_choices(game)}
+    return _LABELS[game.id]
+
+
 def _token_from_header(authorization: str | None) -> str | None:
     if not authorization:
         return None
@@ -503,8 +490,10 @@ class Server:
         self.store = Store(database)
         self.live: dict[str, Live] = {}
         self._loading = asyncio.Lock()
-        #: held by the bots of one game while they play a slice (:meth:`_play_batch`)
+        #: held by one game's bots while their answers are applied (:meth:`_apply_batch`)
         self.cpu = asyncio.Lock()
+        #: the process the bots think in
+        self.bots = botworker.BOTS
         #: the store's futures awaited, each with the loop's future its waiter awaits
         self._commits: list[tuple[Future, asyncio.Future]] = []
         #: each game's undos in this process, kept across a rebuild of the game (a page
@@ -602,7 +591,7 @@ class Server:
     async def answer(self, live: Live, seat: int | None, body: Answer) -> str:
         """Apply ``seat``'s answer, commit it and return the new state (JSON text); the
         bots whose turn follows play on in the background (:meth:`continue_bots`)."""
-        async with live.held():
+        async with live.lock:
             if seat is None:  # who asks comes first: a spectator learns nothing of versions
                 raise HTTPException(403, "spectators cannot answer; send the seat's token")
             if body.version != live.version:
@@ -640,7 +629,7 @@ class Server:
     # -- taking an answer back ------------------------------------------------------------
     async def undo(self, live: Live, seat: int | None, body: Undo) -> str:
         """Take back ``seat``'s last answer (see the module docstring for when)."""
-        async with live.held():
+        async with live.lock:
             v = live.version
             if seat is None:
                 raise HTTPException(403, "spectators cannot undo; send the seat's token")
@@ -692,8 +681,9 @@ class Server:
 
     async def _bots_in_batches(self, live: Live) -> None:
         """Play ``live``'s bots until a person is awaited or the game is over: a batch at a
-        time on a copy, each committed, then made the game and pushed to its pages (so a
-        bot's answer is durable before any page sees it, and a reload shows it)."""
+        time, thought in the bots' process (``botworker``) while the game is held, applied
+        to a copy, committed, then made the game and pushed to its pages (so a bot's answer
+        is durable before any page sees it, and a reload shows it)."""
         while True:
             async with live.lock:
                 if self.live.get(live.row.id) is not live or not bots_to_move(live.state, live.agents):
@@ -702,7 +692,8 @@ class Server:
                 new = before.clone()
                 start = live.version
                 try:
-                    await self._play_batch(live, new)
+                    given = await self._think(live)
+                    await self._apply_batch(new, given)
                     await self.committed(self.store.submit(live.row.id, start, new.answers[start:]))
                 except Exception:
                     # rebuilt from what was committed at its next request, which starts them again
@@ -711,31 +702,45 @@ class Server:
                     new.release()
                     return
                 live.settle_bots(before, new)
+                live.mirrored = (self.bots.generation, live.version)
             if live.sockets:
                 await self.push(live)
 
-    async def _play_batch(self, live: Live, state: GameState) -> None:
-        """The bots answer on ``state`` (a copy nobody sees) until they are done, the batch
-        holds ``BOT_BATCH`` answers, or a request waits for the game.  They play a slice of
-        ``BOT_SLICE`` seconds at a time and give the event loop back after each, holding
-        ``self.cpu`` for the whole batch: one slice of one game's bots per pass of the loop,
-        so however many games' bots are playing, a request waits for at most one slice each
-        time it awaits; and the games' bots take turns batch by batch, in the order they
-        came, so the first to come is answered first (slice by slice, every game would
-        wait for all the others' turns)."""
+    async def _think(self, live: Live) -> tuple:
+        """The bots' next batch for ``live``, from the bots' process: the answers since its
+        mirror of the game, or the whole record where it has none."""
+        row, state = live.row, live.state
+        generation, since = live.mirrored
+        for attempt in range(3):
+            start = since if attempt == 0 and generation == self.bots.generation else 0
+            job = botworker.Job(row.id, row.game, row.options, row.seed, tuple(s["kind"] for s in row.seats),
+                                start, tuple(state.answers[start - 1]) if start else None,
+                                tuple(state.answers[start:]), BOT_BATCH, BOT_SECONDS, MAX_BOT_DECISIONS)
+            try:
+                given = await self.bots.play(job)
+            except BrokenProcessPool:
+                if attempt:
+                    raise
+                log.warning("the bots' process died; a new one takes over")
+                continue  # a new process, sent the whole record
+            if given is not None:
+                return given
+        raise RuntimeError("the bots' process did not take the whole record")
+
+    async def _apply_batch(self, state: GameState, given: tuple) -> None:
+        """Apply the bots' answers ``given`` to ``state`` (a copy nobody sees), a slice of
+        ``BOT_SLICE`` seconds at a time, giving the event loop back after each, and holding
+        ``self.cpu`` for the whole batch: one slice of one game's batch per pass of the
+        loop, so however many games' bots have answered, a request waits for at most one
+        slice each time it awaits; and the games' batches go in the order they came."""
         clock = time.perf_counter
-        answers = _bounded(state, live.agents, BOT_BATCH)
         async with self.cpu:
-            while True:
-                due = clock() + BOT_SLICE
-                for _ in answers:
-                    if clock() > due:
-                        break
-                else:
-                    return
-                await asyncio.sleep(0)
-                if live.waiting:
-                    return
+            due = clock() + BOT_SLICE
+            for p, key in given:
+                if clock() > due:
+                    await asyncio.sleep(0)
+                    due = clock() + BOT_SLICE
+                state.apply(p, key)
 
     def stop_bots(self) -> None:
         for live in self.live.values():

@@ -36,19 +36,22 @@ def serve(host: str, port: int, database: str, log_level: str, games_at_once: in
     from realms.core.game import games
 
     from .app import create_app
+    from .botworker import BOTS
     from .limits import TokenBucket
 
     app = create_app(database, creations=TokenBucket(games_at_once, games_per_minute))
     for game in games().values():
         if game.warm is not None:
             game.warm()
+    # the bots think in a process of their own (server/botworker.py), started and warmed now
+    BOTS.start(warm=True)
     # what is alive now (modules, tables, the app) lives as long as the process: keep it
     # out of the garbage collector's full passes, which then walk the games only (shorter
     # pauses of every request in flight)
     gc.collect()
     gc.freeze()
-    # the store's writer thread takes the interpreter back from the bots playing on the
-    # event loop after at most this long, several times a commit (default: 5 ms each)
+    # the store's writer thread takes the interpreter back from the event loop after at
+    # most this long, several times a commit (default: 5 ms each)
     sys.setswitchinterval(SWITCH_INTERVAL)
     click.echo(f"realms: serving on http://{host}:{port}/ (games in {app.state.server.store.engine.url})", err=True)
     if host in ("0.0.0.0", "::"):

@@ -1,0 +1,193 @@
+"""The bots' thinking, in a process of its own: the server's event loop only applies,
+stores and pushes the answers they give.
+
+A bot's choice costs ten times what applying it does (Hy Breasil's auto bot: ~1 ms
+against ~0.08 ms), and in the server's process it held the interpreter that every request
+needs: with a hundred games, each request waited behind slices of bots.  Here one worker
+process keeps a mirror of each game it plays for (its state and its bots, whose memory
+and dice are those of the game's own bots) and answers jobs, one at a time, in the order
+they come: "these answers were given since the last job (or: here is the whole record);
+let the bots play on, at most ``cap`` answers or ``seconds``; which answers did they give?".
+
+The server holds the game while a job is out, so no other answer comes between the
+mirror's and the game's: the mirror is at the game's version after each job, which the
+next job checks (its ``start`` and the answer before it); a job that finds its mirror
+elsewhere (the worker restarted, the game was rebuilt from the store, or a batch was not
+stored) is told to come back with the whole record, from which the mirror is rebuilt as
+the server rebuilds a game: its answers replayed, each bot walked through its own.
+
+The bots play the same answers as in the server's process: the same bots, made the same
+way, asked the same decisions in the same order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+
+from realms.core.agents import GENERIC_BOTS, Agent, bot_seed, parse_bot
+from realms.core.engine import GameState
+from realms.core.game import get_game, games
+from realms.core.match import bot_answers
+
+#: mirrors a worker keeps (the least recently played for is dropped first: a job that
+#: finds none brings the whole record)
+MIRRORS = 2000
+#: seconds between the worker's looks at whether the server is still there
+PARENT_CHECK = 0.5
+
+
+@dataclass(frozen=True)
+class Job:
+    """What the bots of one game are to play: ``answers`` given since the mirror's
+    ``start`` (the answer before them ``prev``, for a check), or the whole record when
+    ``start`` is 0; then at most ``cap`` bot answers or ``seconds`` of thinking."""
+
+    game_id: str
+    game: str
+    options: dict
+    seed: int
+    kinds: tuple[str, ...]
+    start: int
+    prev: tuple | None
+    answers: tuple
+    cap: int
+    seconds: float
+    max_decisions: int
+
+
+def bot_factories(game) -> dict:
+    """The bots a game may be played by, by name: every game's and its own."""
+    return {**GENERIC_BOTS, **game.bots}
+
+
+def make_agents(game, kinds, seed: int) -> dict[int, Agent]:
+    """The bots of a game's seats by seat (``kinds``: "human" or a bot's name or variant),
+    each made from its kind with its own seed."""
+    factories = bot_factories(game)
+    agents = {}
+    for i, kind in enumerate(kinds):
+        if kind != "human":
+            name, params = parse_bot(kind)
+            agents[i] = factories[name](bot_seed(seed, i), **params)
+    return agents
+
+
+@dataclass
+class Mirror:
+    state: GameState
+    agents: dict[int, Agent]
+
+
+_mirrors: "OrderedDict[str, Mirror]" = OrderedDict()
+
+
+def _rebuilt(job: Job) -> Mirror:
+    """A game's mirror from its whole record: the answers replayed, each bot walked through
+    its own (asked the decision it answered, its answer the stored one), so that its
+    memory and dice are where they are in the game."""
+    game = get_game(job.game)
+    state = game.new_game(job.options, job.seed)
+    agents = make_agents(game, job.kinds, job.seed)
+    for p, key in job.answers:
+        agent = agents.get(p)
+        if agent is not None:
+            try:
+                agent.choose(state.decision_for(p), lambda: state.view(p))
+            except Exception:  # a bot that changed since; the stored answer still rules
+                pass
+        state.apply(p, key)
+    return Mirror(state, agents)
+
+
+def play(job: Job) -> tuple | None:
+    """Run ``job`` in the worker: the bots' answers, or None when the mirror is not where
+    the job starts (the caller sends the whole record)."""
+    mirror = _mirrors.pop(job.game_id, None)
+    if job.start == 0:
+        mirror = _rebuilt(job)
+    else:
+        if mirror is None:
+            return None
+        answers = mirror.state.answers
+        if len(answers) != job.start or tuple(answers[-1]) != tuple(job.prev):
+            return None
+        for p, key in job.answers:
+            mirror.state.apply(p, key)
+    state, agents = mirror.state, mirror.agents
+    start = len(state.answers)
+    due = time.perf_counter() + job.seconds
+    for n, _ in enumerate(bot_answers(state, agents, job.max_decisions), 1):
+        if n >= job.cap or time.perf_counter() > due:
+            break
+    given = tuple(state.answers[start:])
+    if not state.is_over():
+        _mirrors[job.game_id] = mirror
+        while len(_mirrors) > MIRRORS:
+            _mirrors.popitem(last=False)
+    return given
+
+
+def _begin(warm: bool) -> None:
+    """The worker's start: a watch that ends it when the server is gone (killed, the
+    worker would wait for jobs for ever), and every game's tables loaded when ``warm``
+    (``realms serve``)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="realms-bots-watch", daemon=True).start()
+    if warm:
+        for game in games().values():
+            if game.warm is not None:
+                game.warm()
+
+
+class Bots:
+    """The server's side: one worker process, started at the first job (or by
+    :meth:`start`), started again if it dies (its mirrors then rebuilt, job by job).
+    ``generation`` counts its starts: a game's mirror is known only within one."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+        self.generation = 0
+
+    def start(self, warm: bool = False) -> None:
+        if self._pool is None:
+            # spawn: a fresh interpreter (the server has threads: a fork could copy a held lock)
+            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_begin, initargs=(warm,))
+            self.generation += 1
+            self._pool.submit(int)  # the process starts (and warms) now, not at the first job
+
+    async def play(self, job: Job) -> tuple | None:
+        """The answers of ``job``'s bots (None: send the whole record); a worker that died
+        is replaced and the error raised (the game is rebuilt at its next request)."""
+        self.start()
+        pool = self._pool
+        try:
+            return await asyncio.wrap_future(pool.submit(play, job))
+        except BrokenProcessPool:
+            if self._pool is pool:
+                self._pool = None
+            raise
+
+    def stop(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+
+#: one worker for the process: the apps a test suite makes share it (each app's games
+#: have their own ids; a game rebuilt from the store sends its whole record)
+BOTS = Bots()
