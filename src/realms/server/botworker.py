@@ -40,6 +40,11 @@ from realms.core.match import bot_answers
 #: mirrors a worker keeps (the least recently played for is dropped first: a job that
 #: finds none brings the whole record)
 MIRRORS = 2000
+#: the worker's niceness: where the cores are short, the server's requests (and pushes)
+#: come first and the bots' thinking after, as when they thought on the event loop in
+#: slices; without it the system shares the cores out evenly, and a request waits for
+#: the bots' thinking
+NICENESS = 10
 #: seconds between the worker's looks at whether the server is still there
 PARENT_CHECK = 0.5
 
@@ -136,9 +141,10 @@ def play(job: Job) -> tuple | None:
 
 
 def _begin(warm: bool) -> None:
-    """The worker's start: a watch that ends it when the server is gone (killed, the
-    worker would wait for jobs for ever), and every game's tables loaded when ``warm``
-    (``realms serve``)."""
+    """The worker's start: a lower priority than the server's (``NICENESS``), a watch
+    that ends it when the server is gone (killed, the worker would wait for jobs for
+    ever), and every game's tables loaded when ``warm`` (``realms serve``)."""
+    os.nice(NICENESS)
     parent = os.getppid()
 
     def watch() -> None:
