@@ -25,21 +25,23 @@ sequences of answers as that seat would see them played.  Each iteration
 
 The policy's answer is the default, and the search looks for a better one (play the bot's
 answer, search only where it matters).  At the root its answer comes from a policy bot the
-search keeps for its seat from decision to decision (its memory is that of a bot playing
-the seat), and it is tried at least as often as any other answer.  The root's answers are
-compared on *common random numbers*: the ``t``-th try of every answer uses the ``t``-th
-sample (the same determinization, dice and rollout bots), so the luck of the deal and of the dice
-cancels out of their differences.  Another answer is played only when it beats the
-policy's on the same samples by ``z`` standard errors (as a one-sided level: the Student-t
-quantile for the samples' number, since a spread estimated from four samples is itself
-uncertain), the policy's answer counting as one
-more sample of no difference (so that with a huge ``z`` the search plays exactly what a
-bot of its policy playing the seat would: the test that pins it); a search where every answer tried
-gives exactly what the policy's gives stops early (the decision does not matter within
-the horizon).  At the seat's later decisions inside the tree the policy's answer counts
-``prior`` visits more (progressive bias).  A position the seat was already asked in
-(answers that lead back to it, such as an attack called off) gets the policy's answer
-without a search, so that a search cut at a horizon cannot circle for ever.
+search keeps for its seat from decision to decision and asks every decision of the seat
+(its memory is that of a bot playing the seat), and it is tried at least as often as any
+other answer.  The root's answers are compared on *common random numbers*: the ``t``-th
+try of every answer uses the ``t``-th sample (the same determinization, dice and rollout
+bots), so the luck of the deal and of the dice cancels out of their differences; each
+answer gets the three samples a comparison needs before another is tried.  Another answer
+is played only when it beats the policy's on the same samples by ``z`` standard errors (as
+a one-sided level: the Student-t quantile for the samples' number, since a spread estimated
+from four samples is itself uncertain), the policy's answer counting as one more sample of
+no difference (so that with a huge ``z`` the search plays exactly what a bot of its policy
+playing the seat would: the test that pins it).  A search where every answer tried gives
+exactly what the policy's gives stops early (the decision does not matter within the
+horizon), and a question of one option is not searched.  At the seat's later decisions
+inside the tree the policy's answer counts ``prior`` visits more (progressive bias).  A
+position the seat was already asked in (answers that lead back to it, such as an attack
+called off) gets the policy's answer without a search, so that a search cut at a horizon
+cannot circle for ever.
 
 Simultaneous decisions (several pending) are taken one after another inside the tree, the
 deciding seat's first at the root.  With an iteration budget the bot is deterministic for a
