@@ -15,13 +15,14 @@ Prints, as JSON lines:
   single-seat environment (its bots' answers counted too), for each game, one process.
 
 The issue's figures (aim ≥ 40% each, Brittania ≥ 3× its fair share; 200 games each; ≤ 250
-ms a decision median), one process each, one after another:
+ms a decision median), one process each, one after another (``--minutes`` caps a match on
+a busy machine; the JSON line says how many games were played):
 
+    .venv/bin/python benchmarks/bench_search.py --game hy-breasil --opponent auto --bot ismcts:iters=16 --games 200
     .venv/bin/python benchmarks/bench_search.py --game brian-boru --opponent greedy --bot ismcts:iters=30 --games 200
-    .venv/bin/python benchmarks/bench_search.py --game hy-breasil --opponent auto --bot ismcts:iters=30 --games 200
-    .venv/bin/python benchmarks/bench_search.py --game version2 --opponent general --bot ismcts:iters=30 --games 200
+    .venv/bin/python benchmarks/bench_search.py --game version2 --opponent general --bot ismcts:iters=16 --games 200
     .venv/bin/python benchmarks/bench_search.py --game brittania --options '{"players": 12}' \
-        --opponent steward --bot ismcts:iters=30 --games 200
+        --opponent steward --bot ismcts:iters=16 --games 200
     .venv/bin/python benchmarks/bench_search.py --adapters
 """
 
