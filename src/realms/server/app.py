@@ -189,6 +189,8 @@ class Live:
     #: the payloads last made: (the state and undo count they are for, {seat: payload}),
     #: so that the push after an answer reuses the payload of its 200
     _payloads: tuple = (None, -1, {})
+    #: (a state, its :func:`kept_hidden`): the last asked for by :meth:`settle`
+    _hidden: tuple = (None, None)
     #: a finished game's (turn, answers) starts, for the replay viewer
     turn_starts: list | None = None
     #: the server's turn deadlines (server/deadlines.py), asked for the payload's deadline
@@ -229,9 +231,10 @@ class Live:
         self.state = after
         self.row.answers = list(after.answers)
         if not bots_to_move(after, self.agents):
-            if before.dice.fingerprint() != after.dice.fingerprint():
+            was, now = self.kept_hidden(before), self.kept_hidden(after)
+            if was[0] != now[0]:
                 self.chance_at = start
-            elif reveals(self.game, len(self.row.seats), before, after):
+            elif reveals_between(was, now):
                 self.revealed_at = start
             else:
                 self.undo.append(Undoable(start, seat, before))
@@ -240,6 +243,13 @@ class Live:
                 return
         self.forget_undo()
         before.release()
+
+    def kept_hidden(self, state: GameState) -> tuple:
+        """:func:`kept_hidden` of ``state``, kept for the last state asked: the state after
+        one answer is the state before the next."""
+        if self._hidden[0] is not state:
+            self._hidden = (state, kept_hidden(self.game, len(self.row.seats), state))
+        return self._hidden[1]
 
     def settle_bots(self, before: GameState, after: GameState) -> None:
         """Make ``after``, ``before`` and bots' answers, the game: nothing before them can
@@ -269,16 +279,25 @@ class Live:
         return found
 
 
+def kept_hidden(game: Game, seats: int, state: GameState) -> tuple:
+    """What an answer must leave as it was to be taken back: ``state``'s dice (their
+    fingerprint) and what it hides from each seat and a spectator (``Game.hidden``, as
+    text)."""
+    return state.dice.fingerprint(), [set(map(str, game.hidden(state, seat))) for seat in (*range(seats), None)]
+
+
+def reveals_between(before: tuple, after: tuple) -> bool:
+    """Whether the state of :func:`kept_hidden` ``after`` shows a seat, or a spectator,
+    something that the one of ``before`` hid from it: a packet passed on, a card drawn or
+    played face up.  Such an answer cannot be taken back, or its seat could look at what
+    comes next and choose again, and the others would have seen what it held (issue 14
+    item 9)."""
+    return any(not hid <= still for hid, still in zip(before[1], after[1]))
+
+
 def reveals(game: Game, seats: int, before: GameState, after: GameState) -> bool:
-    """Whether ``after`` shows a seat, or a spectator, something that ``before`` hid from
-    it (by ``Game.hidden``): a packet passed on, a card drawn or played face up.  Such an
-    answer cannot be taken back, or its seat could look at what comes next and choose
-    again, and the others would have seen what it held (issue 14 item 9)."""
-    for seat in (*range(seats), None):
-        still = set(map(str, game.hidden(after, seat)))
-        if any(str(item) not in still for item in game.hidden(before, seat)):
-            return True
-    return False
+    """:func:`reveals_between` two states."""
+    return reveals_between(kept_hidden(game, seats, before), kept_hidden(game, seats, after))
 
 
 def seat_choices(game: Game) -> list[dict]:
@@ -439,6 +458,7 @@ def _make_payload(live: Live, seat: int | None) -> dict:
     names = state.options.get("names") or [f"P{i + 1}" for i in range(len(live.row.seats))]
     view = state.view(seat)
     labels = _labels(live.game)
+    result = state.result()
     return {
         "id": live.row.id,
         "game": live.game.id,
@@ -455,9 +475,9 @@ def _make_payload(live: Live, seat: int | None) -> dict:
                    "name": names[i] if i < len(names) else f"P{i + 1}"}
                   for i, s in enumerate(live.row.seats)],
         "over": over,
-        "result": state.result() if over else None,
+        "result": result if over else None,
         "score_name": live.game.score_name,
-        "scores": [state.result()["scores"].get(n) for n in names],
+        "scores": [result["scores"].get(n) for n in names],
         "panels": live.game.panels(view) if live.game.panels is not None and seat is not None else [],
         "chronicle": _chronicle(live, seat),
         "deadline": live.deadlines.payload(live) if live.deadlines is not None else None,
