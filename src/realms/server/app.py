@@ -444,8 +444,12 @@ def payload_json(live: Live, seat: int | None) -> str:
     after an answer sends the text of its 200)."""
     entry = _cached(live, seat)
     if entry[1] is None:
-        entry[1] = json.dumps(entry[0], ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+        entry[1] = _encode(entry[0])
     return entry[1]
+
+
+#: a payload is plain data (no cycles to look for); escaped to ASCII, which encodes faster
+_encode = json.JSONEncoder(ensure_ascii=True, allow_nan=False, check_circular=False, separators=(",", ":")).encode
 
 
 def json_response(text: str) -> Response:
