@@ -78,11 +78,13 @@ class Conn:
         self.host, self.port = host, int(port)
         self.reader = self.writer = None
 
-    async def request(self, method: str, path: str, token: str, body: dict | None = None) -> tuple[int, dict]:
+    async def request(self, method: str, path: str, token: str, body: dict | None = None,
+                      socket: str = "") -> tuple[int, dict]:
         if self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
         data = json.dumps(body).encode() if body is not None else b""
-        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nAuthorization: Bearer {token}\r\n"
+        named = f"X-Realms-Socket: {socket}\r\n" if socket else ""
+        head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nAuthorization: Bearer {token}\r\n{named}"
                 f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n").encode()
         self.writer.write(head + data)
         raw = await self.reader.readuntil(b"\r\n\r\n")
@@ -132,7 +134,9 @@ async def load(url: str, games: list[dict], seconds: float, latencies: list[floa
         try:
             # no compression, for the same reason (a browser would inflate each push, and
             # the server deflate it)
-            ws = await ws_connect(f"ws{url[4:]}/api/games/{g['id']}/ws?token={g['token']}", max_size=None,
+            # named as a page names its socket: the state of its own answers comes in their 200s only
+            name = f"bench{i}"
+            ws = await ws_connect(f"ws{url[4:]}/api/games/{g['id']}/ws?token={g['token']}&socket={name}", max_size=None,
                                   compression=None)
             state = json.loads(await ws.recv())
             reader = asyncio.create_task(read())
@@ -161,7 +165,7 @@ async def load(url: str, games: list[dict], seconds: float, latencies: list[floa
                 key = opts[(state["version"] * 7) % len(opts)]["key"]
                 t0 = time.perf_counter()
                 status, new = await conn.request("POST", f"/api/games/{g['id']}/answers", g["token"],
-                                                 {"key": key, "version": state["version"]})
+                                                 {"key": key, "version": state["version"]}, name)
                 if latencies is not None:
                     latencies.append(time.perf_counter() - t0)
                 if status != 200:

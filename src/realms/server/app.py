@@ -33,7 +33,9 @@ package, so the page works without internet):
   (chance drawn) by that answer, or it revealed something; 404 unknown game.  The state
   payload says ``can_undo``, and ``undos`` counts this game's undos in this process.
 - ``GET /api/games/{id}/record``, ``GET /api/games/{id}/board.svg``
-- ``WS /api/games/{id}/ws?token=…``: the state, then each new state
+- ``WS /api/games/{id}/ws?token=…&socket=NAME``: the state, then each new state, but those
+  of the page's own answers and undos that name its socket (``X-Realms-Socket: NAME``):
+  their 200 carries them, and a second copy of 19 KB cost the server and the page
 
 Who asks is checked before what is asked: a request without a seat's token that only a
 seat may make is 403 whatever its version.  Every request body is at most 64 KiB (413),
@@ -98,6 +100,10 @@ MAX_SEED = 2**31 - 1
 #: (``bot_answers`` stops with an error); what a request may make them play is below
 MAX_BOT_DECISIONS = 200_000
 CHRONICLE_LINES = 200
+#: the longest name a page may give its socket
+SOCKET_ID = 64
+SOCKET_HELP = ("the name this page gave its WebSocket (?socket=): the new state is in this response, "
+               "and that socket is not sent it again")
 #: how many of its own consecutive decisions a seat can take back, one by one
 MAX_UNDO = 16
 #: applying the bots' answers gives the event loop back after this many seconds
@@ -169,6 +175,9 @@ class Live:
     agents: dict[int, Agent]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: dict[Any, int | None] = field(default_factory=dict)  # websocket -> seat
+    #: the sockets their pages named (``?socket=``), by name: a page's answer names its
+    #: socket (``X-Realms-Socket``), which is not sent the state its 200 carries
+    named: dict[str, Any] = field(default_factory=dict)
     #: the last answers, oldest first, when each was a person's, drew no chance and had
     #: no reply from anybody else (``undo[-1].n == version - 1``); at most ``MAX_UNDO``
     undo: list[Undoable] = field(default_factory=list)
@@ -199,6 +208,11 @@ class Live:
     @property
     def version(self) -> int:
         return len(self.state.answers)
+
+    def socket_of(self, name: str | None, seat: int | None) -> Any:
+        """The socket a page named ``name``, if it watches as ``seat``; else None."""
+        ws = self.named.get(name) if name else None
+        return ws if ws is not None and self.sockets.get(ws, -1) == seat else None
 
     def can_undo(self, seat: int | None) -> bool:
         return seat is not None and bool(self.undo) and self.undo[-1].seat == seat and not self.state.is_over()
@@ -448,8 +462,8 @@ def payload_json(live: Live, seat: int | None) -> str:
     return entry[1]
 
 
-#: a payload is plain data (no cycles to look for); escaped to ASCII, which encodes faster
-_encode = json.JSONEncoder(ensure_ascii=True, allow_nan=False, check_circular=False, separators=(",", ":")).encode
+#: a payload is plain data: no cycles to look for (7% of the encoding's time)
+_encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=False, separators=(",", ":")).encode
 
 
 def json_response(text: str) -> Response:
@@ -612,9 +626,10 @@ class Server:
         return live
 
     # -- answering ----------------------------------------------------------------------
-    async def answer(self, live: Live, seat: int | None, body: Answer) -> str:
+    async def answer(self, live: Live, seat: int | None, body: Answer, socket: str | None = None) -> str:
         """Apply ``seat``'s answer, commit it and return the new state (JSON text); the
-        bots whose turn follows play on in the background (:meth:`continue_bots`)."""
+        bots whose turn follows play on in the background (:meth:`continue_bots`).  The
+        other pages get it over their sockets; ``socket``, the asking page's, not again."""
         async with live.lock:
             if seat is None:  # who asks comes first: a spectator learns nothing of versions
                 raise HTTPException(403, "spectators cannot answer; send the seat's token")
@@ -647,12 +662,13 @@ class Server:
             self.continue_bots(live)
             payload = payload_json(live, seat)
         if live.sockets:
-            asyncio.get_running_loop().create_task(self.push(live))
+            asyncio.get_running_loop().create_task(self.push(live, live.socket_of(socket, seat)))
         return payload
 
     # -- taking an answer back ------------------------------------------------------------
-    async def undo(self, live: Live, seat: int | None, body: Undo) -> str:
-        """Take back ``seat``'s last answer (see the module docstring for when)."""
+    async def undo(self, live: Live, seat: int | None, body: Undo, socket: str | None = None) -> str:
+        """Take back ``seat``'s last answer (see the module docstring for when); pushed as
+        :meth:`answer` pushes."""
         async with live.lock:
             v = live.version
             if seat is None:
@@ -693,7 +709,7 @@ class Server:
             dropped.release()
             payload = payload_json(live, seat)
         if live.sockets:
-            asyncio.get_running_loop().create_task(self.push(live))
+            asyncio.get_running_loop().create_task(self.push(live, live.socket_of(socket, seat)))
         return payload
 
     # -- the bots, in the background ------------------------------------------------------
@@ -771,10 +787,11 @@ class Server:
             if live.bots is not None:
                 live.bots.cancel()
 
-    async def push(self, live: Live) -> None:
-        """Send the new state to every page watching the game, each as its seat sees it
-        (all made before the first is sent, so that every page gets the same version)."""
-        sockets = list(live.sockets.items())
+    async def push(self, live: Live, skip: Any = None) -> None:
+        """Send the new state to every page watching the game (but ``skip``: the page that
+        has it in its 200), each as its seat sees it (all made before the first is sent, so
+        that every page gets the same version)."""
+        sockets = [(ws, seat) for ws, seat in live.sockets.items() if ws is not skip]
         cache = {seat: payload_json(live, seat) for seat in {seat for _, seat in sockets}}
         for ws, seat in sockets:
             try:
@@ -866,10 +883,12 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         return JSONResponse(state_payload(past, None))
 
     @app.post("/api/games/{game_id}/answers")
-    async def post_answer(game_id: str, body: Answer, authorization: str | None = Header(default=None)) -> JSONResponse:
+    async def post_answer(game_id: str, body: Answer, authorization: str | None = Header(default=None),
+                          x_realms_socket: str | None = Header(default=None, max_length=SOCKET_ID,
+                                                               description=SOCKET_HELP)) -> JSONResponse:
         live = await server.get(game_id)
         seat = live.seat_of(_token_from_header(authorization))
-        return json_response(await server.answer(live, seat, body))
+        return json_response(await server.answer(live, seat, body, x_realms_socket))
 
     @app.post("/api/games/{game_id}/undo", responses={
         403: {"description": "a spectator; or the last answer is not the seat's (somebody decided "
@@ -878,13 +897,15 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         422: {"description": "a die was rolled (chance drawn) by that answer; or a bad body"},
         404: {"description": "unknown game"},
     })
-    async def post_undo(game_id: str, body: Undo, authorization: str | None = Header(default=None)) -> JSONResponse:
+    async def post_undo(game_id: str, body: Undo, authorization: str | None = Header(default=None),
+                        x_realms_socket: str | None = Header(default=None, max_length=SOCKET_ID,
+                                                             description=SOCKET_HELP)) -> JSONResponse:
         """Take back the seat's own last decision, when nobody else has decided since and no
         die was rolled by it; the answer is deleted from the database before the 200, which
         carries the state as it was before that decision."""
         live = await server.get(game_id)
         seat = live.seat_of(_token_from_header(authorization))
-        return json_response(await server.undo(live, seat, body))
+        return json_response(await server.undo(live, seat, body, x_realms_socket))
 
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str, authorization: str | None = Header(default=None)) -> JSONResponse:
@@ -925,7 +946,8 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
                 "turns": [{"turn": t, "at": at} for t, at in live.turn_starts]}
 
     @app.websocket("/api/games/{game_id}/ws")
-    async def ws_state(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+    async def ws_state(websocket: WebSocket, game_id: str, token: str | None = None,
+                       socket: str | None = Query(default=None, max_length=SOCKET_ID)) -> None:
         try:
             live = await server.get(game_id)
             seat = live.seat_of(token)
@@ -934,6 +956,8 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
             return
         await websocket.accept()
         live.sockets[websocket] = seat
+        if socket:
+            live.named[socket] = websocket
         try:
             await websocket.send_text(payload_json(live, seat))
             while True:  # the page sends nothing we need; this notices it leaving
@@ -942,6 +966,8 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
             pass
         finally:
             live.sockets.pop(websocket, None)
+            if socket and live.named.get(socket) is websocket:
+                del live.named[socket]
 
     # -- the browser client ---------------------------------------------------------------
     @app.get("/", include_in_schema=False)

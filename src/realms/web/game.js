@@ -8,6 +8,9 @@ const $ = (id) => document.getElementById(id);
 const gameId = location.pathname.split("/").filter(Boolean).pop();
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
 const auth = token ? { Authorization: `Bearer ${token}` } : {};
+// this page's WebSocket, by a name its answers give: the server sends their new state in
+// the 200 alone, not again over the socket
+const socketName = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, "0")).join("");
 
 let current = null;      // the last state payload shown
 let boardVersion = -1;   // version of the board picture shown
@@ -98,7 +101,7 @@ async function post(path, body) {
   try {
     const r = await fetch(`/api/games/${gameId}/${path}`, {
       method: "POST",
-      headers: { "Content-Type": "application/json", ...auth },
+      headers: { "Content-Type": "application/json", "X-Realms-Socket": socketName, ...auth },
       body: JSON.stringify(body),
     });
     const data = await r.json();
@@ -649,7 +652,7 @@ function fail(why) {
 let delay = 1500;
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const q = token ? `?token=${encodeURIComponent(token)}` : "";
+  const q = `?socket=${socketName}` + (token ? `&token=${encodeURIComponent(token)}` : "");
   const ws = new WebSocket(`${proto}://${location.host}/api/games/${gameId}/ws${q}`);
   ws.onopen = () => { delay = 1500; $("offline").hidden = true; };
   ws.onmessage = (ev) => render(JSON.parse(ev.data));
