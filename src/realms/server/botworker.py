@@ -42,9 +42,10 @@ from realms.core.match import bot_answers
 MIRRORS = 2000
 #: the worker's niceness: where the cores are short, the server's requests (and pushes)
 #: come first and the bots' thinking after, as when they thought on the event loop in
-#: slices; without it the system shares the cores out evenly, and a request waits for
-#: the bots' thinking
-NICENESS = 10
+#: slices.  On a machine at load 5 (two cores), at 200 answers/s: niceness 0, a person's
+#: answer p50 38-87 ms (it waits for the bots' thinking); 10, the bots' turns 0.5-0.9 s
+#: (starved by everything else); 5, 12-15 ms and 0.13 s
+NICENESS = 5
 #: seconds between the worker's looks at whether the server is still there
 PARENT_CHECK = 0.5
 
