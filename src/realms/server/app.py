@@ -4,8 +4,9 @@ One process keeps every live game in memory (state rebuilt by replaying the stor
 answers on first use) and each game's answers in the database.  A person's answer is
 checked on a copy of the state and committed; only then does the copy become the game and
 the 200 go out, at once: the bots whose turn follows play in the background (a task per
-game, their thinking done in another process: ``botworker``), and each batch of their answers is committed before the game's pages get it over
-the WebSocket, so what a page sees is stored, and a reload shows it.  A refused or failed
+game, their thinking done in another process: ``botworker``), and each batch of their
+answers is committed before the game's pages get it over the WebSocket, so what a page
+sees is stored, and a reload shows it.  A refused or failed
 answer leaves the game as it was.
 
 API (OpenAPI at ``/docs``, its Swagger UI served from the installed ``fastapi-offline``
