@@ -14,6 +14,7 @@ retreat from them, and breaks off a battle that turns clearly against it.
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 
 from realms.core.agents import ViewFn
 from realms.core.decision import Decision
@@ -23,6 +24,8 @@ from .board import load_board
 from .rules import load_rules
 
 NOBODY = -1
+#: a unit's experience (a unit is ``[arm, move points, experience, spent]``)
+_EXPERIENCE = itemgetter(2)
 
 
 class _Look:
@@ -47,6 +50,14 @@ class _Look:
         for f in self.mine:
             self.threat[f] = max((len(self.units[g]) for g in b.adj[f] if owner[g] not in (me, NOBODY)), default=0)
         self.dist = self._frontier_distance()
+        #: per field, what :meth:`eligible`, :meth:`surplus`, :meth:`defence`, :meth:`value`
+        #: and :meth:`first_mover` gave: the view is fixed for the decision, and one
+        #: decision asks about the same field once per option it weighs
+        self._eligible: dict[int, list] = {}
+        self._surplus: dict[int, int] = {}
+        self._defence: dict[int, float] = {}
+        self._value: dict[int, float] = {}
+        self._first: dict[int, tuple] = {}
 
     def _frontier_distance(self) -> dict[int, int]:
         b, owner, me = self.board, self.owner, self.me
@@ -71,15 +82,34 @@ class _Look:
         return need
 
     def eligible(self, f: int) -> list:
-        return [u for u in self.units[f] if u[1] > 0 or not u[3]]
+        out = self._eligible.get(f)
+        if out is None:
+            out = self._eligible[f] = [u for u in self.units[f] if u[1] > 0 or not u[3]]
+        return out
 
     def surplus(self, f: int) -> int:
-        us = self.units[f]
-        ready = len(self.eligible(f))
-        resting = len(us) - ready
-        return max(0, ready - max(0, self.guard(f) - resting))
+        out = self._surplus.get(f)
+        if out is None:
+            ready = len(self.eligible(f))
+            resting = len(self.units[f]) - ready
+            out = self._surplus[f] = max(0, ready - max(0, self.guard(f) - resting))
+        return out
+
+    def first_mover(self, f: int) -> tuple:
+        """The first of the field's units with moves left (as movement.first_mover orders
+        them): the one a ``f>t`` key moves."""
+        out = self._first.get(f)
+        if out is None:
+            out = self._first[f] = min(tuple(u) for u in self.units[f] if u[1] > 0)
+        return out
 
     def defence(self, t: int) -> float:
+        out = self._defence.get(t)
+        if out is None:
+            out = self._defence[t] = self._strength(t)
+        return out
+
+    def _strength(self, t: int) -> float:
         n = len(self.units[t])
         if not n:
             return 0.0
@@ -89,10 +119,16 @@ class _Look:
             mod += r.mod["capitol"]
         elif self.warehouse[t]:
             mod += r.mod["building"]
-        exp = sum(u[2] for u in self.units[t]) / n
+        exp = sum(map(_EXPERIENCE, self.units[t])) / n
         return n * (1 + mod / 100) * (1 + 0.1 * exp)
 
     def value(self, t: int) -> float:
+        out = self._value.get(t)
+        if out is None:
+            out = self._value[t] = self._worth(t)
+        return out
+
+    def _worth(self, t: int) -> float:
         b, me = self.board, self.me
         o = self.owner[t]
         v = 1.0 + b.index[t]
@@ -192,17 +228,20 @@ class GeneralBot:
         for k in keys:
             if ">" in k:   # the first class of the field's movers (movement.first_mover)
                 f, t = map(int, k.split(">"))
-                u = min(tuple(u) for u in look.units[f] if u[1] > 0)
-                c = "ica"[u[0]]
+                c = None
             elif k.startswith("move:"):
                 _, f, t, c = k.split(":")
                 f, t = int(f), int(t)
             else:
                 continue
             df, dt = dist.get(f, 99), dist.get(t, 99)
-            surplus = look.surplus(f)
-            if dt >= df or surplus <= 0:
+            if dt >= df:
                 continue
+            surplus = look.surplus(f)
+            if surplus <= 0:
+                continue
+            if c is None:
+                c = "ica"[look.first_mover(f)[0]]
             if c == "all":
                 if surplus < sum(1 for u in look.units[f] if u[1] > 0):
                     continue
