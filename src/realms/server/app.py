@@ -65,7 +65,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 import logging
 import secrets
 import time
@@ -76,6 +75,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+import orjson
 from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -454,21 +454,24 @@ def state_payload(live: Live, seat: int | None) -> dict:
     return _cached(live, seat)[0]
 
 
-def payload_json(live: Live, seat: int | None) -> str:
-    """:func:`state_payload` as JSON text, encoded once per state for each seat (the push
-    after an answer sends the text of its 200)."""
+def payload_json(live: Live, seat: int | None) -> bytes:
+    """:func:`state_payload` as JSON (UTF-8), encoded once per state for each seat (the
+    push after an answer sends the bytes of its 200)."""
     entry = _cached(live, seat)
     if entry[1] is None:
         entry[1] = _encode(entry[0])
     return entry[1]
 
 
-#: a payload is plain data: no cycles to look for (7% of the encoding's time)
-_encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=False, separators=(",", ":")).encode
+def _encode(payload: dict) -> bytes:
+    """A payload as JSON: orjson, six times faster than ``json`` on Hy Breasil's 19 KB
+    payloads (0.04 against 0.23 ms; two a person's answer, its 200 and the bots' push).
+    Keys that are numbers become strings, as ``json`` makes them."""
+    return orjson.dumps(payload, option=orjson.OPT_NON_STR_KEYS)
 
 
-def json_response(text: str) -> Response:
-    return Response(text, media_type="application/json")
+def json_response(body: bytes) -> Response:
+    return Response(body, media_type="application/json")
 
 
 def _make_payload(live: Live, seat: int | None) -> dict:
@@ -793,7 +796,7 @@ class Server:
         has it in its 200), each as its seat sees it (all made before the first is sent, so
         that every page gets the same version)."""
         sockets = [(ws, seat) for ws, seat in live.sockets.items() if ws is not skip]
-        cache = {seat: payload_json(live, seat) for seat in {seat for _, seat in sockets}}
+        cache = {seat: payload_json(live, seat).decode() for seat in {seat for _, seat in sockets}}
         for ws, seat in sockets:
             try:
                 await ws.send_text(cache[seat])
@@ -960,7 +963,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         if socket:
             live.named[socket] = websocket
         try:
-            await websocket.send_text(payload_json(live, seat))
+            await websocket.send_text(payload_json(live, seat).decode())
             while True:  # the page sends nothing we need; this notices it leaving
                 await websocket.receive_text()
         except (WebSocketDisconnect, RuntimeError):

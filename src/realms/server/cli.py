@@ -63,7 +63,9 @@ def serve(host: str, port: int, database: str, log_level: str, games_at_once: in
     click.echo(f"realms: serving on http://{host}:{port}/ (games in {app.state.server.store.engine.url})", err=True)
     if host in ("0.0.0.0", "::"):
         click.echo(f"realms: players on your network open http://{_network_address()}:{port}/", err=True)
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="auto")
+    # no access log: uvicorn formats each request's line (its path quoted, its client's
+    # address) before the logger drops it below "info"
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="auto", access_log=log_level in ("info", "debug"))
 
 
 def _network_address() -> str:

@@ -4,7 +4,9 @@ A game is one row of ``games`` (id, game id, options, seed, seats with their kin
 tokens) and its answers, one row each in ``answers`` keyed by (game id, number).  The
 answers are the record: the live state is rebuilt by replaying them.  :meth:`Store.append`
 writes a batch of answers in one transaction; the server sends its 200 only after that
-commit, so an answer acknowledged is an answer kept, whatever happens to the process.
+commit, so an answer acknowledged is an answer kept, whatever happens to the process
+(SQLite: written to its WAL, without waiting for the disk's sync, so not across a power cut
+or a crash of the system; PostgreSQL: synced at each commit).
 The primary key (game, n) makes a second writer of the same answer number fail instead
 of forking the game.  :meth:`Store.submit_undo` takes a game's last answer back (a row
 deleted in a transaction, checked to be the last one and the seat's), again before the
@@ -168,10 +170,14 @@ class Store:
             @event.listens_for(engine, "connect")
             def _pragmas(dbapi_conn, _record) -> None:  # pragma: no cover - trivial
                 cur = dbapi_conn.cursor()
-                # WAL: readers never block the writer; FULL: a commit is on disk (fsync)
-                # before it returns, so it survives a crash of the process or the machine.
+                # WAL: readers never block the writer.  NORMAL: a commit is written to the
+                # WAL before it returns, so it survives a crash or SIGKILL of the process (the
+                # system has it), not a power cut or a crash of the system, which may take the
+                # last commits back (never corrupting the file); FULL would sync the disk at
+                # every commit, 2-10 ms that every answer waited for (PostgreSQL, which syncs
+                # each commit, is the choice for a server whose answers must survive power cuts)
                 cur.execute("PRAGMA journal_mode=WAL")
-                cur.execute("PRAGMA synchronous=FULL")
+                cur.execute("PRAGMA synchronous=NORMAL")
                 cur.execute("PRAGMA busy_timeout=30000")
                 cur.close()
 
