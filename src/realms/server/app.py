@@ -93,6 +93,7 @@ from realms.core.options import shown
 
 from . import botworker, limits
 from .deadlines import Deadlines
+from .fastpath import AnswerFastPath
 from .store import GameRow, Store, UndoConflict
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -886,13 +887,22 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         past = Live(row=live.row, game=live.game, state=state, agents={})
         return JSONResponse(state_payload(past, None))
 
+    async def answer_request(game_id: str, authorization: str | None, key: str, version: int,
+                             socket: str | None) -> bytes:
+        """A person's answer, the route's and the fast path's (``fastpath``)."""
+        live = await server.get(game_id)
+        seat = live.seat_of(_token_from_header(authorization))
+        return await server.answer(live, seat, Answer.model_construct(key=key, version=version), socket)
+
+    # a well-formed answer is taken before FastAPI's routing (fastpath.py), a malformed one
+    # left to the route below, whose checks refuse it
+    app.add_middleware(AnswerFastPath, handle=answer_request, max_body=limits.MAX_BODY, max_socket=SOCKET_ID)
+
     @app.post("/api/games/{game_id}/answers")
     async def post_answer(game_id: str, body: Answer, authorization: str | None = Header(default=None),
                           x_realms_socket: str | None = Header(default=None, max_length=SOCKET_ID,
                                                                description=SOCKET_HELP)) -> JSONResponse:
-        live = await server.get(game_id)
-        seat = live.seat_of(_token_from_header(authorization))
-        return json_response(await server.answer(live, seat, body, x_realms_socket))
+        return json_response(await answer_request(game_id, authorization, body.key, body.version, x_realms_socket))
 
     @app.post("/api/games/{game_id}/undo", responses={
         403: {"description": "a spectator; or the last answer is not the seat's (somebody decided "
