@@ -13,7 +13,7 @@ Prints:
 * the "history" of 4-auto games: mean nations alive per turn, mean nation lifetime in
   turns, and the share of games whose first-turn nations are all gone by turn 15;
 * issue 17, seats rotated, 4 players, 15 turns, Wilson 95% intervals (``--match-games``
-  each, two processes): one auto (normal) against three greedy (aim ≥ 25%), one auto
+  each, ``--workers`` processes, 2 by default): one auto (normal) against three greedy (aim ≥ 25%), one auto
   against three random (aim ≥ 90%), greedy against three random (aim ≥ 95%), and each
   level (easy, normal, hard) against three greedy;
 * per level, in 4-auto games of that level: the spread of the TR over nation-turns, the
@@ -22,7 +22,7 @@ Prints:
   abandonments a game.  ``easy`` is the system as first transcribed: the "before".
 
 Run: ``.venv/bin/python benchmarks/bench_auto.py [--games 200] [--auto-games 100]
-[--match-games 200] [--match-seed 0] [--only issue17]``.
+[--match-games 200] [--match-seed 0] [--workers 2] [--only issue17]``.
 """
 
 from __future__ import annotations
@@ -223,9 +223,10 @@ def level_figures(pool, level: str, games: int) -> str:
             f"§6.4 splits/abandonments {splits / games:.1f} a game")
 
 
-def issue17(match_games: int, level_games: int, seed: int = 0) -> None:
-    with Pool(2) as pool:
-        print(f"issue 17 (4 players, 15 turns, seats rotated, 2 processes; match seeds {seed}–{seed + match_games - 1}):")
+def issue17(match_games: int, level_games: int, seed: int = 0, workers: int = 2) -> None:
+    with Pool(workers) as pool:
+        print(f"issue 17 (4 players, 15 turns, seats rotated, {workers} process(es); "
+              f"match seeds {seed}–{seed + match_games - 1}):")
         for level in LEVELS:
             print("  " + level_figures(pool, level, level_games).replace("\n", "\n  "))
         print("  " + match(pool, "auto", "greedy", match_games, seed))
@@ -249,11 +250,12 @@ def main() -> None:
     ap.add_argument("--match-seed", type=int, default=0,
                     help="first seed of the issue-17 matches (one auto v 3 greedy is within ±4 points "
                          "of its mean only over 400 games: compare seed ranges, AUTO.md)")
+    ap.add_argument("--workers", type=int, default=2, help="processes for the issue-17 matches (the machine is shared)")
     ap.add_argument("--only", choices=("issue17", "timing"), help="run only the issue-17 figures or the timing")
     args = ap.parse_args()
 
     if args.only == "issue17":
-        issue17(args.match_games, args.match_games, args.match_seed)
+        issue17(args.match_games, args.match_games, args.match_seed, args.workers)
         return
     four_auto(2)  # warm up: imports, map tables, the odds tables
     print(f"load average (1, 5, 15 min): {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
@@ -292,7 +294,7 @@ def main() -> None:
     print(f"  auto win share {auto['win_share']:.3f} (95% {lo:.3f}–{hi:.3f}; target ≥ 0.6), mean VP "
           f"{auto['mean_vp']:.1f}; random mean VP {res['bots']['random']['mean_vp']:.1f}  "
           f"[{time.perf_counter() - t:.0f} s]")
-    issue17(args.match_games, args.match_games, args.match_seed)
+    issue17(args.match_games, args.match_games, args.match_seed, args.workers)
 
 
 if __name__ == "__main__":
