@@ -171,6 +171,7 @@ class Undoable:
 
 @dataclass
 class Live:
+    #: the game's row (its ``answers``: those it was rebuilt from; the game's are the state's)
     row: GameRow
     game: Game
     state: GameState
@@ -245,7 +246,6 @@ class Live:
         showed nobody anything hidden; otherwise nothing before it can be (the bots' replies
         come in the background, so an answer they are to reply to stands from the start)."""
         self.state = after
-        self.row.answers = list(after.answers)
         if not bots_to_move(after, self.agents):
             was, now = self.kept_hidden(before), self.kept_hidden(after)
             if was[0] != now[0]:
@@ -271,7 +271,6 @@ class Live:
         """Make ``after``, ``before`` and bots' answers, the game: nothing before them can
         be taken back."""
         self.state = after
-        self.row.answers = list(after.answers)
         self.forget_undo()
         before.release()
 
@@ -710,7 +709,6 @@ class Server:
             self.undos[live.row.id] = live.undos
             dropped = live.state
             live.state = last.before
-            live.row.answers = list(last.before.answers)
             dropped.release()
             payload = payload_json(live, seat)
         if live.sockets:
