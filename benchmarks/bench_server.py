@@ -10,7 +10,9 @@ The latency is the answers' (POST to 200); "turn back" is from a 200 that leaves
 to play to the push that gives the person its turn again.  Then the server is SIGKILLed
 mid-run, restarted, and the answers acknowledged (by a 200 or a push) but missing are
 counted (must be 0).  All of it with one and with three bot opponents (``--opponents``),
-each on a server of its own; a table of the figures at the end.
+each on a server of its own; a table of the figures at the end, with the server's CPU time
+per person answer (its main process, and its bots' process: Linux's /proc), which a loaded
+machine changes much less than the latency.
 
     .venv/bin/python benchmarks/bench_server.py [--games 100] [--seconds 10] [--bots auto] [--opponents 1,3]
 """
@@ -186,6 +188,30 @@ async def load(url: str, games: list[dict], seconds: float, latencies: list[floa
     return done
 
 
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user + system) process ``pid`` has used, from /proc (Linux), else None."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def children(pid: int) -> list[int]:
+    """The child processes of ``pid`` (the server's bots' process), from /proc."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(c) for c in f.read().split()]
+    except OSError:
+        return []
+
+
+def cpu_used(pid: int) -> tuple[float | None, float]:
+    """(the server process's CPU seconds, its children's: the bots' process)."""
+    return cpu_seconds(pid), sum(cpu_seconds(c) or 0.0 for c in children(pid))
+
+
 def pct(values: list[float]) -> str:
     """p50 and p99 of ``values`` (seconds) in milliseconds."""
     if not values:
@@ -211,13 +237,19 @@ def measure(args, opponents: int) -> dict:
             back: list[float] = []
             t0 = time.perf_counter()
             acked0 = sum(g["acked"] for g in games)
+            cpu0 = cpu_used(proc.pid)
             n = asyncio.run(load(url, games, args.seconds, lat, rate, back))
             dt = time.perf_counter() - t0
+            cpu1 = cpu_used(proc.pid)
             stored = sum(g["acked"] for g in games) - acked0
-            out[key] = (n / dt, pct(lat))
+            # CPU per answer: robust to a loaded machine, where the latency is not
+            cpu = ("n/a" if cpu0[0] is None or not n else
+                   f"{(cpu1[0] - cpu0[0]) / n * 1000:.2f} ms (+ {(cpu1[1] - cpu0[1]) / n * 1000:.2f} ms in the bots' process)")
+            out[key] = (n / dt, pct(lat), cpu)
             print(f"{title}: {n / dt:.0f} answers/s through the API, {pct(lat)} "
                   f"(mean {statistics.fmean(lat) * 1000:.1f} ms; {stored / dt:.0f} answers/s stored with the bots') "
-                  f"; turn back after the bots: {pct(back)}", flush=True)
+                  f"; turn back after the bots: {pct(back)}; server CPU per person answer {cpu}; "
+                  f"load average {os.getloadavg()[0]:.1f}", flush=True)
 
         print(f"{args.games} games at once ({' vs '.join(seats)}), {'database ' + args.database if args.database else 'SQLite file'}, "
               f"{args.seconds:.0f} s per run, every answer committed before its 200", flush=True)
@@ -273,6 +305,7 @@ def main() -> None:
     row(f"answers per second at {args.rate:.0f}/s offered", [f"{r['held'][0]:.0f}" for r in results],
         f"≥ {args.rate:.0f}")
     row("latency there", [r["held"][1] for r in results], "p99 < 50 ms")
+    row("server CPU per person answer there", [r["held"][2] for r in results])
     row("flat out: answers/s, latency", [f"{r['flat'][0]:.0f}, {r['flat'][1]}" for r in results])
     row("answers lost after SIGKILL mid-run", [f"{r['lost'][0]} of {r['lost'][1]}" for r in results], "0")
 
