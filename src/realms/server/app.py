@@ -665,8 +665,7 @@ class Server:
             live.settle(before, new, seat, start)
             self.continue_bots(live)
             payload = payload_json(live, seat)
-        if live.sockets:
-            asyncio.get_running_loop().create_task(self.push(live, live.socket_of(socket, seat)))
+        self.push_soon(live, live.socket_of(socket, seat))
         return payload
 
     # -- taking an answer back ------------------------------------------------------------
@@ -711,8 +710,7 @@ class Server:
             live.state = last.before
             dropped.release()
             payload = payload_json(live, seat)
-        if live.sockets:
-            asyncio.get_running_loop().create_task(self.push(live, live.socket_of(socket, seat)))
+        self.push_soon(live, live.socket_of(socket, seat))
         return payload
 
     # -- the bots, in the background ------------------------------------------------------
@@ -789,6 +787,12 @@ class Server:
         for live in self.live.values():
             if live.bots is not None:
                 live.bots.cancel()
+
+    def push_soon(self, live: Live, skip: Any = None) -> None:
+        """:meth:`push` in a task of its own, if a page besides ``skip`` watches the game
+        (mostly none: a page's own answer comes back in its 200)."""
+        if any(ws is not skip for ws in live.sockets):
+            asyncio.get_running_loop().create_task(self.push(live, skip))
 
     async def push(self, live: Live, skip: Any = None) -> None:
         """Send the new state to every page watching the game (but ``skip``: the page that
