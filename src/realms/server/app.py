@@ -58,7 +58,9 @@ shared lock): however many games' bots have answered, a request waits for at mos
 slice each time it awaits; states dropped are
 released at once (no reference cycles left for the garbage collector); ``realms serve``
 warms every game (``Game.warm``: solver tables, boards) before it listens and freezes the
-objects alive at start-up out of the collector's passes.
+objects alive at start-up out of the collector's passes.  A person's answer, the request
+a page sends most, is taken before FastAPI's routing (``fastpath``); a payload is encoded
+once per state and seat, by orjson; SQLite commits without a disk sync (``store``).
 """
 
 from __future__ import annotations
