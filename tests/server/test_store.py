@@ -1,10 +1,15 @@
 """The store's writer thread (issue 18): it wakes the server once per committed batch
-(``Store.after_batch``), by which time every write of the batch is done."""
+(``Store.after_batch``), by which time every write of the batch is done; SQLite's WAL is
+checkpointed by a thread of its own."""
 
 from __future__ import annotations
 
+import shutil
+import sqlite3
 import threading
+import time
 
+from realms.server import store as store_module
 from realms.server.store import Store
 
 
@@ -29,3 +34,42 @@ def test_the_writer_calls_after_batch_once_per_batch_when_its_writes_are_done(tm
         assert store.load("g").answers == [(0, "a"), (1, "k1"), (0, "k2"), (1, "k3"), (0, "k4")]
     finally:
         store.close()
+
+
+def rows_in_the_database_file(path, copy) -> int:
+    """The answers in the SQLite file itself, its WAL left out: those checkpointed (none
+    before the tables themselves are)."""
+    shutil.copyfile(path, copy)
+    conn = sqlite3.connect(copy)
+    try:
+        if conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 'answers'").fetchone()[0] == 0:
+            return 0
+        return conn.execute("SELECT count(*) FROM answers").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_the_wal_is_checkpointed_by_a_thread_of_its_own_not_by_a_commit(tmp_path, monkeypatch):
+    """SQLite: the writer's commits leave the WAL alone up to ``AUTOCHECKPOINT_PAGES``; a
+    thread of the store's copies it into the database file every ``CHECKPOINT_COMMITS``
+    commits (a checkpoint's disk syncs held up every answer of the commit that made it)."""
+    monkeypatch.setattr(store_module, "CHECKPOINT_COMMITS", 5)
+    path = tmp_path / "s.db"
+    store = Store(str(path))
+    try:
+        with store.engine.connect() as conn:
+            assert conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == store_module.AUTOCHECKPOINT_PAGES
+        store.create("g", "hy-breasil", {}, 1, [], [])
+        for n in range(4):
+            store.submit("g", n, [(0, f"k{n}")]).result(10)
+        assert store.checkpoints == 0 and rows_in_the_database_file(path, tmp_path / "copy.db") == 0
+        for n in range(4, 20):
+            store.submit("g", n, [(n % 2, f"k{n}")]).result(10)
+        deadline = time.monotonic() + 10
+        while rows_in_the_database_file(path, tmp_path / "copy.db") < 20 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert store.checkpoints >= 1 and rows_in_the_database_file(path, tmp_path / "copy.db") == 20
+        assert len(store.load("g").answers) == 20
+    finally:
+        store.close()
+    assert store._checkpointer is None
