@@ -611,9 +611,10 @@ def test_the_game_page_on_a_phone(server, browser, tmp_path):
 
 # -- issue 18: the server answers at once; generated maps and bot levels in the lobby ------------
 def test_the_answer_shows_at_once_and_the_bots_moves_arrive_over_the_websocket(server, page, tmp_path):
-    """The person's answer is shown as soon as it is stored (the page says whom it waits
-    for); the bots' answers, played in the background, reach the page over its WebSocket
-    (no reload, no polling) until the person's turn comes back; a reload shows the same."""
+    """The person's answer is answered as soon as it is stored, before the bots reply (its
+    200 carries it alone; a page that shows it says whom it waits for); the bots' answers,
+    played in the background, reach the page over its WebSocket (no reload, no polling)
+    until the person's turn comes back; a reload shows the same."""
     gid, token = _human_against_auto(server, 9)
     page.goto(f"{server}/games/{gid}#token={token}")
     page.wait_for_selector("#options button.option, #options button.source")
@@ -625,6 +626,8 @@ def test_the_answer_shows_at_once_and_the_bots_moves_arrive_over_the_websocket(s
             document.getElementById('status').textContent, document.querySelectorAll('#options button, #keep button').length]))
           .observe(document.body, {attributes: true, attributeFilter: ['data-version']});
     }""")
+    answered: list = []  # the 200s of the page's answers
+    page.on("response", lambda r: answered.append(r) if r.url.endswith("/answers") and r.status == 200 else None)
     for _ in range(300):
         s = state(server, gid, token)
         if s["over"]:
@@ -638,9 +641,13 @@ def test_the_answer_shows_at_once_and_the_bots_moves_arrive_over_the_websocket(s
     page.wait_for_function(f"Number(document.body.dataset.version) > {s['version'] + 1}"
                            " && document.querySelectorAll('#options button, #keep button').length > 0", timeout=30000)
     shown = page.evaluate("window.shown")
-    # the person's own answer was shown alone, waiting for the bots by name, before their moves came
+    # the person's own answer came back alone, the bots to play, before any of their moves
+    mine = answered[-1].json()
+    assert mine["version"] == s["version"] + 1 and mine["pending"] == [] and 0 not in mine["awaiting"]
+    # shown, if the bots' first moves did not overtake it (a page shows the newest state it
+    # has), it waited for the bots by name; their moves came over the WebSocket
     alone = [x for x in shown if x[0] == s["version"] + 1]
-    assert alone and "Waiting for" in alone[0][1] and alone[0][2] == 0, shown
+    assert all("Waiting for" in status and buttons == 0 for _, status, buttons in alone), shown
     assert max(v for v, _, _ in shown) > s["version"] + 1
     shot(page, "hy-breasil-bots-pushed", tmp_path)
     version = page.evaluate("document.body.dataset.version")
