@@ -10,8 +10,8 @@ to the route untouched (its body replayed), which refuses it as it always has: t
 takes only requests the route would take the same way.
 
 Why: on a loaded server the answer is most of the requests, and FastAPI's route matching,
-dependencies and body model cost a person's answer about 0.2 ms of the event loop, as much
-as applying the answer and making its payload together.
+dependencies and body model cost the event loop about 0.2 ms an answer, a fifth of all it
+spent on one (with one auto opponent, 1.04 ms before, 0.77 ms after).
 """
 
 from __future__ import annotations
