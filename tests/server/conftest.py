@@ -29,23 +29,37 @@ def database_params() -> list:
     return ["sqlite", "postgresql"] if PG else ["sqlite"]
 
 
+def _admin(sql: str) -> None:
+    """One statement on the PostgreSQL server itself (outside any transaction)."""
+    from sqlalchemy import create_engine, text
+
+    admin = create_engine(PG.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(sql))
+    admin.dispose()
+
+
 def fresh_database(kind: str, tmp_path) -> str:
     if kind == "sqlite":
         return str(tmp_path / "realms.db")
     # one schema per test would need search_path games; a fresh database is simpler
-    from sqlalchemy import create_engine, text
-
     name = "realms_test_" + uuid.uuid4().hex[:10]
-    admin = create_engine(PG.replace("postgresql://", "postgresql+psycopg://", 1), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    admin.dispose()
+    _admin(f'CREATE DATABASE "{name}"')
     return PG.rsplit("/", 1)[0] + "/" + name
 
 
+def drop_database(url: str) -> None:
+    """Drop a test's PostgreSQL database (a server keeps every one otherwise: hundreds a
+    run, gigabytes on a developer's machine); a SQLite file goes with its tmp_path."""
+    if PG and url.startswith("postgresql"):
+        _admin(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+
+
 @pytest.fixture(params=database_params())
-def database(request, tmp_path) -> str:
-    return fresh_database(request.param, tmp_path)
+def database(request, tmp_path):
+    url = fresh_database(request.param, tmp_path)
+    yield url
+    drop_database(url)
 
 
 @pytest.fixture

@@ -184,3 +184,5 @@ def test_sigkill_under_load_loses_no_answer(kind, tmp_path):
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait(10)
+        drop_database(database)
