@@ -20,7 +20,7 @@ a busy machine; the JSON line says how many games were played):
 
     .venv/bin/python benchmarks/bench_search.py --game hy-breasil --opponent auto --bot ismcts:iters=16 --games 200
     .venv/bin/python benchmarks/bench_search.py --game brian-boru --opponent greedy --bot ismcts:iters=30 --games 200
-    .venv/bin/python benchmarks/bench_search.py --game version2 --opponent general --bot ismcts:iters=16 --games 200
+    .venv/bin/python benchmarks/bench_search.py --game version2 --opponent general --bot ismcts:iters=8 --games 200
     .venv/bin/python benchmarks/bench_search.py --game brittania --options '{"players": 12}' \
         --opponent steward --bot ismcts:iters=16 --games 200
     .venv/bin/python benchmarks/bench_search.py --adapters
