@@ -20,7 +20,7 @@ import pytest
 
 from realms.core.game import get_game
 
-from .conftest import database_params, fresh_database
+from .conftest import database_params, drop_database, fresh_database
 
 GAMES = 6
 SEATS = ["human", "auto", "auto"]
