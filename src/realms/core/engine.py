@@ -29,14 +29,18 @@ import json
 import random
 from typing import Any, Callable, ClassVar, Iterable, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from .decision import Decision, IllegalAnswer
 from .dice import Dice
+from .events import Event
 from .record import Record
 
 StepFn = Callable[..., "Decision | list[Decision] | None"]
 AnswerFn = Callable[..., None]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a game may extend its registry
 class Steps:
     """The registry of a game's steps and their answer handlers."""
 
@@ -108,6 +112,7 @@ ENGINE_FIELDS = frozenset(
 )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # every game's state is a subclass
 class GameState:
     """The parts of a game state that every game shares.
 
@@ -142,7 +147,7 @@ class GameState:
         self.options = options
         self.seed = seed
         self.dice = Dice(seed)
-        self.events: list = []
+        self.events: list[Event] = []
         self.answers: list[tuple[int, str]] = []
         self.answer_kinds: list[str] = []
         self._stack: list[tuple] = []
@@ -386,7 +391,7 @@ class GameState:
         other._stack = list(self._stack)
         other._pending = list(self._pending)
         other._waiting = self._waiting
-        self._copy_fields(self, other)
+        cls._copy_fields(self, other)
         return other
 
     # -- search and learning ---------------------------------------------------------------

@@ -11,7 +11,7 @@ sea must land while they can, and those that cannot are lost (RULINGS HB-Q18).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from realms.core.decision import Decision, MaskedKeys
 
@@ -21,7 +21,28 @@ from .state import and_list, units
 from .board import EMPTY
 
 if TYPE_CHECKING:
+    from .board import Board
     from .state import HBState, Nation
+
+
+class Position(Protocol):
+    """What :class:`Reach` reads of a game state: an :class:`HBState`, or a bot's table
+    made from a view (``bots.look.TableTop``).  (A protocol, so that the compiled module
+    does not insist on an ``HBState``.)"""
+
+    board: "Board"
+    occupied: int
+    abilities_on: bool
+
+    def permitted_land(self, n: "Mover") -> int: ...
+
+
+class Mover(Protocol):
+    """What :class:`Reach` reads of a nation: a :class:`Nation`, or a bot's ``NationView``."""
+
+    land: int
+    permits: frozenset[int]
+    abilities: frozenset[str]
 
 
 class Reach:
@@ -36,11 +57,11 @@ class Reach:
 
     __slots__ = ("nbr", "own", "enemy", "land", "comps", "seas", "_cache", "_by_area")
 
-    def __init__(self, s: "HBState", n: "Nation") -> None:
+    def __init__(self, s: Position, n: Mover) -> None:
         self._setup(s.board, *self._inputs(s, n))
 
     @staticmethod
-    def _inputs(s: "HBState", n: "Nation") -> tuple[int, int, int]:
+    def _inputs(s: Position, n: Mover) -> tuple[int, int, int]:
         # §9.3.1 Diplomacy: permitted nations' areas are crossed as if they were the
         # nation's own (type A), but never ended in.
         own = n.land | s.permitted_land(n) if n.permits else n.land
@@ -69,8 +90,7 @@ class Reach:
         if hit is None:
             if len(memo) > 256:  # the hits are the last few positions: a bigger memo finds
                 memo.clear()     # no more and costs the garbage collector's full passes
-            hit = memo[key] = cls.__new__(cls)
-            hit._setup(s.board, *key)
+            hit = memo[key] = cls(s, n)
         return hit
 
     def _sea_pairs(self, mask: int) -> int:
