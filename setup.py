@@ -18,7 +18,6 @@ from setuptools.command.build_ext import build_ext
 #: decisions and the play loop, and the rules of every Hy Breasil phase a turn runs
 COMPILED = [
     "src/realms/core/engine.py",
-    "src/realms/core/dice.py",
     "src/realms/core/events.py",
     "src/realms/core/decision.py",
     "src/realms/core/match.py",
