@@ -19,7 +19,6 @@ from setuptools.command.build_ext import build_ext
 COMPILED = [
     "src/realms/core/engine.py",
     "src/realms/core/events.py",
-    "src/realms/core/decision.py",
     "src/realms/core/match.py",
     "src/realms/core/agents.py",
     "src/realms/games/hy_breasil/state.py",
@@ -32,6 +31,12 @@ COMPILED = [
     "src/realms/games/hy_breasil/events.py",
     "src/realms/games/hy_breasil/population.py",
     "src/realms/games/hy_breasil/invasion.py",
+    "src/realms/games/hy_breasil/civil_war.py",
+    "src/realms/games/hy_breasil/continuous.py",
+    "src/realms/games/hy_breasil/abilities.py",
+    "src/realms/games/hy_breasil/races.py",
+    "src/realms/games/hy_breasil/submission.py",
+    "src/realms/games/hy_breasil/plague.py",
 ]
 
 

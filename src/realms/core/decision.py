@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple, Sequence
 
-from mypy_extensions import mypyc_attr
-
 
 class IllegalAnswer(ValueError):
     """An answer that the current state does not accept; the state is left unchanged."""
@@ -59,7 +57,6 @@ class Decision:
         }
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # a game may make its keys its own way
 class LazyKeys(Sequence[str]):
     """Option keys built only when read in full: a subclass gives ``len``, a single
     lookup and :meth:`_build`; iteration, membership and ``repr`` build the list once (and

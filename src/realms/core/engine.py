@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+from types import GetSetDescriptorType
 from typing import Any, Callable, ClassVar, Iterable, NamedTuple
 
 from mypy_extensions import mypyc_attr
@@ -167,8 +168,15 @@ class GameState:
 
     def undeclared_fields(self) -> list[str]:
         """The state's attributes that neither the engine nor :attr:`FIELDS` declares (a
-        clone would drop them, a hash miss them); empty when the declaration is whole."""
-        return sorted(set(vars(self)) - ENGINE_FIELDS - set(self._NAMES))
+        clone would drop them, a hash miss them); empty when the declaration is whole.
+        A compiled state (``setup.py``) has no ``__dict__``: its attributes are its
+        classes' attribute descriptors, those it set."""
+        names = set(getattr(self, "__dict__", ()))
+        for cls in type(self).__mro__:
+            names.update(name for name, value in vars(cls).items()
+                         if isinstance(value, GetSetDescriptorType) and not name.startswith("__")
+                         and hasattr(self, name))
+        return sorted(names - ENGINE_FIELDS - set(self._NAMES))
 
     # -- the machine -------------------------------------------------------------
     def then(self, *frames: tuple) -> None:
