@@ -28,7 +28,7 @@ import hashlib
 import json
 import random
 from types import GetSetDescriptorType
-from typing import Any, Callable, ClassVar, Iterable, NamedTuple
+from typing import Any, Callable, ClassVar, Iterable, MutableSequence, NamedTuple
 
 from mypy_extensions import mypyc_attr
 
@@ -148,7 +148,9 @@ class GameState:
         self.options = options
         self.seed = seed
         self.dice = Dice(seed)
-        self.events: list[Event] = []
+        # not typed as a list: a watcher may tap it with a list whose append it overrides
+        # (sim.stats.Watch), which compiled code would bypass for a list's own append
+        self.events: MutableSequence[Event] = []
         self.answers: list[tuple[int, str]] = []
         self.answer_kinds: list[str] = []
         self._stack: list[tuple] = []
