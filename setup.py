@@ -1,43 +1,33 @@
 """The build: the hot modules of the engine and of Hy Breasil compiled by mypyc (issue 19).
 
-The compiled modules are the same ``.py`` files, turned into C extensions that run about
-twice as fast; the ``.py`` files stay the source and stay installed beside them.  The
-build falls back to plain Python, which plays identical games, where it cannot compile:
-``REALMS_PURE=1`` in the environment, mypyc missing, or no C compiler or Python headers.
-At run time ``REALMS_PURE=1`` makes an installed build use its ``.py`` files instead, and
-so does a compiled module older than its source (``src/realms/__init__.py``).
+The compiled modules (``[tool.realms] compiled`` in pyproject.toml) are the same ``.py``
+files, turned into C extensions that run about twice as fast; the ``.py`` files stay the
+source and stay installed beside them.  The build falls back to plain Python, which plays
+identical games, where it cannot compile: ``REALMS_PURE=1`` in the environment, mypyc
+missing, or no C compiler or Python headers.
+
+A build counts only once it is whole: its stamp (``realms/_compiled.json``, the hash of
+every compiled source) is written after the last module is in place, and removed before
+an in-place build (``pip install -e .``) touches the first; each module is moved into
+place in one step, never rewritten where a running process has it loaded.  Without the
+stamp, or with a source edited since, realms imports the ``.py`` files
+(``src/realms/__init__.py``).  ``./run`` installs plain Python and compiles separately
+(``tools/build_compiled.py``), in the background for every command but tests and
+benchmarks.
 """
 
+import hashlib
+import json
 import os
 import sys
+import tomllib
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-#: where the time goes (``benchmarks/bench_engine.py --profile``): the step machine, the
-#: decisions and the play loop, and the rules of every Hy Breasil phase a turn runs
-COMPILED = [
-    "src/realms/core/engine.py",
-    "src/realms/core/events.py",
-    "src/realms/core/match.py",
-    "src/realms/core/agents.py",
-    "src/realms/games/hy_breasil/state.py",
-    "src/realms/games/hy_breasil/board.py",
-    "src/realms/games/hy_breasil/connect.py",
-    "src/realms/games/hy_breasil/movement.py",
-    "src/realms/games/hy_breasil/support.py",
-    "src/realms/games/hy_breasil/combat.py",
-    "src/realms/games/hy_breasil/turn.py",
-    "src/realms/games/hy_breasil/events.py",
-    "src/realms/games/hy_breasil/population.py",
-    "src/realms/games/hy_breasil/invasion.py",
-    "src/realms/games/hy_breasil/civil_war.py",
-    "src/realms/games/hy_breasil/continuous.py",
-    "src/realms/games/hy_breasil/abilities.py",
-    "src/realms/games/hy_breasil/races.py",
-    "src/realms/games/hy_breasil/submission.py",
-    "src/realms/games/hy_breasil/plague.py",
-]
+SRC = "src"
+with open("pyproject.toml", "rb") as f:
+    COMPILED = tomllib.load(f)["tool"]["realms"]["compiled"]
 
 
 def say(text: str) -> None:
@@ -53,31 +43,78 @@ def compiled_modules() -> list:
         from mypyc.build import mypycify
 
         # the mypy settings are pyproject.toml's [tool.mypy]
-        return mypycify(COMPILED, opt_level="3")
+        return mypycify([os.path.join(SRC, m) for m in COMPILED], opt_level="3")
     except Exception as exc:  # mypyc missing, or a module it cannot compile
         say(f"not compiled ({type(exc).__name__}: {exc}); plain-Python modules only")
         return []
 
 
+def stamp() -> str:
+    """The build's stamp: each compiled source's hash (as ``realms.source_hash`` takes it),
+    keyed by its path inside the package."""
+    sources = {}
+    for module in COMPILED:
+        with open(os.path.join(SRC, module), "rb") as f:
+            sources[module.split("/", 1)[1]] = hashlib.sha256(f.read()).hexdigest()
+    return json.dumps({"sources": sources}, indent=1, sort_keys=True)
+
+
+def put(path: str, data: bytes) -> None:
+    """Writes ``path`` in one step: a process sees the old file or the new, never half."""
+    with open(path + ".part", "wb") as f:
+        f.write(data)
+    os.replace(path + ".part", path)
+
+
+def remove(path: str) -> None:
+    if os.path.exists(path):
+        os.remove(path)
+
+
 class OptionalBuildExt(build_ext):
-    """Builds the extensions if the machine can; if it cannot (no C compiler, no Python
-    headers), removes what it built and leaves the plain-Python modules in charge."""
+    """Builds the extensions if the machine can, then stamps the build; if it cannot (no
+    C compiler, no Python headers), removes what it built and leaves the plain-Python
+    modules in charge."""
 
     def finalize_options(self) -> None:
         super().finalize_options()
-        # every build compiles anew: a module must never look older than its source
-        # (``src/realms/__init__.py`` would take it for stale)
+        # every build compiles anew: mypyc's modules of one build share one library
         self.force = True
 
+    def stamp_paths(self) -> list:
+        out = [os.path.join(self.build_lib, "realms", "_compiled.json")]
+        if self.inplace:
+            out.append(os.path.join(SRC, "realms", "_compiled.json"))
+        return out
+
     def run(self) -> None:
+        for path in self.stamp_paths():
+            remove(path)  # no build counts until this one is whole
+        if not self.extensions:
+            return
         try:
             super().run()
         except Exception as exc:
             say(f"compiling failed ({type(exc).__name__}: {exc}); plain-Python modules only")
             for ext in self.extensions:
-                path = self.get_ext_fullpath(ext.name)
-                if os.path.exists(path):
-                    os.remove(path)
+                remove(self.get_ext_fullpath(ext.name))
+            return
+        for path in self.stamp_paths():
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            put(path, STAMP.encode())
+
+    def copy_extensions_to_source(self) -> None:
+        """The in-place copy (``pip install -e .``), each module moved into place in one
+        step: rewriting a loaded library in place can crash the process using it."""
+        build_py = self.get_finalized_command("build_py")
+        for ext in self.extensions:
+            *package, _ = ext.name.split(".")
+            name = os.path.basename(self.get_ext_filename(ext.name))
+            target = os.path.join(build_py.get_package_dir(".".join(package)), name)
+            with open(os.path.join(self.build_lib, self.get_ext_filename(ext.name)), "rb") as f:
+                put(target, f.read())
 
 
+#: read before mypyc reads the sources: a source edited during the build is then stale
+STAMP = stamp()
 setup(ext_modules=compiled_modules(), cmdclass={"build_ext": OptionalBuildExt})

@@ -1,44 +1,55 @@
 """realms: play, simulate and analyse historical conquest board games on one engine.
 
-The install compiles the hot modules with mypyc where it can (``setup.py``); the compiled
-ones sit beside their ``.py`` files and Python imports them first.  This process imports
-the plain-Python modules instead when ``REALMS_PURE=1`` is set (to compare the two, or to
-debug), or when a compiled module is older than its source: an edited rule must never be
-shadowed by the build of the code before the edit (``./run`` rebuilds; until then realms
-runs, slower, on the ``.py`` files).  It is all or nothing: compiled modules call each
+The hot modules can be compiled with mypyc (``setup.py``; ``./run`` compiles them in the
+background, ``pip install .`` while installing); the compiled ones sit beside their
+``.py`` files.  A build is used only whole and only while it is the build of the sources
+beside it: the build's stamp (``_compiled.json``, written after every module is in place)
+records each compiled source's hash, and this process imports the plain-Python modules
+when the stamp is missing, when a source differs from its hash (an edited rule must never
+be shadowed by the build of the code before the edit), or when ``REALMS_PURE=1`` is set
+(to compare the two, or to debug).  It is all or nothing: compiled modules call each
 other's classes directly, so they cannot mix with plain-Python copies of one another.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import sys
-from importlib.machinery import EXTENSION_SUFFIXES, SOURCE_SUFFIXES, FileFinder, SourceFileLoader
+from importlib.machinery import SOURCE_SUFFIXES, FileFinder, SourceFileLoader
 from pathlib import Path
 
-#: a build's modules are older than their sources by well under this when installed
-#: from a wheel (its files are written in no set order)
-_STALE_AFTER_S = 2.0
+#: the build's stamp: ``{"sources": {path in this package: sha256 of the source}}``
+STAMP = Path(__file__).with_name("_compiled.json")
 
 
-def _compiled_sources() -> list[tuple[Path, Path]]:
-    """Each compiled module in this package, with its ``.py`` source."""
-    suffixes = tuple(EXTENSION_SUFFIXES)
-    out = []
-    for folder, _, files in os.walk(os.path.dirname(__file__)):
-        for name in files:
-            if name.endswith(suffixes):
-                ext = Path(folder, name)
-                out.append((ext, ext.with_name(name.split(".", 1)[0] + ".py")))
-    return out
+def source_hash(path: Path) -> str:
+    """The hash a build's stamp records for a compiled module's source."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _stamped_sources() -> dict[str, str]:
+    """The compiled sources and their hashes, from the stamp; none if there is no build."""
+    try:
+        return json.loads(STAMP.read_text())["sources"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return {}
 
 
 def stale() -> list[str]:
-    """The sources edited since their module was compiled (``./run`` compiles anew)."""
-    return [
-        str(src) for ext, src in _pairs
-        if src.exists() and src.stat().st_mtime > ext.stat().st_mtime + _STALE_AFTER_S
-    ]
+    """The compiled modules' sources that differ from the build (edited since)."""
+    here = STAMP.parent
+    out = []
+    for name, digest in _stamped_sources().items():
+        path = here / name
+        try:
+            same = source_hash(path) == digest
+        except OSError:
+            same = False
+        if not same:
+            out.append(str(path))
+    return out
 
 
 class _PlainPython:
@@ -55,12 +66,12 @@ class _PlainPython:
         return None
 
 
-_pairs = _compiled_sources()
-_pure = os.environ.get("REALMS_PURE") == "1" or bool(stale())
-if _pairs and _pure:
+_compiled = (os.environ.get("REALMS_PURE") != "1" and bool(_stamped_sources())
+             and not stale())
+if not _compiled:
     sys.meta_path.insert(0, _PlainPython)
 
 
 def compiled() -> bool:
     """Whether this process runs the compiled modules (``setup.py``), not the ``.py`` files."""
-    return bool(_pairs) and not _pure
+    return _compiled

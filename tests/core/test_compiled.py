@@ -7,11 +7,14 @@ files, and the tests still check that the fallback imports, plays and is what ru
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
 import sys
-import time
+import zipfile
+from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
 
 import realms
 
@@ -52,23 +55,74 @@ def play(pure: bool) -> dict:
 def test_the_plain_python_modules_play_the_games_the_compiled_ones_play():
     pure, built = play(pure=True), play(pure=False)
     assert pure["compiled"] is False and pure["engine"].endswith(".py")
-    assert built["compiled"] is (bool(realms._pairs) and not realms.stale())
+    assert built["compiled"] is (bool(realms._stamped_sources()) and not realms.stale())
     assert built["engine"].endswith(".py") is not built["compiled"]
     assert len(pure["hashes"]) == len(GAMES)
     assert built["hashes"] == pure["hashes"]
 
 
-def test_a_compiled_module_older_than_its_source_is_stale(tmp_path, monkeypatch):
-    ext, src = tmp_path / "rules.cpython-311-x86_64-linux-gnu.so", tmp_path / "rules.py"
-    ext.write_bytes(b"")
-    src.write_text("")
-    now = time.time()
-    os.utime(ext, (now, now))
-    os.utime(src, (now + 0.5, now + 0.5))  # written in the same install as the module
-    monkeypatch.setattr(realms, "_pairs", [(ext, src)])
+def test_a_build_counts_only_for_the_sources_it_was_built_from(tmp_path, monkeypatch):
+    """The stamp records each compiled source's hash; an edit makes the build stale, even
+    where a checkout gives the source an older time than the build."""
+    (tmp_path / "core").mkdir()
+    src = tmp_path / "core" / "rules.py"
+    src.write_text("X = 1\n")
+    stamp = tmp_path / "_compiled.json"
+    monkeypatch.setattr(realms, "STAMP", stamp)
+    assert realms._stamped_sources() == {} and realms.stale() == []  # no build
+    stamp.write_text(json.dumps({"sources": {"core/rules.py": realms.source_hash(src)}}))
     assert realms.stale() == []
-    os.utime(src, (now + 60, now + 60))  # edited after the build
+    src.write_text("X = 2\n")
+    os.utime(src, (0, 0))
     assert realms.stale() == [str(src)]
+
+
+def builder(tmp_path, monkeypatch):
+    """tools/build_compiled.py, placing into ``tmp_path/src``."""
+    spec = importlib.util.spec_from_file_location(
+        "build_compiled", Path(__file__).parents[2] / "tools" / "build_compiled.py")
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    monkeypatch.setattr(tool, "SRC", tmp_path / "src")
+    monkeypatch.setattr(tool, "STAMP", tmp_path / "src" / "realms" / "_compiled.json")
+    return tool
+
+
+def wheel(path: Path, files: dict[str, bytes]) -> Path:
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in files.items():
+            zf.writestr(name, data)
+    return path
+
+
+def test_a_build_is_placed_whole_its_stamp_last(tmp_path, monkeypatch):
+    tool = builder(tmp_path, monkeypatch)
+    so = EXTENSION_SUFFIXES[0]
+    package = tmp_path / "src" / "realms"
+    (package / "core").mkdir(parents=True)
+    (package / "_compiled.json").write_text("old build")
+    (package / "core" / f"dropped{so}").write_bytes(b"no longer compiled")
+    (tmp_path / "src" / f"old__mypyc{so}").write_bytes(b"the old build's library")
+    seen = []
+    put = tool.put
+    monkeypatch.setattr(tool, "put", lambda path, data: (
+        seen.append((path.name, (package / "_compiled.json").exists())), put(path, data)))
+    assert tool.place(wheel(tmp_path / "b.whl", {
+        f"new__mypyc{so}": b"library", f"realms/core/engine{so}": b"engine",
+        "realms/core/engine.py": b"", "realms/_compiled.json": b"new build"}))
+    # no stamp while a module is written; the stamp the last thing written
+    assert seen == [(f"new__mypyc{so}", False), (f"engine{so}", False),
+                    ("_compiled.json", False)]
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob(f"*{so}")) == [
+        f"src/new__mypyc{so}", f"src/realms/core/engine{so}"]
+    assert (package / "_compiled.json").read_text() == "new build"
+
+
+def test_a_plain_python_build_places_nothing(tmp_path, monkeypatch):
+    tool = builder(tmp_path, monkeypatch)
+    (tmp_path / "src" / "realms").mkdir(parents=True)
+    assert not tool.place(wheel(tmp_path / "b.whl", {"realms/core/engine.py": b""}))
+    assert list((tmp_path / "src").rglob("*.*")) == []
 
 
 def test_a_nations_copy_has_every_field_and_its_own_units():
