@@ -21,6 +21,7 @@ import json
 import os
 import sys
 import tomllib
+from importlib.machinery import EXTENSION_SUFFIXES
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
@@ -92,6 +93,7 @@ class OptionalBuildExt(build_ext):
             remove(path)  # no build counts until this one is whole
         if not self.extensions:
             return
+        self.remove_other_builds()
         try:
             super().run()
         except Exception as exc:
@@ -102,6 +104,17 @@ class OptionalBuildExt(build_ext):
         for path in self.stamp_paths():
             os.makedirs(os.path.dirname(path), exist_ok=True)
             put(path, STAMP.encode())
+
+    def remove_other_builds(self) -> None:
+        """Removes compiled modules an earlier build left in the build folder: a wheel
+        packs the whole folder, and a module no longer compiled must not ship."""
+        ours = {os.path.join(self.build_lib, self.get_ext_filename(e.name))
+                for e in self.extensions}
+        for folder, _, files in os.walk(self.build_lib):
+            for name in files:
+                path = os.path.join(folder, name)
+                if name.endswith(tuple(EXTENSION_SUFFIXES)) and path not in ours:
+                    os.remove(path)
 
     def copy_extensions_to_source(self) -> None:
         """The in-place copy (``pip install -e .``), each module moved into place in one
