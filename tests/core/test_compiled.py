@@ -137,3 +137,18 @@ def test_a_nations_copy_has_every_field_and_its_own_units():
     copy = n.copy()
     assert [getattr(copy, a) for a in fields] == [getattr(n, a) for a in fields]
     assert copy.units is not n.units
+
+
+def test_masked_keys_are_a_sequence_and_nothing_else_is_masked_keys():
+    """``LazyKeys`` is registered as a ``Sequence`` rather than derived from it: compiled,
+    a class derived from an abstract base class shares its registry, and a tuple passed
+    for ``MaskedKeys`` (``bots.moves`` tells the two apart)."""
+    from collections.abc import Sequence
+
+    from realms.core.decision import MaskedKeys
+
+    keys = MaskedKeys([(("a", "b", "c"), 0b101)], ("done",))
+    assert isinstance(keys, Sequence) and not isinstance(("a", "c"), MaskedKeys)
+    assert list(keys) == ["a", "c", "done"] == [keys[i] for i in range(len(keys))]
+    assert keys[-1] == "done" and keys[:2] == ["a", "c"] and list(reversed(keys))[0] == "done"
+    assert keys.index("c") == 1 and keys.count("a") == 1 and "b" not in keys

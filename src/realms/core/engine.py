@@ -107,6 +107,32 @@ def _copier(fields: "tuple[Field, ...]") -> Callable:
     return namespace["copy_fields"]
 
 
+def run_step(fn: StepFn, state: "GameState", frame: tuple) -> "Decision | list[Decision] | None":
+    """``fn(state, *frame[1:])``: a frame's step, called with the frame's arguments.  The
+    usual lengths are spelled out: compiled, the starred call builds two tuples a step."""
+    n = len(frame)
+    if n == 3:
+        return fn(state, frame[1], frame[2])
+    if n == 2:
+        return fn(state, frame[1])
+    if n == 1:
+        return fn(state)
+    return fn(state, *frame[1:])
+
+
+def run_answer(fn: AnswerFn, state: "GameState", player: Any, key: Any, frame: tuple) -> None:
+    """``fn(state, player, key, *frame[1:])``: a step's answer handler (as :func:`run_step`)."""
+    n = len(frame)
+    if n == 3:
+        fn(state, player, key, frame[1], frame[2])
+    elif n == 2:
+        fn(state, player, key, frame[1])
+    elif n == 1:
+        fn(state, player, key)
+    else:
+        fn(state, player, key, *frame[1:])
+
+
 #: the fields every state has, kept by the engine itself
 ENGINE_FIELDS = frozenset(
     ("options", "seed", "dice", "events", "answers", "answer_kinds", "_stack", "_pending", "_waiting")
@@ -194,13 +220,13 @@ class GameState:
         pop = stack.pop
         while stack:
             frame = pop()
-            asked = steps[frame[0]](self, *frame[1:])
+            asked = run_step(steps[frame[0]], self, frame)
             if asked is None:
                 continue
             if isinstance(asked, Decision):
                 n = len(asked.keys)
                 if n == 1:  # a single option: applied here, never asked
-                    self.STEPS.answer[frame[0]](self, asked.player, asked.keys[0], *frame[1:])
+                    run_answer(self.STEPS.answer[frame[0]], self, asked.player, asked.keys[0], frame)
                     continue
                 if not n:
                     raise RuntimeError(f"step {frame[0]!r} asked {asked.kind} with no options")
@@ -224,7 +250,7 @@ class GameState:
         for d in asked:
             n = len(d.keys)
             if n == 1:
-                self.STEPS.answer[frame[0]](self, d.player, d.keys[0], *frame[1:])
+                run_answer(self.STEPS.answer[frame[0]], self, d.player, d.keys[0], frame)
             elif not n:
                 raise RuntimeError(f"step {frame[0]!r} asked {d.kind} with no options")
             else:
@@ -378,11 +404,11 @@ class GameState:
         self.answer_kinds.append(decision.kind)
         if len(self._pending) == 1:
             self._pending = []
-            self.STEPS.answer[frame[0]](self, decision.player, key, *frame[1:])
+            run_answer(self.STEPS.answer[frame[0]], self, decision.player, key, frame)
             self._run()
         else:
             self._pending = [d for d in self._pending if d is not decision]
-            self.STEPS.answer[frame[0]](self, decision.player, key, *frame[1:])
+            run_answer(self.STEPS.answer[frame[0]], self, decision.player, key, frame)
             if not self._pending:
                 self._run()
 
