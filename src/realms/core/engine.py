@@ -173,7 +173,9 @@ class GameState:
     def __init__(self, options: dict, seed: int) -> None:
         self.options = options
         self.seed = seed
-        self.dice = Dice(seed)
+        # not typed as Dice: tests put scripted dice in their place, which compiled code
+        # would refuse
+        self.dice: Any = Dice(seed)
         # not typed as a list: a watcher may tap it with a list whose append it overrides
         # (sim.stats.Watch), which compiled code would bypass for a list's own append
         self.events: MutableSequence[Event] = []

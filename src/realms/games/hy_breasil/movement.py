@@ -69,7 +69,7 @@ class Reach:
         seas = s.board.sea_mask if s.abilities_on and "navigation" in n.abilities else 0
         return own, s.occupied & ~own, seas
 
-    def _setup(self, b, own: int, enemy: int, seas: int) -> None:
+    def _setup(self, b: "Board", own: int, enemy: int, seas: int) -> None:
         self.nbr = b.nbr_mask
         self.own, self.enemy, self.land = own, enemy, b.land_mask
         self.comps = territories(own, b)
@@ -90,7 +90,7 @@ class Reach:
         if hit is None:
             if len(memo) > 256:  # the hits are the last few positions: a bigger memo finds
                 memo.clear()     # no more and costs the garbage collector's full passes
-            hit = memo[key] = cls(s, n)
+            hit = memo[key] = Reach(s, n)  # compiled, a direct call, where cls() is not
         return hit
 
     def _sea_pairs(self, mask: int) -> int:
@@ -145,7 +145,6 @@ def move_options(s: "HBState", n: "Nation") -> tuple[list[tuple[tuple[str, ...],
     moved = s.moved
     keys = b.move_keys
     reach = Reach.of(s, n)
-    from_area = reach.from_area
     if s.battle is not None:
         allowed = 1 << s.battle[0]
     elif n.weak:
@@ -160,7 +159,7 @@ def move_options(s: "HBState", n: "Nation") -> tuple[list[tuple[tuple[str, ...],
     for src in sorted(units):
         if moved and units[src] <= moved.get(src, 0):
             continue
-        dests = from_area(src) & allowed
+        dests = reach.from_area(src) & allowed
         if dests:
             rows.append((keys[src], dests))
             if sea[src]:
