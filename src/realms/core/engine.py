@@ -211,10 +211,9 @@ class GameState:
     # -- the machine -------------------------------------------------------------
     def then(self, *frames: tuple) -> None:
         """Schedule ``frames`` to run next, in the order given."""
-        if len(frames) == 1:
-            self._stack.append(frames[0])
-        else:
-            self._stack.extend(reversed(frames))
+        stack = self._stack
+        for i in range(len(frames) - 1, -1, -1):  # compiled, cheaper than extend(reversed())
+            stack.append(frames[i])
 
     def _run(self) -> None:
         steps = self.STEPS.run

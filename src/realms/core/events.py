@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mypy_extensions import mypyc_attr
+
 #: the audience of a public event
 EVERYONE = None
 #: the audience of an event nobody may read until the game ends
 NOBODY: tuple[int, ...] = ()
 
 
+@mypyc_attr(acyclic=True)  # compiled, not tracked by the garbage collector: no cycles
 @dataclass(slots=True, init=False)
 class Event:
     """One line of the chronicle.  Never changed once made: a line that grows (a run of
