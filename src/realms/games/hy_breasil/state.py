@@ -297,9 +297,8 @@ class HBState(GameState):
         return f"the {nation.name} ({self.names[nation.owner]})" if nation.owner >= 0 else f"the {nation.name}"
 
     def Who(self, nation: Nation) -> str:
-        """:meth:`who` at the start of a sentence."""
-        text = self.who(nation)
-        return text[0].upper() + text[1:]
+        """:meth:`who` at the start of a sentence (it always begins "the ")."""
+        return "T" + self.who(nation)[1:]
 
     def alive(self, nid: int) -> Nation | None:
         return self.nations.get(nid)
