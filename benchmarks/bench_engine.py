@@ -13,7 +13,11 @@ Hy Breasil, 4 players, 15 turns, random bots through the public play loop
 * four-auto games per second (4 players, 15 turns) and Brian Boru decisions/s (random
   bots, 4 players);
 * full games per second with one and two worker processes (``--pool``), and where the
-  time goes (``--profile``).
+  time goes (``--profile``: the compiled modules' functions do not show; run it with
+  ``REALMS_PURE=1`` to see them).
+
+The first line says whether the compiled modules ran (``setup.py``); ``REALMS_PURE=1``
+measures the plain-Python ones.
 
 Every rate is timed in CPU time of this process (``time.process_time``), the pool's
 excepted, and is the best of ``--repeat`` runs: other work on a shared machine only ever
@@ -30,6 +34,7 @@ import random
 import time
 from typing import Callable
 
+import realms
 from realms.core.agents import RandomBot, bot_seed
 from realms.core.match import play
 from realms.games.hy_breasil import GAME
@@ -159,7 +164,8 @@ def main() -> None:
     one_game(0)
     dt, decisions = serial(range(1, 21))
     print(f"Hy Breasil: 4 players, 15 turns, random bots, {decisions / 20:.0f} decisions a game; "
-          f"best of {args.repeat} runs")
+          f"best of {args.repeat} runs; "
+          + ("compiled modules (setup.py)" if realms.compiled() else "plain-Python modules"))
     rate = best(args.repeat, lambda: decisions_rate(args.games))
     print(f"decisions/s (1 core):             {rate:10.0f}")
     anchor = best(args.repeat, anchor_rate) if anchor_rate(0.1) is not None else None

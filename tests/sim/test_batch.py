@@ -138,7 +138,7 @@ def test_ctrl_c_on_the_command_keeps_games_and_resume_completes(tmp_path):
     """A real SIGINT to the command's process group (as a terminal sends it)."""
     out = tmp_path / "rep"
     realms = Path(sys.executable).with_name("realms")
-    args = [str(realms), "simulate", "hy-breasil", "--players", "3", "--turns", "3", "--games", "3000",
+    args = [str(realms), "simulate", "hy-breasil", "--players", "3", "--turns", "3", "--games", "30000",
             "--workers", "2", "--report", str(out)]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, text=True)
     jsonl = out / "games.jsonl"
@@ -151,7 +151,7 @@ def test_ctrl_c_on_the_command_keeps_games_and_resume_completes(tmp_path):
     assert "--resume" in err and "interrupted after" in err
     kept = GamesFile(jsonl).load()
     seeds = [ln["seed"] for ln in kept]
-    assert 0 < len(seeds) < 3000 and len(set(seeds)) == len(seeds)
+    assert 0 < len(seeds) < 30000 and len(set(seeds)) == len(seeds)
     assert not (out / "summary.json").exists()
     n = max(seeds) + 3  # resume, here over a shorter range so the test stays quick
     done = subprocess.run(args[:8] + [str(n)] + args[9:] + ["--resume"], capture_output=True, text=True, timeout=60)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from .decision import Decision
 from .dice import Dice
 
@@ -68,6 +70,7 @@ class Agent(Protocol):
         ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a bot may start from it
 class RandomBot:
     """Uniform over the options of every decision, from its own seeded dice."""
 

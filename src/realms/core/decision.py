@@ -8,7 +8,10 @@ for people and are built only when asked for, because simulations never need the
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import Callable, NamedTuple
+
+from mypy_extensions import mypyc_attr
 
 
 class IllegalAnswer(ValueError):
@@ -20,7 +23,7 @@ class Option(NamedTuple):
     label: str
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Decision:
     """One pending choice.
 
@@ -37,6 +40,19 @@ class Decision:
     #: the facts behind the question, as plain JSON (the event offered, the nation at
     #: stake…), so that bots and clients need not read them out of the prompt
     info: dict | None = field(default=None, compare=False)
+
+    def __init__(self, player: int, kind: str, keys: Sequence[str], prompt: str,
+                 section: str = "", labeler: Callable[[str], str] | None = None,
+                 info: dict | None = None) -> None:
+        # written out, not the dataclass's: compiled (setup.py), the dataclass's own
+        # ``__init__`` would stay interpreted, and one is made for every question
+        self.player = player
+        self.kind = kind
+        self.keys = keys
+        self.prompt = prompt
+        self.section = section
+        self.labeler = labeler
+        self.info = info
 
     @property
     def options(self) -> tuple[Option, ...]:
@@ -57,16 +73,26 @@ class Decision:
         }
 
 
-class LazyKeys(Sequence[str]):
+@mypyc_attr(allow_interpreted_subclasses=True)  # a game may keep its keys its own way
+class LazyKeys:
     """Option keys built only when read in full: a subclass gives ``len``, a single
     lookup and :meth:`_build`; iteration, membership and ``repr`` build the list once (and
-    membership a set), so a bot answering by index never makes the strings."""
+    membership a set), so a bot answering by index never makes the strings.
+
+    A sequence (registered as one below), not derived from ``Sequence``: a compiled class
+    derived from an abstract base class would share its registry (``setup.py``)."""
 
     __slots__ = ("_list", "_set")
 
     def __init__(self) -> None:
         self._list: list[str] | None = None
         self._set: frozenset[str] | None = None
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def __getitem__(self, i):
+        raise NotImplementedError
 
     def _build(self) -> list[str]:
         raise NotImplementedError
@@ -79,13 +105,25 @@ class LazyKeys(Sequence[str]):
     def __iter__(self):
         return iter(self._all())
 
+    def __reversed__(self):
+        return reversed(self._all())
+
     def __contains__(self, key: object) -> bool:
         if self._set is None:
             self._set = frozenset(self._all())
         return key in self._set
 
+    def index(self, key: str) -> int:
+        return self._all().index(key)
+
+    def count(self, key: str) -> int:
+        return self._all().count(key)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._all()!r})"
+
+
+Sequence.register(LazyKeys)
 
 
 class MaskedKeys(LazyKeys):
@@ -125,6 +163,9 @@ class MaskedKeys(LazyKeys):
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
             return self._all()[i]
+        return self._at(i)
+
+    def _at(self, i: int) -> str:
         if i < 0:
             i += self._n
         if not 0 <= i < self._n:

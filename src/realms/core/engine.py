@@ -27,16 +27,21 @@ from __future__ import annotations
 import hashlib
 import json
 import random
-from typing import Any, Callable, ClassVar, Iterable, NamedTuple
+from types import GetSetDescriptorType
+from typing import Any, Callable, ClassVar, Iterable, MutableSequence, NamedTuple
+
+from mypy_extensions import mypyc_attr
 
 from .decision import Decision, IllegalAnswer
 from .dice import Dice
+from .events import Event
 from .record import Record
 
 StepFn = Callable[..., "Decision | list[Decision] | None"]
 AnswerFn = Callable[..., None]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a game may extend its registry
 class Steps:
     """The registry of a game's steps and their answer handlers."""
 
@@ -102,12 +107,39 @@ def _copier(fields: "tuple[Field, ...]") -> Callable:
     return namespace["copy_fields"]
 
 
+def run_step(fn: StepFn, state: "GameState", frame: tuple) -> "Decision | list[Decision] | None":
+    """``fn(state, *frame[1:])``: a frame's step, called with the frame's arguments.  The
+    usual lengths are spelled out: compiled, the starred call builds two tuples a step."""
+    n = len(frame)
+    if n == 3:
+        return fn(state, frame[1], frame[2])
+    if n == 2:
+        return fn(state, frame[1])
+    if n == 1:
+        return fn(state)
+    return fn(state, *frame[1:])
+
+
+def run_answer(fn: AnswerFn, state: "GameState", player: Any, key: Any, frame: tuple) -> None:
+    """``fn(state, player, key, *frame[1:])``: a step's answer handler (as :func:`run_step`)."""
+    n = len(frame)
+    if n == 3:
+        fn(state, player, key, frame[1], frame[2])
+    elif n == 2:
+        fn(state, player, key, frame[1])
+    elif n == 1:
+        fn(state, player, key)
+    else:
+        fn(state, player, key, *frame[1:])
+
+
 #: the fields every state has, kept by the engine itself
 ENGINE_FIELDS = frozenset(
     ("options", "seed", "dice", "events", "answers", "answer_kinds", "_stack", "_pending", "_waiting")
 )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # every game's state is a subclass
 class GameState:
     """The parts of a game state that every game shares.
 
@@ -141,8 +173,12 @@ class GameState:
     def __init__(self, options: dict, seed: int) -> None:
         self.options = options
         self.seed = seed
-        self.dice = Dice(seed)
-        self.events: list = []
+        # not typed as Dice: tests put scripted dice in their place, which compiled code
+        # would refuse
+        self.dice: Any = Dice(seed)
+        # not typed as a list: a watcher may tap it with a list whose append it overrides
+        # (sim.stats.Watch), which compiled code would bypass for a list's own append
+        self.events: MutableSequence[Event] = []
         self.answers: list[tuple[int, str]] = []
         self.answer_kinds: list[str] = []
         self._stack: list[tuple] = []
@@ -162,16 +198,22 @@ class GameState:
 
     def undeclared_fields(self) -> list[str]:
         """The state's attributes that neither the engine nor :attr:`FIELDS` declares (a
-        clone would drop them, a hash miss them); empty when the declaration is whole."""
-        return sorted(set(vars(self)) - ENGINE_FIELDS - set(self._NAMES))
+        clone would drop them, a hash miss them); empty when the declaration is whole.
+        A compiled state (``setup.py``) has no ``__dict__``: its attributes are its
+        classes' attribute descriptors, those it set."""
+        names = set(getattr(self, "__dict__", ()))
+        for cls in type(self).__mro__:
+            names.update(name for name, value in vars(cls).items()
+                         if isinstance(value, GetSetDescriptorType) and not name.startswith("__")
+                         and hasattr(self, name))
+        return sorted(names - ENGINE_FIELDS - set(self._NAMES))
 
     # -- the machine -------------------------------------------------------------
     def then(self, *frames: tuple) -> None:
         """Schedule ``frames`` to run next, in the order given."""
-        if len(frames) == 1:
-            self._stack.append(frames[0])
-        else:
-            self._stack.extend(reversed(frames))
+        stack = self._stack
+        for i in range(len(frames) - 1, -1, -1):  # compiled, cheaper than extend(reversed())
+            stack.append(frames[i])
 
     def _run(self) -> None:
         steps = self.STEPS.run
@@ -179,13 +221,13 @@ class GameState:
         pop = stack.pop
         while stack:
             frame = pop()
-            asked = steps[frame[0]](self, *frame[1:])
+            asked = run_step(steps[frame[0]], self, frame)
             if asked is None:
                 continue
             if isinstance(asked, Decision):
                 n = len(asked.keys)
                 if n == 1:  # a single option: applied here, never asked
-                    self.STEPS.answer[frame[0]](self, asked.player, asked.keys[0], *frame[1:])
+                    run_answer(self.STEPS.answer[frame[0]], self, asked.player, asked.keys[0], frame)
                     continue
                 if not n:
                     raise RuntimeError(f"step {frame[0]!r} asked {asked.kind} with no options")
@@ -209,7 +251,7 @@ class GameState:
         for d in asked:
             n = len(d.keys)
             if n == 1:
-                self.STEPS.answer[frame[0]](self, d.player, d.keys[0], *frame[1:])
+                run_answer(self.STEPS.answer[frame[0]], self, d.player, d.keys[0], frame)
             elif not n:
                 raise RuntimeError(f"step {frame[0]!r} asked {d.kind} with no options")
             else:
@@ -363,11 +405,11 @@ class GameState:
         self.answer_kinds.append(decision.kind)
         if len(self._pending) == 1:
             self._pending = []
-            self.STEPS.answer[frame[0]](self, decision.player, key, *frame[1:])
+            run_answer(self.STEPS.answer[frame[0]], self, decision.player, key, frame)
             self._run()
         else:
             self._pending = [d for d in self._pending if d is not decision]
-            self.STEPS.answer[frame[0]](self, decision.player, key, *frame[1:])
+            run_answer(self.STEPS.answer[frame[0]], self, decision.player, key, frame)
             if not self._pending:
                 self._run()
 
@@ -386,7 +428,7 @@ class GameState:
         other._stack = list(self._stack)
         other._pending = list(self._pending)
         other._waiting = self._waiting
-        self._copy_fields(self, other)
+        cls._copy_fields(self, other)
         return other
 
     # -- search and learning ---------------------------------------------------------------

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mypy_extensions import mypyc_attr
+
 #: the audience of a public event
 EVERYONE = None
 #: the audience of an event nobody may read until the game ends
 NOBODY: tuple[int, ...] = ()
 
 
-@dataclass(slots=True)
+@mypyc_attr(acyclic=True)  # compiled, not tracked by the garbage collector: no cycles
+@dataclass(slots=True, init=False)
 class Event:
     """One line of the chronicle.  Never changed once made: a line that grows (a run of
     moves, a repeated line's count) is replaced by a new event.  (Not a frozen dataclass
@@ -30,6 +33,16 @@ class Event:
     data: dict = field(default_factory=dict)
     #: ``EVERYONE`` (None), the seats that may read it, or ``NOBODY`` (an empty tuple)
     audience: tuple[int, ...] | None = EVERYONE
+
+    def __init__(self, kind: str, turn: int, text: str, data: dict | None = None,
+                 audience: tuple[int, ...] | None = EVERYONE) -> None:
+        # written out, not the dataclass's: compiled (setup.py), the dataclass's own
+        # ``__init__`` would stay interpreted
+        self.kind = kind
+        self.turn = turn
+        self.text = text
+        self.data = {} if data is None else data
+        self.audience = audience
 
     def seen_by(self, player: int | None, over: bool = False) -> bool:
         """Whether ``player`` (None: a spectator) may read this event now; ``over``: the

@@ -10,11 +10,19 @@ reachability over links.  Everything works on bitmasks of area indices.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from .board import Board
     from .state import HBState
+
+
+class Adjacency(Protocol):
+    """What :func:`territories` reads of a board: a :class:`.board.Board`, or anything with
+    its neighbour masks and memo.  (A protocol, so that the compiled module does not insist
+    on a ``Board``.)"""
+
+    nbr_mask: tuple[int, ...]
+    territory_memo: dict[int, list[int]]
 
 
 def passable_mask(s: "HBState") -> int:
@@ -23,7 +31,7 @@ def passable_mask(s: "HBState") -> int:
     return b.sea_mask | (b.land_mask & ~s.occupied)
 
 
-def territories(own: int, board: "Board") -> list[int]:
+def territories(own: int, board: Adjacency) -> list[int]:
     """The groups of own land joined by adjacency (type-A steps), memoised per map by mask."""
     memo = board.territory_memo
     hit = memo.get(own)

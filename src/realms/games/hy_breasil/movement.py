@@ -11,7 +11,9 @@ sea must land while they can, and those that cannot are lost (RULINGS HB-Q18).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
+
+from mypy_extensions import mypyc_attr
 
 from realms.core.decision import Decision, MaskedKeys
 
@@ -21,9 +23,31 @@ from .state import and_list, units
 from .board import EMPTY
 
 if TYPE_CHECKING:
+    from .board import Board
     from .state import HBState, Nation
 
 
+class Position(Protocol):
+    """What :class:`Reach` reads of a game state: an :class:`HBState`, or a bot's table
+    made from a view (``bots.look.TableTop``).  (A protocol, so that the compiled module
+    does not insist on an ``HBState``.)"""
+
+    board: "Board"
+    occupied: int
+    abilities_on: bool
+
+    def permitted_land(self, n: "Mover") -> int: ...
+
+
+class Mover(Protocol):
+    """What :class:`Reach` reads of a nation: a :class:`Nation`, or a bot's ``NationView``."""
+
+    land: int
+    permits: frozenset[int]
+    abilities: frozenset[str]
+
+
+@mypyc_attr(acyclic=True)  # compiled, not tracked by the garbage collector: no cycles
 class Reach:
     """Where a unit of one nation can go from each area, on the board as it stands.
 
@@ -36,11 +60,12 @@ class Reach:
 
     __slots__ = ("nbr", "own", "enemy", "land", "comps", "seas", "_cache", "_by_area")
 
-    def __init__(self, s: "HBState", n: "Nation") -> None:
-        self._setup(s.board, *self._inputs(s, n))
+    def __init__(self, s: Position, n: Mover) -> None:
+        own, enemy, seas = self._inputs(s, n)
+        self._setup(s.board, own, enemy, seas)  # compiled, a direct call (a starred one is not)
 
     @staticmethod
-    def _inputs(s: "HBState", n: "Nation") -> tuple[int, int, int]:
+    def _inputs(s: Position, n: Mover) -> tuple[int, int, int]:
         # §9.3.1 Diplomacy: permitted nations' areas are crossed as if they were the
         # nation's own (type A), but never ended in.
         own = n.land | s.permitted_land(n) if n.permits else n.land
@@ -48,7 +73,7 @@ class Reach:
         seas = s.board.sea_mask if s.abilities_on and "navigation" in n.abilities else 0
         return own, s.occupied & ~own, seas
 
-    def _setup(self, b, own: int, enemy: int, seas: int) -> None:
+    def _setup(self, b: "Board", own: int, enemy: int, seas: int) -> None:
         self.nbr = b.nbr_mask
         self.own, self.enemy, self.land = own, enemy, b.land_mask
         self.comps = territories(own, b)
@@ -69,8 +94,7 @@ class Reach:
         if hit is None:
             if len(memo) > 256:  # the hits are the last few positions: a bigger memo finds
                 memo.clear()     # no more and costs the garbage collector's full passes
-            hit = memo[key] = cls.__new__(cls)
-            hit._setup(s.board, *key)
+            hit = memo[key] = Reach(s, n)  # compiled, a direct call, where cls() is not
         return hit
 
     def _sea_pairs(self, mask: int) -> int:
@@ -125,7 +149,6 @@ def move_options(s: "HBState", n: "Nation") -> tuple[list[tuple[tuple[str, ...],
     moved = s.moved
     keys = b.move_keys
     reach = Reach.of(s, n)
-    from_area = reach.from_area
     if s.battle is not None:
         allowed = 1 << s.battle[0]
     elif n.weak:
@@ -140,7 +163,7 @@ def move_options(s: "HBState", n: "Nation") -> tuple[list[tuple[tuple[str, ...],
     for src in sorted(units):
         if moved and units[src] <= moved.get(src, 0):
             continue
-        dests = from_area(src) & allowed
+        dests = reach.from_area(src) & allowed
         if dests:
             rows.append((keys[src], dests))
             if sea[src]:

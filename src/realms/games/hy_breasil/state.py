@@ -9,6 +9,8 @@ has gone to a new nation.
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from realms.core.engine import Field, GameState, copy_optional_list
 from realms.core.events import EVERYONE, Event
 
@@ -32,12 +34,43 @@ class Nation:
         # advanced rules (§9): race, submission, abilities and their markers
         "race", "master", "abilities", "capital", "saved", "prophecy", "permits", "spared",
     )
+    # the slots' types (what the compiled modules, setup.py, check and read natively)
+    id: int
+    set: int
+    name: str
+    owner: int
+    units: dict[int, int]
+    land: int
+    board: int
+    pool: int
+    civ: int
+    start_sea: int | None
+    first_turn: bool
+    phases: int
+    weak: bool
+    fervour: bool
+    famine: bool
+    race: str | None
+    master: int
+    abilities: frozenset[str]
+    capital: int
+    saved: int
+    prophecy: str | None
+    permits: frozenset[int]
+    spared: frozenset[int]
 
     def copy(self) -> "Nation":
         """An independent copy (its own ``units``; the other fields are numbers, strings
-        and frozen sets, shared).  Written out from ``__slots__`` once, below: a loop of
-        ``setattr`` per field cost most of a state's clone."""
-        return _copy_nation(self)
+        and frozen sets, shared), written out field by field: a loop of ``setattr`` per
+        slot cost most of a state's clone (a test checks it copies every slot)."""
+        n = Nation()
+        n.id, n.set, n.name, n.owner = self.id, self.set, self.name, self.owner
+        n.units, n.land, n.board, n.pool = dict(self.units), self.land, self.board, self.pool
+        n.civ, n.start_sea, n.first_turn = self.civ, self.start_sea, self.first_turn
+        n.phases, n.weak, n.fervour, n.famine = self.phases, self.weak, self.fervour, self.famine
+        n.race, n.master, n.abilities, n.capital = self.race, self.master, self.abilities, self.capital
+        n.saved, n.prophecy, n.permits, n.spared = self.saved, self.prophecy, self.permits, self.spared
+        return n
 
     def to_json(self, board: Board) -> dict:
         return {
@@ -67,20 +100,7 @@ class Nation:
         }
 
 
-def _nation_copier():
-    """:meth:`Nation.copy`'s work as plain assignments, one per slot (as ``core.engine``
-    writes a state's field copier)."""
-    lines = ["def copy(self):", "    n = new(Nation)"]
-    lines += [f"    n.{slot} = self.{slot}" for slot in Nation.__slots__ if slot != "units"]
-    lines += ["    n.units = dict(self.units)", "    return n"]
-    namespace = {"new": Nation.__new__, "Nation": Nation}
-    exec("\n".join(lines), namespace)
-    return namespace["copy"]
-
-
-_copy_nation = _nation_copier()
-
-
+@mypyc_attr(allow_interpreted_subclasses=True)  # the odds calculator counts its rounds
 class HBState(GameState):
     GAME_ID = "hy-breasil"
     STEPS = STEPS
@@ -143,7 +163,7 @@ class HBState(GameState):
         self.asked: frozenset[int] = frozenset()
         self.battle: list[int] | None = None
         self.over = False
-        self._split_cache = None
+        self._split_cache: tuple[tuple[int, int, int], list[int]] | None = None
         self.start(("turn",))
 
     # -- what players see ----------------------------------------------------------------
@@ -277,9 +297,8 @@ class HBState(GameState):
         return f"the {nation.name} ({self.names[nation.owner]})" if nation.owner >= 0 else f"the {nation.name}"
 
     def Who(self, nation: Nation) -> str:
-        """:meth:`who` at the start of a sentence."""
-        text = self.who(nation)
-        return text[0].upper() + text[1:]
+        """:meth:`who` at the start of a sentence (it always begins "the ")."""
+        return "T" + self.who(nation)[1:]
 
     def alive(self, nid: int) -> Nation | None:
         return self.nations.get(nid)

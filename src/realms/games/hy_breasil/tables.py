@@ -90,7 +90,7 @@ class Tables:
 
 
 def _get(data: dict, path: str, kind: type, source: str):
-    node = data
+    node: object = data  # a table, then whatever the path leads to (checked below)
     for part in path.split("."):
         if not isinstance(node, dict) or part not in node:
             raise TableError(f"{source}: missing [{path}]")

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .steps import STEPS
 from .board import EMPTY
 
 if TYPE_CHECKING:
-    from .state import HBState
+    from .state import HBState, Nation
+
+
+class Scores(Protocol):
+    """What :func:`award_vp` adds VP to: a game state, or a tally of projected VP
+    (``evaluate._Tally``).  (A protocol, so that the compiled module does not insist on an
+    ``HBState``.)"""
+
+    nations: "dict[int, Nation]"
+    vp: list[int]
 
 
 @STEPS.step("turn")
@@ -96,7 +105,7 @@ def victory(s: "HBState") -> None:
           turn_gained=turn_gained)
 
 
-def award_vp(s: "HBState", n, vp: int, gained: list[int] | None = None) -> None:
+def award_vp(s: Scores, n, vp: int, gained: list[int] | None = None) -> None:
     """Give ``vp`` earned by nation ``n`` to its owner, less a submitted nation's share."""
     if vp <= 0 or n.owner < 0:
         return
