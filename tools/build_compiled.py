@@ -123,7 +123,13 @@ def main() -> None:
         say("compiling the engine's hot modules with mypyc (a few minutes, once per edit)")
         out = Path(tempfile.mkdtemp(prefix="realms-build-"))
         try:
-            if place(build_wheel(out)):
+            try:
+                wheel = build_wheel(out)
+            except subprocess.CalledProcessError as exc:  # e.g. mypy not to be had
+                say(f"the build failed ({exc}); realms runs the plain-Python modules")
+                NOT_COMPILED.write_text(key(sources))
+                return
+            if place(wheel):
                 NOT_COMPILED.unlink(missing_ok=True)
                 say("compiled: realms runs the compiled modules from the next start")
             else:
