@@ -632,8 +632,8 @@ class Server:
         return live
 
     # -- answering ----------------------------------------------------------------------
-    async def answer(self, live: Live, seat: int | None, body: Answer, socket: str | None = None) -> str:
-        """Apply ``seat``'s answer, commit it and return the new state (JSON text); the
+    async def answer(self, live: Live, seat: int | None, body: Answer, socket: str | None = None) -> bytes:
+        """Apply ``seat``'s answer, commit it and return the new state (JSON, UTF-8); the
         bots whose turn follows play on in the background (:meth:`continue_bots`).  The
         other pages get it over their sockets; ``socket``, the asking page's, not again."""
         async with live.lock:
@@ -671,7 +671,7 @@ class Server:
         return payload
 
     # -- taking an answer back ------------------------------------------------------------
-    async def undo(self, live: Live, seat: int | None, body: Undo, socket: str | None = None) -> str:
+    async def undo(self, live: Live, seat: int | None, body: Undo, socket: str | None = None) -> bytes:
         """Take back ``seat``'s last answer (see the module docstring for when); pushed as
         :meth:`answer` pushes."""
         async with live.lock:
