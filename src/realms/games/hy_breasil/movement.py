@@ -327,8 +327,8 @@ def _log_taken(s: "HBState", n: "Nation", src: int, dst: int) -> None:
     else:
         text = f"{s.Who(n)} spread into {took}."
     data = {"nation": n.id, "areas": areas, "seas": seas}
-    if not (grow and s.amend("expansion", text, **data)):
-        s.log("expansion", text, **data)
+    if not (grow and s.amend_data("expansion", text, data)):
+        s.log_data("expansion", text, data)
 
 
 @STEPS.step("end_movement")
