@@ -246,8 +246,8 @@ def log_retreat(s: "HBState", nation, kind: str, src: int, dst: int) -> None:
     names = and_list([b.names[b.index[a]] for a in dict.fromkeys(to)])
     text = f"{s.Who(nation)} {kind} {units(len(to))} from {b.names[src]} to {names}."
     data = {"nation": nation.id, "area": b.ids[src], "to": to}
-    if not (len(to) > 1 and s.amend(kind, text, **data)):
-        s.log(kind, text, **data)
+    if not (len(to) > 1 and s.amend_data(kind, text, data)):
+        s.log_data(kind, text, data)
 
 
 def retreat_targets(s: "HBState", side: int) -> list[int]:

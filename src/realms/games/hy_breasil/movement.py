@@ -60,18 +60,27 @@ class Reach:
 
     __slots__ = ("nbr", "own", "enemy", "land", "comps", "seas", "_cache", "_by_area")
 
-    def __init__(self, s: Position, n: Mover) -> None:
-        own, enemy, seas = self._inputs(s, n)
+    def __init__(self, s: Position, n: Mover, masks: tuple[int, int, int] | None = None) -> None:
+        """``masks``: :meth:`_inputs` already worked out (by :meth:`of`)."""
+        own, enemy, seas = self._inputs(s, n) if masks is None else masks
         self._setup(s.board, own, enemy, seas)  # compiled, a direct call (a starred one is not)
 
     @staticmethod
     def _inputs(s: Position, n: Mover) -> tuple[int, int, int]:
+        navigation = s.abilities_on and "navigation" in n.abilities
+        return Reach._masks(s.board, s.occupied, n.land, s.permitted_land(n) if n.permits else 0,
+                            navigation)
+
+    @staticmethod
+    def _masks(b: "Board", occupied: int, land: int, permitted: int,
+               navigation: bool) -> tuple[int, int, int]:
+        """(own, enemy, seas): the masks a reach depends on."""
         # §9.3.1 Diplomacy: permitted nations' areas are crossed as if they were the
         # nation's own (type A), but never ended in.
-        own = n.land | s.permitted_land(n) if n.permits else n.land
+        own = land | permitted
         #: §9.3.1 Navigation: a sea reached brings its neighbouring seas along (two as one)
-        seas = s.board.sea_mask if s.abilities_on and "navigation" in n.abilities else 0
-        return own, s.occupied & ~own, seas
+        seas = b.sea_mask if navigation else 0
+        return own, occupied & ~own, seas
 
     def _setup(self, b: "Board", own: int, enemy: int, seas: int) -> None:
         self.nbr = b.nbr_mask
@@ -88,13 +97,18 @@ class Reach:
         """The reach for ``n`` now, shared through a memo on the board: it depends on who
         holds which areas only, so a move that leaves them as they were (inside the
         nation's own land) finds it there, with the destinations it worked out."""
-        key = cls._inputs(s, n)
-        memo = s.board.reach_memo
+        # The masks read here, typed as a state and a nation, where :meth:`_inputs` reads
+        # them through the protocols (compiled, a slower attribute lookup each).
+        b = s.board
+        navigation = s.abilities_on and "navigation" in n.abilities
+        key = cls._masks(b, s.occupied, n.land, s.permitted_land(n) if n.permits else 0,
+                         navigation)
+        memo = b.reach_memo
         hit = memo.get(key)
         if hit is None:
             if len(memo) > 256:  # the hits are the last few positions: a bigger memo finds
                 memo.clear()     # no more and costs the garbage collector's full passes
-            hit = memo[key] = Reach(s, n)  # compiled, a direct call, where cls() is not
+            hit = memo[key] = Reach(s, n, key)  # compiled, a direct call, where cls() is not
         return hit
 
     def _sea_pairs(self, mask: int) -> int:
@@ -313,8 +327,8 @@ def _log_taken(s: "HBState", n: "Nation", src: int, dst: int) -> None:
     else:
         text = f"{s.Who(n)} spread into {took}."
     data = {"nation": n.id, "areas": areas, "seas": seas}
-    if not (grow and s.amend("expansion", text, **data)):
-        s.log("expansion", text, **data)
+    if not (grow and s.amend_data("expansion", text, data)):
+        s.log_data("expansion", text, data)
 
 
 @STEPS.step("end_movement")
