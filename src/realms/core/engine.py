@@ -115,6 +115,10 @@ def run_step(fn: StepFn, state: "GameState", frame: tuple) -> "Decision | list[D
         return fn(state, frame[1], frame[2])
     if n == 2:
         return fn(state, frame[1])
+    if n == 4:
+        return fn(state, frame[1], frame[2], frame[3])
+    if n == 5:
+        return fn(state, frame[1], frame[2], frame[3], frame[4])
     if n == 1:
         return fn(state)
     return fn(state, *frame[1:])
@@ -127,6 +131,10 @@ def run_answer(fn: AnswerFn, state: "GameState", player: Any, key: Any, frame: t
         fn(state, player, key, frame[1], frame[2])
     elif n == 2:
         fn(state, player, key, frame[1])
+    elif n == 4:
+        fn(state, player, key, frame[1], frame[2], frame[3])
+    elif n == 5:
+        fn(state, player, key, frame[1], frame[2], frame[3], frame[4])
     elif n == 1:
         fn(state, player, key)
     else:
