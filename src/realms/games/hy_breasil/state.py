@@ -123,6 +123,8 @@ class HBState(GameState):
         Field("battle", copy_optional_list), Field("over"),
         # civil war's best splits for the position it was worked out for (civil_war.py)
         Field("_split_cache", lambda cache: None, snap=False),
+        # :meth:`who`'s phrases by nation name, shared by clones (names never change)
+        Field("_who_texts", snap=False),
     )
 
     def __init__(self, options: dict, seed: int) -> None:
@@ -164,6 +166,7 @@ class HBState(GameState):
         self.battle: list[int] | None = None
         self.over = False
         self._split_cache: tuple[tuple[int, int, int], list[int]] | None = None
+        self._who_texts: dict[str, tuple[str, ...]] = {}
         self.start(("turn",))
 
     # -- what players see ----------------------------------------------------------------
@@ -304,11 +307,21 @@ class HBState(GameState):
         return True
 
     def who(self, nation: Nation) -> str:
-        return f"the {nation.name} ({self.names[nation.owner]})" if nation.owner >= 0 else f"the {nation.name}"
+        """The nation and its owner, "the Saxons (Ann)", as the chronicle names them."""
+        return self._who_phrases(nation)[nation.owner + 1]
 
     def Who(self, nation: Nation) -> str:
-        """:meth:`who` at the start of a sentence (it always begins "the ")."""
-        return "T" + self.who(nation)[1:]
+        """:meth:`who` at the start of a sentence: "The Saxons (Ann)"."""
+        return self._who_phrases(nation)[len(self.names) + nation.owner + 2]
+
+    def _who_phrases(self, nation: Nation) -> tuple[str, ...]:
+        """:meth:`who` for each owner (none, then each player), then the same capitalised:
+        made once per nation name, since the chronicle names a nation at most decisions."""
+        texts = self._who_texts.get(nation.name)
+        if texts is None:
+            plain = [f"the {nation.name}"] + [f"the {nation.name} ({p})" for p in self.names]
+            texts = self._who_texts[nation.name] = tuple(plain + ["T" + w[1:] for w in plain])
+        return texts
 
     def alive(self, nid: int) -> Nation | None:
         return self.nations.get(nid)
