@@ -89,8 +89,8 @@ class Reach:
         self.seas = seas
         #: the areas reached from a start (an own territory, or a single outside area)
         self._cache: dict[int, int] = {}
-        #: :meth:`from_area`'s answers, by source area
-        self._by_area: dict[int, int] = {}
+        #: :meth:`from_area`'s answers, by source area (-1: not worked out yet)
+        self._by_area = [-1] * b.n
 
     @classmethod
     def of(cls, s: "HBState", n: "Nation") -> "Reach":
@@ -127,8 +127,8 @@ class Reach:
 
     def from_area(self, src: int) -> int:
         """Bitmask of land areas a unit in ``src`` can end its move in (``src`` excluded)."""
-        done = self._by_area.get(src)
-        if done is not None:
+        done = self._by_area[src]
+        if done >= 0:
             return done
         bit = 1 << src
         if bit & self.own:
@@ -174,7 +174,13 @@ def move_options(s: "HBState", n: "Nation") -> tuple[list[tuple[tuple[str, ...],
     rows: list[tuple[tuple[str, ...], int]] = []
     may_end = True
     units = n.units
-    for src in sorted(units):
+    sources = 0
+    for a in units:
+        sources |= 1 << a
+    while sources:  # the areas ascending, without sorting the dict's keys
+        low = sources & -sources
+        sources ^= low
+        src = low.bit_length() - 1
         if moved and units[src] <= moved.get(src, 0):
             continue
         dests = reach.from_area(src) & allowed
