@@ -52,8 +52,8 @@ class Board:
         self.nbr_mask = graph.nbr_mask
         #: own-land mask → its territories (see connect.territories)
         self.territory_memo: dict[int, list[int]] = {}
-        #: movement.Reach by (own land, other nations' land, navigation seas)
-        self.reach_memo: dict[tuple[int, int, int], object] = {}
+        #: the movement.Reach made last on this board (movement.Reach.of)
+        self.reach_last: object = None
         #: §6.3 option keys, ``move_keys[src][dst] == "src-id>dst-id"``.
         self.move_keys = tuple(tuple(f"{a}>{b}" for b in self.ids) for a in self.ids)
         #: each move key's (source, destination), the reverse of ``move_keys``

@@ -58,7 +58,7 @@ class Reach:
     but never left (the unit stops there).
     """
 
-    __slots__ = ("nbr", "own", "enemy", "land", "comps", "seas", "_cache", "_by_area")
+    __slots__ = ("nbr", "own", "enemy", "land", "comps", "seas", "_by_comp", "_by_area")
 
     def __init__(self, s: Position, n: Mover, masks: tuple[int, int, int] | None = None) -> None:
         """``masks``: :meth:`_inputs` already worked out (by :meth:`of`)."""
@@ -87,28 +87,30 @@ class Reach:
         self.own, self.enemy, self.land = own, enemy, b.land_mask
         self.comps = territories(own, b)
         self.seas = seas
-        #: the areas reached from a start (an own territory, or a single outside area)
-        self._cache: dict[int, int] = {}
-        #: :meth:`from_area`'s answers, by source area (-1: not worked out yet)
-        self._by_area = [-1] * b.n
+        #: the areas reached from each own territory (-1: not worked out yet), by its
+        #: place in ``comps``: every unit of a territory reaches the same areas
+        self._by_comp = [-1] * len(self.comps)
+        #: :meth:`from_area`'s answers for units outside own land (at sea), by area
+        self._by_area: dict[int, int] | None = None
 
     @classmethod
     def of(cls, s: "HBState", n: "Nation") -> "Reach":
-        """The reach for ``n`` now, shared through a memo on the board: it depends on who
-        holds which areas only, so a move that leaves them as they were (inside the
-        nation's own land) finds it there, with the destinations it worked out."""
+        """The reach for ``n`` now, kept on the board until another is made: it depends
+        on who holds which areas only, so the next question of a move that left them as
+        they were (inside the nation's own land) finds it, with the destinations it
+        worked out.  (One, not a memo of many: a memo's tuple keys and hashing cost more
+        than the rare older position it finds.)"""
         # The masks read here, typed as a state and a nation, where :meth:`_inputs` reads
         # them through the protocols (compiled, a slower attribute lookup each).
         b = s.board
-        navigation = s.abilities_on and "navigation" in n.abilities
-        key = cls._masks(b, s.occupied, n.land, s.permitted_land(n) if n.permits else 0,
-                         navigation)
-        memo = b.reach_memo
-        hit = memo.get(key)
-        if hit is None:
-            if len(memo) > 256:  # the hits are the last few positions: a bigger memo finds
-                memo.clear()     # no more and costs the garbage collector's full passes
-            hit = memo[key] = Reach(s, n, key)  # compiled, a direct call, where cls() is not
+        own = n.land | (s.permitted_land(n) if n.permits else 0)
+        enemy = s.occupied & ~own
+        seas = b.sea_mask if s.abilities_on and "navigation" in n.abilities else 0
+        last = b.reach_last
+        if isinstance(last, Reach) and last.own == own and last.enemy == enemy and last.seas == seas:
+            return last
+        hit = Reach(s, n, (own, enemy, seas))  # compiled, a direct call, where cls() is not
+        b.reach_last = hit
         return hit
 
     def _sea_pairs(self, mask: int) -> int:
@@ -125,28 +127,37 @@ class Reach:
                     out |= comp
         return out
 
+    def _reached(self, start: int) -> int:
+        """The land areas reached from ``start`` (an own territory, or one area outside
+        own land with its Navigation seas), ``start`` included."""
+        nbr = self.nbr
+        level1 = spread(start, nbr) & ~start
+        if self.seas:
+            level1 = self._sea_pairs(level1)
+        level1 = self._territory(level1)
+        level2 = self._territory(spread(level1 & ~self.enemy, nbr) & ~start & ~level1)
+        return (start | level1 | level2) & self.land
+
     def from_area(self, src: int) -> int:
         """Bitmask of land areas a unit in ``src`` can end its move in (``src`` excluded)."""
-        done = self._by_area[src]
-        if done >= 0:
-            return done
         bit = 1 << src
         if bit & self.own:
-            for start in self.comps:
-                if start & bit:
+            i = 0
+            for comp in self.comps:
+                if comp & bit:
                     break
-        else:
+                i += 1
+            hit = self._by_comp[i]
+            if hit < 0:
+                hit = self._by_comp[i] = self._reached(comp)
+            return hit & ~bit
+        by_area = self._by_area
+        if by_area is None:
+            by_area = self._by_area = {}
+        done = by_area.get(src)
+        if done is None:
             start = self._sea_pairs(bit) if self.seas else bit
-        hit = self._cache.get(start)
-        if hit is None:
-            nbr = self.nbr
-            level1 = spread(start, nbr) & ~start
-            if self.seas:
-                level1 = self._sea_pairs(level1)
-            level1 = self._territory(level1)
-            level2 = self._territory(spread(level1 & ~self.enemy, nbr) & ~start & ~level1)
-            hit = self._cache[start] = (start | level1 | level2) & self.land
-        done = self._by_area[src] = hit & ~bit
+            done = by_area[src] = self._reached(start) & ~bit
         return done
 
 
