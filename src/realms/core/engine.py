@@ -224,18 +224,18 @@ class GameState:
             stack.append(frames[i])
 
     def _run(self) -> None:
-        steps = self.STEPS.run
+        registry = self.STEPS
+        steps = registry.run
         stack = self._stack
-        pop = stack.pop
         while stack:
-            frame = pop()
+            frame = stack.pop()  # compiled, a native pop (a bound ``pop`` is a Python call)
             asked = run_step(steps[frame[0]], self, frame)
             if asked is None:
                 continue
             if isinstance(asked, Decision):
                 n = len(asked.keys)
                 if n == 1:  # a single option: applied here, never asked
-                    run_answer(self.STEPS.answer[frame[0]], self, asked.player, asked.keys[0], frame)
+                    run_answer(registry.answer[frame[0]], self, asked.player, asked.keys[0], frame)
                     continue
                 if not n:
                     raise RuntimeError(f"step {frame[0]!r} asked {asked.kind} with no options")
