@@ -10,7 +10,7 @@ seed; every other draw is derived from it here.
 from __future__ import annotations
 
 import random
-from typing import Sequence, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 T = TypeVar("T")
 
@@ -18,19 +18,23 @@ T = TypeVar("T")
 class Dice:
     """A reproducible source of die rolls and random picks."""
 
-    __slots__ = ("_rng", "_shared")
+    __slots__ = ("_rng", "_shared", "_draw")
 
     def __init__(self, seed: int, shares: "Dice | None" = None) -> None:
         """Dice seeded with ``seed``; or, for :meth:`clone` (``seed`` then unused), dice
         that take over the generator of ``shares`` until they roll."""
         if shares is not None:
             self._rng: random.Random = shares._rng
+            #: the generator's ``random``, bound once (compiled, a method looked up at
+            #: every roll costs about as much as the roll)
+            self._draw: Callable[[], float] = self._rng.random
             #: the generator is another Dice's too: copied before the next roll
             self._shared = shares._shared = True
             return
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise TypeError(f"seed must be an integer, not {type(seed).__name__}")
         self._rng = random.Random(seed)
+        self._draw = self._rng.random
         self._shared = False
 
     def _random(self) -> float:
@@ -38,7 +42,7 @@ class Dice:
         may take it to roll with, as ``combat`` does)."""
         if self._shared:
             self._own()
-        return self._rng.random()
+        return self._draw()
 
     def d6(self) -> int:
         """One six-sided die: 1..6."""
@@ -82,6 +86,7 @@ class Dice:
         own = random.Random(0)
         own.setstate(self._rng.getstate())
         self._rng = own
+        self._draw = own.random
         self._shared = False
 
     def fingerprint(self) -> list[int]:
