@@ -56,24 +56,25 @@ def event(s: "HBState", nid: int) -> None:
         return
     if n.first_turn:
         name = s.tables.first_turn_event
-        s.log("event", f"{s.Who(n)} arrive under a {EVENT_NAMES[name]} (first turn).",
-              nation=nid, event=name, roll=None, first_turn=True)
+        s.log_data("event", f"{s.Who(n)} arrive under a {EVENT_NAMES[name]} (first turn).",
+                   {"nation": nid, "event": name, "roll": None, "first_turn": True})
         s.then(("do_event", nid, name))
         return
     if n.prophecy is not None:
         name, n.prophecy = n.prophecy, None
         roll = FORETOLD
-        s.log("prophecy-fulfilled", f"The prophecy of the {n.name} comes true.", nation=nid, event=name)
+        s.log_data("prophecy-fulfilled", f"The prophecy of the {n.name} comes true.",
+                   {"nation": nid, "event": name})
     else:
         roll = s.dice.d6()
         name = s.tables.event_for(roll + n.civ)
     if name == "civil-war" and not civil_war_possible(s, n):
         if n.civ + 1 >= len(s.tables.event_table):
-            s.log("event-void", f"{s.Who(n)} cannot fall into civil war; no event this turn.",
-                  nation=nid)
+            s.log_data("event-void", f"{s.Who(n)} cannot fall into civil war; no event this turn.",
+                       {"nation": nid})
             return
-        s.log("event-reroll-free", f"Civil war is impossible for {s.who(n)}; the event is rolled again.",
-              nation=nid)
+        s.log_data("event-reroll-free", f"Civil war is impossible for {s.who(n)}; the event is rolled again.",
+                   {"nation": nid})
         s.then(("event", nid))
         return
     s.then(("event_choice", nid, name, roll))
@@ -105,14 +106,21 @@ def event_choice(s: "HBState", nid: int, name: str, roll: int) -> Decision | Non
         _announce(s, n, name, roll)
         s.then(("do_event", nid, name))
         return None
-    label = {"accept": f"Accept {EVENT_NAMES[name]}",
-             "reroll": "Reroll it: set a unit aside as a civilization token (one unit fewer for good, "
-                       "+1 to this and later event rolls)"}.__getitem__
     how = (f"The prophecy of the {n.name} comes true" if roll == FORETOLD else
            f"The {n.name} rolled {roll} + {n.civ} civilization tokens")
     return Decision(n.owner, "hb.event", ("accept", "reroll"),
                     f"{how}: {EVENT_NAMES[name]} ({_effect(s, name)}). Accept or reroll?",
-                    "§6.1", label, {"nation": nid, "event": name, "roll": roll, "civilization_tokens": n.civ})
+                    "§6.1", lambda key: _choice_label(name, key),
+                    {"nation": nid, "event": name, "roll": roll, "civilization_tokens": n.civ})
+
+
+def _choice_label(name: str, key: str) -> str:
+    if key == "accept":
+        return f"Accept {EVENT_NAMES[name]}"
+    if key == "reroll":
+        return ("Reroll it: set a unit aside as a civilization token (one unit fewer for good, "
+                "+1 to this and later event rolls)")
+    raise KeyError(key)
 
 
 @STEPS.on_answer("event_choice")
@@ -122,14 +130,14 @@ def event_choice_answer(s: "HBState", player: int, key: str, nid: int, name: str
         _announce(s, n, name, roll)
         s.then(("do_event", nid, name))
         return
-    s.log("event-reroll", f"{s.Who(n)} turned away from {EVENT_NAMES[name]} ({_how(n, roll)}) "
-          "and took a civilization token.", nation=nid, event=name, roll=roll)
+    s.log_data("event-reroll", f"{s.Who(n)} turned away from {EVENT_NAMES[name]} ({_how(n, roll)}) "
+               "and took a civilization token.", {"nation": nid, "event": name, "roll": roll})
     s.then(("civ_token", nid, "reroll"), ("event", nid))
 
 
 def _announce(s: "HBState", n: "Nation", name: str, roll: int) -> None:
-    s.log("event", f"{s.Who(n)}: {EVENT_NAMES[name]} ({_how(n, roll)}).",
-          nation=n.id, event=name, roll=roll)
+    s.log_data("event", f"{s.Who(n)}: {EVENT_NAMES[name]} ({_how(n, roll)}).",
+               {"nation": n.id, "event": name, "roll": roll})
 
 
 def _how(n: "Nation", roll: int) -> str:
@@ -174,7 +182,8 @@ def do_event(s: "HBState", nid: int, name: str) -> None:
     if n is None:
         return
     if ignores(s, n, name):
-        s.log("event-ignored", f"{s.Who(n)} shrug off {EVENT_NAMES[name]} ({n.race}s).", nation=nid, event=name)
+        s.log_data("event-ignored", f"{s.Who(n)} shrug off {EVENT_NAMES[name]} ({n.race}s).",
+                   {"nation": nid, "event": name})
         return
     if on_event(s, n, name):
         return
@@ -194,7 +203,8 @@ def do_event(s: "HBState", nid: int, name: str) -> None:
         s.then(("civil_war", nid))
     elif name == "civilization":
         if s.abilities_on and all_owned(s, n):
-            s.log("event-reroll-free", f"{s.Who(n)} have every ability; the event is rolled again.", nation=nid)
+            s.log_data("event-reroll-free", f"{s.Who(n)} have every ability; the event is rolled again.",
+                       {"nation": nid})
             s.then(("event", nid))
             return
         s.then(("civ_token", nid, "civilization"), ("civilization", nid))
@@ -215,7 +225,7 @@ def reinforcements(s: "HBState", nid: int) -> None:
     text = (f"Reinforcements: {count} more {'unit' if count == 1 else 'units'} of the {n.name} "
             f"{verb(count, 'arrive', 'arrives')} in {sea}." if count else
             f"No reinforcements reach the {n.name}: every unit is in use.")
-    s.log("reinforcements", text, nation=nid, roll=roll, units=count)
+    s.log_data("reinforcements", text, {"nation": nid, "roll": roll, "units": count})
 
 
 @STEPS.step("civilization")
@@ -229,7 +239,7 @@ def civilization(s: "HBState", nid: int) -> None:
         return
     vp = s.tables.civilization_vp
     award_vp(s, n, vp)
-    s.log("civilization", f"{s.Who(n)} flourish: +{vp} VP.", nation=nid, vp=vp, owner=n.owner)
+    s.log_data("civilization", f"{s.Who(n)} flourish: +{vp} VP.", {"nation": nid, "vp": vp, "owner": n.owner})
 
 
 from . import plague, civil_war  # noqa: E402,F401

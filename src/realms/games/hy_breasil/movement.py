@@ -232,8 +232,8 @@ def diplomacy_answer(s: "HBState", player: int, key: str, nid: int, other: int) 
     if key == "grant":
         n.permits = n.permits | {other}
         n.spared = n.spared | {other}
-    s.log("diplomacy", f"The {o.name} {'grant' if key == 'grant' else 'refuse'} the {n.name} passage.",
-          nation=nid, other=other, granted=key == "grant")
+    s.log_data("diplomacy", f"The {o.name} {'grant' if key == 'grant' else 'refuse'} the {n.name} passage.",
+               {"nation": nid, "other": other, "granted": key == "grant"})
 
 
 def _label(s: "HBState", key: str) -> str:
@@ -356,8 +356,8 @@ def end_movement(s: "HBState", nid: int, k: int) -> None:
         return
     for a in [a for a in n.units if s.board.is_sea[a]]:
         count = n.units[a]
-        s.log("lost-at-sea", f"The sea swallows {units(count)} of {s.who(n)} in {s.board.names[a]}.",
-              nation=nid, area=s.board.ids[a], units=count)
+        s.log_data("lost-at-sea", f"The sea swallows {units(count)} of {s.who(n)} in {s.board.names[a]}.",
+                   {"nation": nid, "area": s.board.ids[a], "units": count})
         s.remove_units(n, a, count)
         if s.alive(nid) is None:
             return
