@@ -33,11 +33,15 @@ def passable_mask(s: "HBState") -> int:
 
 def territories(own: int, board: Adjacency) -> list[int]:
     """The groups of own land joined by adjacency (type-A steps), memoised per map by mask."""
-    memo = board.territory_memo
+    return territories_in(own, board.nbr_mask, board.territory_memo)
+
+
+def territories_in(own: int, nbr: tuple[int, ...], memo: dict[int, list[int]]) -> list[int]:
+    """:func:`territories` given the board's neighbour masks and memo (compiled, read
+    once by a caller that has them typed, instead of through the protocol)."""
     hit = memo.get(own)
     if hit is not None:
         return hit
-    nbr = board.nbr_mask
     comps = []
     rest = own
     while rest:

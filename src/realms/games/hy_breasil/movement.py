@@ -17,7 +17,7 @@ from mypy_extensions import mypyc_attr
 
 from realms.core.decision import Decision, MaskedKeys
 
-from .connect import spread, territories
+from .connect import spread, territories_in
 from .steps import STEPS
 from .state import and_list, units
 from .board import EMPTY
@@ -85,7 +85,7 @@ class Reach:
     def _setup(self, b: "Board", own: int, enemy: int, seas: int) -> None:
         self.nbr = b.nbr_mask
         self.own, self.enemy, self.land = own, enemy, b.land_mask
-        self.comps = territories(own, b)
+        self.comps = territories_in(own, b.nbr_mask, b.territory_memo)
         self.seas = seas
         #: the areas reached from each own territory (-1: not worked out yet), by its
         #: place in ``comps``: every unit of a territory reaches the same areas
