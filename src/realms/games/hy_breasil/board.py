@@ -43,6 +43,8 @@ class Board:
             for a in areas
         )
         self.index = dict(graph.index)
+        #: each area's name by its id (the chronicle's data names areas by id)
+        self.name_of = {a.id: a.name for a in areas}
         self.sea_mask = 0
         for i in graph.seas:
             self.sea_mask |= 1 << i

@@ -331,16 +331,25 @@ def _log_taken(s: "HBState", n: "Nation", src: int, dst: int) -> None:
     """Land taken without a fight is told too, one line for a run of such moves: the
     sea the nation came ashore from, if any, and the areas it took (``expansion``)."""
     b = s.board
-    ids, names, index = b.ids, b.names, b.index
-    last = s.events[-1] if s.events else None
-    grow = last is not None and last.kind == "expansion" and last.data["nation"] == n.id
-    areas = last.data["areas"] + [ids[dst]] if grow else [ids[dst]]
-    seas = last.data["seas"] if grow else []
+    ids, name_of = b.ids, b.name_of
+    events = s.events
+    last = events[-1] if events else None
+    areas: list[str] = [ids[dst]]
+    seas: list[str] = []
+    grow = False
+    if last is not None and last.kind == "expansion":
+        told = last.data
+        nation: int = told["nation"]
+        if nation == n.id:
+            grow = True
+            before: list[str] = told["areas"]
+            areas = before + areas
+            seas = told["seas"]
     if b.is_sea[src] and ids[src] not in seas:
         seas = seas + [ids[src]]
-    took = and_list([names[index[a]] for a in areas])
+    took = and_list([name_of[a] for a in areas])
     if seas:
-        text = f"{s.Who(n)} come ashore from {and_list([names[index[a]] for a in seas])} and take {took}."
+        text = f"{s.Who(n)} come ashore from {and_list([name_of[a] for a in seas])} and take {took}."
     else:
         text = f"{s.Who(n)} spread into {took}."
     data = {"nation": n.id, "areas": areas, "seas": seas}
