@@ -959,7 +959,7 @@ def test_type_a_territories_follow_each_maps_adjacency():
     memo is kept per map — a second map in the same process gets its own groups."""
     from types import SimpleNamespace
 
-    from realms.games.hy_breasil.movement import territories
+    from realms.games.hy_breasil.connect import territories
 
     own = 0b111
     chain = SimpleNamespace(nbr_mask=(0b010, 0b101, 0b010), territory_memo={})  # 0-1-2 in a row
