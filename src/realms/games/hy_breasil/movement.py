@@ -270,9 +270,33 @@ def move(s: "HBState", nid: int, k: int) -> Decision | None:
         if not rows and not asks:
             return None
         keys = MaskedKeys(rows, (("done",) if may_end else ()) + asks)
-        prompt = f"Move a unit of the {n.name}" + (" (strong leader, second phase)" if k == 2 else "") + "."
+        prompt = _move_prompt(n.name, k)
     return Decision(n.owner, "hb.move", keys, prompt, "§6.3", lambda key: _label(s, key),
-                    {"nation": nid, "phase": k})
+                    _move_info(nid, k))
+
+
+#: the move question's prompts by nation name (first phase, second), made once: half the
+#: decisions of a game are moves
+_PROMPTS: dict[str, tuple[str, str]] = {}
+#: the move question's ``info`` by nation and phase, made once and shared: read, never
+#: changed (as every decision's ``info``)
+_INFOS: dict[int, dict] = {}
+
+
+def _move_prompt(name: str, k: int) -> str:
+    texts = _PROMPTS.get(name)
+    if texts is None:
+        texts = _PROMPTS[name] = (f"Move a unit of the {name}.",
+                                  f"Move a unit of the {name} (strong leader, second phase).")
+    return texts[1] if k == 2 else texts[0]
+
+
+def _move_info(nid: int, k: int) -> dict:
+    key = nid * 4 + k
+    info = _INFOS.get(key)
+    if info is None:
+        info = _INFOS[key] = {"nation": nid, "phase": k}
+    return info
 
 
 def diplomacy_asks(s: "HBState", n: "Nation") -> tuple[str, ...]:
