@@ -968,6 +968,26 @@ def test_type_a_territories_follow_each_maps_adjacency():
     assert sorted(territories(own, apart)) == [0b001, 0b010, 0b100]
 
 
+def test_type_a_territories_after_one_more_area_are_those_found_afresh():
+    """§6.3 type-A steps: when a move takes one more area, the reach joins the territories
+    it borders (movement._joined) instead of finding them again: the same groups, in the
+    same order, for 2,000 random own lands and added areas on the bundled map."""
+    import random
+
+    from realms.games.hy_breasil.connect import territories
+    from realms.games.hy_breasil.movement import _joined
+
+    b = GAME.new_game({"players": 3}, seed=1).board
+    rng = random.Random(5)
+    land = [i for i in range(b.n) if not b.is_sea[i]]
+    for _ in range(2000):
+        own = 0
+        for a in rng.sample(land, rng.randint(0, len(land) - 1)):
+            own |= 1 << a
+        area = rng.choice([a for a in land if not own >> a & 1])
+        assert _joined(territories(own, b), 1 << area, b.nbr_mask[area]) == territories(own | 1 << area, b)
+
+
 def test_decisions_carry_their_facts_and_the_view_its_options():
     """§5.1, §6.1: what a question is about is in ``Decision.info`` (the nation arriving and
     its units; the event offered), and the view shows the game's options — so bots and

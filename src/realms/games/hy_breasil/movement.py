@@ -60,10 +60,12 @@ class Reach:
 
     __slots__ = ("nbr", "own", "enemy", "land", "comps", "seas", "_by_comp", "_by_area")
 
-    def __init__(self, s: Position, n: Mover, masks: tuple[int, int, int] | None = None) -> None:
-        """``masks``: :meth:`_inputs` already worked out (by :meth:`of`)."""
+    def __init__(self, s: Position, n: Mover, masks: tuple[int, int, int] | None = None,
+                 comps: list[int] | None = None) -> None:
+        """``masks``: :meth:`_inputs` already worked out, and ``comps`` the own territories
+        (by :meth:`of`)."""
         own, enemy, seas = self._inputs(s, n) if masks is None else masks
-        self._setup(s.board, own, enemy, seas)  # compiled, a direct call (a starred one is not)
+        self._setup(s.board, own, enemy, seas, comps)  # compiled, a direct call (a starred one is not)
 
     @staticmethod
     def _inputs(s: Position, n: Mover) -> tuple[int, int, int]:
@@ -82,10 +84,10 @@ class Reach:
         seas = b.sea_mask if navigation else 0
         return own, occupied & ~own, seas
 
-    def _setup(self, b: "Board", own: int, enemy: int, seas: int) -> None:
+    def _setup(self, b: "Board", own: int, enemy: int, seas: int, comps: list[int] | None) -> None:
         self.nbr = b.nbr_mask
         self.own, self.enemy, self.land = own, enemy, b.land_mask
-        self.comps = territories_in(own, b.nbr_mask, b.territory_memo)
+        self.comps = territories_in(own, b.nbr_mask, b.territory_memo) if comps is None else comps
         self.seas = seas
         #: the areas reached from each own territory (-1: not worked out yet), by its
         #: place in ``comps``: every unit of a territory reaches the same areas
@@ -107,9 +109,14 @@ class Reach:
         enemy = s.occupied & ~own
         seas = b.sea_mask if s.abilities_on and "navigation" in n.abilities else 0
         last = b.reach_last
-        if isinstance(last, Reach) and last.own == own and last.enemy == enemy and last.seas == seas:
-            return last
-        hit = Reach(s, n, (own, enemy, seas))  # compiled, a direct call, where cls() is not
+        comps: list[int] | None = None
+        if isinstance(last, Reach):
+            if last.own == own and last.enemy == enemy and last.seas == seas:
+                return last
+            added = own & ~last.own
+            if added and not added & (added - 1) and not last.own & ~own:
+                comps = _joined(last.comps, added, b.nbr_mask[added.bit_length() - 1])
+        hit = Reach(s, n, (own, enemy, seas), comps)  # compiled, a direct call, where cls() is not
         b.reach_last = hit
         return hit
 
@@ -159,6 +166,26 @@ class Reach:
             start = self._sea_pairs(bit) if self.seas else bit
             done = by_area[src] = self._reached(start) & ~bit
         return done
+
+
+def _joined(comps: list[int], area: int, nbr: int) -> list[int]:
+    """The own territories once the land ``area`` (a bit; ``nbr`` its neighbours) joins
+    the nation's land: it merges with every territory it borders.  In the order
+    :func:`.connect.territories` gives (by lowest area): most moves into empty land
+    change the territories so, and this costs less than finding them again."""
+    joined = area
+    out = []
+    for comp in comps:
+        if comp & nbr:
+            joined |= comp
+        else:
+            out.append(comp)
+    low = joined & -joined
+    i = 0
+    while i < len(out) and out[i] & -out[i] < low:
+        i += 1
+    out.insert(i, joined)
+    return out
 
 
 def move_options(s: "HBState", n: "Nation") -> tuple[list[tuple[tuple[str, ...], int]], bool]:
