@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Final
 
 from realms.core.mapgraph import MapGraph, load_map, parse_map
 
@@ -16,7 +17,7 @@ from .tables import TERRAINS, Tables, load_tables
 MAPS = Path(__file__).parent / "data" / "maps"
 
 #: no nation: an area nobody holds, a nation without a capital or a master, no nation drawn
-EMPTY = -1
+EMPTY: Final = -1  # Final: compiled, a constant in place, not a module global looked up
 
 
 class Board:
