@@ -16,8 +16,7 @@ the attacker (§6.3.2).
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, Final
 
 from realms.core.decision import Decision
 
@@ -28,9 +27,21 @@ from .state import and_list, units, verb
 from .board import EMPTY
 
 if TYPE_CHECKING:
-    from .state import HBState
+    from .state import HBState, Nation
 
-AREA, ATT, DEF, AU, AW, DU, DW, DEF_RETREATED, ATT_OWNER, DEF_OWNER, CITY, STARTS = range(12)
+# the indices of ``HBState.battle`` (Final: compiled, a constant, not a lookup of a global)
+AREA: Final = 0
+ATT: Final = 1
+DEF: Final = 2
+AU: Final = 3
+AW: Final = 4
+DU: Final = 5
+DW: Final = 6
+DEF_RETREATED: Final = 7
+ATT_OWNER: Final = 8
+DEF_OWNER: Final = 9
+CITY: Final = 10
+STARTS: Final = 11
 
 
 def hit_outcomes(unhurt: int, wounded: int, hits: int) -> list[tuple[int, int]]:
@@ -50,20 +61,27 @@ def hit_outcomes(unhurt: int, wounded: int, hits: int) -> list[tuple[int, int]]:
     return sorted(out, reverse=True)
 
 
-@lru_cache(maxsize=None)
 def outcome_keys(unhurt: int, wounded: int, hits: int) -> tuple[str, ...]:
     """The option keys of :func:`hit_outcomes` (``"u1w0"``), made once per battle size."""
-    outcomes = hit_outcomes(unhurt, wounded, hits)
-    keys = tuple(_outcome_key(*o) for o in outcomes)
-    OUTCOME_OF.update(zip(keys, outcomes))
+    size = (unhurt, wounded, hits)
+    keys = _KEYS.get(size)
+    if keys is None:
+        outcomes = hit_outcomes(unhurt, wounded, hits)
+        keys = tuple([_outcome_key(u, w) for u, w in outcomes])
+        OUTCOME_OF.update(zip(keys, outcomes))
+        _KEYS[size] = keys
     return keys
 
 
+#: :func:`outcome_keys`' answers by (unhurt, wounded, hits) (a dict, not ``lru_cache``:
+#: compiled, a call through the cache's wrapper costs ~1k instructions, issue 19)
+_KEYS: Final[dict[tuple[int, int, int], tuple[str, ...]]] = {}
+
 #: an outcome key's (unhurt, wounded), for every key :func:`outcome_keys` has made
-OUTCOME_OF: dict[str, tuple[int, int]] = {}
+OUTCOME_OF: Final[dict[str, tuple[int, int]]] = {}
 
 
-def attacker_needs(s: "HBState", area: int, attacker) -> int:
+def attacker_needs(s: "HBState", area: int, attacker: "Nation") -> int:
     """§6.3.1, §6.1 Religious fervour, §9.1 races: the attacker's hit number in ``area``.
 
     RULINGS HB-Q21: the +1 bonuses add up.
@@ -74,7 +92,7 @@ def attacker_needs(s: "HBState", area: int, attacker) -> int:
     return need
 
 
-def attacker_needs_on_city(s: "HBState", area: int, attacker) -> int:
+def attacker_needs_on_city(s: "HBState", area: int, attacker: "Nation") -> int:
     """§9.3.1: a city "does not get benefits from terrain", so the attacker's dice hit it
     on the plain number (4+) even in hills and forest; its own race bonus and Religious
     fervour still count (RULINGS HB-Q42)."""
@@ -84,7 +102,7 @@ def attacker_needs_on_city(s: "HBState", area: int, attacker) -> int:
     return need
 
 
-def defender_needs(s: "HBState", area: int, defender) -> int:
+def defender_needs(s: "HBState", area: int, defender: "Nation") -> int:
     """§6.3.1: the defender hits on 4+ anywhere; §9.1 races add their terrain bonus."""
     return s.tables.hit_on - combat_bonus(s, defender, area)
 
@@ -93,6 +111,7 @@ def defender_needs(s: "HBState", area: int, defender) -> int:
 def fight(s: "HBState", nid: int) -> Decision | None:
     """§6.3.1: the battle begins — after the defender's chance to submit (§9.2)."""
     bt = s.battle
+    assert bt is not None
     att = s.nations[nid]
     dfd = s.nations[bt[DEF]]
     if may_submit(s, att, dfd):
@@ -110,11 +129,14 @@ def fight_answer(s: "HBState", player: int, key: str, nid: int) -> None:
     if key == "fight":
         begin(s, nid)
     else:
-        submit(s, s.nations[nid], s.nations[s.battle[DEF]])
+        bt = s.battle
+        assert bt is not None
+        submit(s, s.nations[nid], s.nations[bt[DEF]])
 
 
 def begin(s: "HBState", nid: int) -> None:
     bt = s.battle
+    assert bt is not None
     att = s.nations[nid]
     dfd = s.nations[bt[DEF]]
     s.log("battle", f"{s.Who(att)} attack {s.who(dfd)} in {s.board.names[bt[AREA]]} "
@@ -126,25 +148,38 @@ def begin(s: "HBState", nid: int) -> None:
 @STEPS.step("battle_round")
 def battle_round(s: "HBState", nid: int) -> None:
     bt = s.battle
+    assert bt is not None
     att = s.nations[nid]
     dfd = s.nations[bt[DEF]]
-    r = s.dice._random
-    need_a = attacker_needs(s, bt[AREA], att)
-    need_d = defender_needs(s, bt[AREA], dfd)
+    area = bt[AREA]
+    r: Callable[[], float] = s.dice._random
+    need_a = attacker_needs(s, area, att)
+    need_d = defender_needs(s, area, dfd)
     dice_a = [int(r() * 6) + 1 for _ in range(bt[AU] + bt[AW])]
-    hits_a = sum(1 for d in dice_a if d >= need_a)
-    hits_d = sum(1 for _ in range(bt[DU] + bt[DW]) if int(r() * 6) + 1 >= need_d)
-    if bt[CITY] and int(r() * 6) + 1 >= s.tables.hit_on:
+    hits_a = 0
+    for d in dice_a:
+        if d >= need_a:
+            hits_a += 1
+    hits_d = 0
+    for _ in range(bt[DU] + bt[DW]):
+        if int(r() * 6) + 1 >= need_d:
+            hits_d += 1
+    city = bt[CITY]
+    if city and int(r() * 6) + 1 >= s.tables.hit_on:
         hits_d += 1  # §9.3.1: the city fights like an army, without terrain or race benefit
     # §9.3.1: dice that miss the armies for the terrain still hit the city (HB-Q42)
-    need_c = attacker_needs_on_city(s, bt[AREA], att)
-    city_only = sum(1 for d in dice_a if need_c <= d < need_a) if bt[CITY] else 0
+    need_c = attacker_needs_on_city(s, area, att)
+    city_only = 0
+    if city:
+        for d in dice_a:
+            if need_c <= d < need_a:
+                city_only += 1
     bt[DEF_RETREATED] = 0
-    s.then(("allocate", nid, 0, hits_a) + ((city_only,) if city_only else ()),
-           ("allocate", nid, 1, hits_d), ("after_round", nid))
+    first = ("allocate", nid, 0, hits_a, city_only) if city_only else ("allocate", nid, 0, hits_a)
+    s.then(first, ("allocate", nid, 1, hits_d), ("after_round", nid))
 
 
-def _name(s: "HBState", bt: list, side: int) -> str:
+def _name(s: "HBState", bt: list[int], side: int) -> str:
     """The name of the attacker (side 0) or defender (side 1), removed from play or not."""
     n = s.nations.get(bt[ATT] if side == 0 else bt[DEF])
     return n.name if n is not None else "fallen"
@@ -160,6 +195,7 @@ def allocate(s: "HBState", nid: int, side: int, hits: int, city_only: int = 0) -
 
     ``city_only``: the attacker's dice that hit a city but not its armies (HB-Q42)."""
     bt = s.battle
+    assert bt is not None
     if hits == 0:
         return None
     u, w = (bt[DU], bt[DW]) if side == 0 else (bt[AU], bt[AW])
@@ -190,11 +226,13 @@ def allocate(s: "HBState", nid: int, side: int, hits: int, city_only: int = 0) -
 @STEPS.on_answer("allocate")
 def allocate_answer(s: "HBState", player: int, key: str, nid: int, side: int, hits: int,
                     city_only: int = 0) -> None:
-    _apply_hits(s, side, *OUTCOME_OF[key])
+    u, w = OUTCOME_OF[key]
+    _apply_hits(s, side, u, w)
 
 
 def _apply_hits(s: "HBState", side: int, u: int, w: int) -> None:
     bt = s.battle
+    assert bt is not None
     if side == 0:
         dead = bt[DU] + bt[DW] - u - w
         bt[DU], bt[DW] = u, w
@@ -208,7 +246,7 @@ def _apply_hits(s: "HBState", side: int, u: int, w: int) -> None:
         att.pool += dead
 
 
-def _fighting(bt: list) -> bool:
+def _fighting(bt: list[int]) -> bool:
     """Both sides still fight: attackers, and defending armies (a city alone is taken)."""
     return bool(bt[AU] + bt[AW]) and bool(bt[DU] + bt[DW])
 
@@ -216,6 +254,7 @@ def _fighting(bt: list) -> bool:
 @STEPS.step("after_round")
 def after_round(s: "HBState", nid: int) -> None:
     bt = s.battle
+    assert bt is not None
     if _fighting(bt):
         s.then(("retreat", nid, 1, 0), ("retreat", nid, 0, 0), ("battle_continue", nid))
     else:
@@ -228,22 +267,35 @@ def _hold_removals(s: "HBState") -> list:
     HB-Q25) reads "vanished" after the battle that caused it.  (Watchers saw them when
     they were logged; only the order of the lines changes.)"""
     events = s.events
-    start = next((i for i in range(len(events) - 1, -1, -1) if events[i].kind == "battle"), len(events))
-    fallen = [e for e in events[start:] if e.kind == "nation-removed"]
+    start = len(events)
+    for i in range(len(events) - 1, -1, -1):
+        if events[i].kind == "battle":
+            start = i
+            break
+    fallen = []
+    for i in range(start, len(events)):
+        if events[i].kind == "nation-removed":
+            fallen.append(events[i])
     if fallen:
         events[start:] = [e for e in events[start:] if e.kind != "nation-removed"]
     return fallen
 
 
-def log_retreat(s: "HBState", nation, kind: str, src: int, dst: int) -> None:
+def log_retreat(s: "HBState", nation: "Nation", kind: str, src: int, dst: int) -> None:
     """One line per nation and area left, however many units go: ``The X retreat 3 units
     from A to B and C.`` (``kind`` "retreat", §6.3.2, or "withdraw", §9.2)."""
     b = s.board
     to = [b.ids[dst]]
-    last = s.events[-1] if s.events else None
-    if last is not None and last.kind == kind and last.data["nation"] == nation.id and last.data["area"] == b.ids[src]:
-        to = last.data["to"] + to
-    names = and_list([b.names[b.index[a]] for a in dict.fromkeys(to)])
+    events = s.events
+    if events:
+        last = events[-1].data if events[-1].kind == kind else None
+        if last is not None and last["nation"] == nation.id and last["area"] == b.ids[src]:
+            to = last["to"] + to
+    places: list[str] = []
+    for key in to:
+        if key not in places:
+            places.append(key)
+    names = and_list([b.names[b.index[a]] for a in places])
     text = f"{s.Who(nation)} {kind} {units(len(to))} from {b.names[src]} to {names}."
     data = {"nation": nation.id, "area": b.ids[src], "to": to}
     if not (len(to) > 1 and s.amend_data(kind, text, data)):
@@ -253,15 +305,22 @@ def log_retreat(s: "HBState", nation, kind: str, src: int, dst: int) -> None:
 def retreat_targets(s: "HBState", side: int) -> list[int]:
     """§6.3.2: neighbouring land areas, empty or held by the retreating nation."""
     bt = s.battle
+    assert bt is not None
     mine = bt[ATT] if side == 0 else bt[DEF]
     an = s.area_nation
-    return [a for a in s.board.land_nbrs[bt[AREA]] if an[a] == EMPTY or an[a] == mine]
+    out = []
+    for a in s.board.land_nbrs[bt[AREA]]:
+        held = an[a]
+        if held == EMPTY or held == mine:
+            out.append(a)
+    return out
 
 
 @STEPS.step("retreat")
 def retreat(s: "HBState", nid: int, side: int, count: int) -> Decision | None:
     """§6.3.2: the defender (side 1) first; the attacker only if the defender stayed."""
     bt = s.battle
+    assert bt is not None
     if not (bt[AU] + bt[AW]) or not (bt[DU] + bt[DW]):
         return None
     if side == 0 and bt[DEF_RETREATED]:
@@ -290,9 +349,10 @@ def retreat(s: "HBState", nid: int, side: int, count: int) -> Decision | None:
 
 @STEPS.on_answer("retreat")
 def retreat_answer(s: "HBState", player: int, key: str, nid: int, side: int, count: int) -> None:
-    if key in ("stay", "stop"):
+    if key == "stay" or key == "stop":
         return
     bt = s.battle
+    assert bt is not None
     dst = s.board.index[key]
     if side == 1:
         s.shift(s.nations[bt[DEF]], bt[AREA], dst)
@@ -312,6 +372,7 @@ def retreat_answer(s: "HBState", player: int, key: str, nid: int, side: int, cou
 @STEPS.step("battle_continue")
 def battle_continue(s: "HBState", nid: int) -> None:
     bt = s.battle
+    assert bt is not None
     if _fighting(bt):
         s.then(("battle_round", nid))
     else:
@@ -322,6 +383,7 @@ def battle_continue(s: "HBState", nid: int) -> None:
 def battle_end(s: "HBState", nid: int) -> None:
     """The battle is over: wounded units heal; a surviving attacker takes the area."""
     bt = s.battle
+    assert bt is not None
     s.battle = None
     area = bt[AREA]
     att = s.nations[nid]
