@@ -12,7 +12,7 @@ from .state import units as plural
 from .board import EMPTY
 
 if TYPE_CHECKING:
-    from .state import HBState
+    from .state import HBState, Nation
 
 
 @STEPS.step("invasion")
@@ -85,10 +85,11 @@ def assign(s: "HBState", nid: int, asked: tuple) -> Decision | None:
         s.eliminate(n)
         return None
     player = s.dice.pick(candidates)
-    if s.owned_count(player) < s.nation_limit():
+    limit = s.nation_limit()
+    if s.owned_count(player) < limit:
         _give(s, n, player)
         return None
-    keys = ["refuse"] + [f"relinquish:{m.id}" for m in sorted(s.nations.values(), key=lambda m: m.id) if m.owner == player]
+    keys = ["refuse"] + [f"relinquish:{i}" for i in sorted([m.id for m in s.nations.values() if m.owner == player])]
 
     def label(key: str) -> str:
         if key == "refuse":
@@ -96,8 +97,8 @@ def assign(s: "HBState", nid: int, asked: tuple) -> Decision | None:
         return f"Relinquish the {s.nations[int(key.split(':')[1])].name} and take the {n.name}"
 
     return Decision(player, "hb.nation-limit", tuple(keys),
-                    f"{s.names[player]} is at the nation limit ({s.nation_limit()}): refuse the {n.name}, or relinquish a nation for it?",
-                    "§5.3", label, {"nation": nid, "limit": s.nation_limit()})
+                    f"{s.names[player]} is at the nation limit ({limit}): refuse the {n.name}, or relinquish a nation for it?",
+                    "§5.3", label, {"nation": nid, "limit": limit})
 
 
 @STEPS.on_answer("assign")
@@ -116,7 +117,7 @@ def assign_answer(s: "HBState", player: int, key: str, nid: int, asked: tuple) -
     s.then(("assign", other.id, asked))
 
 
-def _give(s: "HBState", n, player: int) -> None:
+def _give(s: "HBState", n: "Nation", player: int) -> None:
     n.owner = player
     s.log("nation-assigned", f"The {n.name} go to {s.names[player]}.", nation=n.id, player=player)
 

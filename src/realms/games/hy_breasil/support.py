@@ -37,17 +37,22 @@ def parts(s: "HBState", n: "Nation") -> list[int]:
     groups = components(n.land, links)
     if len(groups) == 1:
         return groups
-    return sorted(groups, key=lambda g: (-strength(n, g), g))
+    ranked = sorted([(-strength(n, g), g) for g in groups])
+    return [g for _, g in ranked]
 
 
 def strength(n: "Nation", part: int) -> int:
     """The nation's units in the areas of ``part``."""
-    return sum(c for a, c in n.units.items() if part >> a & 1)
+    total = 0
+    for a, c in n.units.items():
+        if part >> a & 1:
+            total += c
+    return total
 
 
 def support_limit(s: "HBState", n: "Nation") -> int:
     """§6.4: twice as many units as areas (2.5 times with Taxation, §9.3.1)."""
-    return ability_limit(s, n, bin(n.land).count("1"))
+    return ability_limit(s, n, n.land.bit_count())
 
 
 @STEPS.step("support")

@@ -70,9 +70,9 @@ def last_turn(s: "HBState") -> bool:
     return (o["turns"] is not None and s.turn >= o["turns"]) or s.turn >= o["max_turns"]
 
 
-def nation_vp(s: "HBState", n) -> int:
+def nation_vp(s: "HBState", n: "Nation") -> int:
     """§7: one VP per land area; §9.3.1 Capital: 3 for the nation's own capital."""
-    vp = s.tables.vp_per_area * bin(n.land).count("1")
+    vp = s.tables.vp_per_area * n.land.bit_count()
     if n.capital != EMPTY and (n.land >> n.capital) & 1:
         vp += s.tables.capital_vp - s.tables.vp_per_area
     return vp
@@ -94,7 +94,7 @@ def victory(s: "HBState") -> None:
         s.log("scoring", f"Scoring roll {roll}: victory points are awarded.", roll=roll)
     gained = [0] * len(s.names)
     for n in s.nations.values():
-        award_vp(s, n, nation_vp(s, n), gained)
+        _award(s.vp, s.nations, n, nation_vp(s, n), gained)
     # "(+k)": the whole turn's gain, the Civilization VP of the turn included
     start = next((e.data.get("vp") for e in reversed(s.events) if e.kind == "turn"), None)
     if start is None:  # a position set up without its turn's start
@@ -105,19 +105,30 @@ def victory(s: "HBState") -> None:
           turn_gained=turn_gained)
 
 
-def award_vp(s: Scores, n, vp: int, gained: list[int] | None = None) -> None:
+def award_vp(s: Scores, n: "Nation", vp: int, gained: list[int] | None = None) -> None:
     """Give ``vp`` earned by nation ``n`` to its owner, less a submitted nation's share."""
+    _award(s.vp, s.nations, n, vp, gained)
+
+
+def _award(totals: list[int], nations: "dict[int, Nation]", n: "Nation", vp: int,
+           gained: list[int] | None) -> None:
+    """:func:`award_vp` into the VP ``totals`` (compiled, typed: read through the
+    protocol, each attribute costs a lookup by name)."""
     if vp <= 0 or n.owner < 0:
         return
-    shares = [(n.owner, vp)]
-    master = s.nations.get(n.master) if n.master != EMPTY else None
+    master = nations.get(n.master) if n.master != EMPTY else None
     if master is not None and master.owner >= 0:
         half = (vp + 1) // 2
-        shares = [(n.owner, vp - half), (master.owner, half)]
-    for player, amount in shares:
-        s.vp[player] += amount
-        if gained is not None:
-            gained[player] += amount
+        _add(totals, n.owner, vp - half, gained)
+        _add(totals, master.owner, half, gained)
+    else:
+        _add(totals, n.owner, vp, gained)
+
+
+def _add(totals: list[int], player: int, amount: int, gained: list[int] | None) -> None:
+    totals[player] += amount
+    if gained is not None:
+        gained[player] += amount
 
 
 @STEPS.step("end_turn")
