@@ -63,7 +63,7 @@ def hit_outcomes(unhurt: int, wounded: int, hits: int) -> list[tuple[int, int]]:
 
 def outcome_keys(unhurt: int, wounded: int, hits: int) -> tuple[str, ...]:
     """The option keys of :func:`hit_outcomes` (``"u1w0"``), made once per battle size."""
-    size = (unhurt, wounded, hits)
+    size = (unhurt << 40) | (wounded << 20) | hits  # far below 2**20 units or hits a side
     keys = _KEYS.get(size)
     if keys is None:
         outcomes = hit_outcomes(unhurt, wounded, hits)
@@ -73,9 +73,10 @@ def outcome_keys(unhurt: int, wounded: int, hits: int) -> tuple[str, ...]:
     return keys
 
 
-#: :func:`outcome_keys`' answers by (unhurt, wounded, hits) (a dict, not ``lru_cache``:
-#: compiled, a call through the cache's wrapper costs ~1k instructions, issue 19)
-_KEYS: Final[dict[tuple[int, int, int], tuple[str, ...]]] = {}
+#: :func:`outcome_keys`' answers by unhurt, wounded and hits packed in an int (a dict,
+#: not ``lru_cache``: compiled, a call through the cache's wrapper costs ~1k
+#: instructions, and a tuple key ~500 more, issue 19)
+_KEYS: Final[dict[int, tuple[str, ...]]] = {}
 
 #: an outcome key's (unhurt, wounded), for every key :func:`outcome_keys` has made
 OUTCOME_OF: Final[dict[str, tuple[int, int]]] = {}
@@ -207,6 +208,17 @@ def allocate(s: "HBState", nid: int, side: int, hits: int, city_only: int = 0) -
     if u + w == 0:
         return None
     keys = outcome_keys(u, w, hits)
+    if len(keys) == 1:  # the hits can fall only one way: applied, as the engine would
+        left_u, left_w = OUTCOME_OF[keys[0]]
+        _apply_hits(s, side, left_u, left_w)
+        return None
+    return _ask_hits(s, bt, side, hits, u, w, keys)
+
+
+def _ask_hits(s: "HBState", bt: list[int], side: int, hits: int, u: int, w: int,
+              keys: tuple[str, ...]) -> Decision:
+    """The question of :func:`allocate` (its own function: compiled, a function holding
+    a closure makes the closure's frame on every call, asked or not)."""
     # The defender's dice were rolled with the attacker's: its hits count even if the
     # attacker's hits just removed it from play (§8); its former owner applies them.
     roller_owner = bt[ATT_OWNER] if side == 0 else bt[DEF_OWNER]
