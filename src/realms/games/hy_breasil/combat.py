@@ -16,9 +16,10 @@ the attacker (§6.3.2).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Final
+from typing import TYPE_CHECKING, Any, Callable, Final
 
 from realms.core.decision import Decision
+from realms.core.dice import Dice
 
 from .races import combat_bonus
 from .submission import may_submit, submit
@@ -153,20 +154,20 @@ def battle_round(s: "HBState", nid: int) -> None:
     att = s.nations[nid]
     dfd = s.nations[bt[DEF]]
     area = bt[AREA]
-    r: Callable[[], float] = s.dice._random
+    dice = s.dice
     need_a = attacker_needs(s, area, att)
     need_d = defender_needs(s, area, dfd)
-    dice_a = [int(r() * 6) + 1 for _ in range(bt[AU] + bt[AW])]
+    dice_a = _rolls(dice, bt[AU] + bt[AW])
     hits_a = 0
     for d in dice_a:
         if d >= need_a:
             hits_a += 1
     hits_d = 0
-    for _ in range(bt[DU] + bt[DW]):
-        if int(r() * 6) + 1 >= need_d:
+    for d in _rolls(dice, bt[DU] + bt[DW]):
+        if d >= need_d:
             hits_d += 1
     city = bt[CITY]
-    if city and int(r() * 6) + 1 >= s.tables.hit_on:
+    if city and _rolls(dice, 1)[0] >= s.tables.hit_on:
         hits_d += 1  # §9.3.1: the city fights like an army, without terrain or race benefit
     # §9.3.1: dice that miss the armies for the terrain still hit the city (HB-Q42)
     need_c = attacker_needs_on_city(s, area, att)
@@ -178,6 +179,17 @@ def battle_round(s: "HBState", nid: int) -> None:
     bt[DEF_RETREATED] = 0
     first = ("allocate", nid, 0, hits_a, city_only) if city_only else ("allocate", nid, 0, hits_a)
     s.then(first, ("allocate", nid, 1, hits_d), ("after_round", nid))
+
+
+def _rolls(dice: Any, n: int) -> list[int]:
+    """``n`` combat dice, each ``int(r() * 6) + 1`` of the dice's one uniform draw ``r``
+    (:meth:`Dice.roll`); dice scripted by tests are read through their ``_random``.
+    (Compiled, a :class:`Dice` is rolled by a direct call, each ``r()`` of any other
+    object goes through Python's calling convention.)"""
+    if isinstance(dice, Dice):
+        return dice.roll(n)
+    r: Callable[[], float] = dice._random
+    return [int(r() * 6) + 1 for _ in range(n)]
 
 
 def _name(s: "HBState", bt: list[int], side: int) -> str:
@@ -320,10 +332,11 @@ def retreat_targets(s: "HBState", side: int) -> list[int]:
     assert bt is not None
     mine = bt[ATT] if side == 0 else bt[DEF]
     an = s.area_nation
+    empty = EMPTY
     out = []
     for a in s.board.land_nbrs[bt[AREA]]:
         held = an[a]
-        if held == EMPTY or held == mine:
+        if held == empty or held == mine:
             out.append(a)
     return out
 

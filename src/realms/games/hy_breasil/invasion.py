@@ -22,7 +22,7 @@ def invasion(s: "HBState") -> None:
         order = s.dice.shuffled(s.players_in())
         s.then(*[("enter_first", p) for p in order])
         return
-    roll = s.dice.d6()
+    roll: int = s.dice.d6()
     wanted = s.tables.new_nations_by_die[roll - 1]
     count = min(wanted, len(s.free_sets))
     s.log("invasion-roll", f"Invasion roll {roll}: {_count_text(count, wanted)}.",
@@ -64,7 +64,7 @@ def new_nation(s: "HBState") -> None:
     n = s.create_nation()
     if s.races_on:
         roll_race(s, n, invader_turn(s))
-    units = s.dice.d6() + s.tables.later_units_plus
+    units: int = s.dice.d6() + s.tables.later_units_plus
     s.then(("assign", n.id, ()), ("place_at_sea", n.id, units))
 
 
@@ -84,7 +84,7 @@ def assign(s: "HBState", nid: int, asked: tuple) -> Decision | None:
         s.log("nation-unclaimed", f"No player could take the {n.name}; they leave Hy Breasil.", nation=nid)
         s.eliminate(n)
         return None
-    player = s.dice.pick(candidates)
+    player: int = s.dice.pick(candidates)
     limit = s.nation_limit()
     if s.owned_count(player) < limit:
         _give(s, n, player)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision
 
+from .connect import bits, spread
 from .races import plague_immune
 from .steps import STEPS
 from .state import units, verb
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 @STEPS.step("plague")
 def plague(s: "HBState", nid: int) -> None:
     n = s.nations[nid]
-    roll = s.dice.d6()
+    roll: int = s.dice.d6()
     if n.board <= roll:
         mask = _mask(n.units)
         s.log("plague", f"Plague ({roll}) wipes out {s.who(n)}.", nation=nid, roll=roll, units=n.board)
@@ -97,10 +98,9 @@ def _nation_id(o: "Nation") -> int:
 
 def _targets(s: "HBState", nid: int, mask: int) -> list[int]:
     """Areas, land or sea, bordering ``mask`` that hold units the plague may strike."""
-    nbr = s.board.nbr_mask
     out = []
-    for a in range(s.board.n):
-        if nbr[a] & mask and _victims(s, nid, a):
+    for a in bits(spread(mask, s.board.nbr_mask)):  # ascending, as adjacency is symmetric
+        if _victims(s, nid, a):
             out.append(a)
     return out
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from .steps import STEPS
 from .board import EMPTY
 
 if TYPE_CHECKING:
     from .state import HBState, Nation
+
+#: no nations, for the permissions and spared nations that last a turn (one shared empty
+#: set: compiled, ``frozenset()`` makes a new one every time)
+NO_NATIONS: Final[frozenset[int]] = frozenset()
 
 
 class Scores(Protocol):
@@ -38,7 +42,8 @@ def nation_phase(s: "HBState") -> None:
     """§6: draw a token from the cup; that nation takes its turn; repeat until empty."""
     if not s.cup:
         return
-    nid = s.cup.pop(s.dice.below(len(s.cup)))
+    drawn: int = s.dice.below(len(s.cup))
+    nid = s.cup.pop(drawn)
     s.then(("nation_turn", nid), ("nation_phase",))
 
 
@@ -60,7 +65,7 @@ def end_nation_turn(s: "HBState", nid: int) -> None:
     if n is not None:
         n.first_turn = False
         n.phases, n.weak, n.fervour, n.famine = 1, False, False, False
-        n.permits, n.spared = frozenset(), frozenset()
+        n.permits, n.spared = NO_NATIONS, NO_NATIONS
     s.current = EMPTY
 
 
@@ -87,7 +92,7 @@ def victory(s: "HBState") -> None:
     owner of the nation it submitted to (RULINGS HB-Q32).
     """
     if s.variant == "random-scoring" and not last_turn(s):
-        roll = s.dice.d6()
+        roll: int = s.dice.d6()
         if roll < s.tables.scoring_roll:
             s.log("no-scoring", f"Scoring roll {roll}: no victory points this turn.", roll=roll)
             return
