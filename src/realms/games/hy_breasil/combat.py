@@ -177,8 +177,15 @@ def battle_round(s: "HBState", nid: int) -> None:
             if need_c <= d < need_a:
                 city_only += 1
     bt[DEF_RETREATED] = 0
-    first = ("allocate", nid, 0, hits_a, city_only) if city_only else ("allocate", nid, 0, hits_a)
-    s.then(first, ("allocate", nid, 1, hits_d), ("after_round", nid))
+    # Hits that can fall only one way fall now (as the engine would apply a question with
+    # one answer); a question is asked from its frame, the defender's hits in the next.
+    if _fall(s, 0, hits_a, city_only) is not None:
+        first = ("allocate", nid, 0, hits_a, city_only) if city_only else ("allocate", nid, 0, hits_a)
+        s.then(first, ("allocate", nid, 1, hits_d), ("after_round", nid))
+    elif _fall(s, 1, hits_d, 0) is not None:
+        s.then(("allocate", nid, 1, hits_d), ("after_round", nid))
+    else:
+        _after_round(s, nid)
 
 
 def _rolls(dice: Any, n: int) -> list[int]:
@@ -207,6 +214,18 @@ def allocate(s: "HBState", nid: int, side: int, hits: int, city_only: int = 0) -
     """``side`` 0: the attacker's hits on the defender; 1: the defender's on the attacker.
 
     ``city_only``: the attacker's dice that hit a city but not its armies (HB-Q42)."""
+    keys = _fall(s, side, hits, city_only)
+    if keys is None:
+        return None
+    bt = s.battle
+    assert bt is not None
+    u, w = (bt[DU], bt[DW]) if side == 0 else (bt[AU], bt[AW])
+    return _ask_hits(s, bt, side, hits, u, w, keys)
+
+
+def _fall(s: "HBState", side: int, hits: int, city_only: int) -> tuple[str, ...] | None:
+    """:func:`allocate`'s hits applied where they can fall only one way (None); otherwise
+    nothing changed and the ways they may fall, as option keys."""
     bt = s.battle
     assert bt is not None
     if hits == 0:
@@ -224,7 +243,7 @@ def allocate(s: "HBState", nid: int, side: int, hits: int, city_only: int = 0) -
         left_u, left_w = OUTCOME_OF[keys[0]]
         _apply_hits(s, side, left_u, left_w)
         return None
-    return _ask_hits(s, bt, side, hits, u, w, keys)
+    return keys
 
 
 def _ask_hits(s: "HBState", bt: list[int], side: int, hits: int, u: int, w: int,
@@ -277,12 +296,19 @@ def _fighting(bt: list[int]) -> bool:
 
 @STEPS.step("after_round")
 def after_round(s: "HBState", nid: int) -> None:
+    _after_round(s, nid)
+
+
+def _after_round(s: "HBState", nid: int) -> None:
+    """The round's hits have fallen: retreats (§6.3.2), or the end of the battle.  (Steps
+    run by each other call the undecorated functions: compiled, a decorated function is
+    called through Python's calling convention.)"""
     bt = s.battle
     assert bt is not None
     if _fighting(bt):
         s.then(("retreat", nid, 1, 0), ("retreat", nid, 0, 0), ("battle_continue", nid))
     else:
-        s.then(("battle_end", nid))
+        _battle_end(s, nid)
 
 
 def _hold_removals(s: "HBState") -> list:
@@ -291,18 +317,17 @@ def _hold_removals(s: "HBState") -> list:
     HB-Q25) reads "vanished" after the battle that caused it.  (Watchers saw them when
     they were logged; only the order of the lines changes.)"""
     events = s.events
-    start = len(events)
-    for i in range(len(events) - 1, -1, -1):
-        if events[i].kind == "battle":
-            start = i
-            break
     fallen = []
-    for i in range(start, len(events)):
-        if events[i].kind == "nation-removed":
-            fallen.append(events[i])
-    if fallen:
-        events[start:] = [e for e in events[start:] if e.kind != "nation-removed"]
-    return fallen
+    for i in range(len(events) - 1, -1, -1):
+        e = events[i]
+        if e.kind == "battle":
+            if fallen:
+                fallen.reverse()
+                events[i:] = [x for x in events[i:] if x.kind != "nation-removed"]
+            return fallen
+        if e.kind == "nation-removed":
+            fallen.append(e)
+    return []
 
 
 def log_retreat(s: "HBState", nation: "Nation", kind: str, src: int, dst: int) -> None:
@@ -401,11 +426,15 @@ def battle_continue(s: "HBState", nid: int) -> None:
     if _fighting(bt):
         s.then(("battle_round", nid))
     else:
-        s.then(("battle_end", nid))
+        _battle_end(s, nid)
 
 
 @STEPS.step("battle_end")
 def battle_end(s: "HBState", nid: int) -> None:
+    _battle_end(s, nid)
+
+
+def _battle_end(s: "HBState", nid: int) -> None:
     """The battle is over: wounded units heal; a surviving attacker takes the area."""
     bt = s.battle
     assert bt is not None
@@ -434,7 +463,8 @@ def battle_end(s: "HBState", nid: int) -> None:
     fallen = _hold_removals(s)
     s.log("battle-result", text, nation=nid, defender=bt[DEF], area=b.ids[area], winner=winner,
           attackers_left=survivors, defenders_left=bt[DU] + bt[DW])
-    s.events.extend(fallen)
+    if fallen:
+        s.events.extend(fallen)
     if (s.cities >> area) & 1 and (not bt[CITY] or s.area_nation[area] == EMPTY):
         s.remove_city(area)  # destroyed, or left alone (§9.3.1)
     if att.board == 0:
