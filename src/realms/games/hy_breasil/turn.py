@@ -101,7 +101,11 @@ def victory(s: "HBState") -> None:
     for n in s.nations.values():
         _award(s.vp, s.nations, n, nation_vp(s, n), gained)
     # "(+k)": the whole turn's gain, the Civilization VP of the turn included
-    start = next((e.data.get("vp") for e in reversed(s.events) if e.kind == "turn"), None)
+    start: list[int] | None = None
+    for e in reversed(s.events):
+        if e.kind == "turn":
+            start = e.data.get("vp")
+            break
     if start is None:  # a position set up without its turn's start
         start = [v - g for v, g in zip(s.vp, gained)]
     turn_gained = [now - before for now, before in zip(s.vp, start)]
