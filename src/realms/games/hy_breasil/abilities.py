@@ -105,7 +105,7 @@ def _set_capital(s: "HBState", n: "Nation", area: int) -> None:
 
 def prophesy(s: "HBState", n: "Nation") -> None:
     """§9.3.1 Prophecy: roll the random event of the nation's next turn now."""
-    roll = s.dice.d6()
+    roll: int = s.dice.d6()
     n.prophecy = s.tables.event_for(roll + n.civ)
     s.log("prophecy", f"The seers of the {n.name} foretell {n.prophecy.replace('-', ' ')} (rolled {roll}+{n.civ}).",
           nation=n.id, event=n.prophecy, roll=roll)

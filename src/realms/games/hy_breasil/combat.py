@@ -16,10 +16,10 @@ the attacker (§6.3.2).
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Callable, Final
 
 from realms.core.decision import Decision
+from realms.core.dice import Dice
 
 from .races import combat_bonus
 from .submission import may_submit, submit
@@ -28,9 +28,21 @@ from .state import and_list, units, verb
 from .board import EMPTY
 
 if TYPE_CHECKING:
-    from .state import HBState
+    from .state import HBState, Nation
 
-AREA, ATT, DEF, AU, AW, DU, DW, DEF_RETREATED, ATT_OWNER, DEF_OWNER, CITY, STARTS = range(12)
+# the indices of ``HBState.battle`` (Final: compiled, a constant, not a lookup of a global)
+AREA: Final = 0
+ATT: Final = 1
+DEF: Final = 2
+AU: Final = 3
+AW: Final = 4
+DU: Final = 5
+DW: Final = 6
+DEF_RETREATED: Final = 7
+ATT_OWNER: Final = 8
+DEF_OWNER: Final = 9
+CITY: Final = 10
+STARTS: Final = 11
 
 
 def hit_outcomes(unhurt: int, wounded: int, hits: int) -> list[tuple[int, int]]:
@@ -50,20 +62,28 @@ def hit_outcomes(unhurt: int, wounded: int, hits: int) -> list[tuple[int, int]]:
     return sorted(out, reverse=True)
 
 
-@lru_cache(maxsize=None)
 def outcome_keys(unhurt: int, wounded: int, hits: int) -> tuple[str, ...]:
     """The option keys of :func:`hit_outcomes` (``"u1w0"``), made once per battle size."""
-    outcomes = hit_outcomes(unhurt, wounded, hits)
-    keys = tuple(_outcome_key(*o) for o in outcomes)
-    OUTCOME_OF.update(zip(keys, outcomes))
+    size = (unhurt << 40) | (wounded << 20) | hits  # far below 2**20 units or hits a side
+    keys = _KEYS.get(size)
+    if keys is None:
+        outcomes = hit_outcomes(unhurt, wounded, hits)
+        keys = tuple([_outcome_key(u, w) for u, w in outcomes])
+        OUTCOME_OF.update(zip(keys, outcomes))
+        _KEYS[size] = keys
     return keys
 
 
+#: :func:`outcome_keys`' answers by unhurt, wounded and hits packed in an int (a dict,
+#: not ``lru_cache``: compiled, a call through the cache's wrapper costs ~1k
+#: instructions, and a tuple key ~500 more, issue 19)
+_KEYS: Final[dict[int, tuple[str, ...]]] = {}
+
 #: an outcome key's (unhurt, wounded), for every key :func:`outcome_keys` has made
-OUTCOME_OF: dict[str, tuple[int, int]] = {}
+OUTCOME_OF: Final[dict[str, tuple[int, int]]] = {}
 
 
-def attacker_needs(s: "HBState", area: int, attacker) -> int:
+def attacker_needs(s: "HBState", area: int, attacker: "Nation") -> int:
     """§6.3.1, §6.1 Religious fervour, §9.1 races: the attacker's hit number in ``area``.
 
     RULINGS HB-Q21: the +1 bonuses add up.
@@ -74,7 +94,7 @@ def attacker_needs(s: "HBState", area: int, attacker) -> int:
     return need
 
 
-def attacker_needs_on_city(s: "HBState", area: int, attacker) -> int:
+def attacker_needs_on_city(s: "HBState", area: int, attacker: "Nation") -> int:
     """§9.3.1: a city "does not get benefits from terrain", so the attacker's dice hit it
     on the plain number (4+) even in hills and forest; its own race bonus and Religious
     fervour still count (RULINGS HB-Q42)."""
@@ -84,7 +104,7 @@ def attacker_needs_on_city(s: "HBState", area: int, attacker) -> int:
     return need
 
 
-def defender_needs(s: "HBState", area: int, defender) -> int:
+def defender_needs(s: "HBState", area: int, defender: "Nation") -> int:
     """§6.3.1: the defender hits on 4+ anywhere; §9.1 races add their terrain bonus."""
     return s.tables.hit_on - combat_bonus(s, defender, area)
 
@@ -93,6 +113,7 @@ def defender_needs(s: "HBState", area: int, defender) -> int:
 def fight(s: "HBState", nid: int) -> Decision | None:
     """§6.3.1: the battle begins — after the defender's chance to submit (§9.2)."""
     bt = s.battle
+    assert bt is not None
     att = s.nations[nid]
     dfd = s.nations[bt[DEF]]
     if may_submit(s, att, dfd):
@@ -110,11 +131,14 @@ def fight_answer(s: "HBState", player: int, key: str, nid: int) -> None:
     if key == "fight":
         begin(s, nid)
     else:
-        submit(s, s.nations[nid], s.nations[s.battle[DEF]])
+        bt = s.battle
+        assert bt is not None
+        submit(s, s.nations[nid], s.nations[bt[DEF]])
 
 
 def begin(s: "HBState", nid: int) -> None:
     bt = s.battle
+    assert bt is not None
     att = s.nations[nid]
     dfd = s.nations[bt[DEF]]
     s.log("battle", f"{s.Who(att)} attack {s.who(dfd)} in {s.board.names[bt[AREA]]} "
@@ -126,25 +150,56 @@ def begin(s: "HBState", nid: int) -> None:
 @STEPS.step("battle_round")
 def battle_round(s: "HBState", nid: int) -> None:
     bt = s.battle
+    assert bt is not None
     att = s.nations[nid]
     dfd = s.nations[bt[DEF]]
-    r = s.dice._random
-    need_a = attacker_needs(s, bt[AREA], att)
-    need_d = defender_needs(s, bt[AREA], dfd)
-    dice_a = [int(r() * 6) + 1 for _ in range(bt[AU] + bt[AW])]
-    hits_a = sum(1 for d in dice_a if d >= need_a)
-    hits_d = sum(1 for _ in range(bt[DU] + bt[DW]) if int(r() * 6) + 1 >= need_d)
-    if bt[CITY] and int(r() * 6) + 1 >= s.tables.hit_on:
+    area = bt[AREA]
+    dice = s.dice
+    need_a = attacker_needs(s, area, att)
+    need_d = defender_needs(s, area, dfd)
+    dice_a = _rolls(dice, bt[AU] + bt[AW])
+    hits_a = 0
+    for d in dice_a:
+        if d >= need_a:
+            hits_a += 1
+    hits_d = 0
+    for d in _rolls(dice, bt[DU] + bt[DW]):
+        if d >= need_d:
+            hits_d += 1
+    city = bt[CITY]
+    if city and _rolls(dice, 1)[0] >= s.tables.hit_on:
         hits_d += 1  # §9.3.1: the city fights like an army, without terrain or race benefit
     # §9.3.1: dice that miss the armies for the terrain still hit the city (HB-Q42)
-    need_c = attacker_needs_on_city(s, bt[AREA], att)
-    city_only = sum(1 for d in dice_a if need_c <= d < need_a) if bt[CITY] else 0
+    need_c = attacker_needs_on_city(s, area, att)
+    city_only = 0
+    if city:
+        for d in dice_a:
+            if need_c <= d < need_a:
+                city_only += 1
     bt[DEF_RETREATED] = 0
-    s.then(("allocate", nid, 0, hits_a) + ((city_only,) if city_only else ()),
-           ("allocate", nid, 1, hits_d), ("after_round", nid))
+    # Hits that can fall only one way fall now (as the engine would apply a question with
+    # one answer); a question is asked from its frame, the defender's hits in the next.
+    if _fall(s, 0, hits_a, city_only) is not None:
+        first = ("allocate", nid, 0, hits_a, city_only) if city_only else ("allocate", nid, 0, hits_a)
+        s.then(first, ("allocate", nid, 1, hits_d), ("after_round", nid))
+    elif _fall(s, 1, hits_d, 0) is not None:
+        s.then(("allocate", nid, 1, hits_d), ("after_round", nid))
+    else:
+        _after_round(s, nid)
 
 
-def _name(s: "HBState", bt: list, side: int) -> str:
+def _rolls(dice: Any, n: int) -> list[int]:
+    """``n`` combat dice, each ``int(r() * 6) + 1`` of the dice's one uniform draw ``r``
+    (:meth:`Dice.roll`); dice scripted by tests are read through their ``_random``.
+    (Compiled, a :class:`Dice` is rolled by a direct call, each ``r()`` of any other
+    object goes through Python's calling convention.)"""
+    if isinstance(dice, Dice):
+        return dice.roll(n)
+    r: Callable[[], float] = dice._random
+    return [int(r() * 6) + 1 for _ in range(n)]
+
+
+def _name(s: "HBState", bt: list[int], side: int) -> str:
     """The name of the attacker (side 0) or defender (side 1), removed from play or not."""
     n = s.nations.get(bt[ATT] if side == 0 else bt[DEF])
     return n.name if n is not None else "fallen"
@@ -159,7 +214,20 @@ def allocate(s: "HBState", nid: int, side: int, hits: int, city_only: int = 0) -
     """``side`` 0: the attacker's hits on the defender; 1: the defender's on the attacker.
 
     ``city_only``: the attacker's dice that hit a city but not its armies (HB-Q42)."""
+    keys = _fall(s, side, hits, city_only)
+    if keys is None:
+        return None
     bt = s.battle
+    assert bt is not None
+    u, w = (bt[DU], bt[DW]) if side == 0 else (bt[AU], bt[AW])
+    return _ask_hits(s, bt, side, hits, u, w, keys)
+
+
+def _fall(s: "HBState", side: int, hits: int, city_only: int) -> tuple[str, ...] | None:
+    """:func:`allocate`'s hits applied where they can fall only one way (None); otherwise
+    nothing changed and the ways they may fall, as option keys."""
+    bt = s.battle
+    assert bt is not None
     if hits == 0:
         return None
     u, w = (bt[DU], bt[DW]) if side == 0 else (bt[AU], bt[AW])
@@ -171,6 +239,17 @@ def allocate(s: "HBState", nid: int, side: int, hits: int, city_only: int = 0) -
     if u + w == 0:
         return None
     keys = outcome_keys(u, w, hits)
+    if len(keys) == 1:  # the hits can fall only one way: applied, as the engine would
+        left_u, left_w = OUTCOME_OF[keys[0]]
+        _apply_hits(s, side, left_u, left_w)
+        return None
+    return keys
+
+
+def _ask_hits(s: "HBState", bt: list[int], side: int, hits: int, u: int, w: int,
+              keys: tuple[str, ...]) -> Decision:
+    """The question of :func:`allocate` (its own function: compiled, a function holding
+    a closure makes the closure's frame on every call, asked or not)."""
     # The defender's dice were rolled with the attacker's: its hits count even if the
     # attacker's hits just removed it from play (§8); its former owner applies them.
     roller_owner = bt[ATT_OWNER] if side == 0 else bt[DEF_OWNER]
@@ -190,11 +269,13 @@ def allocate(s: "HBState", nid: int, side: int, hits: int, city_only: int = 0) -
 @STEPS.on_answer("allocate")
 def allocate_answer(s: "HBState", player: int, key: str, nid: int, side: int, hits: int,
                     city_only: int = 0) -> None:
-    _apply_hits(s, side, *OUTCOME_OF[key])
+    u, w = OUTCOME_OF[key]
+    _apply_hits(s, side, u, w)
 
 
 def _apply_hits(s: "HBState", side: int, u: int, w: int) -> None:
     bt = s.battle
+    assert bt is not None
     if side == 0:
         dead = bt[DU] + bt[DW] - u - w
         bt[DU], bt[DW] = u, w
@@ -208,18 +289,26 @@ def _apply_hits(s: "HBState", side: int, u: int, w: int) -> None:
         att.pool += dead
 
 
-def _fighting(bt: list) -> bool:
+def _fighting(bt: list[int]) -> bool:
     """Both sides still fight: attackers, and defending armies (a city alone is taken)."""
     return bool(bt[AU] + bt[AW]) and bool(bt[DU] + bt[DW])
 
 
 @STEPS.step("after_round")
 def after_round(s: "HBState", nid: int) -> None:
+    _after_round(s, nid)
+
+
+def _after_round(s: "HBState", nid: int) -> None:
+    """The round's hits have fallen: retreats (§6.3.2), or the end of the battle.  (Steps
+    run by each other call the undecorated functions: compiled, a decorated function is
+    called through Python's calling convention.)"""
     bt = s.battle
+    assert bt is not None
     if _fighting(bt):
         s.then(("retreat", nid, 1, 0), ("retreat", nid, 0, 0), ("battle_continue", nid))
     else:
-        s.then(("battle_end", nid))
+        _battle_end(s, nid)
 
 
 def _hold_removals(s: "HBState") -> list:
@@ -228,22 +317,34 @@ def _hold_removals(s: "HBState") -> list:
     HB-Q25) reads "vanished" after the battle that caused it.  (Watchers saw them when
     they were logged; only the order of the lines changes.)"""
     events = s.events
-    start = next((i for i in range(len(events) - 1, -1, -1) if events[i].kind == "battle"), len(events))
-    fallen = [e for e in events[start:] if e.kind == "nation-removed"]
-    if fallen:
-        events[start:] = [e for e in events[start:] if e.kind != "nation-removed"]
-    return fallen
+    fallen = []
+    for i in range(len(events) - 1, -1, -1):
+        e = events[i]
+        if e.kind == "battle":
+            if fallen:
+                fallen.reverse()
+                events[i:] = [x for x in events[i:] if x.kind != "nation-removed"]
+            return fallen
+        if e.kind == "nation-removed":
+            fallen.append(e)
+    return []
 
 
-def log_retreat(s: "HBState", nation, kind: str, src: int, dst: int) -> None:
+def log_retreat(s: "HBState", nation: "Nation", kind: str, src: int, dst: int) -> None:
     """One line per nation and area left, however many units go: ``The X retreat 3 units
     from A to B and C.`` (``kind`` "retreat", §6.3.2, or "withdraw", §9.2)."""
     b = s.board
     to = [b.ids[dst]]
-    last = s.events[-1] if s.events else None
-    if last is not None and last.kind == kind and last.data["nation"] == nation.id and last.data["area"] == b.ids[src]:
-        to = last.data["to"] + to
-    names = and_list([b.names[b.index[a]] for a in dict.fromkeys(to)])
+    events = s.events
+    if events:
+        last = events[-1].data if events[-1].kind == kind else None
+        if last is not None and last["nation"] == nation.id and last["area"] == b.ids[src]:
+            to = last["to"] + to
+    places: list[str] = []
+    for key in to:
+        if key not in places:
+            places.append(key)
+    names = and_list([b.names[b.index[a]] for a in places])
     text = f"{s.Who(nation)} {kind} {units(len(to))} from {b.names[src]} to {names}."
     data = {"nation": nation.id, "area": b.ids[src], "to": to}
     if not (len(to) > 1 and s.amend_data(kind, text, data)):
@@ -253,15 +354,23 @@ def log_retreat(s: "HBState", nation, kind: str, src: int, dst: int) -> None:
 def retreat_targets(s: "HBState", side: int) -> list[int]:
     """§6.3.2: neighbouring land areas, empty or held by the retreating nation."""
     bt = s.battle
+    assert bt is not None
     mine = bt[ATT] if side == 0 else bt[DEF]
     an = s.area_nation
-    return [a for a in s.board.land_nbrs[bt[AREA]] if an[a] == EMPTY or an[a] == mine]
+    empty = EMPTY
+    out = []
+    for a in s.board.land_nbrs[bt[AREA]]:
+        held = an[a]
+        if held == empty or held == mine:
+            out.append(a)
+    return out
 
 
 @STEPS.step("retreat")
 def retreat(s: "HBState", nid: int, side: int, count: int) -> Decision | None:
     """§6.3.2: the defender (side 1) first; the attacker only if the defender stayed."""
     bt = s.battle
+    assert bt is not None
     if not (bt[AU] + bt[AW]) or not (bt[DU] + bt[DW]):
         return None
     if side == 0 and bt[DEF_RETREATED]:
@@ -290,9 +399,10 @@ def retreat(s: "HBState", nid: int, side: int, count: int) -> Decision | None:
 
 @STEPS.on_answer("retreat")
 def retreat_answer(s: "HBState", player: int, key: str, nid: int, side: int, count: int) -> None:
-    if key in ("stay", "stop"):
+    if key == "stay" or key == "stop":
         return
     bt = s.battle
+    assert bt is not None
     dst = s.board.index[key]
     if side == 1:
         s.shift(s.nations[bt[DEF]], bt[AREA], dst)
@@ -312,16 +422,22 @@ def retreat_answer(s: "HBState", player: int, key: str, nid: int, side: int, cou
 @STEPS.step("battle_continue")
 def battle_continue(s: "HBState", nid: int) -> None:
     bt = s.battle
+    assert bt is not None
     if _fighting(bt):
         s.then(("battle_round", nid))
     else:
-        s.then(("battle_end", nid))
+        _battle_end(s, nid)
 
 
 @STEPS.step("battle_end")
 def battle_end(s: "HBState", nid: int) -> None:
+    _battle_end(s, nid)
+
+
+def _battle_end(s: "HBState", nid: int) -> None:
     """The battle is over: wounded units heal; a surviving attacker takes the area."""
     bt = s.battle
+    assert bt is not None
     s.battle = None
     area = bt[AREA]
     att = s.nations[nid]
@@ -347,7 +463,8 @@ def battle_end(s: "HBState", nid: int) -> None:
     fallen = _hold_removals(s)
     s.log("battle-result", text, nation=nid, defender=bt[DEF], area=b.ids[area], winner=winner,
           attackers_left=survivors, defenders_left=bt[DU] + bt[DW])
-    s.events.extend(fallen)
+    if fallen:
+        s.events.extend(fallen)
     if (s.cities >> area) & 1 and (not bt[CITY] or s.area_nation[area] == EMPTY):
         s.remove_city(area)  # destroyed, or left alone (§9.3.1)
     if att.board == 0:

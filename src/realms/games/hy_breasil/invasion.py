@@ -12,7 +12,7 @@ from .state import units as plural
 from .board import EMPTY
 
 if TYPE_CHECKING:
-    from .state import HBState
+    from .state import HBState, Nation
 
 
 @STEPS.step("invasion")
@@ -22,7 +22,7 @@ def invasion(s: "HBState") -> None:
         order = s.dice.shuffled(s.players_in())
         s.then(*[("enter_first", p) for p in order])
         return
-    roll = s.dice.d6()
+    roll: int = s.dice.d6()
     wanted = s.tables.new_nations_by_die[roll - 1]
     count = min(wanted, len(s.free_sets))
     s.log("invasion-roll", f"Invasion roll {roll}: {_count_text(count, wanted)}.",
@@ -64,7 +64,7 @@ def new_nation(s: "HBState") -> None:
     n = s.create_nation()
     if s.races_on:
         roll_race(s, n, invader_turn(s))
-    units = s.dice.d6() + s.tables.later_units_plus
+    units: int = s.dice.d6() + s.tables.later_units_plus
     s.then(("assign", n.id, ()), ("place_at_sea", n.id, units))
 
 
@@ -84,11 +84,12 @@ def assign(s: "HBState", nid: int, asked: tuple) -> Decision | None:
         s.log("nation-unclaimed", f"No player could take the {n.name}; they leave Hy Breasil.", nation=nid)
         s.eliminate(n)
         return None
-    player = s.dice.pick(candidates)
-    if s.owned_count(player) < s.nation_limit():
+    player: int = s.dice.pick(candidates)
+    limit = s.nation_limit()
+    if s.owned_count(player) < limit:
         _give(s, n, player)
         return None
-    keys = ["refuse"] + [f"relinquish:{m.id}" for m in sorted(s.nations.values(), key=lambda m: m.id) if m.owner == player]
+    keys = ["refuse"] + [f"relinquish:{i}" for i in sorted([m.id for m in s.nations.values() if m.owner == player])]
 
     def label(key: str) -> str:
         if key == "refuse":
@@ -96,8 +97,8 @@ def assign(s: "HBState", nid: int, asked: tuple) -> Decision | None:
         return f"Relinquish the {s.nations[int(key.split(':')[1])].name} and take the {n.name}"
 
     return Decision(player, "hb.nation-limit", tuple(keys),
-                    f"{s.names[player]} is at the nation limit ({s.nation_limit()}): refuse the {n.name}, or relinquish a nation for it?",
-                    "§5.3", label, {"nation": nid, "limit": s.nation_limit()})
+                    f"{s.names[player]} is at the nation limit ({limit}): refuse the {n.name}, or relinquish a nation for it?",
+                    "§5.3", label, {"nation": nid, "limit": limit})
 
 
 @STEPS.on_answer("assign")
@@ -116,7 +117,7 @@ def assign_answer(s: "HBState", player: int, key: str, nid: int, asked: tuple) -
     s.then(("assign", other.id, asked))
 
 
-def _give(s: "HBState", n, player: int) -> None:
+def _give(s: "HBState", n: "Nation", player: int) -> None:
     n.owner = player
     s.log("nation-assigned", f"The {n.name} go to {s.names[player]}.", nation=n.id, player=player)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision
 
+from .connect import bits, spread
 from .races import plague_immune
 from .steps import STEPS
 from .state import units, verb
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 @STEPS.step("plague")
 def plague(s: "HBState", nid: int) -> None:
     n = s.nations[nid]
-    roll = s.dice.d6()
+    roll: int = s.dice.d6()
     if n.board <= roll:
         mask = _mask(n.units)
         s.log("plague", f"Plague ({roll}) wipes out {s.who(n)}.", nation=nid, roll=roll, units=n.board)
@@ -72,18 +73,36 @@ def _victims(s: "HBState", nid: int, area: int) -> list["Nation"]:
     """The nations the plague of nation ``nid`` may strike in ``area``: in land its
     holder, at sea every nation with units there (several may share a sea, HB-Q19);
     never the plagued nation itself, nor lizardmen (§9.1)."""
+    found: list["Nation"] = []
     if s.board.is_sea[area]:
-        found = [o for o in s.nations.values() if area in o.units]
+        for o in s.nations.values():
+            if area in o.units and _strikable(s, nid, o):
+                found.append(o)
+        if len(found) > 1:
+            found.sort(key=_nation_id)
     else:
         holder = s.area_nation[area]
-        found = [s.nations[holder]] if holder != EMPTY else []
-    return sorted((o for o in found if o.id != nid and not plague_immune(s, o)), key=lambda o: o.id)
+        if holder != EMPTY and _strikable(s, nid, s.nations[holder]):
+            found.append(s.nations[holder])
+    return found
+
+
+def _strikable(s: "HBState", nid: int, o: "Nation") -> bool:
+    """Whether the plague of nation ``nid`` may strike ``o`` (never itself, nor lizardmen)."""
+    return o.id != nid and not plague_immune(s, o)
+
+
+def _nation_id(o: "Nation") -> int:
+    return o.id
 
 
 def _targets(s: "HBState", nid: int, mask: int) -> list[int]:
     """Areas, land or sea, bordering ``mask`` that hold units the plague may strike."""
-    nbr = s.board.nbr_mask
-    return [a for a in range(s.board.n) if nbr[a] & mask and _victims(s, nid, a)]
+    out = []
+    for a in bits(spread(mask, s.board.nbr_mask)):  # ascending, as adjacency is symmetric
+        if _victims(s, nid, a):
+            out.append(a)
+    return out
 
 
 @STEPS.step("plague_neighbours")

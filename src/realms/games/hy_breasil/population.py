@@ -21,12 +21,22 @@ if TYPE_CHECKING:
 
 def pips(s: "HBState", n: "Nation") -> int:
     """§6.2: the nation's population increase points (none under Famine)."""
+    return _pips(s, n, s.land_areas(n))
+
+
+def _pips(s: "HBState", n: "Nation", areas: list[int]) -> int:
+    """:func:`pips` of the nation holding ``areas``."""
     if n.famine:
         return 0
+    total = 0
     if s.races_on and n.race is not None:
-        return sum(area_pips(s, n, a) for a in s.land_areas(n))
+        for a in areas:
+            total += area_pips(s, n, a)
+        return total
     table = s.board.pips
-    return sum(table[a] for a in s.land_areas(n))
+    for a in areas:
+        total += table[a]
+    return total
 
 
 def new_units(s: "HBState", n: "Nation") -> int:
@@ -35,7 +45,13 @@ def new_units(s: "HBState", n: "Nation") -> int:
     §9.3.1 Food preservation adds the PIPs saved last turn (RULINGS HB-Q38: also under
     Famine) and saves up to 6 of those left unused, whatever the reason they were.
     """
-    return min((pips(s, n) + n.saved) // s.tables.pips_per_unit, n.pool, len(s.land_areas(n)))
+    return _new_units(s, n, pips(s, n) + n.saved, len(s.land_areas(n)))
+
+
+def _new_units(s: "HBState", n: "Nation", total: int, areas: int) -> int:
+    """:func:`new_units` of the nation with ``total`` PIPs (saved ones included) in
+    ``areas`` areas."""
+    return min(min(total // s.tables.pips_per_unit, n.pool), areas)
 
 
 @STEPS.step("population")
@@ -43,14 +59,14 @@ def population(s: "HBState", nid: int) -> None:
     n = s.alive(nid)
     if n is None:
         return
-    total = pips(s, n) + n.saved
-    count = new_units(s, n)
+    areas = s.land_areas(n)
+    total = _pips(s, n, areas) + n.saved
+    count = _new_units(s, n, total, len(areas))
     n.saved = 0
     if has(s, n, "food-preservation"):
         n.saved = min(total - count * s.tables.pips_per_unit, s.tables.food_preservation_max)
     if count == 0:
         return
-    areas = s.land_areas(n)
     if count == len(areas):
         for a in areas:
             s.add_units(n, a, 1)

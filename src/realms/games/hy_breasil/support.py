@@ -37,17 +37,22 @@ def parts(s: "HBState", n: "Nation") -> list[int]:
     groups = components(n.land, links)
     if len(groups) == 1:
         return groups
-    return sorted(groups, key=lambda g: (-strength(n, g), g))
+    ranked = sorted([(-strength(n, g), g) for g in groups])
+    return [g for _, g in ranked]
 
 
 def strength(n: "Nation", part: int) -> int:
     """The nation's units in the areas of ``part``."""
-    return sum(c for a, c in n.units.items() if part >> a & 1)
+    total = 0
+    for a, c in n.units.items():
+        if part >> a & 1:
+            total += c
+    return total
 
 
 def support_limit(s: "HBState", n: "Nation") -> int:
     """§6.4: twice as many units as areas (2.5 times with Taxation, §9.3.1)."""
-    return ability_limit(s, n, bin(n.land).count("1"))
+    return ability_limit(s, n, n.land.bit_count())
 
 
 @STEPS.step("support")
@@ -59,17 +64,27 @@ def support(s: "HBState", nid: int) -> Decision | None:
     if len(groups) > 1:
         top = strength(n, groups[0])
         tied = [g for g in groups if strength(n, g) == top]
-        keys = tuple(s.board.ids[bits(g)[0]] for g in tied)
-
-        def label(key: str) -> str:
-            g = next(g for g in tied if s.board.ids[bits(g)[0]] == key)
-            return "Keep " + ", ".join(s.board.names[a] for a in bits(g))
-
-        return Decision(n.owner, "hb.keep-part", keys,
-                        f"The {n.name} are split into parts of equal strength: which part do they keep?",
-                        "§6.4", label)
+        if len(tied) == 1:  # one strongest part: kept, as the engine would apply it
+            s.then(("support_limit", nid))
+            _detach(s, n, tied[0])
+            return None
+        return _ask_part(s, n, tied)
     s.then(("support_limit", nid))
     return None
+
+
+def _ask_part(s: "HBState", n: "Nation", tied: list[int]) -> Decision:
+    """§6.4: the owner breaks a tie between the strongest parts (asked from its own
+    function: compiled, a function holding a closure makes its frame on every call)."""
+    keys = tuple(s.board.ids[bits(g)[0]] for g in tied)
+
+    def label(key: str) -> str:
+        g = next(g for g in tied if s.board.ids[bits(g)[0]] == key)
+        return "Keep " + ", ".join(s.board.names[a] for a in bits(g))
+
+    return Decision(n.owner, "hb.keep-part", keys,
+                    f"The {n.name} are split into parts of equal strength: which part do they keep?",
+                    "§6.4", label)
 
 
 @STEPS.on_answer("support")
@@ -105,12 +120,13 @@ def support_limit_step(s: "HBState", nid: int) -> Decision | None:
     n = s.alive(nid)
     if n is None:
         return None
-    excess = n.board - support_limit(s, n)
+    limit = support_limit(s, n)
+    excess = n.board - limit
     if excess <= 0:
         return None
     crowded = [a for a in s.land_areas(n) if n.units[a] >= 2]
     return Decision(n.owner, "hb.support-remove", tuple(s.board.ids[a] for a in crowded),
-                    f"The {n.name} can support only {support_limit(s, n)} units: remove one ({excess} too many) from which area?",
+                    f"The {n.name} can support only {limit} units: remove one ({excess} too many) from which area?",
                     "§6.4", s.label_area)
 
 

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 from .steps import STEPS
 from .board import EMPTY
 
 if TYPE_CHECKING:
     from .state import HBState, Nation
+
+#: no nations, for the permissions and spared nations that last a turn (one shared empty
+#: set: compiled, ``frozenset()`` makes a new one every time)
+NO_NATIONS: Final[frozenset[int]] = frozenset()
 
 
 class Scores(Protocol):
@@ -38,7 +42,8 @@ def nation_phase(s: "HBState") -> None:
     """§6: draw a token from the cup; that nation takes its turn; repeat until empty."""
     if not s.cup:
         return
-    nid = s.cup.pop(s.dice.below(len(s.cup)))
+    drawn: int = s.dice.below(len(s.cup))
+    nid = s.cup.pop(drawn)
     s.then(("nation_turn", nid), ("nation_phase",))
 
 
@@ -60,7 +65,7 @@ def end_nation_turn(s: "HBState", nid: int) -> None:
     if n is not None:
         n.first_turn = False
         n.phases, n.weak, n.fervour, n.famine = 1, False, False, False
-        n.permits, n.spared = frozenset(), frozenset()
+        n.permits, n.spared = NO_NATIONS, NO_NATIONS
     s.current = EMPTY
 
 
@@ -70,9 +75,9 @@ def last_turn(s: "HBState") -> bool:
     return (o["turns"] is not None and s.turn >= o["turns"]) or s.turn >= o["max_turns"]
 
 
-def nation_vp(s: "HBState", n) -> int:
+def nation_vp(s: "HBState", n: "Nation") -> int:
     """§7: one VP per land area; §9.3.1 Capital: 3 for the nation's own capital."""
-    vp = s.tables.vp_per_area * bin(n.land).count("1")
+    vp = s.tables.vp_per_area * n.land.bit_count()
     if n.capital != EMPTY and (n.land >> n.capital) & 1:
         vp += s.tables.capital_vp - s.tables.vp_per_area
     return vp
@@ -87,16 +92,20 @@ def victory(s: "HBState") -> None:
     owner of the nation it submitted to (RULINGS HB-Q32).
     """
     if s.variant == "random-scoring" and not last_turn(s):
-        roll = s.dice.d6()
+        roll: int = s.dice.d6()
         if roll < s.tables.scoring_roll:
             s.log("no-scoring", f"Scoring roll {roll}: no victory points this turn.", roll=roll)
             return
         s.log("scoring", f"Scoring roll {roll}: victory points are awarded.", roll=roll)
     gained = [0] * len(s.names)
     for n in s.nations.values():
-        award_vp(s, n, nation_vp(s, n), gained)
+        _award(s.vp, s.nations, n, nation_vp(s, n), gained)
     # "(+k)": the whole turn's gain, the Civilization VP of the turn included
-    start = next((e.data.get("vp") for e in reversed(s.events) if e.kind == "turn"), None)
+    start: list[int] | None = None
+    for e in reversed(s.events):
+        if e.kind == "turn":
+            start = e.data.get("vp")
+            break
     if start is None:  # a position set up without its turn's start
         start = [v - g for v, g in zip(s.vp, gained)]
     turn_gained = [now - before for now, before in zip(s.vp, start)]
@@ -105,19 +114,30 @@ def victory(s: "HBState") -> None:
           turn_gained=turn_gained)
 
 
-def award_vp(s: Scores, n, vp: int, gained: list[int] | None = None) -> None:
+def award_vp(s: Scores, n: "Nation", vp: int, gained: list[int] | None = None) -> None:
     """Give ``vp`` earned by nation ``n`` to its owner, less a submitted nation's share."""
+    _award(s.vp, s.nations, n, vp, gained)
+
+
+def _award(totals: list[int], nations: "dict[int, Nation]", n: "Nation", vp: int,
+           gained: list[int] | None) -> None:
+    """:func:`award_vp` into the VP ``totals`` (compiled, typed: read through the
+    protocol, each attribute costs a lookup by name)."""
     if vp <= 0 or n.owner < 0:
         return
-    shares = [(n.owner, vp)]
-    master = s.nations.get(n.master) if n.master != EMPTY else None
+    master = nations.get(n.master) if n.master != EMPTY else None
     if master is not None and master.owner >= 0:
         half = (vp + 1) // 2
-        shares = [(n.owner, vp - half), (master.owner, half)]
-    for player, amount in shares:
-        s.vp[player] += amount
-        if gained is not None:
-            gained[player] += amount
+        _add(totals, n.owner, vp - half, gained)
+        _add(totals, master.owner, half, gained)
+    else:
+        _add(totals, n.owner, vp, gained)
+
+
+def _add(totals: list[int], player: int, amount: int, gained: list[int] | None) -> None:
+    totals[player] += amount
+    if gained is not None:
+        gained[player] += amount
 
 
 @STEPS.step("end_turn")
