@@ -152,3 +152,16 @@ def test_masked_keys_are_a_sequence_and_nothing_else_is_masked_keys():
     assert list(keys) == ["a", "c", "done"] == [keys[i] for i in range(len(keys))]
     assert keys[-1] == "done" and keys[:2] == ["a", "c"] and list(reversed(keys))[0] == "done"
     assert keys.index("c") == 1 and keys.count("a") == 1 and "b" not in keys
+
+
+def test_popcount_counts_the_bits_of_any_mask():
+    """``decision.popcount`` (compiled: bits summed on a native 64-bit integer up to 62
+    bits, ``int.bit_count`` beyond and for negative numbers) agrees with ``int.bit_count``."""
+    import random
+
+    from realms.core.decision import popcount
+
+    rng = random.Random(19)
+    masks = [0, 1, 3, 2**61 + 5, 2**62 - 1, 2**62, 2**63 - 1, 2**70 + 3, -5]
+    masks += [rng.getrandbits(rng.randint(1, 62)) for _ in range(5000)]
+    assert [popcount(m) for m in masks] == [m.bit_count() for m in masks]
