@@ -105,9 +105,10 @@ class Reach:
         # The masks read here, typed as a state and a nation, where :meth:`_inputs` reads
         # them through the protocols (compiled, a slower attribute lookup each).
         b = s.board
-        own = n.land | (s.permitted_land(n) if n.permits else 0)
-        enemy = s.occupied & ~own
-        seas = b.sea_mask if s.abilities_on and "navigation" in n.abilities else 0
+        navigation = s.abilities_on and "navigation" in n.abilities
+        masks = cls._masks(b, s.occupied, n.land, s.permitted_land(n) if n.permits else 0,
+                           navigation)
+        own, enemy, seas = masks
         last = b.reach_last
         comps: list[int] | None = None
         if isinstance(last, Reach):
@@ -116,7 +117,7 @@ class Reach:
             added = own & ~last.own
             if added and not added & (added - 1) and not last.own & ~own:
                 comps = _joined(last.comps, added, b.nbr_mask[added.bit_length() - 1])
-        hit = Reach(s, n, (own, enemy, seas), comps)  # compiled, a direct call, where cls() is not
+        hit = Reach(s, n, masks, comps)  # compiled, a direct call, where cls() is not
         b.reach_last = hit
         return hit
 
