@@ -93,7 +93,9 @@ from realms.core.match import bot_answers
 from realms.core.mapgraph import MapError
 from realms.core.options import shown
 
-from . import botworker, limits
+from starlette.middleware.gzip import GZipMiddleware
+
+from . import botworker, limits, story
 from .deadlines import Deadlines
 from .fastpath import AnswerFastPath
 from .store import GameRow, Store, UndoConflict
@@ -986,6 +988,10 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
             live.sockets.pop(websocket, None)
             if socket and live.named.get(socket) is websocket:
                 del live.named[socket]
+
+    story.install(app, server, _token_from_header, lambda body: server.create(NewGame(**body)))
+    # every response over 1 KB compressed for a client that accepts it (a state, the board)
+    app.add_middleware(GZipMiddleware, minimum_size=1000)
 
     # -- the browser client ---------------------------------------------------------------
     @app.get("/", include_in_schema=False)
