@@ -19,6 +19,10 @@ before the first); ``close`` (this event ends it: ``winner`` 0, 1 or None and ``
 left); ``odds`` (the battle now, before its next round, as the values of the game's
 ``calculator`` by argument name: the page asks the server for its exact odds) or
 ``chances`` ({outcome: probability}, worked out by the game itself).
+
+What an event shows on the board is its ``data["marks"]``: ``from`` [element ids] and
+``to`` (an element id): units moved (the page draws arrows); ``taken`` [element ids] with
+``seat`` (who took them) and ``from_seat`` (whose they were, or None): areas taken.
 """
 
 from __future__ import annotations

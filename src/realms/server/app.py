@@ -860,8 +860,14 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
 
     @app.get("/api/games")
     async def list_games() -> dict:
-        """The newest games, for spectators."""
-        return {"games": await asyncio.to_thread(server.store.list_games)}
+        """The newest games, for spectators, each with its ``status`` where it is live in
+        this process (story.status: over, whose decision is awaited)."""
+        found = await asyncio.to_thread(server.store.list_games)
+        for g in found:
+            live = server.live.get(g["id"])
+            if live is not None:
+                g["status"] = story.status(live)
+        return {"games": found}
 
     @app.post("/api/games", status_code=201, response_model=Created,
               dependencies=[Depends(limits.creation_limit(creations))], responses={

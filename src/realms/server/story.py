@@ -141,6 +141,18 @@ def install(app: FastAPI, server: Any, token_of: Any, create: Any) -> None:
         return {"id": again["id"], "seat": seat, "token": again["tokens"][seat]}
 
 
+def status(live: Any) -> str:
+    """A game's status for the lobby: over, or whose decision it awaits, and the
+    decisions made so far (nothing a spectator may not see)."""
+    state = live.state
+    if state.is_over():
+        return f"over after {len(state.answers)} decisions"
+    waiting = sorted({d.player for d in state.pending()})
+    people = [p for p in waiting if p not in live.agents]
+    who = f"awaiting seat {', '.join(str(p + 1) for p in people)}" if people else "the bots are playing"
+    return f"{who}, {len(state.answers)} decisions made"
+
+
 def _score_path(game: Any, state: Any) -> list[dict]:
     """Each seat's score (``Game.current_scores``) as each turn began, and at the end."""
     record = state.record()

@@ -4,6 +4,14 @@
 // asked again after each unit moved) is answered by a gesture: choose a source, a count
 // and a destination, and the page sends that key as many times, each answer a normal POST
 // with the version the previous one got back.
+import { Story } from "./story.js";
+import { BattlePanel, battlesOf, battleOfEvent } from "./battle.js";
+import { Chronicle } from "./chronicle.js";
+import { Playback, sinceSummary } from "./playback.js";
+import { showResults } from "./results.js";
+import { tuneBoard } from "./board.js";
+import { remember } from "./mygames.js";
+
 const $ = (id) => document.getElementById(id);
 const gameId = location.pathname.split("/").filter(Boolean).pop();
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -43,6 +51,8 @@ async function loadBoard(version, at = null) {
   if (seq !== boardSeq) return;
   $("board").innerHTML = text.replace(/^<\?xml[^>]*>\s*/, "");
   boardVersion = at === null ? version : -1;
+  tuneBoard($("board"));
+  if (at === null) playback.redraw();
   if (at === null) renderDecision();
   document.body.dataset.board = at === null ? version : `at-${at}`;
 }
@@ -99,13 +109,20 @@ async function post(path, body) {
   sending = true;
   $("error").textContent = "";
   try {
-    const r = await fetch(`/api/games/${gameId}/${path}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-Realms-Socket": socketName, ...auth },
-      body: JSON.stringify(body),
-    });
-    const data = await r.json();
-    if (r.ok) { render(data); return true; }
+    let r;
+    try {
+      r = await fetch(`/api/games/${gameId}/${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Realms-Socket": socketName, ...auth },
+        body: JSON.stringify(body),
+      });
+    } catch {
+      $("error").textContent = "The server could not be reached (is the connection down?): your decision was not sent. Try again once it is back.";
+      document.body.dataset.offlineError = "yes";
+      return false;
+    }
+    const data = await r.json().catch(() => ({ detail: r.statusText }));
+    if (r.ok) { decided(); render(data); return true; }
     $("error").textContent = `${r.status}: ${typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)}`;
     if (r.status === 409) await refresh();
     return false;
@@ -449,6 +466,65 @@ async function moveUnits(key, n) {
   else renderDecision();
 }
 
+// --- the story: chronicle, battles, others' moves played back -------------------------------
+
+const story = new Story(gameId, auth);
+const battlePanel = new BattlePanel($("battle-panel"), async (n) => {
+  const r = await fetch(`/api/games/${gameId}/odds?event=${n}`, { headers: auth });
+  return r.ok ? r.json() : null;
+});
+const chronicle = new Chronicle($("chronicle-box"), (b) => battlePanel.show(b, Infinity, battlePrompt(b)));
+const playback = new Playback({ bar: $("playback"), pace: $("pace"), skip: $("skip") }, {
+  chronicle,
+  element: (id) => boardElement(id),
+  showBattle: (e, quiet) => {
+    const b = battleOfEvent(battlesOf(story.events), e.n);
+    if (b) battlePanel.show(b, quiet ? Infinity : e.n, battlePrompt(b));
+  },
+  done: () => showOpenBattle(),
+});
+
+// the battle going on, if any, in its panel with the decision it asks
+function showOpenBattle() {
+  const battles = battlesOf(story.events);
+  const last = battles[battles.length - 1];
+  if (last && !last.steps.some((e) => e.battle.close)) battlePanel.show(last, Infinity, battlePrompt(last));
+}
+let synced = false;
+// what the seat saw when it last decided: the scores, and how far the story went
+let sinceMine = null;
+// whether the seat had nothing to decide in a state shown since it last decided
+let waited = false;
+
+// the pending decision, said in the panel of the battle it belongs to (still going on)
+function battlePrompt(b) {
+  const d = current?.pending[0];
+  const closed = b.steps.some((e) => e.battle.close);
+  return d && !closed ? `${d.prompt}` : "";
+}
+
+// the seat sent a decision: the marks of the moves before it go, and the summary
+function decided() {
+  playback.clear();
+  $("since").hidden = true;
+  sinceMine = { scores: [...(current?.scores || [])], events: story.events.length };
+}
+
+story.onChange((events, fresh) => {
+  chronicle.update(events);
+  if (synced) playback.play(fresh.map((i) => events[i]));
+  else showOpenBattle();
+  synced = true;
+  const state = current;
+  if (state && sinceMine && waited && state.seat !== null && state.pending.length && events.length > sinceMine.events) {
+    waited = false;
+    sinceSummary($("since"), state.seat, state.seats.map((x) => x.name), sinceMine.scores, state.scores,
+      events.slice(sinceMine.events), (id) => areaName(id));
+    sinceMine = { scores: [...state.scores], events: events.length };
+  }
+  document.body.dataset.events = events.length;
+});
+
 // --- the turn's deadline ----------------------------------------------------------------------
 
 // ``state.deadline`` (a game whose creator set one): ``at``, the instant the round awaited
@@ -505,6 +581,7 @@ function render(state) {
   $("version").textContent = state.version;
   document.body.dataset.version = state.version;
   const d = state.pending[0];
+  if (!d && me !== null) waited = true;
   if (!d) {
     if (state.over) {
       const r = state.result || {};
@@ -533,7 +610,9 @@ function render(state) {
     box.appendChild(items);
     panels.appendChild(box);
   }
-  renderChronicle(state.chronicle);
+  story.sync(state.version);
+  chronicle.setSeats(names, state.turn_word);
+  if (state.over) showResults($("results"), state, gameId, auth);
   $("record-link").href = "#";
   $("record-link").onclick = async (e) => {
     e.preventDefault();
@@ -586,44 +665,68 @@ function renderScores(state) {
   });
 }
 
-function renderChronicle(lines) {
-  const ol = $("chronicle");
-  ol.innerHTML = "";
-  for (const line of lines.slice(-60)) ol.appendChild(text(document.createElement("li"), line));
-  ol.scrollTop = ol.scrollHeight;
-}
 
-// a slider over the turns of a finished game: each stop shows the board, the scores and
-// the chronicle as the turn began
+// a finished game replayed decision by decision: a slider over every answer, buttons to the
+// next or previous decision and turn; each stop shows the board, the scores, the chronicle
+// as they were, and the last line told
 let replayWired = false;
 async function wireReplay(version) {
   const r = await fetch(`/api/games/${gameId}/turns`);
   if (!r.ok) { replayWired = false; return; }
   const data = await r.json();
-  const stops = data.turns.map((t) => ({ at: t.at, label: t.turn === 0 ? "setup" : `${data.word} ${t.turn} begins` }));
-  stops.push({ at: data.answers, label: "the end" });
+  const starts = data.turns;
+  const turnAt = (at) => {
+    let t = starts[0];
+    for (const x of starts) if (x.at <= at) t = x;
+    return t ? (t.turn === 0 ? "setup" : `${data.word} ${t.turn}`) : "";
+  };
   const s = $("replay-slider");
   s.min = 0;
-  s.max = stops.length - 1;
+  s.max = data.answers;
   s.step = 1;
-  s.value = stops.length - 1;
+  s.value = data.answers;
+  const box = $("replay");
+  if (!box.querySelector(".replay-steps")) {
+    const steps = document.createElement("span");
+    steps.className = "replay-steps";
+    const go = (label, name, fn) => {
+      const b = button(label, () => { s.value = fn(Number(s.value)); show(true); }, "replay-step");
+      b.setAttribute("aria-label", name);
+      b.title = name;
+      steps.appendChild(b);
+    };
+    go("⏮", "previous turn", (v) => [...starts].reverse().find((t) => t.at < v)?.at ?? 0);
+    go("◀", "previous decision", (v) => Math.max(0, v - 1));
+    go("▶", "next decision", (v) => Math.min(data.answers, v + 1));
+    go("⏭", "next turn", (v) => starts.find((t) => t.at > v)?.at ?? data.answers);
+    box.appendChild(steps);
+  }
   let seq = 0;
   const show = async (load) => {
-    const stop = stops[Number(s.value)];
-    $("replay-at").textContent = `${stop.label} (answer ${stop.at} of ${data.answers})`;
+    const at = Number(s.value);
+    $("replay-at").textContent = `${turnAt(at)}, decision ${at} of ${data.answers}`;
     if (!load) return;
-    loadBoard(version, stop.at);
+    loadBoard(version, at);
     const mine = ++seq;
-    const past = await fetch(`/api/games/${gameId}?at=${stop.at}`);
+    const past = await fetch(`/api/games/${gameId}?at=${at}`);
     if (!past.ok || mine !== seq) return;
     const p = await past.json();
     if (mine !== seq) return;
     renderScores(p);
     renderChronicle(p.chronicle);
-    document.body.dataset.replayed = stop.at;
+    $("playback").textContent = p.chronicle[p.chronicle.length - 1] || "";
+    $("playback-box").hidden = false;
+    document.body.dataset.replayed = at;
   };
   s.oninput = () => show(true);
   show(false);
+}
+
+function renderChronicle(lines) {
+  const ol = $("chronicle");
+  ol.innerHTML = "";
+  for (const line of lines) ol.appendChild(text(document.createElement("li"), line));
+  ol.scrollTop = ol.scrollHeight;
 }
 
 async function refresh() {
@@ -635,6 +738,7 @@ async function refresh() {
       : `${r.status}: ${data.detail || "the server refused"}`;
     return fail(why);
   }
+  if (token && data.seat !== null) remember(gameId, data.game, [{ seat: data.seat, token }]);
   render(data);
   return true;
 }

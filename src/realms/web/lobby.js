@@ -1,6 +1,8 @@
 // The lobby: create a game (game, seats, options, seed), hand out the seats' links, spectate.
 // The options form is drawn from the schema each game declares in the catalog; the server
 // checks what is sent with the same schema, so a refused value comes back as an error line.
+import { drawMyGames, remember } from "./mygames.js";
+
 const $ = (id) => document.getElementById(id);
 let catalog = [];
 
@@ -145,9 +147,14 @@ function chosenOptions(g) {
 
 function seatKinds() { return [...document.querySelectorAll(".seat-kind")].map((s) => s.value); }
 
+let statuses = {};
+const nameOf = (id) => catalog.find((c) => c.id === id)?.name ?? id;
+
 async function loadRecent() {
   const r = await fetch("/api/games");
   const data = await r.json();
+  statuses = Object.fromEntries(data.games.map((g) => [g.id, g.status]));
+  drawMyGames($("my-games"), nameOf, (id) => statuses[id]);
   const ul = $("recent");
   ul.innerHTML = "";
   for (const g of data.games) {
@@ -156,7 +163,7 @@ async function loadRecent() {
     a.href = `/games/${g.id}`;
     a.textContent = `${catalog.find((c) => c.id === g.game)?.name ?? g.game} ${g.id}`;
     li.appendChild(a);
-    li.append(` — ${g.seats.join(", ")}`);
+    li.append(` — ${g.seats.join(", ")}${g.status ? ` (${g.status})` : ""}`);
     ul.appendChild(li);
   }
 }
@@ -180,6 +187,7 @@ async function create(ev) {
     $("create-error").textContent = typeof d === "string" ? d : JSON.stringify(d);
     return;
   }
+  remember(data.id, g.id, data.seats.map((s) => ({ seat: s.seat, token: s.token })));
   $("created").hidden = false;
   $("created-id").textContent = data.id;
   const ul = $("seat-links");

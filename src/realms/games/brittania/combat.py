@@ -194,7 +194,9 @@ def fight(s: "BRState") -> None:
         s.owner[target] = victor
         s.log("conquest", f"{s.names[victor]} conquers {s.sname(target)} from {s.who(old)}; "
               f"its output falls from {before} to {s.output[target]}.",
-              player=victor, loser=old, state=s.board.states[target].id, before=before, after=s.output[target])
+              player=victor, loser=old, state=s.board.states[target].id, before=before, after=s.output[target],
+              marks={"taken": [s.board.states[target].id], "seat": victor,
+                     "from_seat": None if old == INDEPENDENT else old})
         if old != INDEPENDENT and s.capital[old] == target:
             s.capital[old] = NONE
             s.log("capital-captured", f"{s.names[old]}'s capital {s.sname(target)} is captured.",

@@ -145,7 +145,8 @@ def begin(s: "HBState", nid: int) -> None:
           f"with {bt[AU]} against {bt[DU]}.", nation=nid, defender=dfd.id, area=s.board.ids[bt[AREA]],
           attackers=bt[AU], defenders=bt[DU], terrain=s.board.terrain[bt[AREA]],
           battle={"area": s.board.ids[bt[AREA]], "open": True, "sides": [att.name, dfd.name],
-                  "units": [bt[AU], bt[DU]], "odds": _odds_values(s, bt, att, dfd)})
+                  "units": [bt[AU], bt[DU]], "odds": _odds_values(s, bt, att, dfd)},
+          marks={"from": sorted({s.board.ids[a] for a in bt[STARTS:]}), "to": s.board.ids[bt[AREA]]})
     s.then(("battle_round", nid))
 
 
@@ -511,7 +512,8 @@ def _battle_end(s: "HBState", nid: int) -> None:
     s.log("battle-result", text, nation=nid, defender=bt[DEF], area=b.ids[area], winner=winner,
           attackers_left=survivors, defenders_left=bt[DU] + bt[DW],
           battle={"area": b.ids[area], "close": True, "winner": {"attacker": 0, "defender": 1}.get(winner),
-                  "units": [survivors, bt[DU] + bt[DW]]})
+                  "units": [survivors, bt[DU] + bt[DW]]},
+          marks={"taken": [b.ids[area]], "seat": bt[ATT_OWNER], "from_seat": bt[DEF_OWNER]} if survivors else {})
     if fallen:
         s.events.extend(fallen)
     if (s.cities >> area) & 1 and (not bt[CITY] or s.area_nation[area] == EMPTY):

@@ -146,7 +146,8 @@ def launch(s: "V2State", p: int) -> None:
     if not s.units[t]:
         whose = "neutral" if dfd == NOBODY else s.names[dfd] + "'s"
         s.log("conquest", f"{s.names[p]} takes {whose} undefended {s.field_name(t)} without a fight "
-              f"({describe_units(attackers)}).", player=p, field=t, defender=dfd, peaceful=True)
+              f"({describe_units(attackers)}).", player=p, field=t, defender=dfd, peaceful=True,
+              marks=taken_marks(t, p, dfd))
         conquer(s, p, t, attackers)
         s.then(("act", p))
         return
@@ -163,6 +164,11 @@ def launch(s: "V2State", p: int) -> None:
                   "units": [len(attackers), len(defenders)], "odds": odds_values(s, t, dfd, attackers, defenders)})
     frames = [("defend",)] if dfd != NOBODY and retreat_fields(s, dfd, t) else []
     s.then(*frames, ("orders", 0), ("orders", 1), ("round",), ("act", p))
+
+
+def taken_marks(t: int, p: int, loser: int) -> dict:
+    """Field ``t`` taken by ``p`` from ``loser`` (``Event`` docstring: ``marks``)."""
+    return {"taken": [str(t)], "seat": p, "from_seat": None if loser == NOBODY else loser}
 
 
 def army_text(units: list) -> str:

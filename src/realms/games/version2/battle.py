@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision
 
-from .attack import conquer, retreat_fields
+from .attack import conquer, retreat_fields, taken_marks
 from .modifiers import factor, ground, side_modifiers
 from .rules import ARTILLERY, INFANTRY
 from .state import describe_units
@@ -343,12 +343,12 @@ def battle_end(s: "V2State") -> None:
 
     if A and not fought:
         s.log("conquest", f"{s.names[att]} takes {s.field_name(t)} with {describe_units(A)}.",
-              player=att, field=t, defender=dfd, peaceful=True,
+              player=att, field=t, defender=dfd, peaceful=True, marks=taken_marks(t, att, dfd),
               battle={"area": str(t), "close": True, "winner": 0, "units": [len(A), 0]})
         conquer(s, att, t, A)
     elif A:
         s.log("battle-won", f"{s.names[att]} wins the battle for {s.field_name(t)} with {describe_units(A)} left.",
-              player=att, field=t, defender=dfd, survivors=len(A), rounds=b["round"],
+              player=att, field=t, defender=dfd, survivors=len(A), rounds=b["round"], marks=taken_marks(t, att, dfd),
               battle={"area": str(t), "close": True, "winner": 0, "units": [len(A), 0]})
         conquer(s, att, t, seasoned(A))
     elif D:
