@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from .test_browser import browser, server, shot, state, wait_board  # noqa: F401 (fixtures)
-from .test_browser import _answer_until, page  # noqa: F401
+from .test_browser import page  # noqa: F401
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(__import__("os").environ.get("REALMS_BROWSER") != "1",
@@ -47,13 +47,35 @@ def _in_battle(s) -> bool:
     return bool(s["pending"]) and s["pending"][0]["kind"] in ("hb.retreat", "hb.assign-hits")
 
 
+def _play(server, gid, token, stop, pick=lambda d, i: 0) -> dict:
+    """Answer through the API (option ``pick(decision, i)`` at the ``i``-th answer) until
+    ``stop(state)``; that state.  Fails at once if the game ends first."""
+    for i in range(3000):
+        s = state(server, gid, token)
+        if stop(s):
+            return s
+        assert not s["over"], "the game ended before the position looked for"
+        if not s["pending"]:  # the bots are still playing
+            time.sleep(0.05)
+            continue
+        d = s["pending"][0]
+        httpx.post(f"{server}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {token}"},
+                   json={"key": d["options"][pick(d, i)]["key"], "version": s["version"]})
+    pytest.fail("the position looked for never came")
+
+
+def _attacking(d, i) -> int:
+    """Move units as far down the list as possible (toward others' land), two moves in three."""
+    return len(d["options"]) - 1 if d["kind"] == "hb.move" and i % 3 else 0
+
+
 def test_a_battle_seen_round_by_round_with_its_dice_and_exact_odds(server, page, tmp_path):
     """Item 1: a battle the person fights is in its panel: each round's dice as dice (as
     many as the chronicle's round lines rolled, hits marked), the retreat offer named by
     its round, the exact odds of the game's calculator; "Stay and fight" adds a round or
     the result; the chronicle keeps one line for the battle that opens the panel."""
     gid, token = _hb_game(server, 7)
-    s = _answer_until(server, gid, token, _in_battle)
+    s = _play(server, gid, token, _in_battle, _attacking)
     _open(page, server, gid, token, s["version"])
     events = _events(server, gid, token)
     opened = [e for e in events if e.get("battle", {}).get("open")][-1]
@@ -102,7 +124,7 @@ def test_a_bot_turn_played_back_event_by_event(server, page, tmp_path):
     pace set; moves drawn as arrows, areas taken starred; those marks stay until the next
     decision; "since your last turn" says what changed."""
     gid, token = _hb_game(server, 5)
-    s = _answer_until(server, gid, token, lambda s: bool(s["pending"]) and s["pending"][0]["kind"] == "hb.move")
+    s = _play(server, gid, token, lambda s: bool(s["pending"]) and s["pending"][0]["kind"] == "hb.move")
     _open(page, server, gid, token, s["version"], "localStorage.setItem('realms-pace', '250')")
     page.evaluate("""() => { window.__played = [];
         new MutationObserver(() => { const n = document.body.dataset.playing;
@@ -112,7 +134,7 @@ def test_a_bot_turn_played_back_event_by_event(server, page, tmp_path):
     # end the movement: the bots play until the person decides again
     done = next(o["key"] for o in s["pending"][0]["options"] if o["key"] == "done")
     page.locator(f"#keep button[data-key='{done}'], #options button[data-key='{done}']").first.click()
-    after = _answer_until(server, gid, token, lambda x: x["version"] > s["version"] and bool(x["pending"]))
+    after = _play(server, gid, token, lambda x: x["version"] > s["version"] and bool(x["pending"]))
     total = len(_events(server, gid, token))
     page.wait_for_function(f"Number(document.body.dataset.played) >= {total}", timeout=120000)
     played = page.evaluate("window.__played")
@@ -192,7 +214,7 @@ def test_a_click_on_a_brittania_label_answers(server, page, tmp_path):
     r = httpx.post(f"{server}/api/games", json={"game": "brittania", "options": {}, "seed": 3,
                                                 "seats": ["human"] + ["auto"] * 11})
     gid, token = r.json()["id"], r.json()["seats"][0]["token"]
-    s = _answer_until(server, gid, token, lambda s: bool(s["pending"]) and s["pending"][0]["kind"] == "br.start")
+    s = _play(server, gid, token, lambda s: bool(s["pending"]) and s["pending"][0]["kind"] == "br.start")
     _open(page, server, gid, token, s["version"])
     page.wait_for_selector("#board .clickable")
     style = page.locator("#board .clickable").first.evaluate("e => getComputedStyle(e).strokeDasharray")
@@ -232,7 +254,7 @@ def test_the_results_panel_and_a_rematch(server, page, tmp_path):
     """Item 6: a finished game's page has the final table, the winner, each player's path
     by turn and Rematch, which opens a new game of the same seats as the same seat."""
     gid, token = _hb_game(server, 9, ("human", "auto", "random"))
-    s = _answer_until(server, gid, token, lambda s: s["over"])
+    s = _play(server, gid, token, lambda s: s["over"])
     _open(page, server, gid, token, s["version"])
     box = page.locator("#results")
     box.wait_for()
@@ -259,7 +281,7 @@ def test_a_request_failing_offline_is_said(server, page, tmp_path):
     """Item 7: an answer that cannot reach the server says so on the page; the game is as
     it was."""
     gid, token = _hb_game(server, 13)
-    s = _answer_until(server, gid, token, lambda s: bool(s["pending"]))
+    s = _play(server, gid, token, lambda s: bool(s["pending"]))
     _open(page, server, gid, token, s["version"])
     page.route("**/answers", lambda route: route.abort("internetdisconnected"))
     page.locator("#keep button, #options button.option").first.click()
