@@ -124,13 +124,15 @@ def test_a_bot_turn_played_back_event_by_event(server, page, tmp_path):
     pace set; moves drawn as arrows, areas taken starred; those marks stay until the next
     decision; "since your last turn" says what changed."""
     gid, token = _hb_game(server, 5)
-    s = _play(server, gid, token, lambda s: bool(s["pending"]) and s["pending"][0]["kind"] == "hb.move")
+    s = _play(server, gid, token, lambda s: bool(s["pending"]) and s["pending"][0]["kind"] == "hb.move"
+              and any(o["key"] == "done" for o in s["pending"][0]["options"]))
     _open(page, server, gid, token, s["version"], "localStorage.setItem('realms-pace', '250')")
     page.evaluate("""() => { window.__played = [];
         new MutationObserver(() => { const n = document.body.dataset.playing;
           if (n !== undefined && window.__played[window.__played.length - 1] !== Number(n)) window.__played.push(Number(n)); })
         .observe(document.body, { attributes: true, attributeFilter: ['data-playing'] }); }""")
     known = int(page.evaluate("document.body.dataset.events"))
+    page.on("dialog", lambda d: d.accept())  # what ending the movement costs, if anything
     # end the movement: the bots play until the person decides again
     done = next(o["key"] for o in s["pending"][0]["options"] if o["key"] == "done")
     page.locator(f"#keep button[data-key='{done}'], #options button[data-key='{done}']").first.click()
@@ -145,17 +147,29 @@ def test_a_bot_turn_played_back_event_by_event(server, page, tmp_path):
     taken = {a for e in fresh for a in e.get("marks", {}).get("taken", [])}
     drawn = page.locator("#playback-layer line.arrow").count()
     assert drawn >= min(1, arrows) and page.locator("#playback-layer .taken-star").count() >= min(1, len(taken))
-    page.wait_for_function(f"Number(document.body.dataset.version) >= {after['version']}", timeout=20000)
+    shot(page, "played-back", tmp_path)
+    # "since your last turn": once the bots have played between two of the person's
+    # decisions (the page's own answers may lead straight to its next decision)
+    headers = {"Authorization": f"Bearer {token}"}
+    for _ in range(30):
+        page.wait_for_function(f"Number(document.body.dataset.version) >= {after['version']}", timeout=20000)
+        answers = httpx.get(f"{server}/api/games/{gid}/record", headers=headers).json()["answers"]
+        if any(p != 0 for p, _ in answers[s["version"]:after["version"]]):
+            break
+        v = after["version"]
+        page.locator("#keep button, #options button.option").last.click()
+        after = _play(server, gid, token, lambda x: x["version"] > v and bool(x["pending"]))
+        s = {**s, "version": v}
     page.wait_for_selector("#since:not([hidden])", timeout=20000)
     assert "Since your last turn" in page.inner_text("#since")
-    shot(page, "played-back", tmp_path)
+    shot(page, "since-your-last-turn", tmp_path)
 
 
 def test_the_whole_chronicle_filtered_and_folded(server, page, tmp_path):
     """Item 5: every line of the game (none cut at 60), a run of identical lines told
     once with its count, filtered by turn and by player; battles in one line each."""
-    r = httpx.post(f"{server}/api/games", json={"game": "version2", "options": {"turn_limit": 2}, "seed": 4,
-                                                "seats": ["auto", "auto", "auto"]})
+    r = httpx.post(f"{server}/api/games", json={"game": "version2", "options": {"turn_limit": 4}, "seed": 4,
+                                                "seats": ["random", "random", "random"]})
     gid = r.json()["id"]
     for _ in range(1200):
         if httpx.get(f"{server}/api/games/{gid}").json()["over"]:
@@ -211,8 +225,8 @@ def test_a_click_on_a_brittania_label_answers(server, page, tmp_path):
     """Item 3: a label on an area passes the click to the area (it answered nothing
     before: 21% of the clickable surface was dead); the clickable areas are marked by a
     dashed black line, which no player's colour is."""
-    r = httpx.post(f"{server}/api/games", json={"game": "brittania", "options": {}, "seed": 3,
-                                                "seats": ["human"] + ["auto"] * 11})
+    r = httpx.post(f"{server}/api/games", json={"game": "brittania", "options": {"turns": 2}, "seed": 3,
+                                                "seats": ["human", "random", "random"]})
     gid, token = r.json()["id"], r.json()["seats"][0]["token"]
     s = _play(server, gid, token, lambda s: bool(s["pending"]) and s["pending"][0]["kind"] == "br.start")
     _open(page, server, gid, token, s["version"])
@@ -287,4 +301,52 @@ def test_a_request_failing_offline_is_said(server, page, tmp_path):
     page.locator("#keep button, #options button.option").first.click()
     page.wait_for_function("document.body.dataset.offlineError === 'yes'", timeout=20000)
     assert "could not be reached" in page.inner_text("#error")
+    assert state(server, gid, token)["version"] == s["version"]
+
+
+def test_brittania_orders_kept_across_a_reload_and_none_sent_only_when_confirmed(server, page, tmp_path):
+    """Item 7: an order written but not sent is there again after a reload; sending no
+    orders at all asks first, and a "no" sends nothing."""
+    r = httpx.post(f"{server}/api/games", json={"game": "brittania", "options": {"turns": 2}, "seed": 5,
+                                                "seats": ["human", "random", "random"]})
+    gid, token = r.json()["id"], r.json()["seats"][0]["token"]
+    s = _play(server, gid, token, lambda s: bool(s["pending"]) and s["pending"][0]["kind"] == "br.order")
+    _open(page, server, gid, token, s["version"])
+    page.wait_for_selector("#order-pick")
+    page.click("#order-add")
+    page.wait_for_function("document.querySelectorAll('#order-list li:not(.muted)').length === 1")
+    written = page.inner_text("#order-list li:not(.muted)")
+    page.reload()
+    page.wait_for_function(f"Number(document.body.dataset.version) >= {s['version']}", timeout=20000)
+    page.wait_for_selector("#order-list li:not(.muted)", timeout=20000)
+    assert page.inner_text("#order-list li:not(.muted)") == written
+    page.locator("#order-list button.order-remove").click()
+    page.wait_for_selector("#order-list li.muted")
+    asked: list[str] = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.click("#order-send")
+    page.wait_for_function("document.querySelectorAll('#order-list').length === 1")
+    assert asked and "no orders" in asked[0]
+    assert state(server, gid, token)["version"] == s["version"]
+
+
+def test_one_undo_takes_back_the_whole_gesture(server, page, tmp_path):
+    """Item 7: three units moved in one gesture (three answers), one Undo: all three back."""
+    from .test_browser import _at_sea, _human_against_auto
+
+    gid, token = _human_against_auto(server, 5)
+    s = _play(server, gid, token, lambda s: _at_sea(s) is not None)
+    sea = _at_sea(s)
+    _open(page, server, gid, token, s["version"])
+    page.locator(f"#board #area-{sea}").dispatch_event("click")
+    page.wait_for_selector("#move-box:not([hidden])")
+    empty = [t for t in page.locator("#board .target").evaluate_all("els => els.map(e => e.id.slice(5))")
+             if t not in s["view"]["areas"]]
+    page.fill("#move-count", "3")
+    page.locator(f"#board #area-{empty[0]}").dispatch_event("click")
+    page.wait_for_function("document.body.dataset.moved === '3'", timeout=15000)
+    assert state(server, gid, token)["version"] == s["version"] + 3
+    page.wait_for_selector("#undo:not([hidden])")
+    page.click("#undo")
+    page.wait_for_function(f"document.body.dataset.version === '{s['version']}'", timeout=20000)
     assert state(server, gid, token)["version"] == s["version"]

@@ -79,6 +79,7 @@ class Game:
     #: "requires"}}}``: the page writes several orders (each a key, its amount answered to
     #: the ``amount_kind`` decision asked next) within the budget, lists them, then sends
     #: them and the ``send`` key; ``form`` names the round the orders are for.
+    #: ``"warn"``: ``{key: text}``, what an answer costs (units lost), asked before it is sent.
     controls: Callable[[dict, Decision], dict] | None = None
     #: ``no_answer(decision) -> (round, key) | None``: for a decision a deadline may end,
     #: the round it belongs to (its deadline runs from when the round is first seen) and

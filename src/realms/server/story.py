@@ -12,7 +12,8 @@ rematch.
   of event ``N``'s battle: ``{odds: {outcome: probability}, text}``; 404 when the event
   carries none or the game has no calculator; 422 when the calculator refuses them.
 - ``GET /api/games/{id}/scores`` (finished games) → ``{word, turns: [{turn, scores}]}``:
-  each seat's score as each turn began, and at the end (the results panel's chart).
+  each seat's score (the result's) as each turn began, and at the end (the results
+  panel's chart).
 - ``POST /api/games/{id}/rematch`` (a seat's token) → 201 ``{id, seat, token}``: a new
   game of the same game, options and seats (bots by the same names) with a new seed,
   made once per finished game in this process: each seat that asks gets its own seat of
@@ -153,8 +154,15 @@ def status(live: Any) -> str:
     return f"{who}, {len(state.answers)} decisions made"
 
 
+def _scores(state: Any) -> list[float]:
+    """Each seat's score as the game's result counts it (the final table's)."""
+    res = state.result()
+    return [float(res["scores"].get(name) or 0) for name in res["players"]]
+
+
 def _score_path(game: Any, state: Any) -> list[dict]:
-    """Each seat's score (``Game.current_scores``) as each turn began, and at the end."""
+    """Each seat's score (the result's, as in the final table) as each turn began, and at
+    the end."""
     record = state.record()
     at = {n: t for t, n in reversed(game.turn_starts(record))}
     out: list[dict] = []
@@ -162,8 +170,8 @@ def _score_path(game: Any, state: Any) -> list[dict]:
     def after_each(s: Any) -> None:
         n = len(s.answers)
         if n in at:
-            out.append({"turn": at.pop(n), "scores": [float(x) for x in game.current_scores(s)]})
+            out.append({"turn": at.pop(n), "scores": _scores(s)})
 
     game.replay(record, after_each=after_each)
-    out.append({"turn": "end", "scores": [float(x) for x in game.current_scores(state)]})
+    out.append({"turn": "end", "scores": _scores(state)})
     return out

@@ -132,7 +132,17 @@ async function post(path, body) {
 }
 
 const answer = (key) => post("answers", { key, version: current.version });
-const undo = () => gesture || post("undo", { version: current.version });
+// Undo takes back the whole gesture the last decision was part of (three units moved in
+// one gesture: one Undo), one answer at a time while the server allows it
+let lastGesture = null; // {version: after the gesture, answers: how many it sent}
+async function undo() {
+  if (gesture) return;
+  const n = lastGesture && lastGesture.version === current.version ? lastGesture.answers : 1;
+  lastGesture = null;
+  for (let i = 0; i < n; i++) {
+    if (!(await post("undo", { version: current.version })) || !current.can_undo) break;
+  }
+}
 
 function text(el, s) { el.textContent = s; return el; }
 
@@ -179,10 +189,16 @@ function renderDecision() {
   moveSrc = null;
   const kept = new Set(controls.keep_in_view || []);
   for (const o of d.options) {
-    (kept.has(o.key) ? keep : opts).appendChild(button(o.label, () => answer(o.key), "option", o.key));
+    (kept.has(o.key) ? keep : opts).appendChild(button(o.label, () => warned(controls, o.key) && answer(o.key), "option", o.key));
   }
   if (d.options.length > 12) offerFilter(opts);
   wireBoard(d);
+}
+
+// an answer that costs units (``controls.warn``) is sent only once the player agrees
+function warned(controls, key) {
+  const why = controls.warn?.[key];
+  return !why || confirm(`${why} Go on?`);
 }
 
 // a text box above a long list of options that hides those whose labels do not match
@@ -210,7 +226,7 @@ function renderMoves(d, controls) {
   for (const o of d.options) {
     const parts = o.key.split(sep);
     if (parts.length !== 2) {
-      if (kept.has(o.key)) keep.appendChild(button(o.label, () => answer(o.key), "option", o.key));
+      if (kept.has(o.key)) keep.appendChild(button(o.label, () => warned(controls, o.key) && answer(o.key), "option", o.key));
       else others.push(o);
       continue;
     }
@@ -269,6 +285,20 @@ const answerOther = (key) => { moveSrc = null; return answer(key); };
 // posts the answers they stand for, each order's key and amount, then the sending key.
 let draft = { form: null, items: [], pick: null, amount: null };
 
+// the draft is kept in this browser until it is sent: a reload finds it again
+const draftKey = `realms-draft-${gameId}-${(token || "").slice(0, 12)}`;
+function keepDraft() {
+  try { localStorage.setItem(draftKey, JSON.stringify(draft)); } catch { /* no storage: kept in the page only */ }
+}
+function savedDraft(form) {
+  try {
+    const d = JSON.parse(localStorage.getItem(draftKey) || "null");
+    return d && d.form === form && Array.isArray(d.items) ? d : null;
+  } catch {
+    return null;
+  }
+}
+
 function orderChoices(spec) {
   const used = new Set(draft.items.map((o) => o.key));
   const once = new Set(draft.items.map((o) => spec.items[o.key].once).filter(Boolean));
@@ -284,8 +314,9 @@ function orderChoices(spec) {
 
 function renderOrders(d, controls) {
   const spec = controls.orders;
-  if (draft.form !== spec.form) draft = { form: spec.form, items: [], pick: null, amount: null };
+  if (draft.form !== spec.form) draft = savedDraft(spec.form) || { form: spec.form, items: [], pick: null, amount: null };
   draft.items = draft.items.filter((o) => spec.items[o.key]);
+  keepDraft();
   const opts = $("options"), keep = $("keep");
   const { left, out } = orderChoices(spec);
   const form = document.createElement("div");
@@ -386,6 +417,7 @@ function renderOrders(d, controls) {
 // when the game sent the orders itself (nothing else was possible)
 async function sendOrders(spec) {
   if (gesture || !current) return;
+  if (!draft.items.length && !confirm(`Send no orders at all for this ${current.turn_word || "turn"}?`)) return;
   const steps = [];
   const order = [...draft.items.filter((o) => !spec.items[o.key].requires), ...draft.items.filter((o) => spec.items[o.key].requires)];
   for (const o of order) {
@@ -407,7 +439,10 @@ async function sendOrders(spec) {
     delete document.body.dataset.gesture;
   }
   const ok = sent === steps.length;
-  if (ok) draft = { form: spec.form, items: [], pick: null, amount: null };
+  if (ok) {
+    draft = { form: spec.form, items: [], pick: null, amount: null };
+    localStorage.removeItem(draftKey);
+  }
   $("status").textContent = ok ? "Your orders are sent; they stay hidden until the turn resolves." : "";
   document.body.dataset.sent = ok ? "yes" : "no";
   if (current.version !== boardVersion) loadBoard(current.version);
@@ -460,6 +495,7 @@ async function moveUnits(key, n) {
     delete document.body.dataset.gesture;
   }
   $("status").textContent = done < n && !$("error").textContent ? `Moved ${done} of ${n}: no more could go there.` : "";
+  lastGesture = done > 1 ? { version: current.version, answers: done } : null;
   document.body.dataset.moved = `${done}`;
   delete $("move-count").dataset.src; // the count offered next: all that are left
   if (current.version !== boardVersion) loadBoard(current.version);
@@ -695,10 +731,10 @@ async function wireReplay(version) {
       b.title = name;
       steps.appendChild(b);
     };
-    go("⏮", "previous turn", (v) => [...starts].reverse().find((t) => t.at < v)?.at ?? 0);
-    go("◀", "previous decision", (v) => Math.max(0, v - 1));
-    go("▶", "next decision", (v) => Math.min(data.answers, v + 1));
-    go("⏭", "next turn", (v) => starts.find((t) => t.at > v)?.at ?? data.answers);
+    go("« turn", "previous turn", (v) => [...starts].reverse().find((t) => t.at < v)?.at ?? 0);
+    go("‹", "previous decision", (v) => Math.max(0, v - 1));
+    go("›", "next decision", (v) => Math.min(data.answers, v + 1));
+    go("turn »", "next turn", (v) => starts.find((t) => t.at > v)?.at ?? data.answers);
     box.appendChild(steps);
   }
   let seq = 0;
