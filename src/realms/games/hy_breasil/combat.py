@@ -76,7 +76,7 @@ def outcome_keys(unhurt: int, wounded: int, hits: int) -> tuple[str, ...]:
 
 #: :func:`outcome_keys`' answers by unhurt, wounded and hits packed in an int (a dict,
 #: not ``lru_cache``: compiled, a call through the cache's wrapper costs ~1k
-#: instructions, and a tuple key ~500 more, issue 19)
+#: instructions, and a tuple key ~500 more)
 _KEYS: Final[dict[int, tuple[str, ...]]] = {}
 
 #: an outcome key's (unhurt, wounded), for every key :func:`outcome_keys` has made

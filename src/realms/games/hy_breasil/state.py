@@ -281,7 +281,7 @@ class HBState(GameState):
     def log_data(self, kind: str, text: str, data: dict, audience: "tuple[int, ...] | None" = EVERYONE) -> None:
         """:meth:`log` with its data as a dict, for callers that hold one: compiled, a call
         spreading a dict (``log(..., **data)``) goes through Python's calling convention
-        (~4k instructions, issue 19), where this one is a direct call."""
+        (~4k instructions), where this one is a direct call."""
         events = self.events
         if events:
             last = events[-1]
