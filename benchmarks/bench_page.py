@@ -1,4 +1,4 @@
-"""The game page on the wire (issue 29 item 9): bytes and time to interactive.
+"""The game page on the wire: bytes and time to interactive.
 
 Starts ``realms serve`` from the sources given (``--src``, default this checkout's) on a
 loopback port, opens a Hy Breasil game page (a person and two auto bots, two turns) in

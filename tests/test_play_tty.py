@@ -142,7 +142,7 @@ def test_undo_takes_back_a_move_while_nothing_has_happened_since(keyboard, tmp_p
     k.until(re.compile(rb"--resume"))
 
 
-# -- issue 29 item 10: a filtered list's numbers, the odds, several units at once -----------------
+# -- a filtered list's numbers, the odds, several units at once -----------------
 def _terminal(lines: list[str], seed: int = 5):
     """A Hy Breasil game at a scripted keyboard (seat 1; auto bots), its screen in a buffer."""
     import io

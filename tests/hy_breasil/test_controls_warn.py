@@ -1,5 +1,5 @@
-"""What ending the movement costs, said before it is taken (``Game.controls`` "warn",
-issue 29 item 7): units left at sea are lost (§6.3, RULINGS HB-Q18), units over the
+"""What ending the movement costs, said before it is taken (``Game.controls`` "warn"):
+units left at sea are lost (§6.3, RULINGS HB-Q18), units over the
 support limit are removed (§6.4)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The accessibility check (issue 29 item 4): axe-core, the npm package installed by
+"""The accessibility check: axe-core, the npm package installed by
 .ci/run into tests/web/node_modules (``npm ci`` there; nothing fetched from a CDN),
 injected by Playwright into the lobby, a game page of each game, a finished game's page and
 a game page on a phone, finds no serious or critical violation; the board's labels read at

@@ -1,4 +1,4 @@
-"""The game page shows the game as it happens (issue 29), in a real browser
+"""The game page shows the game as it happens, in a real browser
 (REALMS_BROWSER=1, Debian's chromium): a battle round by round with its dice and exact
 odds, others' moves played back event by event, the whole chronicle filtered and folded,
 clicks through labels, the results panel and a rematch, a request failing offline.
@@ -70,7 +70,7 @@ def _attacking(d, i) -> int:
 
 
 def test_a_battle_seen_round_by_round_with_its_dice_and_exact_odds(server, page, tmp_path):
-    """Item 1: a battle the person fights is in its panel: each round's dice as dice (as
+    """a battle the person fights is in its panel: each round's dice as dice (as
     many as the chronicle's round lines rolled, hits marked), the retreat offer named by
     its round, the exact odds of the game's calculator; "Stay and fight" adds a round or
     the result; the chronicle keeps one line for the battle that opens the panel."""
@@ -119,7 +119,7 @@ def test_a_battle_seen_round_by_round_with_its_dice_and_exact_odds(server, page,
 
 
 def test_a_bot_turn_played_back_event_by_event(server, page, tmp_path):
-    """Item 2: once the person's answer hands over to the bots, the page plays each event
+    """once the person's answer hands over to the bots, the page plays each event
     they made, one by one in order (``data-playing`` takes each event's number), at the
     pace set; moves drawn as arrows, areas taken starred; those marks stay until the next
     decision; "since your last turn" says what changed."""
@@ -154,7 +154,7 @@ def test_a_bot_turn_played_back_event_by_event(server, page, tmp_path):
 
 
 def test_the_whole_chronicle_filtered_and_folded(server, page, tmp_path):
-    """Item 5: every line of the game (none cut at 60), a run of identical lines told
+    """every line of the game (none cut at 60), a run of identical lines told
     once with its count, filtered by turn and by player; battles in one line each."""
     r = httpx.post(f"{server}/api/games", json={"game": "version2", "options": {"turn_limit": 4}, "seed": 4,
                                                 "seats": ["random", "random", "random"]})
@@ -210,7 +210,7 @@ def _battle_steps(events) -> set[int]:
 
 
 def test_a_click_on_a_brittania_label_answers(server, page, tmp_path):
-    """Item 3: a label on an area passes the click to the area (it answered nothing
+    """a label on an area passes the click to the area (it answered nothing
     before: 21% of the clickable surface was dead); the clickable areas are marked by a
     dashed black line, which no player's colour is."""
     r = httpx.post(f"{server}/api/games", json={"game": "brittania", "options": {"turns": 2}, "seed": 3,
@@ -253,7 +253,7 @@ def test_a_click_on_a_brittania_label_answers(server, page, tmp_path):
 
 
 def test_the_results_panel_and_a_rematch(server, page, tmp_path):
-    """Item 6: a finished game's page has the final table, the winner, each player's path
+    """a finished game's page has the final table, the winner, each player's path
     by turn and Rematch, which opens a new game of the same seats as the same seat."""
     gid, token = _hb_game(server, 9, ("human", "auto", "random"))
     s = _play(server, gid, token, lambda s: s["over"])
@@ -280,7 +280,7 @@ def test_the_results_panel_and_a_rematch(server, page, tmp_path):
 
 
 def test_a_request_failing_offline_is_said(server, page, tmp_path):
-    """Item 7: an answer that cannot reach the server says so on the page; the game is as
+    """an answer that cannot reach the server says so on the page; the game is as
     it was."""
     gid, token = _hb_game(server, 13)
     s = _play(server, gid, token, lambda s: bool(s["pending"]))
@@ -293,7 +293,7 @@ def test_a_request_failing_offline_is_said(server, page, tmp_path):
 
 
 def test_brittania_orders_kept_across_a_reload_and_none_sent_only_when_confirmed(server, page, tmp_path):
-    """Item 7: an order written but not sent is there again after a reload; sending no
+    """an order written but not sent is there again after a reload; sending no
     orders at all asks first, and a "no" sends nothing."""
     r = httpx.post(f"{server}/api/games", json={"game": "brittania", "options": {"turns": 2}, "seed": 5,
                                                 "seats": ["human", "random", "random"]})
@@ -319,7 +319,7 @@ def test_brittania_orders_kept_across_a_reload_and_none_sent_only_when_confirmed
 
 
 def test_one_undo_takes_back_the_whole_gesture(server, page, tmp_path):
-    """Item 7: three units moved in one gesture (three answers), one Undo: all three back."""
+    """three units moved in one gesture (three answers), one Undo: all three back."""
     from .test_browser import _at_sea, _human_against_auto
 
     gid, token = _human_against_auto(server, 5)

@@ -1,4 +1,4 @@
-"""The game's story for its page (server/story.py, issue 29): every line a seat may read
+"""The game's story for its page (server/story.py): every line a seat may read
 with its battle and board marks, a battle's exact odds by the game's calculator, the
 scores by turn of a finished game, a rematch; and responses compressed."""
 
