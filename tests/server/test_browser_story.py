@@ -103,8 +103,15 @@ def test_a_battle_seen_round_by_round_with_its_dice_and_exact_odds(server, page,
     shot(page, "battle-panel", tmp_path)
     # the next answer (stay and fight, or the hits' fall) moves the battle on in the panel
     before = len(rounds)
-    page.locator("#keep button, #options button.option").first.click()
-    page.wait_for_function(f"Number(document.body.dataset.version) > {s['version']}", timeout=20000)
+    page.on("dialog", lambda d: d.accept())
+    for _ in range(6):  # the defender's "stay" may lead to the attacker's question: no die yet
+        v = int(page.evaluate("document.body.dataset.version"))
+        page.locator("#keep button, #options button.option").first.click()
+        page.wait_for_function(f"Number(document.body.dataset.version) > {v}", timeout=20000)
+        later = _play(server, gid, token, lambda x: x["over"] or bool(x["pending"]))
+        page.wait_for_function(f"Number(document.body.dataset.version) >= {later['version']}", timeout=20000)
+        if len(_events(server, gid, token)) > len(events) or not _in_battle(later):
+            break
     page.wait_for_function(f"Number(document.body.dataset.events) > {len(events)}", timeout=20000)
     page.wait_for_function(f"document.body.dataset.battle === '{opened['n']}' && "
                            f"(Number(document.body.dataset.battleRounds) > {before} || "
