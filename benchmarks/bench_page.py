@@ -7,8 +7,8 @@ headless chromium (/usr/bin/chromium) and measures
 - the page: the bytes received (compressed as sent: the Network domain's encoded length,
   HTTP and WebSocket frames) and the time from navigation to interactive (the decision's
   buttons shown and the board of the state drawn);
-- the whole two-turn game played through the page (its first option each time, "End
-  movement" kept for last; others' moves shown at once): the bytes received in all, and
+- the whole two-turn game played through the page (the answer kept in view, "End
+  movement", else the first option; others' moves shown at once): the bytes received in all, and
   the number of board pictures fetched;
 - the worst contrast of a board label with its halo (``data-label-contrast``).
 
@@ -70,15 +70,16 @@ def main() -> None:
             first = dict(got)
             contrast = page.evaluate("document.body.dataset.labelContrast")
             answers = 0
-            while not page.evaluate("!!document.querySelector('#results:not([hidden])')"):
+            over = ("!!document.querySelector('#results:not([hidden])') || "
+                    "document.getElementById('status').textContent.startsWith('The game is over')")
+            while not page.evaluate(over):
                 v = page.evaluate("document.body.dataset.version")
                 buttons = page.locator("#options button.option:not(.hidden):visible")
                 keep = page.locator("#keep button:visible")
                 if buttons.count() + keep.count() == 0:
-                    page.wait_for_function(f"document.body.dataset.version !== '{v}' || "
-                                           "!!document.querySelector('#results:not([hidden])')", timeout=120000)
+                    page.wait_for_function(f"document.body.dataset.version !== '{v}' || {over}", timeout=120000)
                     continue
-                (buttons.first if buttons.count() else keep.last).click()
+                (keep.last if keep.count() else buttons.first).click()
                 page.wait_for_function(f"document.body.dataset.version !== '{v}' && "
                                        "document.body.dataset.gesture === undefined", timeout=120000)
                 answers += 1
