@@ -345,3 +345,35 @@ def test_one_undo_takes_back_the_whole_gesture(server, page, tmp_path):
     page.click("#undo")
     page.wait_for_function(f"document.body.dataset.version === '{s['version']}'", timeout=20000)
     assert state(server, gid, token)["version"] == s["version"]
+
+
+def test_the_lobby_explains_and_keeps_my_games(server, browser, tmp_path):
+    """The lobby says what each game is and its player range, offers presets that fill the
+    options, shows an option's help on a tap, and lists the seats this browser was given
+    ("My games", kept in localStorage) with each game's status."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    pg = ctx.new_page()
+    try:
+        pg.goto(server + "/")
+        pg.select_option("#game", "hy-breasil")
+        assert "from the sea" in pg.inner_text("#game-about") and "2–6 players" in pg.inner_text("#game-about")
+        pg.locator("#presets button", has_text="a quick game").tap()
+        assert pg.input_value("#opt-turns") == "3"
+        pg.locator("#presets button", has_text="the full game").tap()
+        assert pg.input_value("#opt-turns") == ""
+        pg.locator("button.help[aria-label='what is turns?']").tap()
+        assert "Game length in turns" in pg.locator(".help-text").first.inner_text()
+        pg.locator("#presets button", has_text="a quick game").tap()
+        pg.click("#create-button")
+        pg.locator("a.seat-link").first.wait_for()
+        gid = pg.locator("a.seat-link").first.get_attribute("href").split("/games/")[1].split("#")[0]
+        pg.reload()
+        mine = pg.locator(f"#my-games li[data-id='{gid}']")
+        mine.wait_for()
+        assert mine.locator("a.my-seat").first.get_attribute("href").startswith(f"/games/{gid}#token=")
+        pg.wait_for_function(f"document.querySelector(\"#my-games li[data-id='{gid}'] .status\").textContent !== ''",
+                             timeout=20000)
+        assert "decisions made" in mine.locator(".status").inner_text()
+        shot(pg, "lobby-my-games", tmp_path)
+    finally:
+        ctx.close()

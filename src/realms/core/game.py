@@ -91,6 +91,10 @@ class Game:
     #: where the game stands in lists (``realms games``, the lobby, which opens on the
     #: first): lower first, then by id
     rank: int = 100
+    #: what the game is, in a line for people (the lobby)
+    description: str = ""
+    #: ``{label: options}``: ready-made option sets the lobby offers ("a quick game")
+    presets: dict = field(default_factory=dict)
     #: ``describe(view) -> [line, …]``: the position as text for the terminal
     #: (``realms play``), from the viewer's view alone
     describe: Callable[[dict], list[str]] | None = None

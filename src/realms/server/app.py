@@ -854,7 +854,8 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
             {"id": g.id, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
              "seat_kinds": [c["kind"] for c in seat_choices(g)], "seat_choices": seat_choices(g),
              "default_bot": next(iter(g.bots), "random"),
-             "score_name": g.score_name, "options": [o.to_json() for o in g.schema]}
+             "score_name": g.score_name, "options": [o.to_json() for o in g.schema],
+             "description": g.description, "presets": g.presets}
             for g in games().values()
         ]}
 

@@ -27,8 +27,38 @@ function seatRow(i, kind) {
 
 function defaultBot(g) { return g.default_bot; }
 
+// what the game is, its player range, and its presets (ready-made option sets)
+function describeGame(g) {
+  const about = $("game-about");
+  about.textContent = `${g.description || g.name} For ${g.min_players}–${g.max_players} players.`;
+  const box = $("presets");
+  box.innerHTML = "";
+  for (const [label, options] of Object.entries(g.presets || {})) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "preset";
+    b.textContent = label;
+    b.onclick = () => applyPreset(g, options);
+    box.appendChild(b);
+  }
+}
+
+// a preset: its options set in the form, every other option back to its default
+function applyPreset(g, options) {
+  for (const o of g.options) {
+    const el = $(`opt-${o.name}`);
+    if (!el || o.name === "players") continue;
+    const v = options[o.name];
+    if (o.type === "bool") el.checked = v === undefined ? !!o.default : !!v;
+    else if (o.type === "choices") {
+      document.querySelectorAll(`.opt-${o.name}-choice`).forEach((c) => { c.checked = (v ?? o.default ?? []).includes(c.value); });
+    } else el.value = v === undefined ? "" : Array.isArray(v) ? v.join(", ") : String(v);
+  }
+}
+
 function resetSeats() {
   const g = currentGame();
+  describeGame(g);
   const box = $("seats");
   box.innerHTML = "";
   const n = Math.max(g.min_players, Math.min(4, g.max_players));
@@ -44,11 +74,35 @@ function hint(o) {
   return `${o.help}${bounds} Default: ${shown(o.default)}.`;
 }
 
+// the option's help, shown by a button (a touch screen has no hover)
+function helpButton(o) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "help";
+  b.textContent = "?";
+  b.setAttribute("aria-label", `what is ${o.name.replace(/_/g, " ")}?`);
+  b.setAttribute("aria-expanded", "false");
+  b.onclick = (ev) => {
+    ev.preventDefault();
+    const open = b.nextElementSibling?.classList.contains("help-text");
+    if (open) b.nextElementSibling.remove();
+    else {
+      const t = document.createElement("span");
+      t.className = "help-text";
+      t.textContent = hint(o);
+      b.after(t);
+    }
+    b.setAttribute("aria-expanded", String(!open));
+  };
+  return b;
+}
+
 function control(o) {
   const id = `opt-${o.name}`;
   const label = document.createElement("label");
   label.title = hint(o);
   label.append(`${o.name.replace(/_/g, " ")} `);
+  queueMicrotask(() => label.after(helpButton(o)));
   let input;
   if (o.type === "int") {
     input = document.createElement("input");
