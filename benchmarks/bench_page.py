@@ -76,6 +76,14 @@ def main() -> None:
                 v = page.evaluate("document.body.dataset.version")
                 buttons = page.locator("#options button.option:not(.hidden):visible")
                 keep = page.locator("#keep button:visible")
+                sources = page.locator("#options button.source:visible")
+                if keep.count() == 0 and sources.count():  # a move: a source, then a destination
+                    sources.first.click()
+                    page.locator("#board .target").first.dispatch_event("click")
+                    page.wait_for_function(f"document.body.dataset.version !== '{v}' && "
+                                           "document.body.dataset.gesture === undefined", timeout=120000)
+                    answers += 1
+                    continue
                 if buttons.count() + keep.count() == 0:
                     page.wait_for_function(f"document.body.dataset.version !== '{v}' || {over}", timeout=120000)
                     continue
