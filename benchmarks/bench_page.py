@@ -69,6 +69,8 @@ def main() -> None:
             page.wait_for_timeout(500)
             first = dict(got)
             contrast = page.evaluate("document.body.dataset.labelContrast")
+            print(f"game page: {first['http'] + first['ws']:,} bytes ({first['http']:,} HTTP, {first['ws']:,} "
+                  f"WebSocket), interactive in {tti:.2f} s", flush=True)
             answers = 0
             over = ("!!document.querySelector('#results:not([hidden])') || "
                     "document.getElementById('status').textContent.startsWith('The game is over')")
@@ -84,19 +86,29 @@ def main() -> None:
                                            "document.body.dataset.gesture === undefined", timeout=120000)
                     answers += 1
                     continue
+                back = page.locator("#move-back:visible")
+                if buttons.count() + keep.count() == 0 and back.count():  # a source chosen: choose again
+                    back.click()
+                    continue
                 if buttons.count() + keep.count() == 0:
                     page.wait_for_function(f"document.body.dataset.version !== '{v}' || {over}", timeout=120000)
                     continue
-                (keep.last if keep.count() else buttons.first).click()
-                page.wait_for_function(f"document.body.dataset.version !== '{v}' && "
-                                       "document.body.dataset.gesture === undefined", timeout=120000)
+                target = keep.last if keep.count() else buttons.first
+                label = target.inner_text()
+                target.click()
+                try:
+                    page.wait_for_function(f"document.body.dataset.version !== '{v}' && "
+                                           "document.body.dataset.gesture === undefined", timeout=120000)
+                except Exception:
+                    page.screenshot(path="/tmp/bench-page-stuck.png", full_page=True)
+                    raise RuntimeError(f"the page did not move on after {label!r} (version {v}): "
+                                       f"{page.inner_text('#prompt')!r} {page.inner_text('#error')!r} "
+                                       f"{page.inner_text('#status')!r}") from None
                 answers += 1
             page.wait_for_timeout(500)
             browser.close()
         load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
         print(f"sources: {args.src}")
-        print(f"game page: {first['http'] + first['ws']:,} bytes ({first['http']:,} HTTP, {first['ws']:,} WebSocket), "
-              f"interactive in {tti:.2f} s")
         print(f"whole {args.turns}-turn game through the page ({answers} clicks): {got['http'] + got['ws']:,} bytes "
               f"({got['http']:,} HTTP, {got['ws']:,} WebSocket), {got['boards']} board pictures")
         print(f"worst label contrast: {contrast or 'not measured (no halo in these sources)'}")

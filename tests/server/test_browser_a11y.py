@@ -105,6 +105,13 @@ def test_a_phone_game_played_to_its_end(server, browser, tmp_path):
                 break
             v = pg.evaluate("document.body.dataset.version")
             buttons = pg.locator("#keep button:visible, #options button.option:not(.hidden):visible")
+            sources = pg.locator("#options button.source:visible")
+            if pg.locator("#keep button:visible").count() == 0 and sources.count():
+                sources.first.tap()  # a move that must be made: where from, then where to
+                pg.locator("#board .target").first.dispatch_event("click")
+                pg.wait_for_function(f"document.body.dataset.version !== '{v}' && document.body.dataset.gesture === undefined",
+                                     timeout=60000)
+                continue
             if buttons.count() == 0:
                 pg.wait_for_function(f"document.body.dataset.version !== '{v}' || "
                                      "!!document.querySelector('#results:not([hidden])') || "
