@@ -122,7 +122,7 @@ async function post(path, body) {
       return false;
     }
     const data = await r.json().catch(() => ({ detail: r.statusText }));
-    if (r.ok) { decided(); render(data); return true; }
+    if (r.ok) { decided(data.version); render(data); return true; }
     $("error").textContent = `${r.status}: ${typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)}`;
     if (r.status === 409) await refresh();
     return false;
@@ -529,8 +529,6 @@ function showOpenBattle() {
 let synced = false;
 // what the seat saw when it last decided: the scores, and how far the story went
 let sinceMine = null;
-// whether the seat had nothing to decide in a state shown since it last decided
-let waited = false;
 
 // the pending decision, said in the panel of the battle it belongs to (still going on)
 function battlePrompt(b) {
@@ -539,11 +537,23 @@ function battlePrompt(b) {
   return d && !closed ? `${d.prompt}` : "";
 }
 
+// "since your last turn", once the seat's decision is back after others played, and the
+// story has caught up with the state shown
+function maybeSince() {
+  const state = current, events = story.events;
+  // others decided since: the state is past the version the seat's own last answer made
+  if (!state || !sinceMine || state.version <= sinceMine.after || state.seat === null || !state.pending.length) return;
+  if (story.version !== state.version || events.length <= sinceMine.events) return;
+  sinceSummary($("since"), state.seat, state.seats.map((x) => x.name), sinceMine.scores, state.scores,
+    events.slice(sinceMine.events), (id) => areaName(id));
+  sinceMine = { scores: [...state.scores], events: events.length, after: state.version };
+}
+
 // the seat sent a decision: the marks of the moves before it go, and the summary
-function decided() {
+function decided(after) {
   playback.clear();
   $("since").hidden = true;
-  sinceMine = { scores: [...(current?.scores || [])], events: story.events.length };
+  sinceMine = { scores: [...(current?.scores || [])], events: story.events.length, after };
 }
 
 story.onChange((events, fresh) => {
@@ -552,12 +562,7 @@ story.onChange((events, fresh) => {
   else showOpenBattle();
   synced = true;
   const state = current;
-  if (state && sinceMine && waited && state.seat !== null && state.pending.length && events.length > sinceMine.events) {
-    waited = false;
-    sinceSummary($("since"), state.seat, state.seats.map((x) => x.name), sinceMine.scores, state.scores,
-      events.slice(sinceMine.events), (id) => areaName(id));
-    sinceMine = { scores: [...state.scores], events: events.length };
-  }
+  maybeSince();
   document.body.dataset.events = events.length;
 });
 
@@ -617,7 +622,6 @@ function render(state) {
   $("version").textContent = state.version;
   document.body.dataset.version = state.version;
   const d = state.pending[0];
-  if (!d && me !== null) waited = true;
   if (!d) {
     if (state.over) {
       const r = state.result || {};
@@ -646,7 +650,7 @@ function render(state) {
     box.appendChild(items);
     panels.appendChild(box);
   }
-  story.sync(state.version);
+  story.sync(state.version).then(maybeSince);
   chronicle.setSeats(names, state.turn_word);
   if (state.over) showResults($("results"), state, gameId, auth);
   $("record-link").href = "#";
