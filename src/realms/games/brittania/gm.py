@@ -19,7 +19,7 @@ from realms.core.record import Record, RecordError
 
 from .forum import read_posts
 from .orders import ORDER_KINDS, Order, submit
-from .phrases import Names, Unreadable, read_order
+from .phrases import Names, Unreadable, compact, fold, read_order
 from .posts import review_post
 from .state import BRState
 
@@ -44,12 +44,17 @@ def save(folder: Path, s: BRState) -> None:
     s.record().save(folder / "record.json")
 
 
-def names_of(s: BRState) -> Names:
+def names_of(s: BRState, aliases: dict[str, int] | None = None) -> Names:
+    """The names a post of ``s`` may use: every state's name, id and aliases, the players
+    with their colours and kings, and the game master's ``aliases`` (``gm alias``)."""
     states = {}
     for st in s.board.states:
-        states[st.id.casefold()] = st.id
-        states[st.name.casefold()] = st.id
-    return Names(states, {st.id: st.name for st in s.board.states}, list(s.names))
+        for name in (st.id, st.name, *st.aliases):
+            states[" ".join(fold(name).split())] = st.id
+    owner = {st.id: s.owner[st.index] for st in s.board.states if 0 <= s.owner[st.index] < s.n}
+    return Names(states, {st.id: st.name for st in s.board.states}, list(s.names), list(s.colours),
+                 list(s.king_name), {compact(k): v for k, v in (aliases or {}).items()}, owner,
+                 tuple(n for names in s.tables.names.values() for n in names))
 
 
 # -- new ------------------------------------------------------------------------------------
