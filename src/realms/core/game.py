@@ -385,13 +385,16 @@ class GameMaster:
     ``new(folder, players, seed)``: a new game from the ``--player`` values (what each
     holds is the game's :attr:`player_help`); ``orders(folder, posts)``: the orders read
     from a file of posts, each problem with its line and reason, kept for ``resolve``;
-    ``resolve(folder)``: the turn adjudicated with the orders kept, its report written
-    into the folder."""
+    ``resolve(folder, image_url)``: the turn adjudicated with the orders kept, its report
+    written into the folder (its map linked at ``image_url`` when given); ``orders`` reads
+    a list of pages (``add``: with the pages read before for this turn); ``alias(folder,
+    name, player)``, if any: posts signed ``name`` are ``player``'s."""
 
     player_help: str
     new: Callable[[Any, list[str], int], tuple[dict, str]]
-    orders: Callable[[Any, Any], tuple[dict, str]]
-    resolve: Callable[[Any], tuple[dict, str]]
+    orders: Callable[..., tuple[dict, str]]
+    resolve: Callable[..., tuple[dict, str]]
+    alias: Callable[[Any, str, str], tuple[dict, str]] | None = None
 
 
 def lazy(spec: str, package: str) -> Callable:

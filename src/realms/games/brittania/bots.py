@@ -44,7 +44,7 @@ class Steward:
         keys = list(decision.keys)
         kind = decision.kind
         if kind in ("br.start", "br.newcomer"):
-            return keys.index(self.best_start(view(), keys))
+            return keys.index(self.best_start(view(), [k for k in keys if k != "nobody"]))
         if kind == "br.trait":
             return keys.index("Rich") if "Rich" in keys else 0
         if kind == "br.name":

@@ -198,10 +198,22 @@ def order_line(o: dict) -> str:
 
 
 def orders_text(s: "BRState", p: int) -> str:
-    """``p``'s orders this turn in words, the led order last ("nothing" for none)."""
-    text = "; ".join(order_line(s.order_json(p, o)) for o in s.orders[p]) or "nothing"
+    """``p``'s orders this turn in words, states as the map writes them, the led order
+    last: "10 grain to conquer Kent; King Alfred leads the attack on Kent" ("nothing"
+    for none)."""
+    words = []
+    for kind, target, grain in s.orders[p]:
+        if kind in GRAIN_KINDS:
+            words.append(f"{grain} grain to {'invest in' if kind == 'invest' else kind} {s.sname(target)}")
+        elif kind == "capital":
+            words.append(f"{grain} grain to move the capital to {s.sname(target)}" if grain
+                         else f"a new capital in {s.sname(target)}")
+        else:
+            words.append(f"{'a' if kind == 'trade' else 'cancel the'} trade route with {s.names[target]}")
+    text = "; ".join(words) or "nothing"
     if s.lead[p]:
-        text += f"; King {s.king_name[p]} leads the {s.lead[p][0]} of {s.sname(s.lead[p][1])}"
+        what, target = s.lead[p]
+        text += f"; King {s.king_name[p]} leads the {'attack on' if what == 'conquer' else 'defence of'} {s.sname(target)}"
     return text
 
 

@@ -43,6 +43,8 @@ GOOD = 75
 #: … and the next best scores at least this much less ("Essx": Essex 89, Wessex 80, so
 #: neither is taken)
 CLEAR = 10
+#: … and a name scoring at least this is offered as "did you mean"
+HINT = 65
 #: words that fill no slot a sentence may hold beside its order ("Okay, send …")
 LOOSE = 2
 
@@ -162,7 +164,7 @@ def _fuzzy(text: str, choices: dict[str, str], what: str) -> str:
     best = found[0]
     near = ", ".join(choices[k] for _, _, k in found)
     if best[1] < GOOD:
-        raise Unreadable(f"unknown {what} {shown!r} (closest: {near})", choices[best[2]] if best[1] >= 50 else None)
+        raise Unreadable(f"unknown {what} {shown!r} (closest: {near})", choices[best[2]] if best[1] >= HINT else None)
     if len(found) > 1 and found[1][1] > best[1] - CLEAR:
         raise Unreadable(f"{what} {shown!r} is close to more than one (closest: {near}); write it out",
                          choices[best[2]])

@@ -31,9 +31,9 @@ class Problem:
 
 
 def review_post(s: "BRState", p: int, orders: list[Order]) -> tuple[list[Order], list[Problem]]:
-    """The orders of ``p``'s post the game takes, and a :class:`Problem` for each other.
-    A free capital declaration is taken first, as the order form asks it first."""
-    ranked = sorted(enumerate(orders), key=lambda io: not (io[1].kind == "capital" and io[1].grain == 0))
+    """The orders of ``p``'s post the game takes, and a :class:`Problem` for each other,
+    tried in the order of :func:`_rank`."""
+    ranked = sorted(enumerate(orders), key=lambda io: _rank(io[1]))
     c = s.clone()
     accepted: list[tuple[int, Order]] = []
     problems: list[Problem] = []
@@ -47,6 +47,12 @@ def review_post(s: "BRState", p: int, orders: list[Order]) -> tuple[list[Order],
         c = trial
         accepted.append((i, order))
     return [o for _, o in sorted(accepted, key=lambda io: io[0])], sorted(problems, key=lambda x: x.index)
+
+
+def _rank(order: Order) -> int:
+    """A free capital first (the form asks it first), a king's lead last (it names an
+    order of the post, wherever the post wrote it)."""
+    return 0 if order.kind == "capital" and order.grain == 0 else 2 if order.kind == "lead" else 1
 
 
 def reason(c: "BRState", p: int, order: Order) -> str:
