@@ -137,7 +137,8 @@ def test_gm_orders_reports_every_problem_with_line_and_reason(folder):
     assert reasons[(9, "1 Grain to Defend Essex")]["reason"] == "you do not hold Essex"
     assert reasons[(10, "2 Grain to Conquer Sussex")]["reason"] == "2 grain is more than the 1 you have left"
     assert reasons[(19, "10 Grain to Conquer Essex")]["reason"] == "10 grain is more than the 1 you have left"
-    assert bob["orders"] == [] and bob["notes"][0]["reason"] == "added to line 13: 30 grain in all (at most 30; 35 written)"
+    assert [(o["reads"], o["line"]) for o in bob["orders"]] == [("5 Grain to Invest in Essex.", 15)]  # BR-Q13
+    assert bob["notes"][0]["reason"] == "added to line 13: 30 grain in all (at most 30; 35 written)"
     bob_reasons = {x["line"]: x["reason"] for x in bob["problems"]}
     assert bob_reasons[13] == "30 grain is more than the 10 you have left"
     assert bob_reasons[16] == "Carl is not your neighbour by land or sea"

@@ -128,7 +128,7 @@ class Steward:
                 defence = min(30, players[owner]["grain"] // 3)
                 defence += self.tables.n["capital_defence"] if players[owner]["capital"] == sid else 0
             bonus = self.tables.effect(traits, "attack")
-            grain = next((g for g in range(1, 31) if beat(g + bonus - defence) >= 0.8), None)
+            grain = next((g for g in range(1, 31 - prep) if beat(g + bonus - defence) >= 0.8), None)
             if grain is None:
                 continue
             value = states[sid]["output"] + (15 if b.states[x].kingdom else 0) + 10 * self.completes_kingdom(held, x)

@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .orders import GRAIN_KINDS, Order, conquer_targets
+from .orders import GRAIN_KINDS, Order, most_grain
 from .phrases import Names, Unreadable, canonical, fold, read_sentence, sentences
 from .posts import review_post
 from .setup import NOBODY
@@ -256,11 +256,6 @@ def _repeats(c: "BRState", p: int, seat: Seat, items: list[Written], names: Name
 
 
 def _most(c: "BRState", p: int, o: Order) -> int:
-    """The most grain one order may spend: 30 to fight (BR-Q12), or for an investment
-    what the state's room allows; unbounded when the order is refused anyway."""
-    n = c.tables.n
-    if o.kind == "invest":
-        return 10 ** 6
-    x = c.board.index.get(o.target)
-    prep = conquer_targets(c, p).get(x, 0) if o.kind == "conquer" and x is not None else 0
-    return n["max_order"] + prep
+    """The most grain one order may spend: 30 to attack or defend, the sea preparation
+    included (BR-Q12); an investment is checked by the order form."""
+    return 10 ** 6 if o.kind == "invest" else most_grain(c)

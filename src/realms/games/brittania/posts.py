@@ -88,8 +88,8 @@ def reason(c: "BRState", p: int, order: Order) -> str:
         cost = invest_cost(c, p, x)
         if not invest_room(c, x):
             return f"{name} already yields the most a state can, {c.tables.n['max_output']}"
-        if order.grain % cost:
-            return f"investing in {name} goes by {cost} grain a point"
+        if order.grain < cost:
+            return f"{order.grain} grain buys no point: investing in {name} goes by {cost} grain a point"
         if order.grain // cost > invest_room(c, x):
             return f"{name} can gain {invest_room(c, x)} points at most (output at most {c.tables.n['max_output']})"
     return _grain_reason(c, order.grain, 0, left)
@@ -99,8 +99,8 @@ def _grain_reason(c: "BRState", grain: int, prep: int, left: int) -> str:
     cap = c.tables.n["max_order"]
     if grain <= prep:
         return f"{grain} grain is too little: {prep} go to preparations" if prep else "an order needs some grain"
-    if grain - prep > cap:
-        return f"{grain - prep} grain to fight is over {cap}"
+    if grain > cap:
+        return f"{grain} grain is over {cap}" + (f" (the {prep} of preparation count in it)" if prep else "")
     if grain > left:
         return f"{grain} grain is more than the {left} you have left"
     return "the order form does not offer it"
