@@ -45,6 +45,8 @@ GOOD = 75
 CLEAR = 10
 #: … and a name scoring at least this is offered as "did you mean"
 HINT = 65
+#: a misspelt verb is read when it scores at least this ("conqeur": conquer 86)
+VERB_GOOD = 80
 #: words that fill no slot a sentence may hold beside its order ("Okay, send …")
 LOOSE = 2
 
@@ -175,7 +177,7 @@ def _fuzzy(text: str, choices: dict[str, str], what: str) -> str:
 TOKEN = re.compile(r"\d+|[a-z][a-z0-9]*(?:'[a-z]+)?|[(),:\-/&+\"]")
 SEPARATORS = {",", ":", "-", "/", "&", "+", '"'}
 BULLET = re.compile(r"^\s*(?:[-*•·+>]+|\(?\d{1,2}[.)]|\(?[a-h][.)]|#\d+)\s+")
-SENTENCE = re.compile(r"(?<!\bst)(?<!\bmt)([.!?;]+)(?=\s|$|[\"')\]])")
+SENTENCE = re.compile(r"(?<!\bst)(?<!\bmt)([.!?;]+)(?=\s|$)")
 
 
 @dataclass
@@ -226,10 +228,22 @@ def slots(text: str, names: Names) -> list[Slot]:
                 out.append(Slot(g.words[key], None, " ".join(key)))
                 break
         else:
-            out.append(Slot("word", None, t))
+            out.append(Slot(_misspelt_verb(t) or "word", None, t))
             size = 1
         i += size
     return out
+
+
+def _misspelt_verb(word: str) -> str | None:
+    """The verb a misspelt word clearly is ("conqeur", "defnd"): one word of five letters
+    or more, not a past tense ("attacked" is no order), close to one verb's synonyms only."""
+    if len(word) < 5 or word.endswith("ed"):
+        return None
+    verbs = {w[0]: slot for w, slot in grammar().words.items() if len(w) == 1 and slot in GRAIN_VERBS
+             and len(w[0]) >= 5}
+    found = process.extract(word, list(verbs), scorer=fuzz.ratio, limit=5)
+    kinds = {verbs[w] for w, score, _ in found if score >= VERB_GOOD}
+    return kinds.pop() if len(kinds) == 1 else None
 
 
 def _number(toks: list[str], i: int, numbers: dict[str, int]) -> tuple[int, int]:
