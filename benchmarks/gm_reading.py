@@ -28,13 +28,18 @@ def _orders(entry: dict, players: list[str]) -> set[str]:
     return out
 
 
-def measure(name: str, key: dict) -> dict:
-    from realms.games.brittania.gm import new, orders
+def measure(name: str, key: dict, keys: dict) -> dict:
+    """One thread's figures; the turns of the threads it follows (``before``) are read and
+    resolved first."""
+    from realms.games.brittania.gm import new, orders, resolve
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp) / "game"
         folder.mkdir()
         new(folder, key["players"], key["seed"])
+        for earlier in key.get("before", []):
+            orders(folder, [THREADS / p for p in keys[earlier]["pages"]])
+            resolve(folder)
         read, _ = orders(folder, [THREADS / p for p in key["pages"]])
     players = [p.split(":")[0] for p in key["players"]]
     got = {"right": 0, "missed": [], "invented": [], "problems_right": 0, "problems_wrong": [],
@@ -65,7 +70,7 @@ def main() -> int:
     key = json.loads((THREADS / "key.json").read_text(encoding="utf-8"))
     total = right = invented = 0
     for name, thread in key.items():
-        got = measure(name, thread)
+        got = measure(name, thread, key)
         total += got["orders"]
         right += got["right"]
         invented += len(got["invented"])

@@ -50,7 +50,7 @@ trade: Ann, Carl
     (Order("trade", "2"), "a trade route with Carl stands already"),
     (Order("trade", "7"), "'7' is not another player of the game"),
     (Order("cancel", "1"), "there is no trade route with Bob to cancel"),
-    (Order("lead", "conquer:mide"), "no order 'conquer:mide' in the post for the king to lead"),
+    (Order("lead", "conquer:mide"), "no attack on Mide in the post for the king to lead"),
     (Order("conquer", "atlantis", 5), "'atlantis' is not a state"),
 ])
 def test_br_q28_each_refused_order_has_its_reason(order, reason):

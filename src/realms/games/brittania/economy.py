@@ -82,7 +82,7 @@ def invest(s: "BRState", p: int, state: int, grain: int, capital: int, traits: l
     s.output[state] += gain
     rest = grain - gain * rate
     s.log("invest", f"{s.names[p]} invests {grain} grain in {s.sname(state)}: output {before} → {s.output[state]}"
-          + (f" ({rest} grain beyond whole points of {rate} buy nothing)." if rest else "."),
+          + (f" (the {rest} grain beyond whole points of {rate} buy nothing)." if rest else "."),
           player=p, state=s.board.states[state].id, grain=grain, before=before, after=s.output[state])
 
 

@@ -204,13 +204,19 @@ def settle(c: "BRState", p: int, seat: Seat, names: Names) -> tuple[list[Order],
 
 def _resolve_leads(c: "BRState", p: int, seat: Seat) -> list[Written]:
     """A lead written without its kind ("King leads in Kent") leads the post's attack on
-    that state, else its defence."""
+    that state, else its defence; one naming no state ("Hywel leads.") the attack or
+    defence written just before it."""
     out = []
-    for w in seat.written:
+    for i, w in enumerate(seat.written):
         kind, _, state = w.order.target.partition(":")
+        if w.order.kind == "lead" and state == "?":
+            before = [x.order for x in seat.written[:i] if x.order.kind in ("conquer", "defend")]
+            if before:
+                kind, state = before[-1].kind, before[-1].target
         if w.order.kind == "lead" and kind == "?":
             ordered = {x.order.kind for x in seat.written if x.order.target == state}
             kind = "conquer" if "conquer" in ordered else "defend"
+        if w.order.kind == "lead":
             w = Written(Order("lead", f"{kind}:{state}"), w.where, w.line, w.text, w.post)
         out.append(w)
     return out

@@ -174,7 +174,7 @@ def _fuzzy(text: str, choices: dict[str, str], what: str) -> str:
 
 
 # -- words into slots -----------------------------------------------------------------------
-TOKEN = re.compile(r"\d+|[a-z][a-z0-9]*(?:'[a-z]+)?|[(),:\-/&+\"]")
+TOKEN = re.compile(r"\d+|[a-z][a-z0-9]*(?:'[a-z]+)?|[(),:\-/&+\"#]")
 SEPARATORS = {",", ":", "-", "/", "&", "+", '"'}
 BULLET = re.compile(r"^\s*(?:[-*•·+>]+|\(?\d{1,2}[.)]|\(?[a-h][.)]|#\d+)\s+")
 SENTENCE = re.compile(r"(?<!\bst)(?<!\bmt)([.!?;]+)(?=\s|$)")
@@ -202,6 +202,10 @@ def slots(text: str, names: Names) -> list[Slot]:
     i = 0
     while i < len(toks):
         t = toks[i]
+        if t == "#":
+            out.append(Slot("filler", None, t))
+            i += 1
+            continue
         if t in SEPARATORS:
             out.append(Slot("sep", None, t))
             i += 1
@@ -213,7 +217,8 @@ def slots(text: str, names: Names) -> list[Slot]:
         if t.isdigit() or t in g.numbers:
             n, used = _number(toks, i, g.numbers)
             prev = out[-1].text if out else ""
-            out.append(Slot("filler" if prev in ("turn", "sea", "round", "year") else "amount", n, " ".join(toks[i:i + used])))
+            counted = prev in ("turn", "sea", "round", "year", "#", "attempt", "try", "no", "part")
+            out.append(Slot("filler" if counted else "amount", n, " ".join(toks[i:i + used])))
             i += used
             continue
         for size in range(min(g.longest + 2, len(toks) - i), 0, -1):
@@ -340,6 +345,10 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
         raise Unreadable(f"a condition or a negation ({words!r}), not an order")
     orders: list[Order] = []
     for group in _groups(chunks):
+        if orders and not any(it.kind == "state" for it in group) and not _word_run(group):
+            named = orders[-1].target.rpartition(":")[2]
+            if named in names.labels:           # "12 grain investment in Kent, 4 to defend"
+                group = [*group, Slot("state", named, named)]
         orders += _read_group(group, names, seat)
     return orders
 
@@ -418,11 +427,14 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
     if len(verbs) > 1:
         raise Unreadable(f"two orders ({' and '.join(verbs)}) in one sentence; one a line")
     if not verbs:
-        if lead:
-            state = _state_of(group, names, "lead", None)
+        if lead and amount is None:
+            named = any(it.kind == "state" for it in group) or _word_run(group)
+            state = _state_of(group, names, "lead", None) if named else "?"
             _loose(group)
             return [Order("lead", f"?:{state}")]
         state = _state_of(group, names, "order", None)
+        if _implied_attack(group, names, seat, state, amount):
+            return [Order("conquer", state, amount)] + ([Order("lead", f"conquer:{state}")] if lead else [])
         guess = "defend" if seat is not None and names.owner.get(state) == seat else "conquer"
         raise Unreadable("no order word (conquer, defend or invest)",
                          f"{amount} Grain to {VERB_TEXT[guess]} {names.labels[state]}." if amount else None)
@@ -438,6 +450,14 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
     if lead:
         out.append(Order("lead", f"{verb}:{state}"))
     return out
+
+
+def _implied_attack(group: list[Slot], names: Names, seat: int | None, state: str, amount: int | None) -> bool:
+    """Grain for a state the writer does not hold, with no verb and no stray word ("All
+    10 grain on Brega!", "Holderness, attempt #2: 10 grain"): the only order that spends
+    grain on another's state is an attack."""
+    return (amount is not None and seat is not None and names.owner.get(state) != seat
+            and not any(it.kind == "word" for it in group))
 
 
 def _trade(group: list[Slot], names: Names) -> Order:

@@ -139,4 +139,9 @@ def _lead_reason(c: "BRState", p: int, order: Order) -> str:
         return f"King {c.king_name[p]} is a coward and cannot lead"
     if c.lead[p] is not None:
         return f"King {c.king_name[p]} leads one order a turn"
-    return f"no order {order.target!r} in the post for the king to lead"
+    kind, _, state = order.target.partition(":")
+    if state == "?":
+        return "no attack or defence written before it for the king to lead"
+    what = "attack on" if kind == "conquer" else "defence of"
+    name = c.board.states[c.board.index[state]].name if state in c.board.index else state
+    return f"no {what} {name} in the post for the king to lead"
