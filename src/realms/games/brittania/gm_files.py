@@ -23,14 +23,18 @@ def write_files(folder: Path, files: dict[str, Content]) -> None:
     try:
         for name, content in files.items():
             path = tmp / name
-            if callable(content):
-                content(path)
-            elif isinstance(content, bytes):
-                path.write_bytes(content)
-            else:
-                path.write_text(content, encoding="utf-8")
+            try:
+                if callable(content):
+                    content(path)
+                elif isinstance(content, bytes):
+                    path.write_bytes(content)
+                else:
+                    path.write_text(content, encoding="utf-8")
+            except (OSError, ValueError, RuntimeError, MemoryError) as exc:
+                raise GMError(f"{folder / name}: cannot be written ({exc}); nothing of this step was written, "
+                              "run it again") from None
             if not path.is_file():
-                raise GMError(f"{folder / name}: was not written")
+                raise GMError(f"{folder / name}: was not written; nothing of this step was written")
         for name in files:
             os.replace(tmp / name, folder / name)
     except OSError as exc:

@@ -29,13 +29,20 @@ def _luminance(rgb: tuple[float, float, float]) -> float:
     return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
 
 
+def contrast(hex_colour: str) -> float:
+    """WCAG's contrast ratio of ``hex_colour`` against white."""
+    return 1.05 / (_luminance(tuple(int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))) + 0.05)
+
+
 def on_light(hex_colour: str) -> str:
     """``hex_colour`` darkened, keeping its hue, until it reads on white."""
-    rgb = tuple(int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    rgb = [int(hex_colour[i:i + 2], 16) for i in (1, 3, 5)]
+    out = hex_colour
     scale = 1.0
-    while (1.05 / (_luminance(tuple(c * scale for c in rgb)) + 0.05)) < CONTRAST and scale > 0:
+    while contrast(out) < CONTRAST and scale > 0:
         scale -= 0.02
-    return "#" + "".join(f"{round(max(0.0, c * scale) * 255):02x}" for c in rgb)
+        out = "#" + "".join(f"{round(c * max(scale, 0.0)):02x}" for c in rgb)
+    return out
 
 
 def _unread(reading: dict | None) -> list[str]:
