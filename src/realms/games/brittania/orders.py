@@ -256,6 +256,7 @@ def take(s: "BRState", p: int, kind: str, key: str) -> None:
 @STEPS.step("orders_open")
 def orders_open(s: "BRState") -> None:
     s.phase = "orders"
+    s.orders_from = len(s.answers)
     for p in range(s.n):
         s.orders[p] = []
         s.picking[p] = None
