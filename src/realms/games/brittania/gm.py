@@ -267,7 +267,7 @@ def resolve(folder: Path, image_url: str | None = None) -> tuple[dict, str]:
     def png(path: Path) -> None:
         from .draw import draw_png
 
-        draw_png(s, path, f"After turn {turn}")
+        draw_png(s, path, f"After turn {turn}", [e.data for e in events if e.kind == "battle"])
 
     write_files(folder, {f"turn-{turn}.png": png, f"turn-{turn}.bbcode": report,
                          "record.json": lambda path: s.record().save(path)})
