@@ -11,7 +11,7 @@ import pytest
 from realms.games.brittania import GAME
 from realms.games.brittania.gm import names_of
 from realms.games.brittania.orders import Order
-from realms.games.brittania.phrases import Unreadable, examples, fold, read_sentence, sentences
+from realms.games.brittania.phrases import Unreadable, examples, fold, read_lines
 
 PLAYERS = ["Ann", "Bob", "Carl", "Bjorn_Ironside", "Æthelflæd", "The Canadian kitten"]
 EXAMPLES = examples()
@@ -34,7 +34,13 @@ def _order(text: str) -> Order:
 
 
 def _read(line: str, names) -> list[Order]:
-    return [o for text, q in sentences(line) for o in read_sentence(text, names, 0, q)]
+    """The orders of a bold text, its lines split at "|" (a line break)."""
+    orders = []
+    for _, _, got in read_lines(line.split(" | "), names, 0):
+        if isinstance(got, Unreadable):
+            raise got
+        orders += got
+    return orders
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e["text"] for e in EXAMPLES])

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .orders import GRAIN_KINDS, Order, most_grain
-from .phrases import Names, Unreadable, canonical, fold, read_sentence, sentences
+from .phrases import Names, Unreadable, canonical, fold, read_lines
 from .posts import review_post
 from .setup import NOBODY
 from .state import NONE
@@ -173,16 +173,18 @@ def read_posts_orders(c: "BRState", posts: list["Post"], names: Names, joined: l
 def _read_lines(post, names: Names, p: int | None, newcomer_lines) -> tuple[list, list[dict]]:
     written: list[tuple[Order, int, str]] = []
     problems: list[dict] = []
+    lines: list[tuple[int, str]] = []
     for line, bold in post.bold:
-        if NEWCOMER.match(bold):
-            if (at(post, line), line) not in newcomer_lines and p is not None:
-                problems.append(problem(at(post, line), line, bold, "only someone not in the game can take a free colour"))
-            continue
-        for text, question in sentences(bold):
-            try:
-                written += [(o, line, text) for o in read_sentence(text, names, p, question)]
-            except Unreadable as exc:
-                problems.append(problem(at(post, line), line, text, str(exc), exc.hint))
+        if not NEWCOMER.match(bold):
+            lines.append((line, bold))
+        elif (at(post, line), line) not in newcomer_lines and p is not None:
+            problems.append(problem(at(post, line), line, bold, "only someone not in the game can take a free colour"))
+    for i, text, got in read_lines([bold for _, bold in lines], names, p):
+        line = lines[i][0]
+        if isinstance(got, Unreadable):
+            problems.append(problem(at(post, line), line, text, str(got), got.hint))
+        else:
+            written += [(o, line, text) for o in got]
     return written, problems
 
 

@@ -483,9 +483,47 @@ def _trade(group: list[Slot], names: Names) -> Order:
                          exc.hint and f"{'Cancel ' if cancel else ''}Trade Route with {exc.hint}.") from None
 
 
+def read_lines(lines: list[str], names: Names, seat: int | None = None) -> list[tuple[int, str, list[Order] | Unreadable]]:
+    """Every sentence of a post's bold ``lines`` read: (line index, text, its orders or
+    why not).  An order cut in two by a full stop or a line break ("Attack Kent! 10
+    grain!", "10 Grain to" / "Conquer Kent") is read whole: a sentence that does not read
+    is read again with the next one, and taken so when that reads."""
+    units = [(i, text, q) for i, line in enumerate(lines) for text, q in sentences(line)]
+    out: list[tuple[int, str, list[Order] | Unreadable]] = []
+    k = 0
+    while k < len(units):
+        i, text, q = units[k]
+        try:
+            out.append((i, text, read_sentence(text, names, seat, q)))
+        except Unreadable as exc:
+            joined = _joined(units, k, names, seat)
+            if joined is None:
+                out.append((i, text, exc))
+            else:
+                out.append((i, joined[0], joined[1]))
+                k += 1
+        k += 1
+    return out
+
+
+def _joined(units, k: int, names: Names, seat: int | None):
+    if k + 1 >= len(units):
+        return None
+    text = f"{units[k][1].rstrip(' ,:-')}, {units[k + 1][1]}"
+    try:
+        orders = read_sentence(text, names, seat, units[k + 1][2])
+    except Unreadable:
+        return None
+    return (text, orders) if orders else None
+
+
 def read_order(line: str, names: Names, seat: int | None = None) -> Order:
     """The one order a bold sentence gives, or :class:`Unreadable` saying why not."""
-    orders = [o for text, q in sentences(line) for o in read_sentence(text, names, seat, q)]
+    orders = []
+    for _, _, got in read_lines([line], names, seat):
+        if isinstance(got, Unreadable):
+            raise got
+        orders += got
     if not orders:
         raise Unreadable("not readable as an order (e.g. '10 Grain to Conquer Kent.')")
     return orders[0]
