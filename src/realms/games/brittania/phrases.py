@@ -65,6 +65,9 @@ class Unreadable(ValueError):
     def __init__(self, message: str, hint: str | None = None) -> None:
         super().__init__(message)
         self.hint = hint
+        #: the orders the rest of the sentence gave ("Conquer Sussex with 10 grain, then
+        #: invest the rest in Essex": the attack)
+        self.orders: list[Order] = []
 
 
 def fold(text: str) -> str:
@@ -134,9 +137,10 @@ class Names:
                 return i
         return self.aliases.get(key)
 
-    def player(self, text: str) -> int:
+    def player(self, text: str, fuzzy: bool = True) -> int:
         """A player named in an order: by forum name (any case, diacritics, an alias), by
-        a unique prefix or word of his name ("bjorn", "kitten"), by colour or king."""
+        a unique prefix or word of his name ("bjorn", "kitten"), by colour or king; a
+        misspelt name (``fuzzy``) only when one is clearly nearest."""
         key = compact(text)
         if not key:
             raise Unreadable("no player named")
@@ -152,6 +156,8 @@ class Names:
                     or (len(words) == 1 and len(words[0]) >= 3 and words[0] in fold(n).split())]
             if len(hits) == 1:
                 return hits[0]
+        if not fuzzy:
+            raise Unreadable(f"unknown player {text!r}")
         return int(_fuzzy(text, {str(i): n for i, n in enumerate(self.players)}, "player"))
 
 
@@ -277,8 +283,10 @@ def sentences(line: str) -> list[tuple[str, bool]]:
 
 
 def _chunks(items: list[Slot]) -> list[list[Slot]]:
-    """``items`` cut at separators and at "and"/"then" (kept as the chunk's first item);
-    a bracket's content is one chunk."""
+    """``items`` cut at separators and at "and"/"then"; a bracket's content is one chunk.
+    A chunk after "and" in a sentence about trade routes begins with the "and" (a second
+    partner, not a remark: "Trade with Bob and Carl")."""
+    trade = any(it.kind == "trade" for it in items)
     chunks: list[list[Slot]] = [[]]
     depth = 0
     for it in items:
@@ -289,10 +297,10 @@ def _chunks(items: list[Slot]) -> list[list[Slot]]:
             depth = max(0, depth - 1)
             chunks.append([])
         elif it.kind == "sep" or (it.kind == "filler" and it.text in ("and", "then") and not depth):
-            chunks.append([])
+            chunks.append([it] if trade and it.text == "and" else [])
         else:
             chunks[-1].append(it)
-    return [c for c in chunks if c]
+    return [c for c in chunks if c and not (len(c) == 1 and c[0].text == "and")]
 
 
 def _head(chunk: list[Slot]) -> bool:
@@ -300,7 +308,10 @@ def _head(chunk: list[Slot]) -> bool:
 
 
 def _remark(chunk: list[Slot]) -> bool:
-    """A part with no verb and no amount, holding a word that is no slot."""
+    """A part with no verb and no amount, holding a word that is no slot (a partner of a
+    trade route after "and" is none)."""
+    if chunk[0].text == "and" and len(chunk) <= 4 and not any(it.kind == "blocker" for it in chunk):
+        return False
     return not _head(chunk) and not any(it.kind == "amount" for it in chunk) and \
         any(it.kind in ("word", "blocker") for it in chunk)
 
@@ -342,14 +353,21 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
         raise Unreadable("a question, not an order")
     if any(it.kind == "blocker" for it in kept):
         words = ", ".join(sorted({it.text for it in kept if it.kind == "blocker"}))
-        raise Unreadable(f"a condition or a negation ({words!r}), not an order")
+        raise Unreadable(f"a remark, not an order (a negation, a condition or a report: {words!r})")
     orders: list[Order] = []
+    failed: Unreadable | None = None
     for group in _groups(chunks):
         if orders and not any(it.kind == "state" for it in group) and not _word_run(group):
             named = orders[-1].target.rpartition(":")[2]
             if named in names.labels:           # "12 grain investment in Kent, 4 to defend"
                 group = [*group, Slot("state", named, named)]
-        orders += _read_group(group, names, seat)
+        try:
+            orders += _read_group(group, names, seat)
+        except Unreadable as exc:
+            failed = failed or exc
+    if failed is not None:
+        failed.orders = orders                  # the sentence's other orders still read
+        raise failed
     return orders
 
 
@@ -411,9 +429,11 @@ def _loose(group: list[Slot], used: str = "") -> None:
 def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order]:
     group = _from_removed(group)
     kinds = [it.kind for it in group]
-    amount = _amount(group)
     if "trade" in kinds:
-        return [_trade(group, names)]
+        return _trade(group, names)
+    if _paired(group, next((k for k in kinds if k in GRAIN_VERBS), "")) and any(k in GRAIN_VERBS for k in kinds):
+        return _paired(group, next(k for k in kinds if k in GRAIN_VERBS))
+    amount = _amount(group)
     if "capital" in kinds:
         state = _state_of(group, names, "capital", None)
         free = "new" in kinds and "move" not in kinds
@@ -432,6 +452,9 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
             state = _state_of(group, names, "lead", None) if named else "?"
             _loose(group)
             return [Order("lead", f"?:{state}")]
+        paired = _paired(group, "conquer")
+        if paired and seat is not None and all(names.owner.get(o.target) != seat for o in paired):
+            return paired
         state = _state_of(group, names, "order", None)
         if _implied_attack(group, names, seat, state, amount):
             return [Order("conquer", state, amount)] + ([Order("lead", f"conquer:{state}")] if lead else [])
@@ -439,6 +462,9 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
         raise Unreadable("no order word (conquer, defend or invest)",
                          f"{amount} Grain to {VERB_TEXT[guess]} {names.labels[state]}." if amount else None)
     verb = verbs[0]
+    paired = _paired(group, verb)
+    if paired:
+        return paired
     state = _state_of(group, names, verb, amount)
     if amount is None:
         if lead:
@@ -452,6 +478,21 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
     return out
 
 
+def _paired(group: list[Slot], verb: str) -> list[Order]:
+    """One verb for several states: "Attack Sussex (5 grain) and Surrey (5 grain)" (as many
+    amounts as states, in order) or "5 grain each to Sussex and Surrey" (one amount,
+    "each"); none otherwise."""
+    ids = list(dict.fromkeys(it.value for it in group if it.kind == "state"))
+    amounts = [it.value for it in group if it.kind == "amount"]
+    if len(ids) < 2 or "lead" in {it.kind for it in group} or any(it.kind == "word" for it in group):
+        return []
+    if len(amounts) == len(ids):
+        return [Order(verb, x, a) for x, a in zip(ids, amounts)]
+    if len(amounts) == 1 and any(it.text == "each" for it in group):
+        return [Order(verb, x, amounts[0]) for x in ids]
+    return []
+
+
 def _implied_attack(group: list[Slot], names: Names, seat: int | None, state: str, amount: int | None) -> bool:
     """Grain for a state the writer does not hold, with no verb and no stray word ("All
     10 grain on Brega!", "Holderness, attempt #2: 10 grain"): the only order that spends
@@ -460,27 +501,45 @@ def _implied_attack(group: list[Slot], names: Names, seat: int | None, state: st
             and not any(it.kind == "word" for it in group))
 
 
-def _trade(group: list[Slot], names: Names) -> Order:
+def _trade(group: list[Slot], names: Names) -> list[Order]:
+    """Trade routes with the players named after "with" ("Trade with Bob and Carl"), each
+    by the longest run of words naming one; words after them are a remark ("accepted!")."""
     kinds = [it.kind for it in group]
-    cancel = "cancel" in kinds
+    kind = "cancel" if "cancel" in kinds else "trade"
     after = next((i for i in range(len(group) - 1, -1, -1) if group[i].text == "with"), None)
     span = group[after + 1:] if after is not None else [it for it in group if it.kind not in ("trade", "cancel")]
-    while span and span[-1].kind in ("filler", "unit", "blocker"):
-        span = span[:-1]
-    while span and span[0].kind in ("filler",) and span[0].text != "the":
-        span = span[1:]
-    text = " ".join(it.text for it in span)
-    if not text:
+    words = [it for it in span if not (it.kind == "filler" and it.text != "the")]
+    if not words:
         raise Unreadable("a trade route with whom?")
-    if len(span) == 1 and span[0].kind == "state":
-        owner = names.owner.get(span[0].value)
-        if owner is not None:
-            return Order("cancel" if cancel else "trade", str(owner))
-    try:
-        return Order("cancel" if cancel else "trade", str(names.player(text)))
-    except Unreadable as exc:
-        raise Unreadable(str(exc).replace(repr(text), repr(text.title())),
-                         exc.hint and f"{'Cancel ' if cancel else ''}Trade Route with {exc.hint}.") from None
+    seats: list[int] = []
+    k = 0
+    while k < len(words):
+        for n in range(len(words) - k, 0, -1):
+            part = words[k:k + n]
+            try:
+                seats.append(_partner(part, names))
+                k += n
+                break
+            except Unreadable:
+                continue
+        else:
+            k += 1
+    if not seats or len(words) - sum(1 for _ in seats) > LOOSE + len(seats) * 3:
+        text = " ".join(it.text for it in words)
+        try:
+            seats = [names.player(text)]
+        except Unreadable as exc:
+            raise Unreadable(str(exc).replace(repr(text), repr(text.title())),
+                             exc.hint and f"{'Cancel ' if kind == 'cancel' else ''}Trade Route with {exc.hint}.") from None
+    return [Order(kind, str(p)) for p in dict.fromkeys(seats)]
+
+
+def _partner(part: list[Slot], names: Names) -> int:
+    """The player a run of words names exactly: his name, colour or king, or a state he
+    holds (one word)."""
+    if len(part) == 1 and part[0].kind == "state" and part[0].value in names.owner:
+        return names.owner[part[0].value]
+    return names.player(" ".join(it.text for it in part), fuzzy=False)
 
 
 def read_lines(lines: list[str], names: Names, seat: int | None = None) -> list[tuple[int, str, list[Order] | Unreadable]]:
@@ -496,9 +555,11 @@ def read_lines(lines: list[str], names: Names, seat: int | None = None) -> list[
         try:
             out.append((i, text, read_sentence(text, names, seat, q)))
         except Unreadable as exc:
-            joined = _joined(units, k, names, seat)
+            joined = None if exc.orders else _joined(units, k, names, seat)
             if joined is None:
                 out.append((i, text, exc))
+                if exc.orders:
+                    out.append((i, text, exc.orders))
             else:
                 out.append((i, joined[0], joined[1]))
                 k += 1
