@@ -41,6 +41,7 @@ def measure(name: str, key: dict, keys: dict) -> dict:
             orders(folder, [THREADS / p for p in keys[earlier]["pages"]])
             resolve(folder)
         read, _ = orders(folder, [THREADS / p for p in key["pages"]])
+        resolve(folder)                     # what was read, the game takes
     players = [p.split(":")[0] for p in key["players"]]
     got = {"right": 0, "missed": [], "invented": [], "problems_right": 0, "problems_wrong": [],
            "problems_missed": [], "strangers": [x["author"] for x in read["strangers"]]}

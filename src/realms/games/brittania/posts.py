@@ -31,8 +31,9 @@ class Problem:
 
 
 def review_post(s: "BRState", p: int, orders: list[Order]) -> tuple[list[Order], list[Problem]]:
-    """The orders of ``p``'s post the game takes, and a :class:`Problem` for each other,
-    tried in the order of :func:`_rank`."""
+    """The orders of ``p``'s post the game takes, in the order the form takes them
+    (:func:`_rank`: a king's lead after the order it leads), and a :class:`Problem` for
+    each other."""
     ranked = sorted(enumerate(orders), key=lambda io: _rank(io[1]))
     c = s.clone()
     accepted: list[tuple[int, Order]] = []
@@ -46,7 +47,7 @@ def review_post(s: "BRState", p: int, orders: list[Order]) -> tuple[list[Order],
             continue
         c = trial
         accepted.append((i, order))
-    return [o for _, o in sorted(accepted, key=lambda io: io[0])], sorted(problems, key=lambda x: x.index)
+    return [o for _, o in accepted], sorted(problems, key=lambda x: x.index)
 
 
 def _rank(order: Order) -> int:
