@@ -197,7 +197,8 @@ def settle(c: "BRState", p: int, seat: Seat, names: Names) -> tuple[list[Order],
     bad = {pr.index for pr in refused}
     for pr in refused:
         w = items[pr.index]
-        seat.problems.append(problem(w.where, w.line, w.text, pr.reason))
+        standing = w.order.kind == "trade" and w.order.target.isdigit() and int(w.order.target) in c.partners(p)
+        (seat.notes if standing else seat.problems).append(problem(w.where, w.line, w.text, pr.reason))
     taken = [{"kind": w.order.kind, "target": w.order.target, "grain": w.order.grain, "where": w.where,
               "line": w.line, "text": w.text, "reads": canonical(w.order, names)}
              for i, w in enumerate(items) if i not in bad]

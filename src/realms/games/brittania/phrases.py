@@ -62,9 +62,11 @@ class Unreadable(ValueError):
     """An order-like sentence that does not read; the message says why, ``hint`` is the
     closest reading in the rules post's words ("10 Grain to Conquer Kent."), if any."""
 
-    def __init__(self, message: str, hint: str | None = None) -> None:
+    def __init__(self, message: str, hint: str | None = None, missing: str = "") -> None:
         super().__init__(message)
         self.hint = hint
+        #: the slot the sentence lacks ("state"), when that is why it does not read
+        self.missing = missing
         #: the orders the rest of the sentence gave ("Conquer Sussex with 10 grain, then
         #: invest the rest in Essex": the attack)
         self.orders: list[Order] = []
@@ -316,11 +318,27 @@ def _remark(chunk: list[Slot]) -> bool:
         any(it.kind in ("word", "blocker") for it in chunk)
 
 
+def _has(items: list[Slot], *kinds: str) -> bool:
+    return any(it.kind in kinds for it in items)
+
+
 def _groups(chunks: list[list[Slot]]) -> list[list[Slot]]:
-    """The chunks of one order each: cut only where a sentence holds several orders'
-    verbs; a chunk without a verb joins the one before it (the first, the next)."""
-    if sum(1 for c in chunks if any(it.kind in HEADS for it in c)) < 2:
-        return [[it for c in chunks for it in c]]
+    """The chunks of one order each.  With several orders' verbs, cut before each verb's
+    chunk (a chunk without a verb joins the one before it, the first the next); with one
+    verb or none, cut where a chunk brings a new state or amount to a group that has
+    both already ("Gwent gets 4 for defence, Ergyng 3"; "Suffolk again - 12 grain, and 3
+    to hold Norfolk")."""
+    if sum(1 for c in chunks if _has(c, *HEADS)) < 2:
+        if _has([it for c in chunks for it in c], "trade"):
+            return [[it for c in chunks for it in c]]
+        cut: list[list[Slot]] = [[]]
+        for c in chunks:
+            whole = _has(cut[-1], "state") and _has(cut[-1], "amount")
+            each = any(it.text == "each" for it in cut[-1])
+            if whole and (_has(c, "amount") or (_has(c, "state") and not _has(c, "lead") and not each)):
+                cut.append([])
+            cut[-1] += c
+        return cut
     groups: list[list[Slot]] = []
     pending: list[Slot] = []
     for c in chunks:
@@ -356,11 +374,20 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
         raise Unreadable(f"a remark, not an order (a negation, a condition or a report: {words!r})")
     orders: list[Order] = []
     failed: Unreadable | None = None
-    for group in _groups(chunks):
+    groups = _groups(chunks)
+    for k, group in enumerate(groups[1:], 1):
+        if not _has(group, "amount", *HEADS, "lead"):       # "10 grain to conquer Kent and Sussex"
+            states = [it.value for g in groups[:k + 1] for it in g if it.kind == "state"]
+            raise Unreadable(f"names two states ({', '.join(names.labels[x] for x in dict.fromkeys(states))}); "
+                             "one order a line")
+    for k, group in enumerate(groups):
         if orders and not any(it.kind == "state" for it in group) and not _word_run(group):
             named = orders[-1].target.rpartition(":")[2]
             if named in names.labels:           # "12 grain investment in Kent, 4 to defend"
                 group = [*group, Slot("state", named, named)]
+        if k and not _has(group, *GRAIN_VERBS, "capital", "trade", "lead") and _has(groups[k - 1], *GRAIN_VERBS):
+            verb = next(it for it in groups[k - 1] if it.kind in GRAIN_VERBS)
+            group = [*group, verb]              # "Gwent gets 4 for defence, Ergyng 3"
         try:
             orders += _read_group(group, names, seat)
         except Unreadable as exc:
@@ -390,7 +417,7 @@ def _state_of(group: list[Slot], names: Names, verb: str, amount: int | None) ->
         return ids[0]
     run = _word_run(group)
     if not run:
-        raise Unreadable(f"no state named for the {verb}")
+        raise Unreadable(f"no state named for the {verb}", missing="state")
     try:
         return names.state(run)
     except Unreadable as exc:
@@ -546,7 +573,8 @@ def read_lines(lines: list[str], names: Names, seat: int | None = None) -> list[
     """Every sentence of a post's bold ``lines`` read: (line index, text, its orders or
     why not).  An order cut in two by a full stop or a line break ("Attack Kent! 10
     grain!", "10 Grain to" / "Conquer Kent") is read whole: a sentence that does not read
-    is read again with the next one, and taken so when that reads."""
+    is read again with the next one, and taken so when that reads; one lacking only its
+    state takes the one state of the chatter just before it ("Ayr. 10 grain. Go.")."""
     units = [(i, text, q) for i, line in enumerate(lines) for text, q in sentences(line)]
     out: list[tuple[int, str, list[Order] | Unreadable]] = []
     k = 0
@@ -555,16 +583,34 @@ def read_lines(lines: list[str], names: Names, seat: int | None = None) -> list[
         try:
             out.append((i, text, read_sentence(text, names, seat, q)))
         except Unreadable as exc:
-            joined = None if exc.orders else _joined(units, k, names, seat)
-            if joined is None:
+            after = _after_state(units[k - 1][1], text, q, names, seat) \
+                if exc.missing == "state" and k and out and out[-1][2] == [] else None
+            joined = None if exc.orders or after else _joined(units, k, names, seat)
+            if after is not None:
+                out.append((i, after[0], after[1]))
+            elif joined is not None:
+                out.append((i, joined[0], joined[1]))
+                k += 1
+            else:
                 out.append((i, text, exc))
                 if exc.orders:
                     out.append((i, text, exc.orders))
-            else:
-                out.append((i, joined[0], joined[1]))
-                k += 1
         k += 1
     return out
+
+
+def _after_state(before: str, text: str, question: bool, names: Names, seat: int | None):
+    """``text`` read with the one state the chatter before it names ("Ayr. 10 grain.
+    Go.", "Gloucester is next. 8 grain, …")."""
+    states = list(dict.fromkeys(it.value for it in slots(before, names) if it.kind == "state"))
+    if len(states) != 1:
+        return None
+    joined = f"{names.labels[states[0]]}, {text}"
+    try:
+        orders = read_sentence(joined, names, seat, question)
+    except Unreadable:
+        return None
+    return (joined, orders) if orders else None
 
 
 def _joined(units, k: int, names: Names, seat: int | None):
