@@ -241,7 +241,7 @@ def _repeats(c: "BRState", p: int, seat: Seat, items: list[Written], names: Name
     first: dict[tuple[str, str], int] = {}
     for w in items:
         key = (w.order.kind, w.order.target)
-        if key not in first or w.order.kind not in (*GRAIN_KINDS, "lead", "capital", "trade", "cancel"):
+        if key not in first:
             first[key] = len(out)
             out.append(w)
             continue
