@@ -1,10 +1,13 @@
-"""The game master's assistant for a forum game (issue 16 part 4; ``realms gm``).
+"""The game master's assistant for a forum game (``realms gm``).
 
 The game is kept in a folder: ``record.json`` (the record: options, seed, every answer;
-``realms replay`` replays it), ``orders-N.json`` (the orders read from turn N's posts,
-kept for ``resolve``), and after each turn ``turn-N.bbcode`` (the report, ready to post)
-and ``turn-N.png`` (the map, drawn with matplotlib).  The dice come from the game's seed,
-so the record replays every turn to the same state.
+``realms replay`` replays it), ``aliases.json`` (forum names mapped to seats by ``gm
+alias``), ``orders-N.json`` (turn N's reading: the pages read, the newcomers, the orders
+taken and every problem, kept for ``resolve``), and after each turn ``turn-N.bbcode``
+(the results post, ready to post) and ``turn-N.png`` (the map, drawn with matplotlib).
+Reading posts never changes the game; ``resolve`` writes the record, the post and the
+map all together or none (``gm_files``).  The dice come from the game's seed, so the
+record replays every turn to the same state.
 """
 
 from __future__ import annotations
