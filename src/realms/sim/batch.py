@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
+from realms.core.files import parse_json, read_lines
 from realms.core.game import get_game
 
 from .runner import ScoreTrack, make_bots, summary
@@ -137,18 +138,17 @@ class GamesFile:
         if not self.path.exists():
             return []
         out = []
-        with self.path.open(encoding="utf-8") as f:
-            for i, text in enumerate(f, 1):
-                text = text.strip()
-                if not text:
-                    continue
-                try:
-                    line = json.loads(text)
-                except json.JSONDecodeError:
-                    continue  # the last line of an interrupted write
-                if not isinstance(line, dict) or "seed" not in line:
-                    raise SimulationError(f"{self.path}:{i}: not a game line")
-                out.append(line)
+        for i, text in read_lines(self.path, error=SimulationError):
+            text = text.strip()
+            if not text:
+                continue
+            try:
+                line = parse_json(text, f"{self.path}:{i}", SimulationError)
+            except SimulationError:
+                continue  # the last line of an interrupted write
+            if not isinstance(line, dict) or "seed" not in line:
+                raise SimulationError(f"{self.path}:{i}: not a game line")
+            out.append(line)
         return out
 
     def append(self, lines: list[dict]) -> None:

@@ -4,9 +4,10 @@ the file, the entry and the problem."""
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
+
+from realms.core.files import load_toml
 
 from .board import DATA, load_board
 
@@ -118,9 +119,4 @@ def parse_tables(data: dict, source: str = "rules.toml") -> Tables:
 @lru_cache(maxsize=None)
 def load_tables() -> Tables:
     path = DATA / "rules.toml"
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except tomllib.TOMLDecodeError as exc:
-        raise TableError(f"rules.toml: not valid TOML ({exc})") from None
-    return parse_tables(data, path.name)
+    return parse_tables(load_toml(path, error=TableError, name=path.name).data, path.name)

@@ -7,10 +7,11 @@ file; a bad file raises :class:`RulesError` naming the file, the entry and the p
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from realms.core.files import parse_toml, read_text
 
 from .board import TERRAIN_CODE, TERRAINS
 
@@ -64,10 +65,7 @@ def _need(table: dict, key: str, where: str, kind=int):
 
 
 def parse_rules(text: str, source: str = "rules.toml") -> Rules:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{source}: not valid TOML ({exc})") from None
+    data = parse_toml(text, source, RulesError)
     for section in ("units", "economy", "battle", "modifiers", "missions"):
         if not isinstance(data.get(section), dict):
             raise RulesError(f"{source}: missing [{section}]")
@@ -140,8 +138,4 @@ def parse_rules(text: str, source: str = "rules.toml") -> Rules:
 
 @lru_cache(maxsize=1)
 def load_rules() -> Rules:
-    try:
-        text = RULES_FILE.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RulesError(f"{RULES_FILE.name}: cannot read ({exc.strerror})") from None
-    return parse_rules(text, RULES_FILE.name)
+    return parse_rules(read_text(RULES_FILE, error=RulesError, name=RULES_FILE.name), RULES_FILE.name)
