@@ -183,3 +183,14 @@ def test_hy_breasil_tables_name_the_line_of_a_bad_field(tmp_path):
     f.write_text(text.replace("default_set_size = 15", 'default_set_size = "fifteen"'))
     with pytest.raises(TableError, match=rf"^rules.toml:{line}: game.default_set_size: must be an integer, got 'fifteen'$"):
         load_tables(str(f))
+
+
+def test_version2_rules_name_the_line_of_a_bad_field():
+    from realms.games.version2.rules import RULES_FILE, RulesError, parse_rules
+
+    lines = RULES_FILE.read_text(encoding="utf-8").splitlines()
+    battle = lines.index("[battle]")
+    at = next(i for i in range(battle, len(lines)) if lines[i].startswith("die ="))
+    lines[at] = 'die = "six"'
+    with pytest.raises(RulesError, match=rf"^rules.toml:{at + 1}: battle.die: must be an integer, got 'six'$"):
+        parse_rules("\n".join(lines))

@@ -202,7 +202,8 @@ class DataFile:
             node = node[part]
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if not isinstance(node, kinds) or (isinstance(node, bool) and bool not in kinds):
-            names = " or ".join(_KIND_NAMES.get(k, k.__name__) for k in kinds)
+            names = ("a number" if set(kinds) == {int, float}
+                     else " or ".join(_KIND_NAMES.get(k, k.__name__) for k in kinds))
             raise self.fail(field, f"must be {names}, got {shown(node)}")
         return node
 
