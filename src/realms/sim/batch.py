@@ -186,6 +186,29 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextmanager
+def _sigint_held():
+    """Ctrl-C held back while the pool starts, delivered when it has started.
+
+    A terminal sends Ctrl-C to the whole process group.  Arriving while the pool starts,
+    it would stop the main process inside ``Pool()`` (which cleans up only after an
+    ``Exception``, leaving a worker it had started running, with the command's output
+    pipes open) and kill the fork server or a worker still importing, before either
+    ignores it.  Blocked here, it waits in the main process until the pool exists and
+    the run can stop it; the fork server and the workers, started meanwhile, inherit the
+    blocked signal and never see it (they leave Ctrl-C to the main process anyway)."""
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None:
+        yield
+        return
+    held = block(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        if signal.SIGINT not in held:
+            block(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _context():
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
@@ -216,7 +239,8 @@ def _processes(game_id: str, options: dict, jobs: list[Job], chronicle: bool, wo
     size = batch_size or local_batch_size(len(jobs), workers)
     queued = iter(batches(jobs, size))
     finished: queue.SimpleQueue = queue.SimpleQueue()
-    pool = _context().Pool(processes=workers, initializer=_ignore_sigint)
+    with _sigint_held():
+        pool = _context().Pool(processes=workers, initializer=_ignore_sigint)
 
     def hand_out(n: int) -> int:
         handed = 0
