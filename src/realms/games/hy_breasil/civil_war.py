@@ -128,22 +128,36 @@ class SplitSearch:
         pool = reach if reach else free
         return pool & -pool
 
+    def _piece(self, seed: int, pool: int) -> int:
+        """The connected piece of ``pool`` holding the area ``seed`` (a bit)."""
+        piece = seed
+        frontier = seed
+        links = self.links
+        while frontier:
+            bit = frontier & -frontier
+            frontier ^= bit
+            new = links[bit.bit_length() - 1] & pool & ~piece
+            piece |= new
+            frontier |= new
+        return piece
+
     def _bound_side(self, side: int, free: int, need: int) -> int:
         """At least how many groups one part ends with, holding ``side`` and ``need`` more of
         ``free``: one per connected piece of side-and-free that holds side areas (they can
         only join through free areas), and one more per further piece it has to take when
         those pieces' free areas are too few (largest pieces first)."""
+        pool = side | free
         touching = 0
         count = 0
-        spare: list[int] = []
-        for piece in components(side | free, self.links):
-            if piece & side:
-                count += 1
-                touching |= piece
-            else:
-                spare.append(popcount(piece))
+        rest = side
+        while rest:
+            piece = self._piece(rest & -rest, pool)
+            count += 1
+            touching |= piece
+            rest &= ~piece
         short = need - popcount(touching & free)
         if short > 0:
+            spare = [popcount(piece) for piece in components(free & ~touching, self.links)]
             spare.sort(reverse=True)
             for size in spare:
                 count += 1
