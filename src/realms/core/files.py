@@ -30,7 +30,7 @@ RECORD_LIMIT = 64 * 1024 * 1024
 DATA_LIMIT = 8 * 1024 * 1024
 #: the longest line of a file read line by line (a game's line of ``games.jsonl``)
 LINE_LIMIT = 4 * 1024 * 1024
-#: the most digits a number in a file may have (a seed is at most 20)
+#: the most digits a number in a file may have (far above any seed or count realms writes)
 MAX_DIGITS = 100
 #: how much of a message about a file's contents an error keeps
 MESSAGE = 300
