@@ -201,6 +201,9 @@ def _sigint_held():
     if block is None:
         yield
         return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()  # started later, it would unblock SIGINT after itself
     held = block(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
