@@ -135,6 +135,23 @@ def test_parallel_tournament_equals_the_serial_one():
     assert sum(s.games for s in parallel) == 64
 
 
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks on this system")
+def test_ctrl_c_while_the_pool_starts_waits_until_it_has_started():
+    """A SIGINT that arrives while the pool starts is held, then raised once it has: not
+    inside Pool(), which would leave a started worker behind, and not lost."""
+    inside = []
+    with pytest.raises(KeyboardInterrupt):
+        with batch._sigint_held():
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+            from multiprocessing import resource_tracker
+
+            resource_tracker.ensure_running()
+            inside.append(signal.SIGINT in signal.sigpending())
+        inside.append("not raised after the pool had started")
+    assert inside == [True]
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+
+
 class _Output:
     """A child's standard output and error, read as they come (a pipe left unread could
     fill and block the child) and kept for the test's messages."""
