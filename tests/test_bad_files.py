@@ -167,8 +167,8 @@ def test_data_file_error_names_file_line_and_field(tmp_path):
     assert data.get("game.turns", int) == 5
     with pytest.raises(FileError, match=r"^rules.toml:4: game.size: must be an integer, got 'big'$"):
         data.get("game.size", int)
-    with pytest.raises(FileError, match=r"^rules.toml: game.missing: missing$"):
-        data.get("game.missing", int)
+    with pytest.raises(FileError, match=r"^rules.toml:2: game.missing: missing$"):
+        data.get("game.missing", int)  # the line of its table
     assert DataFile({"a": True}, "a = true\n", "x.toml").line_of("a") == 1
     with pytest.raises(FileError, match="must be an integer, got True"):
         DataFile({"a": True}, "a = true\n", "x.toml").get("a", int)
@@ -194,3 +194,14 @@ def test_version2_rules_name_the_line_of_a_bad_field():
     lines[at] = 'die = "six"'
     with pytest.raises(RulesError, match=rf"^rules.toml:{at + 1}: battle.die: must be an integer, got 'six'$"):
         parse_rules("\n".join(lines))
+
+
+def test_data_file_names_the_line_of_one_table_of_an_array(tmp_path):
+    """``name[i]`` is the i-th ``[[name]]`` table (Brittania's traits, Brian Boru's cards)."""
+    f = tmp_path / "rules.toml"
+    f.write_text('[[trait]]\namount = 1\npolygon = [\n  [1, 2],\n]\n\n[[trait]]\namount = "two"\n')
+    data = load_toml(f, name="rules.toml")
+    assert data.get("trait[0].amount", int) == 1
+    with pytest.raises(FileError, match=r"^rules.toml:8: trait\[1\].amount: must be an integer, got 'two'$"):
+        data.get("trait[1].amount", int)
+    assert data.line_of("trait[1]") == 7 and data.line_of("trait[2].amount") is None

@@ -169,23 +169,31 @@ class DataFile:
         self.error = error
 
     def line_of(self, field: str) -> int | None:
-        """The line that sets ``field`` (dotted: ``table.key``), found by the table's header
-        and the key after it; None if the text does not say it plainly."""
+        """The line that sets ``field``: the key's line after its table's header, else (a
+        table, or a key missing from its table) a header's; None if the text does not say.  ``field`` is
+        dotted (``game.turns``); ``name[i]`` is the ``i``-th ``[[name]]`` table, from 0
+        (``trait[2].effect``)."""
         *tables, key = field.split(".")
         lines = self.text.splitlines()
-        start = 0
-        if tables:
-            header = re.compile(r"\s*\[\[?\s*%s\s*\]\]?\s*(#.*)?$" % r"\s*\.\s*".join(map(re.escape, tables)))
-            start = next((i + 1 for i, line in enumerate(lines) if header.match(line)), -1)
-            if start < 0:
-                return None
-        assign = re.compile(r"\s*[\"']?%s[\"']?\s*=" % re.escape(key))
-        for i in range(start, len(lines)):
-            if i > start and tables and lines[i].lstrip().startswith("["):
-                break
-            if assign.match(lines[i]):
-                return i + 1
-        return None
+        start = self._header(lines, tables) if tables else 0
+        if start is not None:
+            assign = re.compile(r"\s*[\"']?%s[\"']?\s*=" % re.escape(key))
+            for i in range(start, len(lines)):
+                if _HEADER.match(lines[i]):
+                    break
+                if assign.match(lines[i]):
+                    return i + 1
+        return self._header(lines, tables + [key]) or start or None
+
+    @staticmethod
+    def _header(lines: list[str], tables: list[str]) -> int | None:
+        """The line of the header of the table ``tables`` (its last part may be indexed)."""
+        *names, last = tables
+        m = _INDEXED.fullmatch(last)
+        last, index = (m.group(1), int(m.group(2))) if m else (last, 0)
+        header = re.compile(r"\s*\[\[?\s*%s\s*\]\]?\s*(#.*)?$" % r"\s*\.\s*".join(map(re.escape, names + [last])))
+        found = [i + 1 for i, line in enumerate(lines) if header.match(line)]
+        return found[index] if index < len(found) else None
 
     def fail(self, field: str, problem: str) -> Exception:
         """The error for ``field``: file, line (when found), field and problem."""
@@ -197,9 +205,15 @@ class DataFile:
         """The value at dotted ``field``, of type ``kind`` (a bool is not an int)."""
         node: Any = self.data
         for part in field.split("."):
-            if not isinstance(node, dict) or part not in node:
+            m = _INDEXED.fullmatch(part)
+            name, index = (m.group(1), int(m.group(2))) if m else (part, None)
+            if not isinstance(node, dict) or name not in node:
                 raise self.fail(field, "missing")
-            node = node[part]
+            node = node[name]
+            if index is not None:
+                if not isinstance(node, list) or index >= len(node):
+                    raise self.fail(field, "missing")
+                node = node[index]
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if not isinstance(node, kinds) or (isinstance(node, bool) and bool not in kinds):
             names = ("a number" if set(kinds) == {int, float}
@@ -207,6 +221,11 @@ class DataFile:
             raise self.fail(field, f"must be {names}, got {shown(node)}")
         return node
 
+
+#: a table's header line (``[name]``, ``[[name]]``), not a line of a multi-line array
+_HEADER = re.compile(r"\s*\[\[?\s*[A-Za-z_\"'][^\]]*\]\]?\s*(#.*)?$")
+#: a field part naming one table of an array of tables: ``name[i]``
+_INDEXED = re.compile(r"(.+)\[(\d+)\]")
 
 _KIND_NAMES = {int: "an integer", float: "a number", str: "a string", list: "an array",
                dict: "a table", bool: "true or false"}
