@@ -13,9 +13,10 @@ state's output, devastated states marked, and the players listed with their grai
 from __future__ import annotations
 
 import math
-import tomllib
 from functools import lru_cache
 from xml.sax.saxutils import escape
+
+from realms.core.files import load_toml
 
 from .board import DATA, Board, MapError, load_board
 from .tables import load_tables
@@ -80,8 +81,7 @@ def shapes() -> tuple[dict[str, tuple[Point, ...]], tuple[tuple[tuple[str | None
     a mainland state's shape is its convex Voronoi cell, drawn clipped to its land's
     outline (the id); an island's is its outline (None)."""
     board = load_board()
-    with open(DATA / "coast.toml", "rb") as f:
-        lands = tomllib.load(f)["land"]
+    lands = load_toml(DATA / "coast.toml", name="coast.toml").data["land"]
     hearts = [project(*s.at) for s in board.states]
     out: list[list[tuple[str | None, tuple[Point, ...]]]] = [[] for _ in board.states]
     outlines: dict[str, tuple[Point, ...]] = {}
