@@ -31,7 +31,9 @@ from typing import Callable, Iterator, Sequence
 from realms.core.game import get_game
 
 from .runner import ScoreTrack, make_bots, summary
-from .stats import Several, watch, watcher_for
+from realms.core.stats import Several, watch
+
+from .stats import watcher_for
 
 #: one game to play: its seed and the bot of every seat (or one bot for all)
 Job = tuple[int, tuple[str, ...]]

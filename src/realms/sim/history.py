@@ -23,8 +23,7 @@ from html import escape
 
 from realms.core.game import Game, HistoryMeasure, Share, get_game
 from realms.core.record import Record, RecordError
-
-from .stats import Watcher, watch
+from realms.core.stats import Watcher, watch
 
 
 # =========================================================================== replay
@@ -53,6 +52,7 @@ def measure_of(game: Game) -> HistoryMeasure:
         return game.history_measure()
     measure = HistoryMeasure()
     measure.name = f"{game.score_name} scored"
+    measure.palette = tuple(game.seat_colours(game.max_players))
     return measure
 
 

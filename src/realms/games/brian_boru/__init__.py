@@ -72,6 +72,7 @@ GAME = Game(
     hidden=_hidden,
     bots=_bots(),
     draw=_draw,
+    palette=lazy(".draw:palette", __package__),
     describe=lazy(".describe:describe", __package__),
     panels=_panels,
     score_name="points",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from realms.sim.stats import Watcher, rounded
+from realms.core.stats import Watcher, rounded
 
 # --------------------------------------------------------------------------- Brian Boru
 

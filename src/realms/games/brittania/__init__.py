@@ -52,6 +52,7 @@ GAME = Game(
     hidden=_hidden,
     bots=_bots(),
     draw=_draw,
+    palette=lazy(".draw:palette", __package__),
     advice=lazy(".advice:advice", __package__),
     panels=lazy(".describe:panels", __package__),
     describe=lazy(".describe:describe", __package__),

@@ -8,9 +8,10 @@ report's matplotlib set-up and writes its HTML with the report's table helpers.
 from __future__ import annotations
 
 from realms.core.game import ReportSection
-from realms.sim.report import SEAT_COLOURS, ci, num, pct, pyplot, table
+from realms.core.report import ci, seat_colours, num, pct, pyplot, table
 
 from . import stats
+from .draw import palette
 
 TERRAIN_COLOURS = {"plains": "#d9c96b", "forest": "#5f9e4f", "hills": "#a88a64", "all": "#777777"}
 
@@ -107,9 +108,10 @@ def _areas_by_turn_chart(figure: dict):
     fig, ax = plt.subplots(figsize=(9, 3.8))
     ts = [r["turn"] for r in rows]
     n_seats = max(len(r["seat_areas"]) for r in rows)
+    colours = seat_colours(n_seats, palette())
     for i in range(n_seats):
         ax.plot(ts, [r["seat_areas"][i] if i < len(r["seat_areas"]) else 0 for r in rows], marker="o", ms=3,
-                color=SEAT_COLOURS[i % len(SEAT_COLOURS)], label=f"seat {i + 1}")
+                color=colours[i], label=f"seat {i + 1}")
     ax.plot(ts, [r["all_nations"] for r in rows], color="#333", lw=2, label="all nations")
     ax.set_xlabel("turn")
     ax.set_ylabel("land areas held (mean)")

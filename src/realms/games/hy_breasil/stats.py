@@ -12,7 +12,7 @@ import math
 from collections import Counter, defaultdict
 from typing import Callable
 
-from realms.sim.stats import Watcher, counts, describe, mean_ci, rounded, wilson
+from realms.core.stats import Watcher, counts, describe, mean_ci, rounded, wilson
 
 
 def scores_now(state) -> list[float]:

@@ -35,6 +35,7 @@ GAME = Game(
     hidden=hidden,
     bots=_bots(),
     draw=lazy(".draw:draw", __package__),
+    palette=lazy(".draw:palette", __package__),
     advice=lazy(".advice:advice", __package__),
     describe=lazy(".page:describe", __package__),
     panels=lazy(".page:panels", __package__),

@@ -7,13 +7,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from realms.core.game import HistoryMeasure, ReportSection, Share
-from realms.sim.stats import Watcher
+from realms.core.stats import Watcher
 
 if TYPE_CHECKING:
     from .state import V2State
-
-PALETTE = ("#c0392b", "#2471a3", "#d4ac0d", "#229954", "#7d3c98", "#ca6f1e")
-
 
 def scores_now(s: "V2State") -> list[float]:
     """Fields held (V2-Q35: who holds most at the turn limit wins), production breaking
@@ -97,6 +94,9 @@ class FieldsHeld(HistoryMeasure):
     marker_kinds = frozenset({"turn"})
 
     def shares(self, state) -> tuple[list[Share], float]:
-        out = [Share(f"p{p}", name, "", PALETTE[p % len(PALETTE)], state.field_count(p))
+        from realms.core.game import get_game
+
+        colours = get_game("version2").seat_colours(state.n)
+        out = [Share(f"p{p}", name, "", colours[p], state.field_count(p))
                for p, name in enumerate(state.names)]
         return [x for x in out if x.value], len(state.board.passable)
