@@ -62,7 +62,17 @@ def test_score_distribution_winner_and_margin():
     sc = stats.score_distribution(lines)
     assert sc["by_seat"][0]["counts"] == {"4": 1, "5": 1} and sc["by_seat"][0]["mean"] == 4.5
     assert sc["winner"]["counts"] == {"4": 1, "5": 1}
-    assert sc["margin"]["counts"] == {"0": 1, "2": 1}
+    assert sc["margin"]["counts"] == {"2": 1, "3": 1}  # the shared win: 4 over C's 1
+
+
+def test_score_distribution_takes_the_winners_score_not_the_top_score():
+    """A mission win can go to a seat with fewer fields (version² 2.4): the winner row,
+    the winner histogram and the margin are the winner's, not the top score's."""
+    lines = [_line(1, {"A": 30, "B": 36, "C": 10}, ["A"]), _line(2, {"A": 20, "B": 12, "C": 5}, ["A"]),
+             _line(3, {"A": 3, "B": 3, "C": 3}, [])]
+    sc = stats.score_distribution(lines)
+    assert sc["winner"]["counts"] == {"20": 1, "30": 1} and sc["winner"]["mean"] == 25
+    assert sc["margin"]["counts"] == {"-6": 1, "8": 1}
 
 
 # ---------------------------------------------------------------- outcome metrics

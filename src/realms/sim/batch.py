@@ -61,13 +61,24 @@ class Simulation:
     bots: tuple[str, ...] = ("random",)
     seed: int = 1
     games: int = 1
+    #: a tournament: the bots fill the seats and move one seat a game
+    #: (:func:`realms.sim.tournament.line_up`); otherwise every game has ``bots`` as given
+    rotate: bool = False
 
     @property
     def seeds(self) -> range:
         return range(self.seed, self.seed + self.games)
 
-    def jobs(self) -> list[Job]:
-        return [(s, tuple(self.bots)) for s in self.seeds]
+    def line_up(self, seed: int, players: int) -> tuple[str, ...]:
+        """The bots of the game of ``seed``, one a seat (or one for all)."""
+        if not self.rotate:
+            return tuple(self.bots)
+        from .tournament import line_up
+
+        return line_up(list(self.bots), players, seed - self.seed)
+
+    def jobs(self, players: int) -> list[Job]:
+        return [(s, self.line_up(s, players)) for s in self.seeds]
 
     def check(self) -> tuple[dict, int]:
         """Validate the options and bots now (one clear error before any worker starts);
@@ -75,7 +86,7 @@ class Simulation:
         game = get_game(self.game)
         state = game.new_game(self.options, self.seed)
         players = len(state.result()["players"])
-        make_bots(game, list(self.bots), players, self.seed)
+        make_bots(game, list(self.line_up(self.seed, players)), players, self.seed)
         return json.loads(json.dumps(state.options)), players
 
 
@@ -169,7 +180,7 @@ class GamesFile:
 
 
 def _matches(line: dict, sim: Simulation, options: dict, players: int) -> str | None:
-    spec = list(sim.bots)
+    spec = list(sim.line_up(line["seed"], players))
     bots = spec * players if len(spec) == 1 else spec
     if line.get("game") != sim.game:
         return f"game {line.get('game')!r}, not {sim.game!r}"
@@ -346,7 +357,7 @@ def run(sim: Simulation, *, workers: int = 1, out: str | Path | None = None, res
         else:
             file.rewrite([])
     info.resumed = len(kept)
-    jobs = [job for job in sim.jobs() if job[0] not in kept]
+    jobs = [job for job in sim.jobs(players) if job[0] not in kept]
     start = time.perf_counter()
     try:
         with progress_bar(sim.games, len(kept), f"{sim.game}", progress) as advance:
@@ -378,26 +389,19 @@ def tournament(game_id: str, options: dict, bots: list[str], games: int, seed: i
                cluster=None, progress: bool = False):
     """:func:`realms.sim.tournament.tournament` on several workers: the same line-ups
     (rotated one seat a game), the same seeds, the same standings."""
+    lines = run(Simulation(game_id, options, tuple(bots), seed, games, rotate=True), workers=workers,
+                cluster=cluster, progress=progress, batch_size=max(1, min(16, games // (max(workers, 1) * 8))))
+    return standings(bots, lines)
+
+
+def standings(bots: list[str], lines: list[dict]) -> list:
+    """Each bot's :class:`~realms.sim.tournament.Standing` over tournament game lines."""
     from .tournament import Standing, tally
 
-    game = get_game(game_id)
-    standings = {b: Standing(b) for b in dict.fromkeys(bots)}
-    players = options.get("players") or len(options.get("names") or []) or len(bots)
-    opts = dict(options, players=players)
-    game.new_game(opts, seed)  # options checked before any worker starts
-    jobs: list[Job] = [(seed + i, tuple(bots[(s + i) % len(bots)] for s in range(players)))
-                       for i in range(games)]
-    make_bots(game, list(jobs[0][1]), players, seed)
-    lines: list[dict] = []
-    size = max(1, min(16, games // (max(workers, 1) * 8)))
-    with progress_bar(games, 0, f"{game_id} tournament", progress) as advance:
-        with closing(executor(game_id, opts, jobs, workers=workers, cluster=cluster, batch_size=size)) as results:
-            for batch in results:
-                lines.extend(batch)
-                advance(len(batch))
+    out = {b: Standing(b) for b in dict.fromkeys(bots)}
     for line in sorted(lines, key=lambda ln: ln["seed"]):
-        tally(standings, line["bots"], line)
-    return list(standings.values())
+        tally(out, line["bots"], line)
+    return list(out.values())
 
 
 def default_workers() -> int:

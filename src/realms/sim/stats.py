@@ -66,16 +66,24 @@ def win_share_by_seat(lines: list[dict]) -> list[dict]:
 
 def score_distribution(lines: list[dict]) -> dict:
     """Per seat: the summary of final scores and their distribution (``{score: games}``);
-    the same for the winners' scores and the margin of victory over the runner-up."""
+    the same for the winner's score (the seat that won, not the top score: a mission may
+    win with fewer points; a shared victory counts its lowest winner once) and the margin
+    of victory, the winner's score less the best score of a seat that did not win
+    (negative where a winner had fewer).  Games without a winner, or where every seat
+    won, have neither."""
     by_seat: dict[int, list] = defaultdict(list)
     winning, margins = [], []
     for line in lines:
         scores = [line["scores"][name] for name in line["players"]]
         for i, v in enumerate(scores):
             by_seat[i].append(v)
-        top = sorted(scores, reverse=True)
-        winning.append(top[0])
-        margins.append(top[0] - top[1] if len(top) > 1 else top[0])
+        won = set(line.get("winners") or ())
+        ours = [line["scores"][name] for name in line["players"] if name in won]
+        theirs = [line["scores"][name] for name in line["players"] if name not in won]
+        if ours:
+            winning.append(min(ours))
+            if theirs:
+                margins.append(min(ours) - max(theirs))
     return {
         "by_seat": [{"seat": i + 1, **describe(v), "counts": counts(v)} for i, v in sorted(by_seat.items())],
         "winner": {**describe(winning), "counts": counts(winning)},
