@@ -51,6 +51,7 @@ def test_dask_local_cluster_gives_the_same_games():
         remote = run(SIM, cluster=lc.scheduler_address, batch_size=3, info=info)
     assert remote == local
     assert info.cluster == lc.scheduler_address and info.played == 12
+    assert info.workers == 2  # the cluster's worker threads, not the local default of 1
 
 
 def test_cluster_batches_keep_tasks_few():

@@ -213,21 +213,40 @@ def test_areas_by_turn_averages_over_games_that_reached_the_turn():
 
 
 def test_battles_against_given_odds():
-    rows = [["plains", 2, 1, "", "", 0, 0, 10, 6, 1, 0],
-            ["forest", 1, 1, "", "", 0, 0, 4, 1, 0, 2],
-            ["plains", 3, 1, "", "", 0, 0, 10, 9, 0, 0]]
+    rows = [["plains", 2, 1, "", "", 0, 0, 10, 6, 1, 0, 9, 6],
+            ["forest", 1, 1, "", "", 0, 0, 4, 1, 0, 2, 2, 1],
+            ["plains", 3, 1, "", "", 0, 0, 10, 9, 0, 0, 10, 9]]
     block = {"nations": [], "turns": [], "events": {}, "battles": rows}
     p = {("plains", 2, 1, "", "", 0, 0): 0.5, ("forest", 1, 1, "", "", 0, 0): 0.25,
          ("plains", 3, 1, "", "", 0, 0): 0.9}
     b = hb.battles([_hb_line(1, block)], exact=lambda key: p[key])
     plains = b["by_terrain"]["plains"]
     assert (plains["battles"], plains["attacker_won"], plains["retreated"]) == (20, 15, 1)
-    assert plains["expected_rate"] == pytest.approx(0.7)  # (10·0.5 + 10·0.9) / 20
-    var = 10 * 0.25 + 10 * 0.09
-    assert plains["z"] == round((15 - 14) / math.sqrt(var), 2)
+    # like with like: the exact odds against the 19 battles fought out (the retreat left out)
+    assert plains["fought_out"] == 19 and plains["fought_out_won"] == 15
+    assert plains["expected_rate"] == pytest.approx((9 * 0.5 + 10 * 0.9) / 19, abs=1e-4)
+    var = 9 * 0.25 + 10 * 0.09
+    assert plains["z"] == round((15 - 13.5) / math.sqrt(var), 2)
     assert b["by_terrain"]["all"]["battles"] == 24 and b["by_terrain"]["forest"]["off_policy"] == 2
     assert list(b["by_terrain"])[-1] == "all"
     assert b["per_game"]["mean"] == 24
+
+
+def test_battles_with_retreats_are_not_held_against_the_exact_odds():
+    """A battle a side left early is not the battle the solver prices: with a retreat in
+    most battles and the attacker winning only those fought out at the odds, z is 0."""
+    rows = [["plains", 2, 1, "", "", 0, 0, 100, 30, 60, 0, 40, 20]]
+    b = hb.battles([_hb_line(1, {"nations": [], "turns": [], "events": {}, "battles": rows})],
+                   exact=lambda key: 0.5)
+    plains = b["by_terrain"]["plains"]
+    assert plains["z"] == 0 and plains["expected_rate"] == 0.5 and plains["rate"] == 0.3
+
+
+def test_battles_from_old_lines_count_only_wholly_clean_rows():
+    rows = [["plains", 2, 1, "", "", 0, 0, 10, 6, 1, 0], ["plains", 3, 1, "", "", 0, 0, 10, 9, 0, 0]]
+    b = hb.battles([_hb_line(1, {"nations": [], "turns": [], "events": {}, "battles": rows})],
+                   exact=lambda key: 0.9)
+    assert b["by_terrain"]["plains"]["fought_out"] == 10
 
 
 def test_points_by_source_and_sources():
@@ -358,3 +377,22 @@ def test_hy_breasil_continuous_play_is_tracked_by_corrected_score():
     line = play_game("hy-breasil", {"players": 4, "turns": 6, "variant": "continuous"}, 2, ["random"])
     assert line["turn_scores"][-1][1] == [line["corrected_scores"][n] for n in line["players"]]
     assert line["turn_scores"][-1][1] != [line["scores"][n] for n in line["players"]]
+
+
+def test_hy_breasil_race_note_says_whether_the_races_rule_was_on():
+    """The nations section no longer says "the races rule was off" when it was on."""
+    from realms.games.hy_breasil.report import _no_race_note
+
+    def fig(on, games, races):
+        return {"games": games, "races_on": on, "by_race": {r: {} for r in races}}
+
+    assert _no_race_note(fig(0, 3, ["none"])) == "Race “none”: the races rule (§9.1) was off."
+    assert "was on in 2 of 3 games" in _no_race_note(fig(2, 3, ["elf", "none"]))
+    assert _no_race_note(fig(3, 3, ["elf", "troll"])) == ""
+
+
+def test_hy_breasil_nation_lifetimes_count_the_games_with_races():
+    lines = [play_game("hy-breasil", {"players": 3, "turns": 2, "rules": ["races"]}, 1, ["random"]),
+             play_game("hy-breasil", {"players": 3, "turns": 2}, 2, ["random"])]
+    f = hb.nation_lifetimes(lines)
+    assert (f["games"], f["races_on"]) == (2, 1)

@@ -34,15 +34,19 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def mean_ci(values: list[float], z: float = Z95) -> dict:
-    """``n``, ``mean``, ``sd`` (sample) and the 95% interval ``ci95`` of the mean."""
+def mean_ci(values: list[float], z: float = Z95, bounds: tuple[float, float] | None = None) -> dict:
+    """``n``, ``mean``, ``sd`` (sample) and the 95% interval ``ci95`` of the mean, clipped
+    to ``bounds`` (the metric's range: a share's interval never passes 1)."""
     n = len(values)
     if n == 0:
         return {"n": 0, "mean": None, "sd": None, "ci95": [None, None]}
     m = sum(values) / n
     sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
     half = z * sd / math.sqrt(n) if n > 1 else 0.0
-    return {"n": n, "mean": rounded(m), "sd": rounded(sd), "ci95": [rounded(m - half), rounded(m + half)]}
+    lo, hi = m - half, m + half
+    if bounds is not None:
+        lo, hi = max(bounds[0], lo), min(bounds[1], hi)
+    return {"n": n, "mean": rounded(m), "sd": rounded(sd), "ci95": [rounded(lo), rounded(hi)]}
 
 
 def quantile(sorted_values: list[float], q: float) -> float:
@@ -55,13 +59,14 @@ def quantile(sorted_values: list[float], q: float) -> float:
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
 
 
-def describe(values: list[float]) -> dict:
-    """Mean with its interval, and the five-number summary of ``values``."""
-    out = mean_ci(values)
+def describe(values: list[float], bounds: tuple[float, float] | None = None) -> dict:
+    """Mean with its interval (clipped to ``bounds``), and the five-number summary of
+    ``values`` (rounded as the figures keep numbers)."""
+    out = mean_ci(values, bounds=bounds)
     if values:
         s = sorted(values)
-        out.update({"min": s[0], "q1": rounded(quantile(s, 0.25)), "median": rounded(quantile(s, 0.5)),
-                    "q3": rounded(quantile(s, 0.75)), "max": s[-1]})
+        out.update({"min": _kept(s[0]), "q1": rounded(quantile(s, 0.25)), "median": rounded(quantile(s, 0.5)),
+                    "q3": rounded(quantile(s, 0.75)), "max": _kept(s[-1])})
     return out
 
 
@@ -69,6 +74,11 @@ def counts(values: Iterable) -> dict:
     """``{value: how often}``, keys as strings in ascending value order (JSON objects)."""
     c = Counter(values)
     return {str(k): c[k] for k in sorted(c)}
+
+
+def _kept(x):
+    """An observed value as the figures keep it: integers as they are, fractions rounded."""
+    return x if isinstance(x, int) else rounded(x)
 
 
 def rounded(x: float | None, nd: int = 4) -> float | None:

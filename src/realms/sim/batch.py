@@ -258,12 +258,14 @@ def _processes(game_id: str, options: dict, jobs: list[Job], chronicle: bool, wo
 
 
 def executor(game_id: str, options: dict, jobs: list[Job], *, workers: int = 1, cluster=None,
-             chronicle: bool = False, batch_size: int | None = None) -> Iterator[list[dict]]:
-    """Batches of finished lines, as they finish (in any order)."""
+             chronicle: bool = False, batch_size: int | None = None, on_connect=None) -> Iterator[list[dict]]:
+    """Batches of finished lines, as they finish (in any order); on a cluster,
+    ``on_connect(threads)`` is told its worker threads."""
     if cluster is not None:
         from .cluster import run_on_cluster
 
-        return run_on_cluster(cluster, game_id, options, jobs, chronicle=chronicle, batch_size=batch_size)
+        return run_on_cluster(cluster, game_id, options, jobs, chronicle=chronicle, batch_size=batch_size,
+                              on_connect=on_connect)
     if workers <= 1:
         return _in_process(game_id, options, jobs, chronicle)
     return _processes(game_id, options, jobs, chronicle, workers, batch_size)
@@ -362,7 +364,8 @@ def run(sim: Simulation, *, workers: int = 1, out: str | Path | None = None, res
     try:
         with progress_bar(sim.games, len(kept), f"{sim.game}", progress) as advance:
             with closing(executor(sim.game, options, jobs, workers=workers, cluster=cluster,
-                                  chronicle=chronicle, batch_size=batch_size)) as results:
+                                  chronicle=chronicle, batch_size=batch_size,
+                                  on_connect=lambda threads: setattr(info, "workers", threads))) as results:
                 for lines in results:
                     if file is not None:
                         file.append([{k: v for k, v in ln.items() if k != "chronicle"} for ln in lines])

@@ -141,11 +141,11 @@ def outcomes_html(o: dict, turn_word: str = "turn") -> str:
         return [label, pct(v["share"]), ci(v["ci95"], True), f"{v['games']} of {v['of']} games"]
 
     def spread(label: str, d: dict, nd: int = 1) -> list:
-        return [label, num(d["mean"], nd), ci(d["ci95"]),
-                f"sd {num(d['sd'], nd)}, {d.get('min', '–')}–{d.get('max', '–')}" if d["n"] else "no games"]
+        return [label, num(d["mean"], nd), ci(d["ci95"], nd=max(nd, 2)),
+                f"sd {num(d['sd'], nd)}, {span(d.get('min'), d.get('max'), nd)}" if d["n"] else "no games"]
 
     rows = [["balance", num(o["balance"], 3), "–", f"{len(o['seat_advantage'])} seats"]]
-    rows += [[f"advantage of seat {a['seat']}", pp(a["advantage"]), ci(a["ci95"], True),
+    rows += [[f"advantage of seat {a['seat']}", pp(a["advantage"]), ci_pp(a.get("advantage_ci95")),
               f"win share {pct(a['share'])} against a fair {pct(a['fair_share'])}"
               + (" — fair share outside the interval" if a["unfair"] else "")] for a in o["seat_advantage"]]
     rows += [share_row("completion", o["completion"]), share_row("shared victory", o["shared"]),

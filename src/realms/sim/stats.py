@@ -202,6 +202,7 @@ def outcomes(lines: list[dict]) -> dict:
     fair = 1 / len(seats) if seats else None
     advantage = [{"seat": s["seat"], "share": s["share"], "fair_share": rounded(fair),
                   "advantage": rounded(s["share"] - fair), "ci95": s["ci95"],
+                  "advantage_ci95": [rounded(s["ci95"][0] - fair), rounded(s["ci95"][1] - fair)],
                   "unfair": not (s["ci95"][0] <= fair <= s["ci95"][1])} for s in seats]
     ended = [ln for ln in lines if ln.get("over", True) and not ln.get("timed_out")]
     single = sum(1 for ln in ended if len(ln["winners"]) == 1)
@@ -218,9 +219,9 @@ def outcomes(lines: list[dict]) -> dict:
         "shared": _share(shared, n),
         "timeouts": _share(n - len(ended), n),
         "duration": game_length(lines),
-        "lead_changes": {"games": len(tracked), "per_game": describe(changes), "per_turn_end": mean_ci(per_turn),
+        "lead_changes": {"games": len(tracked), "per_game": describe(changes), "per_turn_end": mean_ci(per_turn, bounds=(0, 1)),
                          "games_with_a_change": _share(sum(1 for c in changes if c), len(tracked))},
-        "decisiveness": {"games": len(thresholds), "threshold": describe(thresholds),
+        "decisiveness": {"games": len(thresholds), "threshold": describe(thresholds, bounds=(0, 1)),
                          "non_winner_led": _share(sum(1 for d in thresholds if d >= 1), len(thresholds))},
         "definitions": OUTCOME_DEFINITIONS,
     }

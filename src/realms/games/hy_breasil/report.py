@@ -7,6 +7,8 @@ report's matplotlib set-up and writes its HTML with the report's table helpers.
 
 from __future__ import annotations
 
+from html import escape
+
 from realms.core.game import ReportSection
 from realms.core.report import ci, seat_colours, num, pct, pyplot, table
 
@@ -171,8 +173,19 @@ def _nations_html(figure: dict, img: str) -> str:
     parts.append(table(head, rows))
     parts.append('<p class="note">A nation lives from the turn it appears (from the sea, by civil war, or '
                  "cut off from its land) to the turn it falls, both counted. Nations still standing at the "
-                 "end count to the last turn. Race “none”: the races rule (§9.1) was off.</p></section>")
+                 f"end count to the last turn. {escape(_no_race_note(nat))}</p></section>")
     return "".join(parts)
+
+
+def _no_race_note(nat: dict) -> str:
+    """What race “none” means in these games: the races rule (§9.1) off in some or all of
+    them (nothing when every nation has a race)."""
+    if "none" not in nat["by_race"]:
+        return ""
+    on, games = nat.get("races_on", 0), nat.get("games", 0)
+    if on == 0:
+        return "Race “none”: the races rule (§9.1) was off."
+    return f"Race “none”: nations with no race drawn; the races rule (§9.1) was on in {on} of {games} games."
 
 
 def _table1_events_html(figure: dict, img: str) -> str:
@@ -209,16 +222,18 @@ def _battles_html(figure: dict, img: str) -> str:
     parts = []
     b = figure
     parts.append("<section><h2>Battles</h2>" + img)
-    parts.append(table(["terrain", "battles", "attacker won", "rate", "95% interval", "exact odds", "z",
-                        "a side retreated", "hits off greedy"],
+    parts.append(table(["terrain", "battles", "attacker won", "rate", "95% interval", "a side retreated",
+                        "hits off greedy", "fought out", "rate", "95% interval", "exact odds", "z"],
                         [[n, v["battles"], v["attacker_won"], pct(v["rate"]), ci(v["ci95"], True),
-                         pct(v["expected_rate"]), num(v["z"]), v["retreated"], v["off_policy"]]
-                        for n, v in b["by_terrain"].items()]))
-    parts.append(f'<p class="note">{num(b["per_game"]["mean"], 1)} battles a game. “Exact odds”: the mean, '
-                 "over these battles, of the attacker's chance to take the area from the exact solver "
-                 "(<code>realms odds</code>: same sizes, terrain, races, fervour and city; greedy hit "
-                 "assignment, nobody retreating). z: the simulated wins less the expected, in standard "
-                 "errors. Where bots retreat or spread hits (random bots do), the rates need not agree; "
-                 "with bots that play the solver's policy they must.</p></section>")
+                          v["retreated"], v["off_policy"], v.get("fought_out", "–"), pct(v.get("fought_out_rate")),
+                          ci(v.get("fought_out_ci95"), True), pct(v["expected_rate"]), num(v["z"])]
+                         for n, v in b["by_terrain"].items()]))
+    parts.append(f'<p class="note">{num(b["per_game"]["mean"], 1)} battles a game. Like with like: the '
+                 "exact odds (<code>realms odds</code>: same sizes, terrain, races, fervour and city) assume "
+                 "nobody retreats and every hit is assigned greedily, so they are compared only with the "
+                 "battles <em>fought out</em> that way. “Exact odds”: the mean, over those battles, of the "
+                 "attacker's chance to take the area; z: their wins less the expected, in standard errors "
+                 "(|z| above 2 is worth a look). The first rate is over every battle, retreats and all."
+                 "</p></section>")
     return "".join(parts)
 
