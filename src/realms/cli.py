@@ -219,7 +219,7 @@ def _print_game(state, as_json: bool, unit: str = "VP", chronicle: list[str] | N
 def _print_line(line: dict, as_json: bool, unit: str = "VP") -> None:
     """A game's JSON summary line, or its chronicle and final scores."""
     if as_json:
-        click.echo(json.dumps({k: v for k, v in line.items() if k not in ("bots", "stats", "turn_scores", "chronicle")},
+        click.echo(json.dumps({k: v for k, v in line.items() if k not in ("bots", "stats", "turn_scores", "design", "chronicle")},
                               ensure_ascii=False))
         return
     for text in line.get("chronicle", []):

@@ -129,6 +129,15 @@ class Game:
     #: ``watcher() -> realms.core.stats.Watcher``: a fresh statistics watcher for one game;
     #: what it keeps goes under a game line's ``"stats"`` (default: nothing game-specific).
     watcher: Callable[[], Any] | None = None
+    #: ``factions(state) -> [{dimension: value, …, "survives": bool} per seat]``: what each
+    #: seat was dealt (a nation's race, a starting state, a mission), read at every turn end,
+    #: its first value kept (``None``: not dealt yet); ``survives``: the seat is still in
+    #: the game.  The report gives win share, score and survival by each.
+    factions: Callable[[GameState], list[dict]] | None = None
+    #: ``usage(event) -> name | None``: the rule, ability or event an event shows being
+    #: used ("city built"), counted per game in a report (default: the event kinds);
+    #: ``usage(None)`` lists every name it may give, so one never used shows as 0.
+    usage: Callable[[Any], "str | None"] | None = None
     #: ``report_sections() -> (ReportSection, …)``: what a simulation report adds for this
     #: game, computed from the games' lines.
     report_sections: Callable[[], tuple["ReportSection", ...]] | None = None

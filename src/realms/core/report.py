@@ -108,7 +108,10 @@ def ci(interval, as_pct: bool = False, nd: int | None = None) -> str:
 
 def pp(x, nd: int = 1) -> str:
     """A difference of shares in percentage points, signed ("+3.2 pp")."""
-    return "–" if x is None else f"{100 * x:+.{nd}f} pp"
+    if x is None:
+        return "–"
+    v = 100 * x
+    return f"{0.0 if abs(v) < 0.5 * 10 ** -nd else v:+.{nd}f} pp"
 
 
 def ci_pp(interval, nd: int = 1) -> str:

@@ -34,6 +34,7 @@ from .runner import ScoreTrack, make_bots, summary
 from realms.core.stats import Several, watch
 
 from .stats import watcher_for
+from .track import DesignTrack
 
 #: one game to play: its seed and the bot of every seat (or one bot for all)
 Job = tuple[int, tuple[str, ...]]
@@ -96,8 +97,8 @@ class Simulation:
 def play_game(game_id: str, options: dict, seed: int, bots: Sequence[str], chronicle: bool = False) -> dict:
     """Play one game with bots and return its line: the JSON summary of ``realms simulate
     --json``, the seats' ``bots``, the game watcher's ``stats``, the scores at every turn
-    end (``turn_scores``, :class:`~realms.sim.runner.ScoreTrack`) and the ``chronicle`` if
-    asked.  The same answers as :func:`realms.sim.runner.run_game`: same state hash."""
+    end (``turn_scores``, :class:`~realms.sim.runner.ScoreTrack`), what a designer asks of
+    it (``design``, :class:`~realms.sim.track.DesignTrack`) and the ``chronicle`` if asked.  The same answers as :func:`realms.sim.runner.run_game`: same state hash."""
     game = get_game(game_id)
     state = game.new_game(options, seed)
     players = len(state.result()["players"])
@@ -105,7 +106,8 @@ def play_game(game_id: str, options: dict, seed: int, bots: Sequence[str], chron
     agents = make_bots(game, spec, players, seed)
     watcher = watcher_for(game)
     track = ScoreTrack(game)
-    tap = watch(state, Several(watcher, track))
+    design = DesignTrack(game)
+    tap = watch(state, Several(watcher, track, design))
     while True:
         pending = state.pending()
         if not pending:
@@ -114,12 +116,14 @@ def play_game(game_id: str, options: dict, seed: int, bots: Sequence[str], chron
         seat = d.player
         index = agents[seat].choose(d, lambda: state.view(seat))
         watcher.on_decision(state, d, index)
+        design.on_decision(state, d, index)
         state.apply_index(seat, index)
     tap.close()
     line = summary(state)
     line["bots"] = spec * players if len(spec) == 1 else spec
     line["stats"] = watcher.data()
     line["turn_scores"] = track.rows
+    line["design"] = design.data()
     if chronicle:
         line["chronicle"] = state.chronicle()
     return json.loads(json.dumps(line, ensure_ascii=False))

@@ -20,6 +20,7 @@ from realms.core.game import games
 from realms.core.report import (CHART_DIR, ci, ci_pp, expand, img, num, pct, pp, pyplot, save, seat_colours,
                                 seat_labels, span, table)
 
+from . import design_page
 from .stats import figures as compute_figures
 from .stats import game_sections
 
@@ -103,6 +104,8 @@ def draw_charts(summary: dict, folder: Path, sections: tuple = ()) -> dict[str, 
         ax2.legend(frameon=False, fontsize=7 if len(sc) > 6 else 8, ncol=2 if len(sc) > 6 else 1)
         charts["scores"] = save(fig, folder / "scores.svg")
 
+    if "design" in f:
+        charts.update(design_page.draw(f["design"], folder, summary.get("turn_word", "turn")))
     for section in sections:
         if section.chart is not None and section.key in f:
             fig = section.chart(f[section.key])
@@ -148,6 +151,10 @@ def outcomes_html(o: dict, turn_word: str = "turn") -> str:
     rows += [[f"advantage of seat {a['seat']}", pp(a["advantage"]), ci_pp(a.get("advantage_ci95")),
               f"win share {pct(a['share'])} against a fair {pct(a['fair_share'])}"
               + (" — fair share outside the interval" if a["unfair"] else "")] for a in o["seat_advantage"]]
+    se = o.get("seat_effect")
+    if se:
+        rows.append(["seat effect, all seats", f"χ² {num(se['chi2'])}", f"p = {num(se['p'], 4)}",
+                     f"{se['df']} df" + (" — the seats differ (5%)" if se["significant"] else "")])
     rows += [share_row("completion", o["completion"]), share_row("shared victory", o["shared"]),
              share_row("time-outs", o["timeouts"])]
     rows += [spread(f"{turn_word}s per game", o["duration"]["turns"]),
@@ -161,7 +168,7 @@ def outcomes_html(o: dict, turn_word: str = "turn") -> str:
              share_row("non-winner led", dc["non_winner_led"])]
     words = {"balance": "Balance", "seat_advantage": "Seat advantage", "completion": "Completion",
              "shared": "Shared victory", "timeouts": "Time-outs", "duration": "Duration",
-             "lead_changes": "Lead changes", "decisiveness": "Decisiveness"}
+             "lead_changes": "Lead changes", "decisiveness": "Decisiveness", "seat_effect": "Seat effect"}
     defs = "".join(f"<dt>{escape(words.get(k, k))}</dt><dd>{escape(text)}</dd>"
                    for k, text in o["definitions"].items())
     return ("<section><h2>Outcome metrics</h2>"
@@ -169,6 +176,20 @@ def outcomes_html(o: dict, turn_word: str = "turn") -> str:
             + f'<p class="note">A turn here is a {escape(turn_word)}; scores are sampled at the end of '
               "every one. Shares with no games behind them show “–”.</p>"
             + f"<dl>{defs}</dl></section>")
+
+
+def time_per_decision(run: dict, f: dict) -> float | None:
+    """Seconds a decision took: the run's wall time × its workers ÷ the decisions of the
+    games it played (``realms.sim.design.DEFINITIONS["time_per_decision"]``)."""
+    mean = f["outcomes"]["duration"]["decisions"]["mean"]
+    if not run.get("seconds") or not run.get("played") or not mean:
+        return None
+    return run["seconds"] * max(1, run.get("workers") or 1) / (mean * run["played"])
+
+
+def _per_decision(run: dict, f: dict) -> str:
+    t = time_per_decision(run, f)
+    return "" if t is None else f"; {1000 * t:.2f} ms a decision (wall time × workers ÷ decisions)"
 
 
 def render_html(summary: dict, charts: dict[str, str], sections: tuple = ()) -> str:
@@ -187,7 +208,8 @@ def render_html(summary: dict, charts: dict[str, str], sections: tuple = ()) -> 
         parts.append(f"<p>{run.get('played', 0)} games played in {run.get('seconds', 0):.1f} s "
                      f"({run.get('games_per_second', 0):.1f} games/s) on "
                      f"{escape(str(run.get('cluster') or str(run.get('workers', 1)) + ' worker(s)'))}"
-                     f"{'; ' + str(run['resumed']) + ' kept from an earlier run' if run.get('resumed') else ''}</p>")
+                     f"{'; ' + str(run['resumed']) + ' kept from an earlier run' if run.get('resumed') else ''}"
+                     f"{_per_decision(run, f)}</p>")
     parts.append("</header><main>")
 
     seats = f["win_share_by_seat"]
@@ -214,6 +236,8 @@ def render_html(summary: dict, charts: dict[str, str], sections: tuple = ()) -> 
                  f'({ln["turns"]["min"]}–{ln["turns"]["max"]}), with {num(ln["decisions"]["mean"], 0)} '
                  "decisions each.</p></section>")
     parts.append(outcomes_html(f["outcomes"], summary.get("turn_word", "turn")))
+    if "design" in f:
+        parts.append(design_page.html(f["design"], charts, unit, summary.get("turn_word", "turn")))
 
     for section in sections:
         if section.key in f:

@@ -196,7 +196,10 @@ def _share(k: float, n: int) -> dict:
 
 
 def outcomes(lines: list[dict]) -> dict:
-    """The outcome metrics every game has (:data:`OUTCOME_DEFINITIONS`)."""
+    """The outcome metrics every game has (:data:`OUTCOME_DEFINITIONS`), and the seat
+    effect as one test (:func:`realms.sim.design.seat_effect`)."""
+    from .design import DEFINITIONS, seat_effect
+
     n = len(lines)
     seats = win_share_by_seat(lines)
     fair = 1 / len(seats) if seats else None
@@ -221,9 +224,10 @@ def outcomes(lines: list[dict]) -> dict:
         "duration": game_length(lines),
         "lead_changes": {"games": len(tracked), "per_game": describe(changes), "per_turn_end": mean_ci(per_turn, bounds=(0, 1)),
                          "games_with_a_change": _share(sum(1 for c in changes if c), len(tracked))},
+        "seat_effect": seat_effect(seats),
         "decisiveness": {"games": len(thresholds), "threshold": describe(thresholds, bounds=(0, 1)),
                          "non_winner_led": _share(sum(1 for d in thresholds if d >= 1), len(thresholds))},
-        "definitions": OUTCOME_DEFINITIONS,
+        "definitions": {**OUTCOME_DEFINITIONS, "seat_effect": DEFINITIONS["seat_effect"]},
     }
 
 
@@ -245,12 +249,15 @@ def game_sections(lines: list[dict]) -> tuple:
 def figures(lines: list[dict], sections: tuple | None = None) -> dict:
     """Every figure for these games (lines in any order: they are sorted by seed): those
     every game has, then each report section's (``sections``; default: the game's own)."""
+    from .design import figures as design_figures
+
     lines = sorted(lines, key=lambda ln: ln["seed"])
     out: dict[str, Any] = {
         "games": len(lines),
         "win_share_by_seat": win_share_by_seat(lines),
         "scores": score_distribution(lines),
         "outcomes": outcomes(lines),
+        "design": design_figures(lines),
     }
     for section in game_sections(lines) if sections is None else sections:
         figure = section.figure(lines)

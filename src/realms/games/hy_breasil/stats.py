@@ -24,6 +24,38 @@ def scores_now(state) -> list[float]:
     return list(state.vp)
 
 
+def factions(state) -> list[dict]:
+    """What each seat was dealt (``Game.factions``): the race (§9.1) and the starting sea
+    (§5) of its first nation; it survives while one of its nations holds land."""
+    out = []
+    for p in range(len(state.names)):
+        mine = [n for nid, n in sorted(state.nations.items()) if n.owner == p]
+        first = mine[0] if mine else None
+        sea = first.start_sea if first is not None else None
+        out.append({"race": (first.race or "none") if first is not None and state.races_on else None,
+                    "starting sea": state.board.names[sea] if sea is not None else None,
+                    "survives": any(n.land for n in mine)})
+    return out
+
+
+#: the events that show a rule or ability used, and what to call the use
+USAGE = {"city-built": "city built (§9.3.1 City building)", "capital": "capital chosen (§9.3.1 Capital)",
+         "civil-war": "civil war (§6.1)", "nation-splits": "nation cut off (§6.4)", "plague": "plague (§9.4)",
+         "submission": "submission (§9.5)", "prophecy": "prophecy (§9.3.1)", "absorption": "absorption"}
+
+
+def usage(event) -> str | None:
+    """The rule or ability ``event`` shows used (``Game.usage``): an ability gained by
+    name (§9.3.1), a city built, a capital chosen, a civil war…; ``None``: every name."""
+    from .abilities import NAMES
+
+    if event is None:
+        return [f"ability gained: {name}" for name in NAMES.values()] + list(USAGE.values())
+    if event.kind == "ability":
+        return f"ability gained: {NAMES.get(event.data.get('ability'), event.data.get('ability'))}"
+    return USAGE.get(event.kind)
+
+
 #: Field order of one row of a Hy Breasil line's ``battles`` tally.
 BATTLE_FIELDS = ("terrain", "attackers", "defenders", "attacker_race", "defender_race", "fervour",
                  "city", "battles", "attacker_won", "retreated", "off_policy", "fought_out", "fought_out_won")

@@ -37,6 +37,24 @@ def evaluate(s: "V2State") -> list[float]:
     return [r / total for r in raw] if total else [1 / s.n] * s.n
 
 
+def factions(s: "V2State") -> list[dict]:
+    """What each seat was dealt (``Game.factions``): its mission's kind (2.4.1) and its
+    starting field, where its capitol stands at the first turn end (2.2); it survives
+    while it is alive (V2-Q34)."""
+    out = []
+    for p in range(s.n):
+        home = next((f for f, owner in enumerate(s.capitol) if owner == p), None)
+        out.append({"mission": s.missions[p][0], "starting field": home, "survives": s.alive[p]})
+    return out
+
+
+def usage(event) -> str | None:
+    """The rule an event shows used (``Game.usage``; ``None``: every name)."""
+    names = {"recruit": "recruit", "build": "warehouse built", "capitol-falls": "capitol taken",
+             "conquest": "conquest", "eliminated": "player eliminated"}
+    return list(names.values()) if event is None else names.get(event.kind)
+
+
 class Version2Watcher(Watcher):
     """Battles fought and won, conquests, recruits, and how the game ended."""
 
