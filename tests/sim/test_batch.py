@@ -28,7 +28,7 @@ def test_a_line_is_the_simulate_json_summary_plus_bots_and_stats():
     game = get_game("hy-breasil")
     line = play_game("hy-breasil", {"players": 3, "turns": 3}, 5, ["random"])
     expected = json.loads(json.dumps(summary(run_game(game, {"players": 3, "turns": 3}, 5, ["random"]))))
-    assert {k: v for k, v in line.items() if k not in ("bots", "stats", "turn_scores")} == expected
+    assert {k: v for k, v in line.items() if k not in ("bots", "stats", "turn_scores", "design")} == expected
     assert line["bots"] == ["random"] * 3 and line["stats"]["kind"] == "hy-breasil"
 
 

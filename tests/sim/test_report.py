@@ -89,7 +89,7 @@ def test_outcome_metrics_in_the_summary_and_defined_on_the_page(hb_report):
 def test_report_page_shows_existing_charts_and_tables(hb_report):
     refs = _refs(hb_report / "index.html")
     assert {"charts/win_share.svg", "charts/scores.svg", "charts/nations.svg", "charts/table1_events.svg",
-            "charts/areas_by_turn.svg", "charts/battles.svg"} == set(refs.imgs)
+            "charts/areas_by_turn.svg", "charts/battles.svg", "charts/decided.svg", "charts/decisions.svg"} == set(refs.imgs)
     for src in refs.imgs:
         chart = hb_report / src
         assert chart.is_file() and chart.read_text().lstrip().startswith("<?xml") and "<svg" in chart.read_text()
@@ -188,9 +188,10 @@ def test_a_game_without_analysis_hooks_gets_the_shared_report(tmp_path, monkeypa
         assert ln["turn_scores"][-1][1] == [ln["scores"][name] for name in ln["players"]]
     summary = write_report(tmp_path, lines, {"game": "brian-boru", "game_name": "Bare"}, sections=())
     f = summary["figures"]
-    assert set(f) == {"games", "win_share_by_seat", "scores", "outcomes"}
+    assert set(f) == {"games", "win_share_by_seat", "scores", "outcomes", "design"}
     assert f["outcomes"]["lead_changes"]["games"] == 2 and f["outcomes"]["decisiveness"]["games"] == 2
-    assert set(_refs(tmp_path / "index.html").imgs) == {"charts/win_share.svg", "charts/scores.svg"}
+    assert set(_refs(tmp_path / "index.html").imgs) == {"charts/win_share.svg", "charts/scores.svg", "charts/decided.svg",
+                                                          "charts/decisions.svg"}
 
 
 def test_number_formatting_on_the_outcome_table():

@@ -270,7 +270,7 @@ def test_figures_add_the_game_sections():
     assert {"nations", "table1_events", "areas_by_turn", "battles"} <= set(figs) and "points_by_source" not in figs
     assert set(stats.figures([{**line, "game": "hy-breasil"}])) == set(figs)
     plain = stats.figures([_line(2, {"A": 1, "B": 2}, ["B"])])
-    assert set(plain) == {"games", "win_share_by_seat", "scores", "outcomes"}
+    assert set(plain) == {"games", "win_share_by_seat", "scores", "outcomes", "design"}
     no_stats = stats.figures([_line(2, {"A": 1, "B": 2}, ["B"])], sections=hb_report.sections())
     assert set(no_stats) == set(plain)  # lines without Hy Breasil's stats: no section
 
