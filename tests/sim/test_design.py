@@ -74,8 +74,10 @@ def test_leader_at_turn_t_wins():
 
 def test_decisiveness_moves_and_stability_as_ludii_defines_them():
     line = _line(1, {"A": 6, "B": 4}, ["A"], [(1, [1, 3]), (2, [3, 3]), (3, [7, 2]), (4, [6, 4])])
-    # B's highest share: 0.75 (turn 1); A's passes it first at turn 3 (7/9): turn ends 3 and 4 of 4
+    # B's highest share: 0.75 (turn 1); A's passes it first at turn 3 (7/9): 2 of 4 turn ends before
     assert design.decisiveness_moves(line) == 0.5
+    never = _line(3, {"A": 2, "B": 1}, ["A"], [(1, [1, 3]), (2, [2, 1])])  # A's 2/3 never tops B's 3/4
+    assert design.decisiveness_moves(never) == 1.0
     a = [0.25, 0.5, 7 / 9, 0.6]
     var_a = sum((x - sum(a) / 4) ** 2 for x in a) / 4
     assert design.stability(line) == pytest.approx(var_a)  # B's shares mirror A's: same variance
@@ -150,6 +152,36 @@ def test_every_new_figure_recomputed_from_games_jsonl(tmp_path):
         if len(share) > 1:
             stab.append(share.var(axis=0).mean())
     assert d["decided"]["stability"]["mean"] == pytest.approx(np.mean(stab), abs=1e-4)
+
+    # decisiveness moves: the share of turn ends before a winner's share tops every loser's best
+    dm = []
+    for g in games:
+        won = [g["players"].index(w) for w in g["winners"]]
+        lost = [i for i in range(len(g["players"])) if i not in won]
+        sc = np.clip(np.array([s for _, s in g["turn_scores"]], dtype=float), 0, None)
+        if not won or not lost or not len(sc):
+            continue
+        tot = sc.sum(axis=1, keepdims=True)
+        share = np.where(tot > 0, sc / np.where(tot > 0, tot, 1), 1 / sc.shape[1])
+        above = np.flatnonzero(share[:, won].max(axis=1) > share[:, lost].max())
+        dm.append(above[0] / len(share) if len(above) else 1.0)
+    assert d["decided"]["decisiveness_moves"]["mean"] == pytest.approx(np.mean(dm), abs=1e-4)
+
+    # lead changes by turn
+    for row in d["decided"]["lead_change_by_turn"]:
+        flags = []
+        for g in games:
+            led = [(t, frozenset(np.flatnonzero(np.array(s) == max(s)))) for t, s in g["turn_scores"]
+                   if len(set(s)) > 1]
+            flags += [int(now != before) for (_, before), (t, now) in zip(led, led[1:]) if t == row["turn"]]
+        assert row["games"] == len(flags) and row["share"] == pytest.approx(np.mean(flags), abs=1e-4)
+
+    # state size and hidden share
+    views = [g["design"]["views"] for g in games]
+    assert d["decisions"]["state_size"]["mean"] == pytest.approx(np.mean([np.mean([v[1] for v in vs]) for vs in views]),
+                                                                  abs=1e-3)
+    hidden = [np.mean([h / v[1] for v in vs for h in v[2]]) for vs in views]
+    assert d["decisions"]["hidden_share"]["mean"] == pytest.approx(np.mean(hidden), abs=1e-4)
 
     # branching factor and forced share
     kinds = [g["design"]["decision_kinds"] for g in games]

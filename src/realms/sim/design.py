@@ -42,9 +42,10 @@ DEFINITIONS = {
     "decisiveness_moves": "A seat's evaluation at a turn end is its share of all positive scores then "
                           "(the default evaluation of realms's search). The decisiveness threshold of a game "
                           "is the highest evaluation a seat that did not win reached; decisiveness moves is "
-                          "the share of the game's turn ends from the first at which a winner's evaluation "
-                          "exceeded that threshold to the end (0: never; higher: decided earlier). (Ludii: "
-                          "DecisivenessMoves, by turn ends rather than moves.)",
+                          "the share of the game's turn ends that passed before a winner's evaluation first "
+                          "exceeded that threshold (1 if it never did): low, the game was decided early; near "
+                          "1, only at the end. (Ludii: DecisivenessMoves, whose description reads “one minus "
+                          "the share of moves after…”, counted over turn ends rather than moves.)",
     "stability": "The variance of each seat's evaluation over the game's turn ends, averaged over the "
                  "seats: low when standings hardly move. (Ludii: Stability.)",
     "lead_change_by_turn": "The share of games whose leaders at the end of turn t differ from the leaders "
@@ -205,8 +206,8 @@ def decisiveness_moves(line: dict) -> float | None:
     threshold = max(e[i] for e in evals for i in range(len(e)) if i not in winners)
     for k, e in enumerate(evals):
         if max(e[i] for i in winners) > threshold:
-            return (len(evals) - k) / len(evals)
-    return 0.0
+            return k / len(evals)
+    return 1.0
 
 
 def stability(line: dict) -> float | None:
