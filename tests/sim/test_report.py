@@ -82,7 +82,7 @@ def test_outcome_metrics_in_the_summary_and_defined_on_the_page(hb_report):
     for text in OUTCOME_DEFINITIONS.values():
         assert escape(text) in html
     for label in ("balance", "advantage of seat 4", "completion", "time-outs", "lead changes per game",
-                  "decisiveness threshold", "non-winner led"):
+                  "decisiveness moves", "non-winner led"):
         assert f"<td class=\"l\">{label}</td>" in html
 
 
@@ -202,6 +202,8 @@ def test_number_formatting_on_the_outcome_table():
     from realms.sim.report import outcomes_html
 
     assert core_report.ci([0.991, 1.0], nd=3) == "0.991 – 1.000"
+    assert core_report.span(0.7631578947368421, 1.0) == "0.76–1"
+    assert core_report.pp(-0.00001) == "+0.0 pp"
     assert core_report.ci([0.9962, 0.9978]) != "1.00 – 1.00"
     assert stats.mean_ci([1.0, 1.0, 0.97], bounds=(0, 1))["ci95"][1] == 1.0
     assert stats.mean_ci([1.0, 1.0, 0.97])["ci95"][1] > 1.0  # what the bound is for

@@ -137,7 +137,7 @@ def options_text(options: dict) -> str:
                      for k, v in sorted(options.items()) if v not in (None, [], "", {}))
 
 
-def outcomes_html(o: dict, turn_word: str = "turn") -> str:
+def outcomes_html(o: dict, turn_word: str = "turn", design: dict | None = None) -> str:
     """The outcome metrics (:func:`realms.sim.stats.outcomes`): a table, and below it what
     each one means."""
     def share_row(label: str, v: dict) -> list:
@@ -164,7 +164,7 @@ def outcomes_html(o: dict, turn_word: str = "turn") -> str:
              [f"lead changes per {turn_word} end", num(lc["per_turn_end"]["mean"], 3),
               ci(lc["per_turn_end"]["ci95"]), f"over {lc['games']} games with scores by {turn_word}"],
              share_row("games with a lead change", lc["games_with_a_change"]),
-             spread("decisiveness threshold", dc["threshold"], 3),
+             *([spread("decisiveness moves", design["decided"]["decisiveness_moves"], 3)] if design else []),
              share_row("non-winner led", dc["non_winner_led"])]
     words = {"balance": "Balance", "seat_advantage": "Seat advantage", "completion": "Completion",
              "shared": "Shared victory", "timeouts": "Time-outs", "duration": "Duration",
@@ -235,7 +235,7 @@ def render_html(summary: dict, charts: dict[str, str], sections: tuple = ()) -> 
     parts.append(f'<p class="note">Games lasted {num(ln["turns"]["mean"], 1)} {turns} on average '
                  f'({ln["turns"]["min"]}–{ln["turns"]["max"]}), with {num(ln["decisions"]["mean"], 0)} '
                  "decisions each.</p></section>")
-    parts.append(outcomes_html(f["outcomes"], summary.get("turn_word", "turn")))
+    parts.append(outcomes_html(f["outcomes"], summary.get("turn_word", "turn"), f.get("design")))
     if "design" in f:
         parts.append(design_page.html(f["design"], charts, unit, summary.get("turn_word", "turn")))
 

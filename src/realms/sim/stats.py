@@ -131,7 +131,9 @@ OUTCOME_DEFINITIONS = {
                     "lead; low, the winners were never challenged. “Non-winner led”: the share of games "
                     "in which a seat that did not win held or shared the lead at some turn end. "
                     "(Ludii: Decisiveness Threshold, with the standing in place of a search's "
-                    "evaluation.)",
+                    "evaluation.) The threshold is near 1 in almost every game of every game here, "
+                    "so it is kept in summary.json only; the table shows decisiveness moves, when the "
+                    "winner's share first passed it (defined below).",
 }
 
 
