@@ -9,6 +9,7 @@ from realms.core.agents import RandomBot
 from realms.games.brian_boru import stats as bb
 from realms.games.hy_breasil import report as hb_report
 from realms.games.hy_breasil import stats as hb
+from realms.core import stats as core_stats
 from realms.sim import stats
 from realms.sim.batch import play_game
 from realms.sim.runner import run_game
@@ -305,7 +306,7 @@ def test_event_delta_is_the_change_in_land_over_the_turn():
     """Recompute one game's deltas from its own per-turn land counts."""
     w = hb.HyBreasilWatcher()
     state = get_game("hy-breasil").new_game({"players": 3, "turns": 5}, 4)
-    tap = stats.watch(state, w)
+    tap = core_stats.watch(state, w)
     bots = [RandomBot(s) for s in range(3)]
     while state.pending():
         d = state.pending()[0]

@@ -93,7 +93,7 @@ def html(design: dict, charts: dict, score_name: str = "VP", turn_word: str = "t
         parts.append("</section>")
     u = design["usage"]
     if u["names"]:
-        parts.append(f"<section><h2>Rules used</h2>")
+        parts.append("<section><h2>Rules used</h2>")
         parts.append(table(["rule, ability or event" if u["source"] == "usage" else "event kind", "per game",
                             "95% interval", "games using it", "95% interval"],
                            [[k, num(v["per_game"]["mean"]), ci(v["per_game"]["ci95"]), pct(v["share_used"]),

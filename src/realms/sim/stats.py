@@ -1,32 +1,29 @@
-"""What a simulation measures: per-game watchers, and the figures over many games.
+"""What a simulation measures: the figures over many games.
 
 Two halves, joined by one plain-JSON line per game (``games.jsonl``):
 
-* **Watching a game.**  :func:`watch` taps a state's append-only event list: a
-  :class:`Watcher` sees every event as it is logged, with the live state beside it, the
-  end of every turn (the state just before the first event of the next turn, and the
-  final state), and — when the batch runner plays the game — every decision and the
-  index answered.  A game's own watcher (``Game.watcher``) keeps the few numbers its
-  report sections need under the line's ``"stats"`` key; the runner's score track keeps
-  each seat's score at every turn end (``"turn_scores"``).  Nothing in the rules code
-  knows it is watched.
+* **Watching a game.**  :func:`realms.core.stats.watch` taps a state's append-only event
+  list for a :class:`~realms.core.stats.Watcher`.  A game's own watcher
+  (``Game.watcher``, :func:`watcher_for`) keeps the few numbers its report sections need
+  under the line's ``"stats"`` key; the runner's score track keeps each seat's score at
+  every turn end (``"turn_scores"``) and its design track what :mod:`realms.sim.design`
+  needs (``"design"``).  Nothing in the rules code knows it is watched.
 * **Figures.**  :func:`figures` turns a list of game lines into ``summary.json``'s
   figures: those every game has (win shares, scores, length, the outcome metrics of
-  :func:`outcomes`) and the game's own report sections.  Each figure is a small function
-  of the lines, tested on hand-made inputs.
+  :func:`outcomes`, a designer's figures of :mod:`realms.sim.design`) and the game's own
+  report sections.  Each figure is a small function of the lines, tested on hand-made
+  inputs.
 
 Intervals are 95%: Wilson's for shares (wins, rates), the normal approximation
-(mean ± 1.96·sd/√n) for means.
+(mean ± 1.96·sd/√n, clipped to the metric's range) for means.
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter, defaultdict
 from typing import Any
 
-from realms.core.stats import (Z95, Several, Watch, Watcher, counts, describe, mean_ci, quantile, rounded,
-                               watch, wilson)
+from realms.core.stats import Watcher, counts, describe, mean_ci, rounded, wilson
 
 # =========================================================================== watching
 
