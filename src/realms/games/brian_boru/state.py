@@ -17,9 +17,8 @@ from realms.core.engine import Field, GameState, copy_lists
 from realms.core.events import EVERYONE, Event
 
 from .steps import STEPS
-from .tables import COLOUR_NAMES, Tables, load_tables
+from .tables import COLOUR_NAMES, NOBODY, Tables, load_tables
 
-NOBODY = -1
 BOARD = -1
 VIKINGS = -2
 

@@ -117,11 +117,6 @@ class Battle:
                 f"{MAX_BEST_UNITS} units a side, got {max(self.attackers, self.defenders)}"
             )
 
-    def with_sizes(self, attackers: int, defenders: int) -> "Battle":
-        d = asdict(self)
-        d.update(attackers=attackers, defenders=defenders, attackers_wounded=0, defenders_wounded=0)
-        return Battle(**d)
-
     @property
     def attacker_start(self) -> tuple[int, int, int]:
         """(unhurt, wounded, retreated) of the attackers when the next round starts."""

@@ -289,7 +289,7 @@ class HBState(GameState):
     def log_data(self, kind: str, text: str, data: dict, audience: "tuple[int, ...] | None" = EVERYONE) -> None:
         """:meth:`log` with its data as a dict, for callers that hold one: compiled, a call
         spreading a dict (``log(..., **data)``) goes through Python's calling convention
-        (~4k instructions, issue 19), where this one is a direct call."""
+        (~4k instructions), where this one is a direct call."""
         events = self.events
         if events:
             last = events[-1]
@@ -305,13 +305,10 @@ class HBState(GameState):
         else:  # a watcher's tap (sim.stats), whose append is its own
             events.append(event)
 
-    def amend(self, kind: str, text: str, **data) -> bool:
-        """Rewrite the last event if it is of ``kind`` (a line that grows as the nation
-        goes on, such as the areas it takes); False if the last event is another."""
-        return self.amend_data(kind, text, data)
-
     def amend_data(self, kind: str, text: str, data: dict) -> bool:
-        """:meth:`amend` with its data as a dict (a direct call, see :meth:`log_data`)."""
+        """Rewrite the last event if it is of ``kind`` (a line that grows as the nation
+        goes on, such as the areas it takes); False if the last event is another.  The data
+        as a dict: a direct call, see :meth:`log_data`."""
         events = self.events
         if not events or events[-1].kind != kind or events[-1].turn != self.turn:
             return False

@@ -126,13 +126,6 @@ class Look:
         self.rules = frozenset(view.get("rules") or opts.get("rules") or ())
 
     # -- ownership -----------------------------------------------------------------------
-    def owner_of_area(self, a: int) -> int:
-        nid = self.area_nation[a]
-        if nid == EMPTY:
-            return EMPTY
-        n = self.nations.get(nid)
-        return n.owner if n is not None else EMPTY
-
     def colour_land(self, player: int) -> int:
         """Land held by any nation of ``player`` (a "colour")."""
         mask = 0
