@@ -310,7 +310,7 @@ class HistoryMeasure:
     #: event kinds that only mark where a turn begins (its heading says as much)
     marker_kinds: frozenset = frozenset()
     #: colours of seats 0, 1, … where a game has none of its own
-    palette = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
+    palette: tuple[str, ...] = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
 
     def on_event(self, state: GameState, event) -> None:
         """``event`` is being logged (a measure may follow who split from whom)."""

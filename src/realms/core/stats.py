@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Iterable
+from typing import Any, Callable, Iterable, Sequence
 
 Z95 = 1.96
 
@@ -34,7 +34,7 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def mean_ci(values: list[float], z: float = Z95, bounds: tuple[float, float] | None = None) -> dict:
+def mean_ci(values: Sequence[float], z: float = Z95, bounds: tuple[float, float] | None = None) -> dict:
     """``n``, ``mean``, ``sd`` (sample) and the 95% interval ``ci95`` of the mean, clipped
     to ``bounds`` (the metric's range: a share's interval never passes 1)."""
     n = len(values)
@@ -49,7 +49,7 @@ def mean_ci(values: list[float], z: float = Z95, bounds: tuple[float, float] | N
     return {"n": n, "mean": rounded(m), "sd": rounded(sd), "ci95": [rounded(lo), rounded(hi)]}
 
 
-def quantile(sorted_values: list[float], q: float) -> float:
+def quantile(sorted_values: Sequence[float], q: float) -> float:
     """Linear-interpolation quantile (numpy's default) of already sorted values."""
     if not sorted_values:
         raise ValueError("quantile of no values")
@@ -59,7 +59,7 @@ def quantile(sorted_values: list[float], q: float) -> float:
     return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
 
 
-def describe(values: list[float], bounds: tuple[float, float] | None = None) -> dict:
+def describe(values: Sequence[float], bounds: tuple[float, float] | None = None) -> dict:
     """Mean with its interval (clipped to ``bounds``), and the five-number summary of
     ``values`` (rounded as the figures keep numbers)."""
     out = mean_ci(values, bounds=bounds)
@@ -115,6 +115,7 @@ class _Tap(list):
     """An event list that tells a callback about each event before appending it."""
 
     __slots__ = ("callback",)
+    callback: Callable[[Any], None]
 
     def append(self, event) -> None:  # noqa: D401 - list API
         self.callback(event)

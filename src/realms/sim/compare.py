@@ -24,6 +24,7 @@ import math
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
+from typing import Any, Callable
 
 from realms.core.report import ci, ci_pp, num, pct, pp, table
 from realms.core.stats import Z95, rounded, wilson
@@ -58,7 +59,7 @@ class Metric:
     key: str
     label: str
     kind: str  # "share" or "mean"
-    read: object  # summary -> (k, n) | (mean, sd, n, ci95) | None
+    read: Callable[[dict], Any]  # summary -> (k, n) | (mean, sd, n, ci95) | None
 
 
 def _share(path: tuple):
@@ -177,7 +178,7 @@ def compare(summaries: list[dict]) -> dict:
         values = [m.read(s) for s in summaries]
         if all(v is None for v in values):
             continue
-        row = {"key": m.key, "label": m.label, "kind": m.kind, "values": [], "diffs": []}
+        row: dict[str, Any] = {"key": m.key, "label": m.label, "kind": m.kind, "values": [], "diffs": []}
         for v in values:
             if v is None:
                 row["values"].append(None)

@@ -31,7 +31,7 @@ def build_summary(lines: list[dict], simulation: dict, run: dict | None = None,
     """The summary of these games: ``simulation`` (what was run), ``run`` (how), the
     game's ``score_name`` and ``turn_word`` (unless ``simulation`` says), and every
     figure, with the report ``sections`` (default: those of the game the lines are of)."""
-    game = games().get(simulation.get("game") or (lines[0].get("game") if lines else None))
+    game = games().get(simulation.get("game") or (lines[0].get("game", "") if lines else ""))
     words = {"score_name": game.score_name, "turn_word": game.turn_word} if game else {}
     return {"format": "realms-simulation-summary", "version": 2, **words, **simulation,
             "run": run or {}, "figures": compute_figures(lines, sections)}
@@ -61,7 +61,7 @@ def draw_charts(summary: dict, folder: Path, sections: tuple = ()) -> dict[str, 
     f = summary["figures"]
     unit = summary.get("score_name", "VP")
     charts: dict[str, str] = {}
-    game = games().get(summary.get("game"))
+    game = games().get(summary.get("game") or "")
     n_seats = len(f["win_share_by_seat"])
     colours = game.seat_colours(n_seats) if game else seat_colours(n_seats)
 

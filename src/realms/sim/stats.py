@@ -241,7 +241,7 @@ def game_sections(lines: list[dict]) -> tuple:
         return ()
     from realms.core.game import games
 
-    game = games().get(ids.pop())
+    game = games().get(str(ids.pop()))
     return tuple(game.report_sections()) if game is not None and game.report_sections else ()
 
 
