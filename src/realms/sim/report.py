@@ -74,6 +74,8 @@ def draw_charts(summary: dict, folder: Path, sections: tuple = ()) -> dict[str, 
         ax.bar(xs, shares, color=[colours[x - 1] for x in xs], edgecolor="#333", lw=0.5, yerr=err, capsize=5)
         ax.axhline(1 / len(seats), color="#444", ls="--", lw=1, label=f"fair share 1/{len(seats)}")
         ax.set_xticks(xs, seat_labels(xs))
+        if n_seats > 6:
+            ax.set_xlabel("seat")
         ax.set_ylabel("win share (95% interval)")
         ax.set_title("Win share by seat")
         ax.legend(frameon=False)
@@ -88,6 +90,8 @@ def draw_charts(summary: dict, folder: Path, sections: tuple = ()) -> dict[str, 
             patch.set_facecolor(colours[i])
             patch.set_alpha(0.6)
         ax1.set_xticks(range(1, len(sc) + 1), seat_labels([s["seat"] for s in sc]))
+        if len(sc) > 6:
+            ax1.set_xlabel("seat")
         ax1.set_ylabel(f"final {unit}")
         ax1.set_title(f"Final {unit} by seat")
         lo = min(min(d) for d in data if d) if any(data) else 0
