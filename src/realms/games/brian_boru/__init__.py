@@ -81,6 +81,7 @@ GAME = Game(
     scores_now=_scores_now,
     evaluate=lazy(".evaluate:evaluate", __package__),
     watcher=lazy(".stats:BrianBoruWatcher", __package__),
+    factions=lazy(".stats:factions", __package__),
     report_sections=lazy(".report:sections", __package__),
     history_measure=lazy(".history:TownsControlled", __package__),
     # shuffled decks; hands, packets and the leftover card unseen; everyone drafts at once

@@ -13,6 +13,16 @@ from realms.core.stats import Watcher, rounded
 # --------------------------------------------------------------------------- Brian Boru
 
 
+def factions(state) -> list[dict]:
+    """What each seat was dealt (``Game.factions``): its place in the order of play from
+    the starting player the die chose (Setup: "the starting player", then clockwise); no
+    seat leaves the game."""
+    first = state.first_player
+    return [{"place from the starting player": (p - first) % state.n + 1 if first >= 0 else None,
+             "survives": True} for p in range(state.n)]
+
+
+
 def point_source(why: str) -> str:
     """A Brian Boru scoring reason as a source: ``claim token of Munster`` → ``claim
     tokens``, ``towns in 5 regions`` → ``regions``; other reasons are their own source."""
