@@ -16,7 +16,7 @@ from __future__ import annotations
 from realms.core.engine import Field, GameState, copy_lists
 from realms.core.events import EVERYONE, Event
 
-from .steps import STEPS
+from .steps import GAME_ID, STEPS
 from .tables import COLOUR_NAMES, NOBODY, Tables, load_tables
 
 BOARD = -1
@@ -24,7 +24,7 @@ VIKINGS = -2
 
 
 class BBState(GameState):
-    GAME_ID = "brian-boru"
+    GAME_ID = GAME_ID
     STEPS = STEPS
     FIELDS = (
         # static for the game: shared by clones, not hashed

@@ -43,6 +43,7 @@ from functools import lru_cache
 import numpy as np
 
 from .combat import hit_outcomes
+from .steps import GAME_ID
 from .tables import RACES, TERRAINS, Tables, load_tables
 
 POLICIES = ("greedy", "best")
@@ -214,7 +215,7 @@ class OddsResult:
 
     def to_json(self) -> dict:
         out = {
-            "game": "hy-breasil",
+            "game": GAME_ID,
             "method": self.method,
             **{k: v for k, v in asdict(self.battle).items()},
             "attacker_wins": self.attacker_wins,

@@ -15,7 +15,7 @@ from realms.core.engine import Field, GameState, copy_optional_list
 from realms.core.events import EVERYONE, Event
 
 from .board import EMPTY, Board, load_board, map_name
-from .steps import STEPS
+from .steps import GAME_ID, STEPS
 from .tables import Tables
 
 
@@ -102,7 +102,7 @@ class Nation:
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # the odds calculator counts its rounds
 class HBState(GameState):
-    GAME_ID = "hy-breasil"
+    GAME_ID = GAME_ID
     STEPS = STEPS
     FIELDS = (
         # static for the game: shared by clones, not hashed (the options say them)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from functools import lru_cache
 
-from ..board import Board, load_board
+from ..board import DEFAULT_MAP, Board, load_board
 from ..connect import components as connected_groups, links
 from ..movement import Reach
 from ..board import EMPTY
@@ -82,7 +82,7 @@ class Look:
 
     def __init__(self, view: dict, board: Board | None = None, seen: dict | None = None) -> None:
         self.view = view
-        self.board = b = board or load_board(view["options"].get("map", "hy-breasil"))
+        self.board = b = board or load_board(view["options"].get("map", DEFAULT_MAP))
         self.me = view["you"]
         self.turn = view["turn"]
         index = b.index
