@@ -176,7 +176,8 @@ def test_undo_and_odds_in_the_page(server, page, tmp_path):
             s = state(server, gid, token)
             assert s["can_undo"]
             page.click("#undo")  # a move of several units in one gesture is taken back whole
-            page.wait_for_function(f"Number(document.body.dataset.version) < {v}", timeout=15000)
+            page.wait_for_function(f"Number(document.body.dataset.version) < {v} && "
+                                   "document.body.dataset.undoing === undefined", timeout=15000)
             wait_board(page)
             back = state(server, gid, token)
             assert back["version"] <= v - 1 and page.inner_text("#prompt").startswith(back["pending"][0]["prompt"])

@@ -343,7 +343,8 @@ def test_one_undo_takes_back_the_whole_gesture(server, page, tmp_path):
     assert state(server, gid, token)["version"] == s["version"] + 3
     page.wait_for_selector("#undo:not([hidden])")
     page.click("#undo")
-    page.wait_for_function(f"document.body.dataset.version === '{s['version']}'", timeout=20000)
+    page.wait_for_function(f"document.body.dataset.version === '{s['version']}' && "
+                           "document.body.dataset.undoing === undefined", timeout=20000)
     assert state(server, gid, token)["version"] == s["version"]
 
 

@@ -139,8 +139,13 @@ async function undo() {
   if (gesture) return;
   const n = lastGesture && lastGesture.version === current.version ? lastGesture.answers : 1;
   lastGesture = null;
-  for (let i = 0; i < n; i++) {
-    if (!(await post("undo", { version: current.version })) || !current.can_undo) break;
+  document.body.dataset.undoing = "on";
+  try {
+    for (let i = 0; i < n; i++) {
+      if (!(await post("undo", { version: current.version })) || !current.can_undo) break;
+    }
+  } finally {
+    delete document.body.dataset.undoing;
   }
 }
 
