@@ -47,6 +47,8 @@ CLEAR = 10
 HINT = 65
 #: a misspelt verb is read when it scores at least this ("conqeur": conquer 86)
 VERB_GOOD = 80
+#: a player is named by a part of his name this long or longer, when only his holds it
+PART = 5
 #: words that fill no slot a sentence may hold beside its order ("Okay, send …")
 LOOSE = 2
 
@@ -91,6 +93,10 @@ class Grammar:
     words: dict[tuple[str, ...], str]
     numbers: dict[str, int]
     longest: int
+    #: forum shorthand (folded words) → the words it stands for ("w /" → "with")
+    short: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
+    #: words read as fillers right before an amount ("the remaining 6 grain")
+    qualifiers: frozenset[str] = frozenset()
 
 
 @cache
@@ -100,7 +106,9 @@ def grammar() -> Grammar:
     for slot, entries in data["words"].items():
         for entry in entries:
             words.setdefault(tuple(fold(entry).split()), slot)
-    return Grammar(words, dict(data["numbers"]), max(len(k) for k in words))
+    short = {tuple(fold(k).split()): tuple(fold(v).split()) for k, v in data.get("short", {}).items()}
+    qualifiers = frozenset(fold(w) for w in data.get("qualifier", {}).get("words", []))
+    return Grammar(words, dict(data["numbers"]), max(len(k) for k in words), short, qualifiers)
 
 
 def examples() -> list[dict]:
@@ -141,7 +149,8 @@ class Names:
 
     def player(self, text: str, fuzzy: bool = True) -> int:
         """A player named in an order: by forum name (any case, diacritics, an alias), by
-        a unique prefix or word of his name ("bjorn", "kitten"), by colour or king; a
+        a unique prefix, word or part of his name ("bjorn", "kitten", "saxonfox"), by
+        colour or king; a
         misspelt name (``fuzzy``) only when one is clearly nearest."""
         key = compact(text)
         if not key:
@@ -157,6 +166,10 @@ class Names:
             hits = [i for i, n in enumerate(self.players) if compact(n).startswith(key)
                     or (len(words) == 1 and len(words[0]) >= 3 and words[0] in fold(n).split())]
             if len(hits) == 1:
+                return hits[0]
+        if len(key) >= PART:
+            hits = [i for i, n in enumerate(self.players) if key in compact(n)]
+            if len(hits) == 1:                  # "saxonfox" for TheSaxonFox
                 return hits[0]
         if not fuzzy:
             raise Unreadable(f"unknown player {text!r}")
@@ -197,7 +210,27 @@ class Slot:
 
 def _tokens(text: str) -> list[str]:
     text = re.sub(r"(\d+)([a-z]+)", r"\1 \2", fold(text))
-    return [t[:-2] if t.endswith("'s") and len(t) > 3 else t for t in TOKEN.findall(text)]
+    toks = [t[:-2] if t.endswith("'s") and len(t) > 3 else t for t in TOKEN.findall(text)]
+    return _unshortened(toks, grammar().short)
+
+
+def _unshortened(toks: list[str], short: dict[tuple[str, ...], tuple[str, ...]]) -> list[str]:
+    """``toks`` with forum shorthand spelt out, the longest first ("w /" → "with")."""
+    if not short:
+        return toks
+    longest = max(len(k) for k in short)
+    out: list[str] = []
+    i = 0
+    while i < len(toks):
+        for size in range(min(longest, len(toks) - i), 0, -1):
+            if tuple(toks[i:i + size]) in short:
+                out += short[tuple(toks[i:i + size])]
+                i += size
+                break
+        else:
+            out.append(toks[i])
+            i += 1
+    return out
 
 
 def slots(text: str, names: Names) -> list[Slot]:
@@ -220,6 +253,10 @@ def slots(text: str, names: Names) -> list[Slot]:
             continue
         if t in "()":
             out.append(Slot(t, None, t))
+            i += 1
+            continue
+        if t in g.qualifiers and i + 1 < len(toks) and (toks[i + 1].isdigit() or toks[i + 1] in g.numbers):
+            out.append(Slot("filler", None, t))     # "the remaining 6 grain"
             i += 1
             continue
         if t.isdigit() or t in g.numbers:
@@ -298,6 +335,8 @@ def _chunks(items: list[Slot]) -> list[list[Slot]]:
         elif it.kind == ")":
             depth = max(0, depth - 1)
             chunks.append([])
+        elif trade and it.kind == "sep" and it.text in (":", "-") and chunks[-1] and chunks[-1][-1].kind == "trade":
+            chunks[-1].append(Slot("filler", None, "with"))     # "trade route: Bob"
         elif it.kind == "sep" or (it.kind == "filler" and it.text in ("and", "then") and not depth):
             chunks.append([it] if trade and it.text == "and" else [])
         else:
@@ -614,8 +653,16 @@ def _after_state(before: str, text: str, question: bool, names: Names, seat: int
 
 
 def _joined(units, k: int, names: Names, seat: int | None):
+    """Sentence ``k`` read with the next one, when that one gives no order alone (an order
+    the next sentence gives alone never swallows the one before it: "Essex shall be …
+    with 4 grain. Trade with Bob.")."""
     if k + 1 >= len(units):
         return None
+    try:
+        if read_sentence(units[k + 1][1], names, seat, units[k + 1][2]):
+            return None
+    except Unreadable:
+        pass
     text = f"{units[k][1].rstrip(' ,:-')}, {units[k + 1][1]}"
     try:
         orders = read_sentence(text, names, seat, units[k + 1][2])
