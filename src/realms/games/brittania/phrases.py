@@ -337,6 +337,8 @@ def _chunks(items: list[Slot]) -> list[list[Slot]]:
             chunks.append([])
         elif trade and it.kind == "sep" and it.text in (":", "-") and chunks[-1] and chunks[-1][-1].kind == "trade":
             chunks[-1].append(Slot("filler", None, "with"))     # "trade route: Bob"
+        elif trade and it.kind == "sep" and it.text in (",", "&", "+") and not depth:
+            chunks.append([Slot("filler", None, "and")])        # "Trade routes: Bob, Carl"
         elif it.kind == "sep" or (it.kind == "filler" and it.text in ("and", "then") and not depth):
             chunks.append([it] if trade and it.text == "and" else [])
         else:
@@ -411,6 +413,8 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
     if any(it.kind == "blocker" for it in kept):
         words = ", ".join(sorted({it.text for it in kept if it.kind == "blocker"}))
         raise Unreadable(f"a remark, not an order (a negation, a condition or a report: {words!r})")
+    if (other := _someone_else(kept, names, seat)) is not None:
+        raise Unreadable(f"a remark about {other}, not an order (another player is its subject)")
     orders: list[Order] = []
     failed: Unreadable | None = None
     groups = _groups(chunks)
@@ -435,6 +439,25 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
         failed.orders = orders                  # the sentence's other orders still read
         raise failed
     return orders
+
+
+def _someone_else(kept: list[Slot], names: Names, seat: int | None) -> str | None:
+    """The other player named before a sentence's verb, its subject ("Bob is attacking
+    Kent with 10 grain", "Carl will attack …"): what someone else does is no order of
+    the writer's.  A trade route names its partner, so it is never such a sentence."""
+    if seat is None or _has(kept, "trade", "cancel"):
+        return None
+    for it in kept:
+        if it.kind in (*GRAIN_VERBS, "lead", "capital", "move"):
+            return None
+        if it.kind == "word" and len(it.text) >= 3:
+            try:
+                p = names.player(it.text, fuzzy=False)
+            except Unreadable:
+                continue
+            if p != seat:
+                return names.players[p]
+    return None
 
 
 def _from_removed(group: list[Slot]) -> list[Slot]:
@@ -531,6 +554,8 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
     paired = _paired(group, verb)
     if paired:
         return paired
+    if lead and amount is None and not _has(group, "state") and not _word_run(group):
+        return [Order("lead", f"{verb}:?")]     # "Alfred will lead the attack"
     state = _state_of(group, names, verb, amount)
     if amount is None:
         if lead:
