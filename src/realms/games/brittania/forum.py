@@ -114,8 +114,13 @@ def _lines(parts: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 # -- the text format ----------------------------------------------------------------------
 TAG = re.compile(r"\[(/?)(post|quote|b|li|list|\*|br|hr|tr|td)(?=[\s\]=])([^\]]*)\]", re.I)
-ATTR = re.compile(r'(\w+)(?:\s*=\s*(?:"([^"]*)"|([^\s"\]]+)))?')
+#: an attribute: quoted, bare (``edited``), or unquoted up to the next attribute as SMF
+#: writes quotes (``author=Old Tom date=…``)
+ATTR = re.compile(r'(\w+)(?:\s*=\s*(?:"([^"]*)"|((?:(?!\s+\w+\s*=)[^"\]])+)))?')
 BREAKS = {"li", "list", "*", "br", "hr", "tr", "td"}
+#: SMF's codes that only style the text inside bold (``[color=red]``, ``[size=10pt]``, …)
+INLINE = re.compile(r"\[/?(?:color|size|font|i|u|s|sup|sub|tt|glow|shadow|center|left|right|pre|url|iurl|"
+                    r"email|ftp|abbr|acronym|bdo|black|blue|green|red|white|move|nobbc)(?:=[^\]]*)?\]", re.I)
 #: an ``edited``/``pm`` attribute says no only so; its presence, or a date, says yes
 NO = ("no", "false", "0")
 
@@ -137,7 +142,7 @@ def read_text(text: str, source: str) -> list[Post]:
     line = 1
     for m in TAG.finditer(text):
         if post is not None and bold and not quote:
-            parts.append((line, htmllib.unescape(text[pos:m.start()])))
+            parts.append((line, htmllib.unescape(INLINE.sub("", text[pos:m.start()]))))
         line += text.count("\n", pos, m.start())
         pos = m.start()
         closing, tag = m.group(1) == "/", m.group(2).lower()
