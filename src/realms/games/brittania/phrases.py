@@ -405,6 +405,8 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
     if not order_like(items):
         return []
     chunks = [c for c in _chunks(items) if not _remark(c)]
+    if any(_has(c, *GRAIN_VERBS) for c in chunks):     # "5 grain to defend Essex (my capital)"
+        chunks = [c for c in chunks if not all(it.kind in ("capital", "filler") for it in c)]
     kept = [it for c in chunks for it in c]
     if not order_like(kept):
         return []
@@ -597,6 +599,8 @@ def _trade(group: list[Slot], names: Names) -> list[Order]:
     by the longest run of words naming one; words after them are a remark ("accepted!")."""
     kinds = [it.kind for it in group]
     kind = "cancel" if "cancel" in kinds else "trade"
+    if kind == "cancel" and sum(1 for it in group if it.text == "with") > 1:
+        raise Unreadable("a trade route ended and another named in one sentence; one a line")
     after = next((i for i in range(len(group) - 1, -1, -1) if group[i].text == "with"), None)
     span = group[after + 1:] if after is not None else [it for it in group if it.kind not in ("trade", "cancel")]
     words = [it for it in span if not (it.kind == "filler" and it.text != "the")]
