@@ -195,7 +195,7 @@ def _fuzzy(text: str, choices: dict[str, str], what: str) -> str:
 
 
 # -- words into slots -----------------------------------------------------------------------
-TOKEN = re.compile(r"\d+|[a-z][a-z0-9]*(?:'[a-z]+)?|[(),:\-/&+\"#]")
+TOKEN = re.compile(r"@mention|\d+|[a-z][a-z0-9]*(?:'[a-z]+)?|[(),:\-/&+\"#]")
 SEPARATORS = {",", ":", "-", "/", "&", "+", '"'}
 BULLET = re.compile(r"^\s*(?:[-*•·+>]+|\(?\d{1,2}[.)]|\(?[a-h][.)]|#\d+)\s+")
 SENTENCE = re.compile(r"(?<!\bst)(?<!\bmt)([.!?;]+)(?=\s|$)")
@@ -209,6 +209,7 @@ class Slot:
 
 
 def _tokens(text: str) -> list[str]:
+    text = re.sub(r"@[^\s,:;]+", "@mention", text)        # "@lady_gwen" is one word
     text = re.sub(r"(\d+)([a-z]+)", r"\1 \2", fold(text))
     toks = [t[:-2] if t.endswith("'s") and len(t) > 3 else t for t in TOKEN.findall(text)]
     return _unshortened(toks, grammar().short)
@@ -243,6 +244,10 @@ def slots(text: str, names: Names) -> list[Slot]:
     i = 0
     while i < len(toks):
         t = toks[i]
+        if t.startswith("@"):                   # "@Bob 10 grain to …": whom the line is for
+            out.append(Slot("filler", None, t))
+            i += 1
+            continue
         if t == "#":
             out.append(Slot("filler", None, t))
             i += 1
@@ -452,6 +457,8 @@ def _someone_else(kept: list[Slot], names: Names, seat: int | None) -> str | Non
     for it in kept:
         if it.kind in (*GRAIN_VERBS, "lead", "capital", "move"):
             return None
+        if it.kind == "kingname" and (other := _kings_player(it.text, names, seat)) is not None:
+            return names.players[other]
         if it.kind == "word" and len(it.text) >= 3:
             try:
                 p = names.player(it.text, fuzzy=False)
@@ -460,6 +467,12 @@ def _someone_else(kept: list[Slot], names: Names, seat: int | None) -> str | Non
             if p != seat:
                 return names.players[p]
     return None
+
+
+def _kings_player(name: str, names: Names, seat: int) -> int | None:
+    """The one other player whose king ``name`` is, when it is not the writer's king."""
+    seats = [i for i, k in enumerate(names.kings) if k and compact(k) == compact(name)]
+    return seats[0] if len(seats) == 1 and seats[0] != seat else None
 
 
 def _from_removed(group: list[Slot]) -> list[Slot]:
@@ -534,7 +547,7 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
         _loose(group)
         return [Order("capital", state, 0 if free or amount == 0 else 20)]
     verbs = list(dict.fromkeys(k for k in kinds if k in GRAIN_VERBS))
-    lead = "lead" in kinds
+    lead = "lead" in kinds or (bool(verbs) and _king_goes(group, names, seat))
     if len(verbs) > 1:
         raise Unreadable(f"two orders ({' and '.join(verbs)}) in one sentence; one a line")
     if not verbs:
@@ -569,6 +582,21 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
     if lead:
         out.append(Order("lead", f"{verb}:{state}"))
     return out
+
+
+def _king_goes(group: list[Slot], names: Names, seat: int | None) -> bool:
+    """The writer's king goes with an attack or defence though no word says "lead": "…
+    with King Alfred", "… w/ the King"; a king in a remark ("for the King!") or as the
+    subject of the order ("Aed marches on Tir Conaill": a tale, maybe) leads nothing."""
+    own = compact(names.kings[seat]) if seat is not None and seat < len(names.kings) else None
+    for k, it in enumerate(group):
+        if it.kind not in ("king", "kingname") or (it.kind == "kingname" and own and compact(it.text) != own):
+            continue
+        before = [x for x in group[:k] if x.kind not in ("king", "kingname")
+                  and not (x.kind == "filler" and x.text in ("the", "my", "our"))]
+        if before and before[-1].text == "with":
+            return True
+    return False
 
 
 def _paired(group: list[Slot], verb: str) -> list[Order]:
