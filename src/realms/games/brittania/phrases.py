@@ -465,23 +465,31 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
 
 def _someone_else(kept: list[Slot], names: Names, seat: int | None) -> str | None:
     """The other player named before a sentence's verb, its subject ("Bob is attacking
-    Kent with 10 grain", "Carl will attack …"): what someone else does is no order of
+    Kent with 10 grain", "Carl will attack …", "Edmund attacks …" for Carl's king), or
+    after "by" ("Kent will be attacked by Bob"): what someone else does is no order of
     the writer's.  A trade route names its partner, so it is never such a sentence."""
     if seat is None or _has(kept, "trade", "cancel"):
         return None
-    for it in kept:
-        if it.kind in (*GRAIN_VERBS, "lead", "capital", "move"):
-            return None
-        if it.kind == "kingname" and (other := _kings_player(it.text, names, seat)) is not None:
-            return names.players[other]
-        if it.kind == "word" and len(it.text) >= 3:
-            try:
-                p = names.player(it.text, fuzzy=False)
-            except Unreadable:
-                continue
-            if p != seat:
-                return names.players[p]
+    verb = next((k for k, it in enumerate(kept) if it.kind in (*GRAIN_VERBS, "lead", "capital", "move")), len(kept))
+    for k, it in enumerate(kept):
+        if k < verb or (k and kept[k - 1].text == "by"):
+            other = _someone(it, names, seat)
+            if other is not None:
+                return names.players[other]
     return None
+
+
+def _someone(it: Slot, names: Names, seat: int) -> int | None:
+    """The player other than the writer a word names, or whose king it names."""
+    if it.kind == "kingname":
+        return _kings_player(it.text, names, seat)
+    if it.kind != "word" or len(it.text) < 3:
+        return None
+    try:
+        p = names.player(it.text, fuzzy=False)
+    except Unreadable:
+        return None
+    return p if p != seat else None
 
 
 def _kings_player(name: str, names: Names, seat: int) -> int | None:
