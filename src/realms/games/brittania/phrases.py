@@ -609,7 +609,7 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
 
 def _king_goes(group: list[Slot], names: Names, seat: int | None) -> bool:
     """The writer's king goes with an attack or defence though no word says "lead": "…
-    with King Alfred", "… w/ the King"; a king in a remark ("for the King!") or as the
+    with King Alfred", "… w/ the King", "…, Eochaid with them"; a king in a remark ("for the King!") or as the
     subject of the order ("Aed marches on Tir Conaill": a tale, maybe) leads nothing."""
     own = compact(names.kings[seat]) if seat is not None and seat < len(names.kings) else None
     for k, it in enumerate(group):
@@ -617,7 +617,8 @@ def _king_goes(group: list[Slot], names: Names, seat: int | None) -> bool:
             continue
         before = [x for x in group[:k] if x.kind not in ("king", "kingname")
                   and not (x.kind == "filler" and x.text in ("the", "my", "our"))]
-        if before and before[-1].text == "with":
+        after = [x for x in group[k + 1:] if x.kind != "kingname"]
+        if (before and before[-1].text == "with") or (after and after[0].kind == "escort"):
             return True
     return False
 
