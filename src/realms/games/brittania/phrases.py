@@ -67,7 +67,8 @@ class Unreadable(ValueError):
     def __init__(self, message: str, hint: str | None = None, missing: str = "") -> None:
         super().__init__(message)
         self.hint = hint
-        #: the slot the sentence lacks ("state"), when that is why it does not read
+        #: the slots the sentence lacks ("state", or "state and verb"), when that is why it
+        #: does not read
         self.missing = missing
         #: the orders the rest of the sentence gave ("Conquer Sussex with 10 grain, then
         #: invest the rest in Essex": the attack)
@@ -517,7 +518,7 @@ def _state_of(group: list[Slot], names: Names, verb: str, amount: int | None) ->
         return ids[0]
     run = _word_run(group)
     if not run:
-        raise Unreadable(f"no state named for the {verb}", missing="state")
+        raise Unreadable(f"no state named for the {verb}", missing="state" if verb != "order" else "state and verb")
     try:
         return names.state(run)
     except Unreadable as exc:
@@ -694,7 +695,8 @@ def read_lines(lines: list[str], names: Names, seat: int | None = None) -> list[
     why not).  An order cut in two by a full stop or a line break ("Attack Kent! 10
     grain!", "10 Grain to" / "Conquer Kent") is read whole: a sentence that does not read
     is read again with the next one, and taken so when that reads; one lacking only its
-    state takes the one state of the chatter just before it ("Ayr. 10 grain. Go.")."""
+    state takes the one state of the chatter just before it ("Ayr. 10 grain. Go."); one
+    left with an amount only, no verb and no state ("Orders (10 Grain):"), is chatter."""
     units = [(i, text, q) for i, line in enumerate(lines) for text, q in sentences(line)]
     out: list[tuple[int, str, list[Order] | Unreadable]] = []
     k = 0
@@ -704,13 +706,15 @@ def read_lines(lines: list[str], names: Names, seat: int | None = None) -> list[
             out.append((i, text, read_sentence(text, names, seat, q)))
         except Unreadable as exc:
             after = _after_state(units[k - 1][1], text, q, names, seat) \
-                if exc.missing == "state" and k and out and out[-1][2] == [] else None
+                if exc.missing.startswith("state") and k and out and out[-1][2] == [] else None
             joined = None if exc.orders or after else _joined(units, k, names, seat)
             if after is not None:
                 out.append((i, after[0], after[1]))
             elif joined is not None:
                 out.append((i, joined[0], joined[1]))
                 k += 1
+            elif exc.missing == "state and verb" and not exc.orders:
+                out.append((i, text, []))       # "Orders (10 Grain):": an amount, no order
             else:
                 out.append((i, text, exc))
                 if exc.orders:
