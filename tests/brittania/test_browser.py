@@ -88,6 +88,7 @@ def _add(pg, key: str, amount: int | str | None = None) -> int:
 
 def _send(pg) -> None:
     pg.evaluate("delete document.body.dataset.sent")
+    pg.once("dialog", lambda d: d.accept())  # "send no orders at all?" when none are written
     pg.click("#order-send")
     pg.wait_for_function("document.body.dataset.sent !== undefined", timeout=30000)
     assert pg.evaluate("document.body.dataset.sent") == "yes", pg.inner_text("#error")

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 from realms.core.decision import Decision
 
 from . import missions
-from .rules import ARMS
+from .board import TERRAINS
+from .rules import ARM_LETTER, ARMS
 from .state import describe_units, parse_class, unit_class
 from .steps import STEPS
 
@@ -145,7 +146,8 @@ def launch(s: "V2State", p: int) -> None:
     if not s.units[t]:
         whose = "neutral" if dfd == NOBODY else s.names[dfd] + "'s"
         s.log("conquest", f"{s.names[p]} takes {whose} undefended {s.field_name(t)} without a fight "
-              f"({describe_units(attackers)}).", player=p, field=t, defender=dfd, peaceful=True)
+              f"({describe_units(attackers)}).", player=p, field=t, defender=dfd, peaceful=True,
+              marks=taken_marks(t, p, dfd))
         conquer(s, p, t, attackers)
         s.then(("act", p))
         return
@@ -157,9 +159,32 @@ def launch(s: "V2State", p: int) -> None:
     whose = "the neutral army on" if dfd == NOBODY else s.names[dfd] + "'s"
     s.log("attack", f"{s.names[p]} attacks {whose} {s.field_name(t)} with {describe_units(attackers)} "
           f"against {describe_units(defenders)}.", player=p, field=t, defender=dfd,
-          attackers=len(attackers), defenders=len(defenders))
+          attackers=len(attackers), defenders=len(defenders),
+          battle={"area": str(t), "open": True, "sides": [s.names[p], "the neutral army" if dfd == NOBODY else s.names[dfd]],
+                  "units": [len(attackers), len(defenders)], "odds": odds_values(s, t, dfd, attackers, defenders)})
     frames = [("defend",)] if dfd != NOBODY and retreat_fields(s, dfd, t) else []
     s.then(*frames, ("orders", 0), ("orders", 1), ("round",), ("act", p))
+
+
+def taken_marks(t: int, p: int, loser: int) -> dict:
+    """Field ``t`` taken by ``p`` from ``loser`` (``Event`` docstring: ``marks``)."""
+    return {"taken": [str(t)], "seat": p, "from_seat": None if loser == NOBODY else loser}
+
+
+def army_text(units: list) -> str:
+    """Units as the calculator writes an army (``odds_cli``): ``3i,1c+2,2a``."""
+    counts: dict = {}
+    for u in units:
+        counts[(u[0], u[2])] = counts.get((u[0], u[2]), 0) + 1
+    return ",".join(f"{n}{ARM_LETTER[arm]}" + (f"+{exp}" if exp else "") for (arm, exp), n in sorted(counts.items()))
+
+
+def odds_values(s: "V2State", t: int, dfd: int, attackers: list, defenders: list) -> dict:
+    """The battle as it begins, as the game's calculator takes it (``odds_cli``): the
+    page asks for its odds."""
+    return {"attacker": army_text(attackers), "defender": army_text(defenders),
+            "terrain": TERRAINS[s.board.terrain[t]], "capitol": dfd != NOBODY and s.capitol[t] == dfd,
+            "warehouse": bool(s.warehouse[t])}
 
 
 def retreat_fields(s: "V2State", player: int, t: int) -> list[int]:
@@ -189,7 +214,8 @@ def defend_answer(s: "V2State", player: int, key: str) -> None:
     s.add_units(f, units)
     b["side"][1] = []
     s.log("retreat", f"{s.names[player]} retreats from {s.field_name(b['target'])} to {s.field_name(f)} "
-          "before the battle.", player=player, field=b["target"], to=f, before=True)
+          "before the battle.", player=player, field=b["target"], to=f, before=True,
+          battle={"area": str(b["target"]), "retreat": s.names[player], "round": 0})
 
 
 def conquer(s: "V2State", p: int, t: int, attackers: list[tuple]) -> None:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision
 
-from .attack import conquer, retreat_fields
+from .attack import conquer, retreat_fields, taken_marks
 from .modifiers import factor, ground, side_modifiers
 from .rules import ARTILLERY, INFANTRY
 from .state import describe_units
@@ -102,9 +102,14 @@ def fight_round(s: "V2State") -> None:
     if (rnd - 1) % rules.fire_every == 0:
         artillery_fire(s, b, mods, kills)
     foot_battle(s, b, mods, kills)
+    before = [len(sides[0]), len(sides[1])]
     for side in (0, 1):
         if kills[side]:
             sides[side] = [u for i, u in enumerate(sides[side]) if i not in kills[side]]
+    lost = [len(kills[0]), len(kills[1])]
+    s.log("battle-round", f"Fight-turn {rnd} on {s.field_name(b['target'])}: {side_name(s, b, 0)} loses {lost[0]}, "
+          f"{side_name(s, b, 1)} loses {lost[1]}.", field=b["target"],
+          battle={"area": str(b["target"]), "round": rnd, "lost": lost, "units": before})
     lost_guns(s, b)
     for side in (0, 1):
         if b["retreat"][side] and rnd >= b["retreat"][side] and sides[side]:
@@ -240,7 +245,8 @@ def leave(s: "V2State", b: dict, side: int, dest: int) -> None:
     b["side"][side] = []
     s.log("retreat", f"{side_name(s, b, side)} retreats from {s.field_name(b['target'])}"
           f"{', losing ' + f'{lost} infantry' if lost else ''}.",
-          player=side_player(b, side), field=b["target"], lost=lost)
+          player=side_player(b, side), field=b["target"], lost=lost,
+          battle={"area": str(b["target"]), "retreat": side_name(s, b, side), "round": b["round"]})
 
 
 def go_home(s: "V2State", b: dict, side: int, units: list, dest: int) -> None:
@@ -308,7 +314,8 @@ def offer_answer(s: "V2State", player: int, key: str, side: int) -> None:
         go_home(s, b, side, guns, dest)
         b["retreat"][side] = b["round"] + s.rules.complete_delay
         s.log("retreat-begins", f"{s.names[player]} begins a complete retreat from {s.field_name(b['target'])}"
-              f"{': the artillery leaves first' if guns else ''}.", player=player, field=b["target"])
+              f"{': the artillery leaves first' if guns else ''}.", player=player, field=b["target"],
+              battle={"area": str(b["target"]), "retreat": s.names[player], "round": b["round"]})
         if not b["side"][side]:
             b["retreat"][side] = 0
         return
@@ -336,17 +343,21 @@ def battle_end(s: "V2State") -> None:
 
     if A and not fought:
         s.log("conquest", f"{s.names[att]} takes {s.field_name(t)} with {describe_units(A)}.",
-              player=att, field=t, defender=dfd, peaceful=True)
+              player=att, field=t, defender=dfd, peaceful=True, marks=taken_marks(t, att, dfd),
+              battle={"area": str(t), "close": True, "winner": 0, "units": [len(A), 0]})
         conquer(s, att, t, A)
     elif A:
         s.log("battle-won", f"{s.names[att]} wins the battle for {s.field_name(t)} with {describe_units(A)} left.",
-              player=att, field=t, defender=dfd, survivors=len(A), rounds=b["round"])
+              player=att, field=t, defender=dfd, survivors=len(A), rounds=b["round"], marks=taken_marks(t, att, dfd),
+              battle={"area": str(t), "close": True, "winner": 0, "units": [len(A), 0]})
         conquer(s, att, t, seasoned(A))
     elif D:
         s.add_units(t, [u[:4] for u in seasoned(D)])
         s.log("battle-lost", f"{side_name(s, b, 1)} holds {s.field_name(t)} with {describe_units(D)} left.",
-              player=att, field=t, defender=dfd, survivors=len(D), rounds=b["round"])
+              player=att, field=t, defender=dfd, survivors=len(D), rounds=b["round"],
+              battle={"area": str(t), "close": True, "winner": 1, "units": [0, len(D)]})
     else:
         whose = "neutral" if dfd == NOBODY else s.names[dfd] + "'s"
         s.log("battle-void", f"Both armies are gone from {s.field_name(t)}; it stays {whose}.",
-              player=att, field=t, defender=dfd, rounds=b["round"])
+              player=att, field=t, defender=dfd, rounds=b["round"],
+              battle={"area": str(t), "close": True, "winner": None, "units": [0, 0]})
