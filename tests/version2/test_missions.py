@@ -102,6 +102,30 @@ def test_2_4_helping_another_player(v2):
     assert s3.winners == [3]
 
 
+def test_2_4_a_fulfilled_mission_undone_still_wins(v2):
+    """2.4: a mission fulfilled when the fourth game turn begins counts: the active player
+    "has the opportunity to fulfil his own mission in his turn … If he fails the other
+    player whose mission has been 'fulfilled', wins the game" — taking back one of the
+    other's fields does not undo it (V2-Q33)."""
+    s = v2.game(players=3, turn=4)
+    a, b = v2.pair("meadows", "meadows")
+    v2.own(s, 0, a, units=[v2.inf()])
+    v2.own(s, 1, b)
+    far = next(f for f in s.board.land if s.owner[f] == v2.NOBODY and f not in s.board.adj[a])
+    v2.own(s, 1, far)
+    _land(v2, s, 2, 1, start=len(s.board.land) - 1)
+    s.missions = [("none",), ("land", 2), ("none",)]
+    s.treasure[0] = 50                                     # player 0 has more to do than end his turn
+    d = v2.run(s, ("turn", 0))
+    assert d.player == 0 and s.helped == [1] and not s.over
+    v2.answer(s, f"attack:{b}")
+    v2.answer(s, f"add:{a}:i1.0")
+    v2.answer(s, "go")                                     # b is player 0's: player 1 holds one field
+    assert s.owner[b] == 0 and s.land_count(1) == 1 and not s.over
+    v2.answer(s, "end")
+    assert s.over and s.winners == [1] and "helped by P1" in s.events[-1].text
+
+
 def test_2_4_1_free_the_world(v2):
     """2.4.1 "Free the world from player xyz": fulfilled when he loses his last field to
     you; if another player takes it, the mission becomes the land mission (V2-Q32)."""

@@ -48,7 +48,6 @@ class Rules:
     mod: dict
     terrain_mod: tuple[int, ...]
     experience: tuple[int, ...]
-    land_share_max: float
     capitols: int
     first_turn: int
 
@@ -133,7 +132,7 @@ def parse_rules(text: str, source: str = "rules.toml") -> Rules:
         foot_targets=_need(b, "foot_targets", wb), round_limit=_need(b, "round_limit", wb),
         infantry_loss_divisor=_need(b, "infantry_loss_divisor", wb),
         mod=mod, terrain_mod=tuple(terrain_mod), experience=tuple(exp),
-        land_share_max=float(_need(mi, "land_share_max", wi, float)), capitols=_need(mi, "capitols", wi),
+        capitols=_need(mi, "capitols", wi),
         first_turn=_need(mi, "first_turn", wi),
     )
 
