@@ -164,8 +164,8 @@ class GeneralBot:
         if len(keys) == 1:
             return 0
         kind = decision.kind
-        if kind == "v2.orders":
-            return keys.index("artillery")
+        if kind == "v2.orders":   # three foot units defend against a gun, one gun against it (2.3.4.2)
+            return keys.index("foot")
         if kind == "v2.attack-units":
             return keys.index(self._pick(keys))
         look = _Look(view(), decision.player)
