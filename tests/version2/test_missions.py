@@ -7,7 +7,7 @@ import json
 import pytest
 
 from realms.games.version2 import GAME
-from realms.games.version2.missions import KINDS, hidden, mission_code
+from realms.games.version2.missions import KINDS, fulfilled, hidden, mission_code
 
 
 @pytest.mark.parametrize("players", [2, 3, 6])
@@ -124,6 +124,23 @@ def test_2_4_a_fulfilled_mission_undone_still_wins(v2):
     assert s.owner[b] == 0 and s.land_count(1) == 1 and not s.over
     v2.answer(s, "end")
     assert s.over and s.winners == [1] and "helped by P1" in s.events[-1].text
+
+
+def test_2_4_noted_missions_are_noted_anew_when_redealt(v2):
+    """2.4, V2-Q101: a search's determinized copy re-deals the hidden missions; the list of
+    players noted fulfilled this turn would tell of them, so it is noted anew."""
+    from realms.core.dice import Dice
+    from realms.games.version2.missions import redeal
+
+    s = v2.game(players=3, turn=5)
+    _land(v2, s, 0, 1)
+    _land(v2, s, 1, 1, start=1)
+    _land(v2, s, 2, 1, start=2)
+    s.missions = [("none",), ("fields",), ("none",)]
+    s.helped = [1]
+    redeal(s, 0, Dice(3))
+    assert s.missions[0] == ("none",)
+    assert s.helped == [q for q in (1, 2) if fulfilled(s, q)]
 
 
 def test_2_4_1_free_the_world(v2):

@@ -221,7 +221,9 @@ def redeal(s: "V2State", player: int | None, dice) -> None:
     """Re-deal the missions ``player`` has not seen (everyone's for a spectator): the other
     seats get kinds other than his own, no kind twice (V2-Q30), adapted as dealt (V2-Q31);
     a ``free`` mission against a player already gone becomes ``land`` (V2-Q32).  For the
-    search's determinized copies; a finished game shows every mission, so nothing moves."""
+    search's determinized copies; a finished game shows every mission, so nothing moves.
+    The players noted fulfilled this turn (2.4) are noted anew from the new missions: who
+    was noted tells of a hidden mission."""
     if s.over:
         return
     others = [p for p in range(s.n) if p != player]
@@ -242,3 +244,6 @@ def redeal(s: "V2State", player: int | None, dice) -> None:
         else:
             m = (kind,)
         s.missions[p] = m
+    s.helped = [q for q in s.helped if q == player]
+    if s.active in range(s.n):
+        note_others(s, s.active)
