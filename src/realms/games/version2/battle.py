@@ -1,13 +1,14 @@
 """The battle (2.3.4.2–2.3.4.4), fight-turn by fight-turn.
 
 ``s.battle`` holds the two sides (0 the attacker, 1 the defender) as lists of units
-``(arm, move_points, experience, spent, origin)`` — the origin is the field an attacker
+``(arm, move_points, experience, origin)`` — the origin is the field an attacker
 came from, to which it retreats — with the artillery orders, the round, the sizes at the
 start and each side's complete retreat (the round its foot troops leave, or 0).
 
 A round (V2-Q21…Q24): in rounds 1, 3, 5 … the artillery of both sides fires as ordered
-(at artillery: one duel; at foot troops: three foot units defend, and the shot destroys
-one of them if it beats all three rolls; random: at a unit of the enemy chosen at random).
+(at artillery: one duel; at foot troops: the gun's one attack roll against three foot
+units, each defending itself and destroyed if its total is less; random: at the kind of
+a unit of the enemy chosen at random).
 Then the foot troops (infantry and cavalry) form fighting groups: one unit of the smaller
 army each, the larger army's units shared out among the groups up to 3:1 in a new random
 order each round, the rest in reserve (reserves so step in for the fallen).  In a group
@@ -176,14 +177,22 @@ def artillery_fire(s: "V2State", b: dict, mods: list[int], kills: list[set]) -> 
                         rules.defend[ARTILLERY], fac(1 - side, v[2], gun[2])):
                     kills[1 - side].add(j)
             else:
-                targets = s.dice.shuffled(their_foot)[: rules.foot_targets]
-                die = rules.die
-                first = theirs[targets[0]]
-                shot = (s.dice.below(die) + 1) * rules.attack[ARTILLERY] * fac(side, gun[2], first[2])
-                best = max((s.dice.below(die) + 1) * rules.defend[theirs[j][0]]
-                           * fac(1 - side, theirs[j][2], gun[2]) for j in targets)
-                if best < shot:
-                    kills[1 - side].add(targets[0])
+                at_foot(s, gun, side, theirs, their_foot, fac, kills[1 - side])
+
+
+def at_foot(s: "V2State", gun: tuple, side: int, theirs: list, their_foot: list[int], fac,
+            killed: set) -> None:
+    """2.3.4.2: "if it attacks the foot troops, three units have to defend themselves" —
+    the gun attacks once (one roll, 2.3.4.3), and each of three random foot units (all
+    there are, if fewer) defends itself against it: each whose total is less is
+    destroyed (V2-Q20)."""
+    rules = s.rules
+    die = rules.die
+    roll = (s.dice.below(die) + 1) * rules.attack[ARTILLERY]
+    for j in s.dice.shuffled(their_foot)[: rules.foot_targets]:
+        v = theirs[j]
+        if (s.dice.below(die) + 1) * rules.defend[v[0]] * fac(1 - side, v[2], gun[2]) < roll * fac(side, gun[2], v[2]):
+            killed.add(j)
 
 
 def foot_battle(s: "V2State", b: dict, mods: list[int], kills: list[set]) -> None:
@@ -251,8 +260,8 @@ def leave(s: "V2State", b: dict, side: int, dest: int) -> None:
 
 def go_home(s: "V2State", b: dict, side: int, units: list, dest: int) -> None:
     for u in units:
-        f = u[4] if side == 0 else dest
-        s.add_units(f, [(u[0], u[1] - 1, u[2], u[3])])
+        f = u[3] if side == 0 else dest
+        s.add_units(f, [(u[0], u[1] - 1, u[2])])
 
 
 def offer_keys(s: "V2State", b: dict, side: int) -> list[str]:
@@ -339,7 +348,7 @@ def battle_end(s: "V2State") -> None:
     def seasoned(units):
         if not fought:
             return units
-        return [(u[0], u[1], min(top, u[2] + 1), u[3], u[4]) for u in units]
+        return [(u[0], u[1], min(top, u[2] + 1), u[3]) for u in units]
 
     if A and not fought:
         s.log("conquest", f"{s.names[att]} takes {s.field_name(t)} with {describe_units(A)}.",
@@ -352,7 +361,7 @@ def battle_end(s: "V2State") -> None:
               battle={"area": str(t), "close": True, "winner": 0, "units": [len(A), 0]})
         conquer(s, att, t, seasoned(A))
     elif D:
-        s.add_units(t, [u[:4] for u in seasoned(D)])
+        s.add_units(t, [u[:3] for u in seasoned(D)])
         s.log("battle-lost", f"{side_name(s, b, 1)} holds {s.field_name(t)} with {describe_units(D)} left.",
               player=att, field=t, defender=dfd, survivors=len(D), rounds=b["round"],
               battle={"area": str(t), "close": True, "winner": 1, "units": [0, len(D)]})
