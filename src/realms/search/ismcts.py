@@ -57,7 +57,7 @@ import statistics
 import time
 from typing import Any
 
-from realms.core.agents import GENERIC_BOTS, Agent, SeatView, ViewFn, state_behind
+from realms.core.agents import Agent, SeatView, ViewFn, generic_bots, state_behind
 from realms.core.decision import Decision
 from realms.core.dice import Dice
 from realms.core.engine import GameState
@@ -241,7 +241,7 @@ class ISMCTSBot:
             name = next((b for b in game.bots if b != "ismcts"), "random")
         if name == "random":
             return None
-        factories = {**GENERIC_BOTS, **game.bots}
+        factories = {**generic_bots(), **game.bots}
         if name not in factories:
             known = ", ".join(sorted(k for k in factories if k != "ismcts"))
             raise OptionError(f"ismcts: unknown rollout policy {name!r} (known: {known}, game)")

@@ -3,7 +3,7 @@ seat's score turn by turn (:class:`ScoreTrack`) for the outcome metrics."""
 
 from __future__ import annotations
 
-from realms.core.agents import GENERIC_BOTS, Agent, bot_seed, parse_bot
+from realms.core.agents import Agent, bot_seed, generic_bots, parse_bot
 from realms.core.engine import GameState
 from realms.core.game import Game, OptionError
 from realms.core.match import explained_chronicle, play
@@ -12,7 +12,7 @@ from .stats import Watcher
 
 
 def bot_names(game: Game) -> list[str]:
-    return sorted({*GENERIC_BOTS, *game.bots})
+    return sorted({*generic_bots(), *game.bots})
 
 
 def make_bots(game: Game, spec: list[str], players: int, seed: int) -> list[Agent]:
@@ -21,7 +21,7 @@ def make_bots(game: Game, spec: list[str], players: int, seed: int) -> list[Agen
         spec = spec * players
     if len(spec) != players:
         raise OptionError(f"--bots names {len(spec)} bots for {players} players (give one, or one per seat)")
-    factories = {**GENERIC_BOTS, **game.bots}
+    factories = {**generic_bots(), **game.bots}
     agents = []
     for seat, written in enumerate(spec):
         try:
