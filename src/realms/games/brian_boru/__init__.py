@@ -78,6 +78,7 @@ GAME = Game(
     turn_word="round",
     private_kinds=frozenset({"bb.draft"}),
     scores_now=_scores_now,
+    features=lazy(".features:features", __package__),
     evaluate=lazy(".evaluate:evaluate", __package__),
     watcher=lazy(".stats:BrianBoruWatcher", __package__),
     report_sections=lazy(".report:sections", __package__),

@@ -51,6 +51,7 @@ GAME = Game(
     invariants=INVARIANTS,
     hidden=_hidden,
     bots=_bots(),
+    features=lazy(".features:features", __package__),
     draw=_draw,
     advice=lazy(".advice:advice", __package__),
     panels=lazy(".describe:panels", __package__),

@@ -49,6 +49,7 @@ GAME = Game(
     # the auto bot's difficulty levels (AUTO.md "Difficulty"), offered by the lobby
     bot_variants={"auto": "auto (normal)", **{f"auto:level={n}": f"auto ({n})" for n in LEVELS if n != "normal"}},
     scores_now=lazy(".stats:scores_now", __package__),
+    features=lazy(".features:features", __package__),
     evaluate=lazy(".evaluate:evaluate", __package__),
     watcher=lazy(".stats:HyBreasilWatcher", __package__),
     report_sections=lazy(".report:sections", __package__),

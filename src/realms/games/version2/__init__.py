@@ -40,6 +40,7 @@ GAME = Game(
     panels=lazy(".page:panels", __package__),
     controls=lazy(".page:controls", __package__),
     scores_now=lazy(".analysis:scores_now", __package__),
+    features=lazy(".features:features", __package__),
     evaluate=lazy(".analysis:evaluate", __package__),
     watcher=lazy(".analysis:Version2Watcher", __package__),
     report_sections=lazy(".analysis:sections", __package__),
