@@ -125,6 +125,10 @@ class Game:
     #: see; every name present in every position, one finite number per seat.  A game
     #: without it has no learned evaluation.
     features: Callable[[dict], dict[str, list[float]]] | None = None
+    #: decision kinds a search leaves to its policy bot: the sub-picks of a choice the
+    #: search has made as one (the units of an attack whose target it chose), or questions
+    #: with one sensible answer, so that its budget goes where answers differ
+    unsearched_kinds: frozenset = frozenset()
 
     # -- analysis through the contract (owner: analysis work) ---------------------------
     # Each hook is a function, so a game's analysis modules load only when used.

@@ -109,8 +109,9 @@ def split(data: Data, seed: int) -> tuple[Data, Data, Data]:
     if len(games) < 3:
         raise TrainError(f"{len(games)} games: at least 3 are needed (fit, choose, held out)")
     order = np.random.default_rng(seed).permutation(games)
-    a = max(1, int(round(SPLIT[0] * len(games))))
-    b = max(a + 1, min(len(games) - 1, int(round((SPLIT[0] + SPLIT[1]) * len(games)))))
+    n = len(games)
+    a = min(n - 2, max(1, round(SPLIT[0] * n)))
+    b = min(n - 1, max(a + 1, round((SPLIT[0] + SPLIT[1]) * n)))
     parts = (order[:a], order[a:b], order[b:])
     return tuple(data.take(np.isin(data.seed, part)) for part in parts)  # type: ignore[return-value]
 
@@ -135,19 +136,19 @@ def fit_head(x: np.ndarray, mask: np.ndarray, y: np.ndarray, hidden: int, seed: 
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     n = len(x)
+    flat = x.reshape(-1, f)
     for t in range(1, steps + 1):
         if hidden:
             w1, b1, w2 = params
-            h = np.tanh(x @ w1 + b1)
-            p = softmax(h @ w2, mask)
-            g = np.where(mask, p - y, 0.0) / n  # d loss / d score
-            gw2 = np.einsum("nsh,ns->h", h, g) + l2 * w2
-            gh = g[..., None] * w2 * (1 - h * h)
-            grads = [np.einsum("nsf,nsh->fh", x, gh) + l2 * w1, gh.sum(axis=(0, 1)), gw2]
+            h = np.tanh(flat @ w1 + b1)  # (positions·seats) × hidden
+            p = softmax((h @ w2).reshape(mask.shape), mask)
+            g = (np.where(mask, p - y, 0.0) / n).reshape(-1)  # d loss / d score
+            gh = g[:, None] * w2 * (1 - h * h)
+            grads = [flat.T @ gh + l2 * w1, gh.sum(axis=0), h.T @ g + l2 * w2]
         else:
-            p = softmax(x @ params[0], mask)
-            g = np.where(mask, p - y, 0.0) / n
-            grads = [np.einsum("nsf,ns->f", x, g) + l2 * params[0]]
+            p = softmax((flat @ params[0]).reshape(mask.shape), mask)
+            g = (np.where(mask, p - y, 0.0) / n).reshape(-1)
+            grads = [flat.T @ g + l2 * params[0]]
         for i, gr in enumerate(grads):
             m[i] = 0.9 * m[i] + 0.1 * gr
             v[i] = 0.999 * v[i] + 0.001 * gr * gr
@@ -207,6 +208,8 @@ def train(game: Game, lines: list[dict], *, seed: int = 0, hidden: int = 16, ste
         heads[head] = trials[kind][1]
         chosen[head] = {"model": kind, "choose_log_loss": {k: v[0] for k, v in trials.items()}}
     held_won = _won(held)
+    if len(held_won.x) == 0:
+        raise TrainError("no game held out was won by anybody: record more games")
     n_seats = held_won.mask.sum(axis=1, keepdims=True)
     uniform = np.where(held_won.mask, 1 / np.maximum(1, n_seats), 0.0)
     report = {

@@ -52,6 +52,7 @@ GAME = Game(
     hidden=_hidden,
     bots=_bots(),
     features=lazy(".features:features", __package__),
+    unsearched_kinds=frozenset({"br.grain", "br.name"}),
     draw=_draw,
     advice=lazy(".advice:advice", __package__),
     panels=lazy(".describe:panels", __package__),

@@ -34,6 +34,7 @@ GAME = Game(
     invariants=INVARIANTS,
     hidden=hidden,
     bots=_bots(),
+    unsearched_kinds=frozenset({"v2.attack-units"}),
     draw=lazy(".draw:draw", __package__),
     advice=lazy(".advice:advice", __package__),
     describe=lazy(".page:describe", __package__),
