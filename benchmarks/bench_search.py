@@ -14,6 +14,8 @@ Prints, as JSON lines:
   same seat against the same opponents (same deal, same opponents' seeds), and the line
   adds the baseline's win share and the paired difference with its 95% interval: how
   ``hard`` is measured against ``normal`` for the lobby's labels;
+* ``model`` (``--models``): each shipped value model's size, load time and the time to
+  score one position (the game's features of a view and the prediction);
 * ``adapters`` (``--adapters``): random answers per second through the engine's own loop,
   the PettingZoo AEC and parallel environments, OpenSpiel's Python game and Gymnasium's
   single-seat environment (its bots' answers counted too), for each game, one process.
@@ -228,6 +230,34 @@ def adapters(games: int) -> list[dict]:
     return out
 
 
+def models() -> list[dict]:
+    """Each shipped value model: its file's size, the time to load it (median of 5) and to
+    score one position (features of a view and the prediction, median of 200)."""
+    from realms.core.game import games
+    from realms.search.value import ValueModel, shipped_path
+
+    out = []
+    for game in games().values():
+        if game.features is None or not shipped_path(game).exists():
+            continue
+        path = shipped_path(game)
+        loads = []
+        for _ in range(5):
+            start = time.perf_counter()
+            model = ValueModel.load(path)
+            loads.append(time.perf_counter() - start)
+        view = game.new_game({}, 1).view(0)
+        scores = []
+        for _ in range(200):
+            start = time.perf_counter()
+            model.predict(game.features(view))
+            scores.append(time.perf_counter() - start)
+        out.append({"model": game.id, "bytes": path.stat().st_size, "load_ms": round(1000 * statistics.median(loads), 2),
+                    "features_and_predict_us": round(1e6 * statistics.median(scores), 1),
+                    "trained": model.data.get("trained"), "load_1_5_15": [round(x, 2) for x in os.getloadavg()]})
+    return out
+
+
 def main() -> None:
     # a match in the background ignores SIGINT unless told: kill -INT (or -TERM) stops it
     # with the games played so far
@@ -246,8 +276,12 @@ def main() -> None:
                     help="stop after the game that ends past this many minutes (0: play them all)")
     ap.add_argument("--adapters", action="store_true", help="measure the adapters' step rates instead")
     ap.add_argument("--adapter-games", type=int, default=5)
+    ap.add_argument("--models", action="store_true", help="the shipped value models' sizes and load times instead")
     args = ap.parse_args()
-    if args.adapters:
+    if args.models:
+        for row in models():
+            print(json.dumps(row), flush=True)
+    elif args.adapters:
         for row in adapters(args.adapter_games):
             print(json.dumps(row), flush=True)
     else:
