@@ -170,3 +170,18 @@ def test_a_kind_left_to_the_policy_is_answered_without_a_search():
     bot = ISMCTSBot(0, iters=20)
     answer = bot.choose(d, SeatView(state, d.player))
     assert bot.last["iterations"] == 0 and d.keys[answer] == bot.last["prior"]
+
+
+def test_the_learned_search_is_deterministic_for_a_seed_and_budget():
+    game = get_game("brian-boru")
+    state = game.new_game(BB, 6)
+    agents = make_bots(game, ["greedy"], 3, 6)
+    while len(state.pending()[0].keys) < 3:
+        d = state.pending()[0]
+        state.apply_index(d.player, agents[d.player].choose(d, SeatView(state, d.player)))
+    d = state.pending()[0]
+    runs = []
+    for _ in range(2):
+        bot = ISMCTSBot(4, iters=12, horizon=6, early=0, value="learned")
+        runs.append((bot.choose(d, SeatView(state, d.player)), bot.last["visits"], bot.last["advantage"]))
+    assert runs[0] == runs[1] and sum(runs[0][1].values()) == 12
