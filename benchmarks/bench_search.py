@@ -30,6 +30,19 @@ a busy machine; the JSON line says how many games were played):
     .venv/bin/python benchmarks/bench_search.py --game brittania --options '{"players": 12}' \
         --opponent steward --bot ismcts:iters=16 --games 200
     .venv/bin/python benchmarks/bench_search.py --adapters
+
+The levels (``hard`` against ``normal`` at the same seat on the same seeds; the learned
+value shipped in each game's package):
+
+    .venv/bin/python benchmarks/bench_search.py --game brian-boru --opponent greedy \
+        --bot ismcts:iters=30:value=learned --baseline greedy --games 400
+    .venv/bin/python benchmarks/bench_search.py --game version2 --opponent general \
+        --bot ismcts:iters=8:value=learned --baseline general --games 400
+    .venv/bin/python benchmarks/bench_search.py --game hy-breasil --opponent auto \
+        --bot ismcts:iters=16:value=learned --baseline auto --games 400
+    .venv/bin/python benchmarks/bench_search.py --game brittania --options '{"players": 12}' \
+        --opponent steward --bot ismcts:iters=16:value=learned --baseline steward --games 400
+    .venv/bin/python benchmarks/bench_search.py --models
 """
 
 from __future__ import annotations
@@ -103,7 +116,8 @@ def paired_difference(rows: list[dict]) -> dict:
     low, high = wilson(base, len(rows))
     return {"baseline_win_share": round(base / len(rows), 3), "baseline_ci95": [round(low, 3), round(high, 3)],
             "difference": round(mean, 3), "difference_ci95": [round(mean - 1.96 * se, 3), round(mean + 1.96 * se, 3)],
-            "seeds_differing": sum(1 for d in diffs if d)}
+            "seeds_differing": sum(1 for d in diffs if d),
+            "pairs": [[r["seed"], r["won"], r["base_won"]] for r in rows]}
 
 
 def match(args) -> dict:
