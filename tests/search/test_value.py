@@ -185,3 +185,13 @@ def test_the_learned_search_is_deterministic_for_a_seed_and_budget():
         bot = ISMCTSBot(4, iters=12, horizon=6, early=0, value="learned")
         runs.append((bot.choose(d, SeatView(state, d.player)), bot.last["visits"], bot.last["advantage"]))
     assert runs[0] == runs[1] and sum(runs[0][1].values()) == 12
+
+
+@pytest.mark.parametrize("game_id", LEARNED)
+def test_every_lobby_variant_makes_a_bot_and_the_search_uses_the_learned_value(game_id):
+    game = get_game(game_id)
+    players = len(game.new_game({}, 1).result()["players"])
+    searches = [spec for spec in game.bot_variants if spec.startswith("ismcts:")]
+    assert searches and all("value=learned" in spec for spec in searches)
+    for spec in game.bot_variants:
+        assert len(make_bots(game, [spec], players, 0)) == players

@@ -72,6 +72,9 @@ GAME = Game(
     invariants=INVARIANTS,
     hidden=_hidden,
     bots=_bots(),
+    # the seat kinds the lobby offers, labelled as measured (benchmarks/RESULTS.md)
+    bot_variants={"random": "random (easy)", "greedy": "greedy (normal)",
+                  "ismcts:iters=30:value=learned": "search (learned value)"},
     draw=_draw,
     describe=lazy(".describe:describe", __package__),
     panels=_panels,

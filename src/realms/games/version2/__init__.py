@@ -35,6 +35,9 @@ GAME = Game(
     invariants=INVARIANTS,
     hidden=hidden,
     bots=_bots(),
+    # the seat kinds the lobby offers, labelled as measured (benchmarks/RESULTS.md)
+    bot_variants={"random": "random (easy)", "general": "general (normal)",
+                  "ismcts:iters=8:value=learned": "search (learned value)"},
     unsearched_kinds=frozenset({"v2.attack-units"}),
     draw=lazy(".draw:draw", __package__),
     advice=lazy(".advice:advice", __package__),
