@@ -155,6 +155,7 @@ def match(args) -> dict:
         "load_1_5_15": {"before": [round(x, 2) for x in load_before],
                         "after": [round(x, 2) for x in os.getloadavg()]},
     }
+    out["per_seed"] = [[r["seed"], r["won"]] for r in rows]
     if args.baseline:
         out["baseline"] = args.baseline
         out.update(paired_difference(rows))
