@@ -195,3 +195,11 @@ def test_every_lobby_variant_makes_a_bot_and_the_search_uses_the_learned_value(g
     assert searches and all("value=learned" in spec for spec in searches)
     for spec in game.bot_variants:
         assert len(make_bots(game, [spec], players, 0)) == players
+
+
+def test_a_game_without_features_has_nothing_to_learn_from():
+    from dataclasses import replace
+
+    game = replace(get_game("brian-boru"), features=None)
+    with pytest.raises(SimulationError, match="declares no features"):
+        selfplay.game_features(game, game.new_game(BB, 1).view(0))
