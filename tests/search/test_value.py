@@ -13,13 +13,13 @@ import pytest
 from realms.cli import main
 from realms.core.agents import SeatView
 from realms.core.game import OptionError, games, get_game
+from realms.core.lineup import make_bots
 from realms.core.match import play
 from realms.search.ismcts import ISMCTSBot
 from realms.search.train import TrainError, read_lines, scores, train
 from realms.search.value import ValueModel, model_for, shipped, shipped_path
 from realms.sim import selfplay
 from realms.sim.batch import SimulationError
-from realms.sim.runner import make_bots
 
 LEARNED = [gid for gid, g in games().items() if g.features is not None]
 BB = {"players": 3}

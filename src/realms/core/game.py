@@ -48,6 +48,13 @@ class Game:
     bot_variants: dict = field(default_factory=dict)
     #: decision kinds whose answers other players must not learn (a secret draft pick)
     private_kinds: frozenset = frozenset()
+    #: ``open_from(state) -> n``: the answers from number ``n`` on belong to a round not
+    #: yet resolved; a player's record leaves out the other seats' private answers among
+    #: them, so not even their number (the rhythm of another's writing) shows
+    open_from: Callable[[GameState], int] | None = None
+    #: ``final(state, seat, key) -> bool``: whether ``seat``'s answer ``key`` to ``state``
+    #: can never be taken back (a post of orders once sent)
+    final: Callable[[GameState, int, str], bool] | None = None
     #: what the scores count, for people ("VP", "points")
     score_name: str = "VP"
     #: what one turn of the game is called, for people ("turn", "round")
@@ -136,12 +143,24 @@ class Game:
     #: the game ended now, higher is better (default: ``result()["scores"]`` in seat order).
     #: The simulation samples it at every turn end for the outcome metrics.
     scores_now: Callable[[GameState], list[float]] | None = None
-    #: ``watcher() -> realms.sim.stats.Watcher``: a fresh statistics watcher for one game;
+    #: ``watcher() -> realms.core.stats.Watcher``: a fresh statistics watcher for one game;
     #: what it keeps goes under a game line's ``"stats"`` (default: nothing game-specific).
     watcher: Callable[[], Any] | None = None
+    #: ``factions(state) -> [{dimension: value, …, "survives": bool} per seat]``: what each
+    #: seat was dealt (a nation's race, a starting state, a mission), read at every turn end,
+    #: its first value kept (``None``: not dealt yet); ``survives``: the seat is still in
+    #: the game.  The report gives win share, score and survival by each.
+    factions: Callable[[GameState], list[dict]] | None = None
+    #: ``usage(event) -> name | None``: the rule, ability or event an event shows being
+    #: used ("city built"), counted per game in a report (default: the event kinds);
+    #: ``usage(None)`` lists every name it may give, so one never used shows as 0.
+    usage: Callable[[Any], "str | None"] | None = None
     #: ``report_sections() -> (ReportSection, …)``: what a simulation report adds for this
     #: game, computed from the games' lines.
     report_sections: Callable[[], tuple["ReportSection", ...]] | None = None
+    #: ``palette() -> (colour of seat 0, …)``: the seats' colours (#rrggbb), the same on the
+    #: map, the history page and the report's charts (:meth:`seat_colours`)
+    palette: Callable[[], tuple[str, ...]] | None = None
     #: ``history_measure() -> HistoryMeasure``: what the histomap of ``realms history``
     #: shows (default: each player's share of the scores).
     history_measure: Callable[[], "HistoryMeasure"] | None = None
@@ -161,6 +180,13 @@ class Game:
             return list(self.scores_now(state))
         res = state.result()
         return [res["scores"][name] for name in res["players"]]
+
+    def seat_colours(self, n: int) -> list[str]:
+        """The colours of seats 0..n-1: the game's :attr:`palette`, stretched with colours
+        it lacks where it has fewer than ``n`` (no two seats alike)."""
+        from .report import seat_colours
+
+        return seat_colours(n, self.palette() if self.palette is not None else None)
 
     def evaluation(self, state: GameState) -> list[float]:
         """Each seat's value of a running position, in 0..1 (:attr:`evaluate`, or each
@@ -207,13 +233,16 @@ class Game:
         A finished game's record is whole.  While a game runs, a player's copy leaves out
         the seed (it would reveal every future die and shuffle) and the keys of other
         players' private answers (``private_kinds``); it is a history to read, not to
-        replay — the full record is the server's.
+        replay — the full record is the server's.  The other seats' private answers of a
+        round still open (``open_from``) are left out altogether.
         """
         if state.is_over():
             return state.record().to_json()
+        open_from = self.open_from(state) if self.open_from is not None else len(state.answers)
         answers = [
             [p, key if (p == player or kind not in self.private_kinds) else None]
-            for (p, key), kind in zip(state.answers, state.answer_kinds)
+            for i, ((p, key), kind) in enumerate(zip(state.answers, state.answer_kinds))
+            if i < open_from or p == player or kind not in self.private_kinds
         ]
         return {
             "format": "realms-view-record",
@@ -301,7 +330,7 @@ class HistoryMeasure:
     #: event kinds that only mark where a turn begins (its heading says as much)
     marker_kinds: frozenset = frozenset()
     #: colours of seats 0, 1, … where a game has none of its own
-    palette = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
+    palette: tuple[str, ...] = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
 
     def on_event(self, state: GameState, event) -> None:
         """``event`` is being logged (a measure may follow who split from whom)."""
@@ -395,13 +424,16 @@ class GameMaster:
     ``new(folder, players, seed)``: a new game from the ``--player`` values (what each
     holds is the game's :attr:`player_help`); ``orders(folder, posts)``: the orders read
     from a file of posts, each problem with its line and reason, kept for ``resolve``;
-    ``resolve(folder)``: the turn adjudicated with the orders kept, its report written
-    into the folder."""
+    ``resolve(folder, image_url)``: the turn adjudicated with the orders kept, its report
+    written into the folder (its map linked at ``image_url`` when given); ``orders`` reads
+    a list of pages (``add``: with the pages read before for this turn); ``alias(folder,
+    name, player)``, if any: posts signed ``name`` are ``player``'s."""
 
     player_help: str
     new: Callable[[Any, list[str], int], tuple[dict, str]]
-    orders: Callable[[Any, Any], tuple[dict, str]]
-    resolve: Callable[[Any], tuple[dict, str]]
+    orders: Callable[..., tuple[dict, str]]
+    resolve: Callable[..., tuple[dict, str]]
+    alias: Callable[[Any, str, str], tuple[dict, str]] | None = None
 
 
 def lazy(spec: str, package: str) -> Callable:

@@ -24,9 +24,9 @@ from typing import Callable, Sequence
 
 from realms.core.features import shares
 from realms.core.game import Game, get_game
+from realms.core.lineup import make_bots
 
 from .batch import GamesFile, Interrupted, Job, Simulation, SimulationError, executor, progress_bar
-from .runner import make_bots
 
 FILE = "positions.jsonl"
 #: digits a feature keeps in the file (the models need no more)

@@ -76,6 +76,7 @@ GAME = Game(
     bot_variants={"random": "random (easy)", "greedy": "greedy (normal)",
                   "ismcts:iters=30:value=learned": "search (learned value)"},
     draw=_draw,
+    palette=lazy(".draw:palette", __package__),
     describe=lazy(".describe:describe", __package__),
     panels=_panels,
     score_name="points",
@@ -85,6 +86,7 @@ GAME = Game(
     features=lazy(".features:features", __package__),
     evaluate=lazy(".evaluate:evaluate", __package__),
     watcher=lazy(".stats:BrianBoruWatcher", __package__),
+    factions=lazy(".stats:factions", __package__),
     report_sections=lazy(".report:sections", __package__),
     history_measure=lazy(".history:TownsControlled", __package__),
     # shuffled decks; hands, packets and the leftover card unseen; everyone drafts at once
