@@ -146,7 +146,7 @@ def run(sp: SelfPlay, out: str | Path, *, workers: int = 1, resume: bool = False
             if line["seed"] in wanted:
                 kept[line["seed"]] = line
     file.rewrite(list(kept.values()))
-    jobs = [job for job in sp.simulation().jobs() if job[0] not in kept]
+    jobs = [job for job in sp.simulation().jobs(players) if job[0] not in kept]
     play = partial(play_batch, every=sp.every)
     size = max(1, min(4, len(jobs) // (max(workers, 1) * 4)))
     try:
