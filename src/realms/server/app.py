@@ -78,7 +78,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import orjson
-from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -93,7 +93,7 @@ from realms.core.match import bot_answers
 from realms.core.mapgraph import MapError
 from realms.core.options import shown
 
-from . import botworker, limits
+from . import botworker, limits, sockets
 from .deadlines import Deadlines
 from .fastpath import AnswerFastPath
 from .store import GameRow, Store, UndoConflict
@@ -179,9 +179,10 @@ class Live:
     state: GameState
     agents: dict[int, Agent]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    sockets: dict[Any, int | None] = field(default_factory=dict)  # websocket -> seat
-    #: the sockets their pages named (``?socket=``), by name: a page's answer names its
-    #: socket (``X-Realms-Socket``), which is not sent the state its 200 carries
+    #: the pages watching: each socket's outbox (``sockets.Outbox``) -> its seat
+    sockets: dict[Any, int | None] = field(default_factory=dict)
+    #: the outboxes of the sockets their pages named (``?socket=``), by name: a page's
+    #: answer names its socket (``X-Realms-Socket``), which is not sent the state its 200 carries
     named: dict[str, Any] = field(default_factory=dict)
     #: the last answers, oldest first, when each was a person's, drew no chance and had
     #: no reply from anybody else (``undo[-1].n == version - 1``); at most ``MAX_UNDO``
@@ -215,9 +216,9 @@ class Live:
         return len(self.state.answers)
 
     def socket_of(self, name: str | None, seat: int | None) -> Any:
-        """The socket a page named ``name``, if it watches as ``seat``; else None."""
-        ws = self.named.get(name) if name else None
-        return ws if ws is not None and self.sockets.get(ws, -1) == seat else None
+        """The outbox of the socket a page named ``name``, if it watches as ``seat``; else None."""
+        box = self.named.get(name) if name else None
+        return box if box is not None and self.sockets.get(box, -1) == seat else None
 
     def can_undo(self, seat: int | None) -> bool:
         return seat is not None and bool(self.undo) and self.undo[-1].seat == seat and not self.state.is_over()
@@ -544,6 +545,8 @@ class Server:
         #: must still see the states after it as newer)
         self.undos: dict[str, int] = {}
         self.deadlines = Deadlines(self)
+        #: the WebSockets open per address
+        self.socket_count = sockets.PerAddress()
 
     async def committed(self, done: Future) -> None:
         """Wait for a write of the store's to be committed (its exception if it failed).
@@ -746,8 +749,7 @@ class Server:
                     return
                 live.settle_bots(before, new)
                 live.mirrored = (self.bots.generation, live.version)
-            if live.sockets:
-                await self.push(live)
+            self.push(live)
 
     async def _think(self, live: Live) -> tuple:
         """The bots' next batch for ``live``, from the bots' process: the answers since its
@@ -791,22 +793,22 @@ class Server:
                 live.bots.cancel()
 
     def push_soon(self, live: Live, skip: Any = None) -> None:
-        """:meth:`push` in a task of its own, if a page besides ``skip`` watches the game
-        (mostly none: a page's own answer comes back in its 200)."""
-        if any(ws is not skip for ws in live.sockets):
-            asyncio.get_running_loop().create_task(self.push(live, skip))
+        """:meth:`push` once the running request has answered, if a page besides ``skip``
+        watches the game (mostly none: a page's own answer comes back in its 200)."""
+        if any(box is not skip for box in live.sockets):
+            asyncio.get_running_loop().call_soon(self.push, live, skip)
 
-    async def push(self, live: Live, skip: Any = None) -> None:
-        """Send the new state to every page watching the game (but ``skip``: the page that
-        has it in its 200), each as its seat sees it (all made before the first is sent, so
-        that every page gets the same version)."""
-        sockets = [(ws, seat) for ws, seat in live.sockets.items() if ws is not skip]
-        cache = {seat: payload_json(live, seat).decode() for seat in {seat for _, seat in sockets}}
-        for ws, seat in sockets:
-            try:
-                await ws.send_text(cache[seat])
-            except Exception:
-                live.sockets.pop(ws, None)
+    def push(self, live: Live, skip: Any = None) -> None:
+        """Queue the new state for every page watching the game (but ``skip``: the page
+        that has it in its 200), each as its seat sees it, all made before the first is
+        queued so that every page gets the same version.  Nothing here waits for a page:
+        each socket's own task sends (``sockets.Outbox``), and a socket too far behind is
+        dropped."""
+        boxes = [(box, seat) for box, seat in live.sockets.items() if box is not skip]
+        cache = {seat: payload_json(live, seat).decode() for seat in {seat for _, seat in boxes}}
+        for box, seat in boxes:
+            if not box.offer(cache[seat]):
+                live.sockets.pop(box, None)
 
 
 def create_app(database: str | None = None, creations: limits.TokenBucket | None = None,
@@ -868,7 +870,6 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
                                        "in how many seconds it may create the next"}})
     async def create_game(body: NewGame) -> dict:
         live = await server.create(body)
-        asyncio.get_running_loop().create_task(server.push(live))
         return {"id": live.row.id,
                 "seats": [{"seat": i, "kind": s["kind"], "token": s["token"]}
                           for i, s in enumerate(live.row.seats) if s["kind"] == "human"]}
@@ -966,6 +967,19 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     @app.websocket("/api/games/{game_id}/ws")
     async def ws_state(websocket: WebSocket, game_id: str, token: str | None = None,
                        socket: str | None = Query(default=None, max_length=SOCKET_ID)) -> None:
+        """The state, then each new state (``sockets``: sent by a task of the socket's own,
+        the socket dropped when it is ``sockets.QUEUE`` states behind); at most
+        ``sockets.PER_ADDRESS`` open at once from one address (close code 4429)."""
+        address = sockets.address_of(websocket)
+        if not server.socket_count.take(address):
+            await websocket.close(code=sockets.TOO_MANY, reason="too many WebSockets from this address")
+            return
+        try:
+            await _watch(websocket, game_id, token, socket)
+        finally:
+            server.socket_count.give_back(address)
+
+    async def _watch(websocket: WebSocket, game_id: str, token: str | None, socket: str | None) -> None:
         try:
             live = await server.get(game_id)
             seat = live.seat_of(token)
@@ -973,19 +987,31 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
             await websocket.close(code=4000 + exc.status_code, reason=str(exc.detail)[:120])
             return
         await websocket.accept()
-        live.sockets[websocket] = seat
+        box = sockets.Outbox(websocket)
+        live.sockets[box] = seat
         if socket:
-            live.named[socket] = websocket
-        try:
-            await websocket.send_text(payload_json(live, seat).decode())
-            while True:  # the page sends nothing we need; this notices it leaving
+            live.named[socket] = box
+        box.offer(payload_json(live, seat).decode())
+
+        async def hear() -> None:  # the page sends nothing we need; this notices it leaving
+            while True:
                 await websocket.receive_text()
-        except (WebSocketDisconnect, RuntimeError):
-            pass
+
+        listening = asyncio.get_running_loop().create_task(hear())
+        try:
+            await asyncio.wait({box.task, listening}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            live.sockets.pop(websocket, None)
-            if socket and live.named.get(socket) is websocket:
+            listening.cancel()
+            for task in (listening, box.task):
+                if task.done() and not task.cancelled():
+                    task.exception()  # a page that left, or a send that failed: nothing to report
+            live.sockets.pop(box, None)
+            if socket and live.named.get(socket) is box:
                 del live.named[socket]
+            if box.dropped or box.task.done():
+                await box.close(reason="this page fell too far behind; reload it")
+            else:
+                box.drop()
 
     # -- the browser client ---------------------------------------------------------------
     @app.get("/", include_in_schema=False)

@@ -216,8 +216,7 @@ class Deadlines:
             live.settle_bots(before, new)
             log.info("game %s: the deadline passed; %d answers given for silent seats", gid, given)
         self.server.continue_bots(live)
-        if live.sockets:
-            await self.server.push(live)
+        self.server.push(live)
         return True
 
     async def run(self) -> None:
