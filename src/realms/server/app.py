@@ -21,8 +21,10 @@ package, so the page works without internet):
   is over, when the record gives it (and replays exactly).  One person with bots may
   choose it.
 - ``GET /api/games/{id}`` (``Authorization: Bearer TOKEN``; none: a spectator) → ``{view, pending, version, …}``
-- ``POST /api/games/{id}/answers`` ``{key, version}`` → 200 the new state; 409 stale version;
-  422 not an option; 403 not the seat that must decide; 404 unknown game
+- ``POST /api/games/{id}/answers`` ``{key, version}`` → 200 the new state; 409 stale version
+  (an earlier version is taken when the seat's decisions pending now were pending then:
+  seats answering simultaneous decisions at once are applied in turn); 422 not an option;
+  403 not the seat that must decide; 404 unknown game
 - ``POST /api/games/{id}/undo`` ``{version}`` → 200 the state as it was before the seat's last
   answer, which is taken back (and deleted from the database before the 200).  Only a seat's
   own last decision, while nobody else has decided since, no die was rolled in applying
@@ -210,6 +212,13 @@ class Live:
     turn_starts: list | None = None
     #: the server's turn deadlines (server/deadlines.py), asked for the payload's deadline
     deadlines: "Deadlines | None" = None
+    #: each seat awaited: (its pending decisions, the version they were first seen pending
+    #: at), so that an answer chosen in an earlier version to a decision still pending is
+    #: taken (:meth:`still_asked`)
+    asked: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.note_asked()
 
     @property
     def version(self) -> int:
@@ -219,6 +228,28 @@ class Live:
         """The outbox of the socket a page named ``name``, if it watches as ``seat``; else None."""
         box = self.named.get(name) if name else None
         return box if box is not None and self.sockets.get(box, -1) == seat else None
+
+    def note_asked(self) -> None:
+        """Note when each seat's pending decisions were first seen: a seat whose decisions
+        are the same objects as before keeps its version, any other gets the version now."""
+        mine: dict[int, list] = {}
+        for d in self.state.pending():
+            mine.setdefault(d.player, []).append(d)
+        v = self.version
+        asked = {}
+        for seat, ds in mine.items():
+            old = self.asked.get(seat)
+            same = old is not None and len(old[0]) == len(ds) and all(a is b for a, b in zip(old[0], ds))
+            asked[seat] = old if same else (ds, v)
+        self.asked = asked
+
+    def still_asked(self, seat: int, version: int) -> bool:
+        """Whether ``seat``'s decisions pending now were already pending at ``version`` (an
+        earlier one): its answer chosen then is an answer to them.  Simultaneous decisions
+        (several seats answering one round at once, each its own) are answered so in turn;
+        a seat that answered since, or was asked anew, is stale."""
+        found = self.asked.get(seat)
+        return found is not None and found[1] <= version < self.version
 
     def can_undo(self, seat: int | None) -> bool:
         return seat is not None and bool(self.undo) and self.undo[-1].seat == seat and not self.state.is_over()
@@ -249,6 +280,7 @@ class Live:
         showed nobody anything hidden; otherwise nothing before it can be (the bots' replies
         come in the background, so an answer they are to reply to stands from the start)."""
         self.state = after
+        self.note_asked()
         if not bots_to_move(after, self.agents):
             was, now = self.kept_hidden(before), self.kept_hidden(after)
             if was[0] != now[0]:
@@ -274,6 +306,7 @@ class Live:
         """Make ``after``, ``before`` and bots' answers, the game: nothing before them can
         be taken back."""
         self.state = after
+        self.note_asked()
         self.forget_undo()
         before.release()
 
@@ -642,7 +675,7 @@ class Server:
         async with live.lock:
             if seat is None:  # who asks comes first: a spectator learns nothing of versions
                 raise HTTPException(403, "spectators cannot answer; send the seat's token")
-            if body.version != live.version:
+            if body.version != live.version and not live.still_asked(seat, body.version):
                 raise HTTPException(409, f"stale version {body.version}: the game is at version {live.version}")
             if not any(d.player == seat for d in live.state.pending()):
                 if live.state.is_over():
@@ -713,6 +746,8 @@ class Server:
             self.undos[live.row.id] = live.undos
             dropped = live.state
             live.state = last.before
+            live.asked = {}
+            live.note_asked()
             dropped.release()
             payload = payload_json(live, seat)
         self.push_soon(live, live.socket_of(socket, seat))
