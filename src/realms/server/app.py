@@ -564,14 +564,14 @@ def _token_from_header(authorization: str | None) -> str | None:
 class Server:
     """The games of one database, live in memory."""
 
-    def __init__(self, database: str | None = None) -> None:
+    def __init__(self, database: str | None = None, bots: "botworker.Bots | None" = None) -> None:
         self.store = Store(database)
         self.live: dict[str, Live] = {}
         self._loading = asyncio.Lock()
         #: held by one game's bots while their answers are applied (:meth:`_apply_batch`)
         self.cpu = asyncio.Lock()
-        #: the process the bots think in
-        self.bots = botworker.BOTS
+        #: the process the bots think in (shared by the apps of one process unless given)
+        self.bots = botworker.BOTS if bots is None else bots
         #: the store's futures awaited, each with the loop's future its waiter awaits
         self._commits: list[tuple[Future, asyncio.Future]] = []
         #: each game's undos in this process, kept across a rebuild of the game (a page
@@ -847,11 +847,13 @@ class Server:
 
 
 def create_app(database: str | None = None, creations: limits.TokenBucket | None = None,
-               clock: "Callable[[], float] | None" = None) -> FastAPI:
+               clock: "Callable[[], float] | None" = None, bots: "botworker.Bots | None" = None) -> FastAPI:
     """The app over ``database``; ``creations`` bounds the games each client may create
     (default: ``limits.CREATE_BURST`` at once, ``limits.CREATE_PER_MINUTE`` a minute);
-    ``clock`` is the turn deadlines' (default: the wall clock; tests move it)."""
-    server = Server(database)
+    ``clock`` is the turn deadlines' (default: the wall clock; tests move it); ``bots``:
+    a bots' process of the app's own, closed when the app shuts down (default: the
+    process's shared one, ``botworker.BOTS``, left running for the next app)."""
+    server = Server(database, bots)
     creations = limits.TokenBucket() if creations is None else creations
     deadlines = server.deadlines
     if clock is not None:
@@ -862,6 +864,8 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         deadlines.start()
         yield
         deadlines.stop()
+        if bots is not None:
+            bots.close()
         server.stop_bots()
         server.store.close()
 

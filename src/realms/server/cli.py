@@ -38,15 +38,17 @@ def serve(host: str, port: int, database: str, log_level: str, games_at_once: in
     from realms.core.game import games
 
     from .app import create_app
-    from .botworker import BOTS
+    from .botworker import Bots
     from .limits import TokenBucket
 
-    app = create_app(database, creations=TokenBucket(games_at_once, games_per_minute))
+    # the bots think in a process of their own (server/botworker.py), started and warmed
+    # now, killed by the kernel should this process end without closing it
+    bots = Bots(tied=True)
+    app = create_app(database, creations=TokenBucket(games_at_once, games_per_minute), bots=bots)
     for game in games().values():
         if game.warm is not None:
             game.warm()
-    # the bots think in a process of their own (server/botworker.py), started and warmed now
-    BOTS.start(warm=True)
+    bots.start(warm=True)
     # what is alive now (modules, tables, the app) lives as long as the process: keep it
     # out of the garbage collector's full passes, which then walk the games only (shorter
     # pauses of every request in flight)
