@@ -104,3 +104,43 @@ def test_the_bots_process_ends_with_the_server_on_sigterm_to_the_group(serve):
     except pytest.fail.Exception:
         left = _group(s.proc.pid)
     assert not left, f"still running 30 s after the server ended: {left}"
+
+
+def test_x_forwarded_for_is_not_trusted_without_a_trusted_proxy(serve):
+    s = serve("--games-at-once", "1", "--games-per-minute", "0.01")
+    body = {"game": "hy-breasil", "options": {"turns": 2}, "seats": ["human", "auto"]}
+    first = httpx.post(s.url + "/api/games", json=body, headers={"X-Forwarded-For": "203.0.113.1"}, timeout=30)
+    assert first.status_code == 201, first.text
+    other = httpx.post(s.url + "/api/games", json=body, headers={"X-Forwarded-For": "203.0.113.2"}, timeout=30)
+    assert other.status_code == 429, "a client named another address in X-Forwarded-For and got a new bucket"
+
+
+def test_a_trusted_proxy_names_the_client(serve):
+    s = serve("--games-at-once", "1", "--games-per-minute", "0.01", "--trusted-proxy", "127.0.0.1")
+    body = {"game": "hy-breasil", "options": {"turns": 2}, "seats": ["human", "auto"]}
+    for client in ("203.0.113.1", "203.0.113.2"):
+        r = httpx.post(s.url + "/api/games", json=body, headers={"X-Forwarded-For": client}, timeout=30)
+        assert r.status_code == 201, r.text
+    again = httpx.post(s.url + "/api/games", json=body, headers={"X-Forwarded-For": "203.0.113.2"}, timeout=30)
+    assert again.status_code == 429
+
+
+def test_a_websockets_token_is_not_logged(serve):
+    import asyncio
+
+    import websockets
+
+    s = serve("--log-level", "info")
+    r = httpx.post(s.url + "/api/games", json={"game": "hy-breasil", "options": {"turns": 2},
+                                               "seats": ["human", "auto"]}, timeout=30)
+    assert r.status_code == 201, r.text
+    gid, token = r.json()["id"], r.json()["seats"][0]["token"]
+
+    async def watch():
+        async with websockets.connect(f"ws://127.0.0.1:{s.port}/api/games/{gid}/ws?token={token}&socket=a") as ws:
+            return await asyncio.wait_for(ws.recv(), 60)
+
+    assert gid in asyncio.run(watch())
+    _wait("the WebSocket's line in the log", lambda: f"/api/games/{gid}/ws" in s.log.read_text())
+    assert token not in s.log.read_text()
+    assert "token=…" in s.log.read_text()
