@@ -9,6 +9,8 @@ import sqlite3
 import threading
 import time
 
+import pytest
+
 from realms.server import store as store_module
 from realms.server.store import Store
 
@@ -73,3 +75,20 @@ def test_the_wal_is_checkpointed_by_a_thread_of_its_own_not_by_a_commit(tmp_path
     finally:
         store.close()
     assert store._checkpointer is None
+
+
+def test_a_postgresql_url_without_its_driver_is_a_one_line_error(monkeypatch):
+    import sys
+
+    from click.testing import CliRunner
+
+    from realms.server.cli import serve
+    from realms.server.store import Store, StoreError
+
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if the extra were not installed
+    with pytest.raises(StoreError, match=r"pip install 'realms\[postgres\]'"):
+        Store("postgresql://nobody@127.0.0.1/none")
+    out = CliRunner().invoke(serve, ["--database", "postgresql://nobody@127.0.0.1/none"])
+    assert out.exit_code == 1
+    assert out.output.strip().splitlines() == ["Error: a postgresql database needs the 'psycopg' package: "
+                                               "pip install 'realms[postgres]'"]

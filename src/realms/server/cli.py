@@ -49,8 +49,13 @@ def serve(host: str, port: int, database: str, log_level: str, games_at_once: in
 
     # the bots think in a process of their own (server/botworker.py), started and warmed
     # now, killed by the kernel should this process end without closing it
+    from .store import StoreError
+
     bots = Bots(tied=True)
-    app = create_app(database, creations=TokenBucket(games_at_once, games_per_minute), bots=bots)
+    try:
+        app = create_app(database, creations=TokenBucket(games_at_once, games_per_minute), bots=bots)
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
     for game in games().values():
         if game.warm is not None:
             game.warm()

@@ -78,6 +78,14 @@ rounds_table = Table(
 )
 
 
+class StoreError(RuntimeError):
+    """The database named cannot be used (its driver is not installed); one line."""
+
+
+#: the package each database's driver comes from, and the extra that installs it
+DRIVERS = {"postgresql": ("psycopg", "postgres")}
+
+
 class UndoConflict(RuntimeError):
     """The answer to take back is not the game's last stored one, or not that seat's."""
 
@@ -180,6 +188,14 @@ class Store:
 
     @staticmethod
     def _make_engine(url: str) -> Engine:
+        dialect = url.split(":", 1)[0].split("+", 1)[0]
+        if dialect in DRIVERS:
+            package, extra = DRIVERS[dialect]
+            try:
+                __import__(package)
+            except ImportError:
+                raise StoreError(f"a {dialect} database needs the {package!r} package: "
+                                 f"pip install 'realms[{extra}]'") from None
         if url.startswith("sqlite"):
             engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
