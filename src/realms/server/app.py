@@ -132,10 +132,13 @@ BOOT = secrets.token_hex(4)
 #: a bound on the body alone; the number of seats is the game's own (its player range,
 #: checked on creation with an error naming the range)
 MAX_SEATS = 64
+#: request bodies as sent: no field converted (a version "0", 0.0 or false, a seed "5" or
+#: true are refused, not taken for the numbers), no field unknown
+STRICT = ConfigDict(extra="forbid", strict=True)
 
 
 class NewGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     game: str = Field(description="a game id, as GET /api/catalog lists them")
     options: dict[str, Any] = Field(default_factory=dict, description="the game's options by name, as GET /api/catalog "
                                     "declares them, e.g. {\"turns\": 15, \"rules\": [\"races\"]}")
@@ -147,13 +150,13 @@ class NewGame(BaseModel):
 
 
 class Answer(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     key: str = Field(max_length=500, description="the key of one of the options pending")
     version: int = Field(ge=0, description="the version of the state the answer was chosen in")
 
 
 class Undo(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     version: int = Field(ge=0, description="the version of the state shown (the undo takes back answer version - 1)")
 
 
@@ -637,8 +640,8 @@ class Server:
             if kind not in offered:  # no other parameters: a bot's work is the server's
                 raise HTTPException(422, f"unknown seat kind {shown(kind)} (known: {', '.join(offered)})")
         options = dict(body.options)
-        if "players" in options and options["players"] != n:
-            raise HTTPException(422, f"option 'players' ({shown(options['players'])}) must equal the number "
+        if "players" in options and (type(options["players"]) is not int or options["players"] != n):
+            raise HTTPException(422, f"option 'players' ({shown(options['players'])}) must be the whole number "
                                      f"of seats ({n})")
         options["players"] = n
         try:
