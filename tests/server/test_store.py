@@ -92,3 +92,40 @@ def test_a_postgresql_url_without_its_driver_is_a_one_line_error(monkeypatch):
     assert out.exit_code == 1
     assert out.output.strip().splitlines() == ["Error: a postgresql database needs the 'psycopg' package: "
                                                "pip install 'realms[postgres]'"]
+
+
+def test_tokens_are_stored_hashed(tmp_path):
+    """The database keeps a hash of each seat's token, never the token."""
+    from fastapi.testclient import TestClient
+
+    from realms.server.app import create_app
+
+    db = str(tmp_path / "realms.db")
+    with TestClient(create_app(db)) as c:
+        r = c.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seats": ["human", "auto"]})
+        assert r.status_code == 201, r.text
+        token = r.json()["seats"][0]["token"]
+    raw = sqlite3.connect(db).execute("SELECT seats FROM games").fetchone()[0]
+    assert token not in raw and store_module.hash_token(token) in raw
+
+
+def test_a_game_stored_with_plain_tokens_keeps_its_seats(tmp_path):
+    """A database written before tokens were hashed: its tokens are hashed when a store
+    opens it, and each still opens its seat."""
+    import json
+
+    from fastapi.testclient import TestClient
+
+    from realms.server.app import create_app
+
+    db = str(tmp_path / "realms.db")
+    Store(db).create("old", "hy-breasil", {"turns": 2, "players": 2}, 7,
+                     [{"kind": "human", "token": "plain-old-token"}, {"kind": "auto", "token": None}], [])
+    with TestClient(create_app(db)) as c:
+        s = c.get("/api/games/old", headers={"Authorization": "Bearer plain-old-token"})
+        assert s.status_code == 200, s.text
+        assert s.json()["seat"] == 0
+        assert c.get("/api/games/old", headers={"Authorization": "Bearer wrong"}).status_code == 403
+    seats = json.loads(sqlite3.connect(db).execute("SELECT seats FROM games").fetchone()[0])
+    assert seats == [{"kind": "human", "token_hash": store_module.hash_token("plain-old-token")},
+                     {"kind": "auto", "token_hash": None}]

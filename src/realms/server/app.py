@@ -98,7 +98,7 @@ from realms.core.options import shown
 from . import botworker, limits, sockets
 from .deadlines import Deadlines
 from .fastpath import AnswerFastPath
-from .store import GameRow, Store, UndoConflict
+from .store import GameRow, Store, UndoConflict, hash_token
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_SEED = 2**31 - 1
@@ -319,14 +319,16 @@ class Live:
         self.undo.clear()
 
     def seat_of(self, token: str | None) -> int | None:
-        """The seat a token belongs to (compared in constant time), None for no token;
+        """The seat a token belongs to (its hash compared, in constant time, with the
+        hashes the store keeps: ``store.hash_token``), None for no token;
         raises 403 for a token of no seat."""
         if not token:
             return None
         found = None
+        given = hash_token(token)
         for i, s in enumerate(self.row.seats):
-            t = s.get("token") or ""
-            if t and hmac.compare_digest(t.encode(), token.encode()) and found is None:
+            t = s.get("token_hash") or ""
+            if t and hmac.compare_digest(t, given) and found is None:
                 found = i
         if found is None:
             raise HTTPException(403, "this token is not a seat of this game")
@@ -626,7 +628,7 @@ class Server:
         return live
 
     # -- creating -----------------------------------------------------------------------
-    def _create_sync(self, body: NewGame) -> Live:
+    def _create_sync(self, body: NewGame) -> tuple[Live, dict[int, str]]:
         try:
             game = get_game(body.game)
         except UnknownGame:
@@ -656,19 +658,23 @@ class Server:
             # a bundled file that does not load: the server's fault, and its message may hold a path
             log.exception("game %s could not be set up with options %s", game.id, options)
             raise HTTPException(422, "bad options: the game could not be set up with them") from None
-        seats = [{"kind": k, "token": secrets.token_urlsafe(24) if k == "human" else None} for k in body.seats]
+        tokens = {i: secrets.token_urlsafe(24) for i, k in enumerate(body.seats) if k == "human"}
+        seats = [{"kind": k, "token_hash": hash_token(tokens[i]) if i in tokens else None}
+                 for i, k in enumerate(body.seats)]
         game_id = secrets.token_hex(8)
         row = GameRow(game_id, game.id, options, seed, seats, [])
         agents = make_agents(game, seats, seed)
         self.store.create(game_id, game.id, options, seed, seats, [])
-        return Live(row=row, game=game, state=state, agents=agents)
+        return Live(row=row, game=game, state=state, agents=agents), tokens
 
-    async def create(self, body: NewGame) -> Live:
-        live = await asyncio.to_thread(self._create_sync, body)
+    async def create(self, body: NewGame) -> tuple[Live, dict[int, str]]:
+        """A new game, and its people's seats' tokens by seat (given once: the store keeps
+        their hashes)."""
+        live, tokens = await asyncio.to_thread(self._create_sync, body)
         live.deadlines = self.deadlines
         self.live[live.row.id] = live
         self.continue_bots(live)
-        return live
+        return live, tokens
 
     # -- answering ----------------------------------------------------------------------
     async def answer(self, live: Live, seat: int | None, body: Answer, socket: str | None = None) -> bytes:
@@ -911,10 +917,9 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
                   429: {"description": "this address created too many games lately; Retry-After says "
                                        "in how many seconds it may create the next"}})
     async def create_game(body: NewGame) -> dict:
-        live = await server.create(body)
+        live, tokens = await server.create(body)
         return {"id": live.row.id,
-                "seats": [{"seat": i, "kind": s["kind"], "token": s["token"]}
-                          for i, s in enumerate(live.row.seats) if s["kind"] == "human"]}
+                "seats": [{"seat": i, "kind": live.row.seats[i]["kind"], "token": t} for i, t in tokens.items()]}
 
     @app.get("/api/games/{game_id}")
     async def get_state(game_id: str, authorization: str | None = Header(default=None),

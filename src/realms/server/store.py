@@ -15,6 +15,7 @@ server answers.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import queue
 import threading
@@ -52,7 +53,8 @@ games_table = Table(
     Column("game", String(40), nullable=False),
     Column("options", Text, nullable=False),  # JSON, normalized
     Column("seed", BigInteger, nullable=False),  # the server draws seeds up to 2**53
-    Column("seats", Text, nullable=False),  # JSON: [{"kind": "human"|bot, "token": str|None}]
+    # JSON: [{"kind": "human"|bot, "token_hash": hash_token(the seat's token)|None}]
+    Column("seats", Text, nullable=False),
     Column("created", Float, nullable=False),
 )
 
@@ -138,6 +140,27 @@ def _closed(conn) -> None:
     return None
 
 
+def hash_token(token: str) -> str:
+    """What the store keeps of a seat's token: its SHA-256 (a token is 192 random bits, so
+    a plain hash is as hard to turn back as the token is to guess), so that a copy of the
+    database lets nobody play a seat."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def hashed_seats(seats: list[dict]) -> tuple[list[dict], bool]:
+    """``seats`` with each plain ``token`` (as games stored before tokens were hashed
+    kept them) replaced by its ``token_hash``; and whether any was."""
+    out, changed = [], False
+    for seat in seats:
+        if "token" in seat:
+            token = seat["token"]
+            seat = {k: v for k, v in seat.items() if k != "token"}
+            seat["token_hash"] = hash_token(token) if token else None
+            changed = True
+        out.append(seat)
+    return out, changed
+
+
 @dataclass
 class GameRow:
     id: str
@@ -170,6 +193,7 @@ class Store:
         self.engine: Engine = self._make_engine(self.url)
         metadata.create_all(self.engine)
         self._widen_seed()
+        self._hash_tokens()
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self._writer_lock = threading.Lock()
@@ -226,6 +250,18 @@ class Store:
         if not isinstance(column["type"], BigInteger):
             with self.engine.begin() as conn:
                 conn.exec_driver_sql("ALTER TABLE games ALTER COLUMN seed TYPE BIGINT")
+
+    def _hash_tokens(self) -> None:
+        """Replace the plain tokens of games stored before tokens were hashed by their
+        hashes (:func:`hashed_seats`), in one transaction: once, the first time a store
+        opens such a database."""
+        with self.engine.begin() as conn:
+            rows = conn.execute(select(games_table.c.id, games_table.c.seats)
+                                .where(games_table.c.seats.like('%"token":%'))).all()
+            for gid, seats in rows:
+                new, changed = hashed_seats(json.loads(seats))
+                if changed:
+                    conn.execute(games_table.update().where(games_table.c.id == gid).values(seats=json.dumps(new)))
 
     def close(self) -> None:
         if self._writer is not None:
@@ -441,7 +477,7 @@ class Store:
                 raise RuntimeError(f"game {game_id}: answer #{i} missing in the database")
             answers.append((p, k))
         return GameRow(row.id, row.game, json.loads(row.options), row.seed,
-                       json.loads(row.seats), answers)
+                       hashed_seats(json.loads(row.seats))[0], answers)
 
     def rounds(self) -> dict[str, tuple]:
         """The deadline rounds kept of the games not over: game id -> (round JSON or
