@@ -72,6 +72,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from contextlib import asynccontextmanager
 from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
@@ -119,6 +120,9 @@ BOT_SLICE = 0.002
 BOT_BATCH = 1000
 #: nor do they think longer than this for one batch: a page sees their turn go on
 BOT_SECONDS = 0.25
+#: finished games kept in memory, the most recently asked for (the others are rebuilt
+#: from the store when asked for again): a finished game is about 14 KB and 2.4 KB an answer
+FINISHED_KEPT = 32
 #: a seed the server draws for a game whose seed no player may know: below 2**53, so that
 #: a record read by JavaScript keeps it exact, and far too many to try one by one
 SECRET_SEEDS = 2**53
@@ -585,6 +589,8 @@ class Server:
         self.deadlines = Deadlines(self)
         #: the WebSockets open per address
         self.socket_count = sockets.PerAddress()
+        #: the finished games in memory, the least recently asked for first
+        self.finished: "OrderedDict[str, None]" = OrderedDict()
 
     async def committed(self, done: Future) -> None:
         """Wait for a write of the store's to be committed (its exception if it failed).
@@ -611,6 +617,8 @@ class Server:
     async def get(self, game_id: str) -> Live:
         live = self.live.get(game_id)
         if live is not None:
+            if game_id in self.finished:
+                self.finished.move_to_end(game_id)
             return live
         if len(game_id) > 40:
             raise HTTPException(404, "no such game")
@@ -625,7 +633,26 @@ class Server:
                 live.deadlines = self.deadlines
                 self.live[game_id] = live
                 self.continue_bots(live)
+                self.note_finished(live)
         return live
+
+    def note_finished(self, live: Live) -> None:
+        """Count ``live`` among the finished games if it is over, and let the least recently
+        asked for of them leave memory past ``FINISHED_KEPT`` (but those pages watch:
+        they leave once their pages have gone and newer games have finished)."""
+        if not live.state.is_over():
+            return
+        self.finished[live.row.id] = None
+        self.finished.move_to_end(live.row.id)
+        for _ in range(len(self.finished) - FINISHED_KEPT):
+            gid = next(iter(self.finished))
+            del self.finished[gid]
+            old = self.live.get(gid)
+            if old is not None and old.sockets:
+                self.finished[gid] = None  # watched: kept, asked again later
+                continue
+            self.live.pop(gid, None)
+            self.undos.pop(gid, None)
 
     # -- creating -----------------------------------------------------------------------
     def _create_sync(self, body: NewGame) -> tuple[Live, dict[int, str]]:
@@ -712,6 +739,7 @@ class Server:
             live.settle(before, new, seat, start)
             self.continue_bots(live)
             payload = payload_json(live, seat)
+        self.note_finished(live)
         self.push_soon(live, live.socket_of(socket, seat))
         return payload
 
@@ -794,6 +822,7 @@ class Server:
                 live.settle_bots(before, new)
                 live.mirrored = (self.bots.generation, live.version)
             self.push(live)
+            self.note_finished(live)
 
     async def _think(self, live: Live) -> tuple:
         """The bots' next batch for ``live``, from the bots' process: the answers since its

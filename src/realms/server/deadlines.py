@@ -217,6 +217,7 @@ class Deadlines:
             log.info("game %s: the deadline passed; %d answers given for silent seats", gid, given)
         self.server.continue_bots(live)
         self.server.push(live)
+        self.server.note_finished(live)
         return True
 
     async def run(self) -> None:
