@@ -68,6 +68,7 @@ once per state and seat, by orjson; SQLite commits without a disk sync (``store`
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hmac
 import logging
 import secrets
@@ -96,7 +97,7 @@ from realms.core.match import bot_answers
 from realms.core.mapgraph import MapError
 from realms.core.options import shown
 
-from . import botworker, limits, sockets
+from . import botworker, heavy, limits, sockets
 from .deadlines import Deadlines
 from .fastpath import AnswerFastPath
 from .store import GameRow, Store, UndoConflict, hash_token
@@ -215,8 +216,8 @@ class Live:
     _payloads: tuple = (None, -1, {})
     #: (a state, its :func:`kept_hidden`): the last asked for by :meth:`settle`
     _hidden: tuple = (None, None)
-    #: a finished game's (turn, answers) starts, for the replay viewer
-    turn_starts: list | None = None
+    #: the board last drawn: (the state and undo count it is of, its SVG)
+    _board: tuple = (None, -1, None)
     #: the server's turn deadlines (server/deadlines.py), asked for the payload's deadline
     deadlines: "Deadlines | None" = None
     #: each seat awaited: (its pending decisions, the version they were first seen pending
@@ -262,24 +263,32 @@ class Live:
         return seat is not None and bool(self.undo) and self.undo[-1].seat == seat and not self.state.is_over()
 
     def advice(self, seat: int | None, view: dict) -> list[dict]:
-        """The game's advice for ``seat`` before its pending decisions (none for spectators
-        or seats with nothing to decide), computed once per state."""
-        if seat is None or self.game.advice is None:
-            return []
-        decisions = self.state.pending_for(seat)
-        if not decisions:
-            return []
+        """The game's advice for ``seat`` before its pending decisions, as
+        :meth:`Server.advise` worked it out for the state now (none for spectators, seats
+        with nothing to decide, or a state not advised yet)."""
         state, cache = self._advice
-        if state is not self.state:
-            cache = {}
-            self._advice = (self.state, cache)
-        if seat not in cache:
-            try:
-                cache[seat] = self.game.advice(view, decisions)
-            except Exception:  # advice is a help: never let it fail a request
-                log.exception("advice failed for game %s, seat %s", self.row.id, seat)
-                cache[seat] = []
-        return cache[seat]
+        if seat is None or state is not self.state:
+            return []
+        return cache.get(seat, [])
+
+    async def board_now(self) -> str:
+        """The board of the state now (SVG), drawn in a thread once per state: its cost is
+        that of one position, which the game's own work bounds (a replay's is not:
+        ``heavy``)."""
+        state, undos, svg = self._board
+        if state is not self.state or undos != self.undos:
+            state, undos = self.state, self.undos
+            svg = await asyncio.to_thread(self.game.draw, state, state.options)
+            self._board = (state, undos, svg)
+        return svg
+
+    def asks(self) -> list[tuple]:
+        """What the advice of the state now is asked for: (seat, view, decisions as JSON)
+        of each person's seat with a decision pending."""
+        state = self.state
+        return [(seat, state.view(seat), [heavy.decision_json(d) for d in state.pending_for(seat)])
+                for seat in sorted({d.player for d in state.pending()})
+                if self.row.seats[seat]["kind"] == "human"]
 
     def settle(self, before: GameState, after: GameState, seat: int, start: int) -> None:
         """Make ``after`` the game: ``before`` was, when ``seat`` gave answer number ``start``.
@@ -561,6 +570,21 @@ def _labels(game: Game) -> dict:
     return _LABELS[game.id]
 
 
+#: the errors of a request whose work goes to the heavy work's process (``heavy``)
+HEAVY_ERRORS = {
+    403: {"description": "earlier positions are shown once the game is over"},
+    429: {"description": "too much of this address's heavy work is waiting; Retry-After: 1"},
+    503: {"description": "the work is over its budget of seconds (heavy.REPLAY_SECONDS)"},
+}
+
+
+def _replayed(live: Live, at: int) -> list:
+    """The first ``at`` answers of a finished game, for a replay (403 while it runs)."""
+    if not live.state.is_over():
+        raise HTTPException(403, "earlier positions are shown once the game is over")
+    return [tuple(a) for a in live.state.answers[:at]]
+
+
 def _token_from_header(authorization: str | None) -> str | None:
     if not authorization:
         return None
@@ -570,11 +594,18 @@ def _token_from_header(authorization: str | None) -> str | None:
     return token.strip()
 
 
+#: the worker of the apps of one process that are given none of their own (tests)
+HEAVY = heavy.Heavy()
+
+
 class Server:
     """The games of one database, live in memory."""
 
-    def __init__(self, database: str | None = None, bots: "botworker.Bots | None" = None) -> None:
+    def __init__(self, database: str | None = None, bots: "botworker.Bots | None" = None,
+                 work: "heavy.Heavy | None" = None) -> None:
         self.store = Store(database)
+        #: the process that works out what a request may make costly (``heavy``)
+        self.heavy = HEAVY if work is None else work
         self.live: dict[str, Live] = {}
         self._loading = asyncio.Lock()
         #: held by one game's bots while their answers are applied (:meth:`_apply_batch`)
@@ -654,6 +685,29 @@ class Server:
             self.live.pop(gid, None)
             self.undos.pop(gid, None)
 
+    async def advise(self, live: Live) -> None:
+        """Work out the game's advice for the state now (the odds before each person's
+        decision) in the heavy work's process, within ``heavy.ADVICE_SECONDS``, unless it
+        is known; a note in its place when it is over the budget or the worker is busy."""
+        state = live.state
+        if live.game.advice is None or live._advice[0] is state:
+            return
+        asks = live.asks()
+        if not asks:
+            live._advice = (state, {})
+            return
+        try:
+            got = await self.heavy.run(("advice", live.row.id, live.undos, live.version), heavy.ADVICE_SECONDS,
+                                       f"game:{live.row.id}", heavy.advice, live.game.id, asks)
+        except (heavy.OverBudget, heavy.Busy) as exc:
+            got = {seat: [{"kind": "unavailable", "text": f"No odds: {exc}."}] for seat, _, _ in asks}
+        except Exception:  # advice is a help: never let it fail a request
+            log.exception("advice failed for game %s", live.row.id)
+            got = {}
+        if live.state is state:
+            live._advice = (state, got)
+            live._payloads = (None, -1, {})
+
     # -- creating -----------------------------------------------------------------------
     def _create_sync(self, body: NewGame) -> tuple[Live, dict[int, str]]:
         try:
@@ -701,6 +755,7 @@ class Server:
         live.deadlines = self.deadlines
         self.live[live.row.id] = live
         self.continue_bots(live)
+        await self.advise(live)
         return live, tokens
 
     # -- answering ----------------------------------------------------------------------
@@ -738,6 +793,7 @@ class Server:
                 raise HTTPException(503, f"the answer could not be stored: {type(exc).__name__}") from None
             live.settle(before, new, seat, start)
             self.continue_bots(live)
+            await self.advise(live)
             payload = payload_json(live, seat)
         self.note_finished(live)
         self.push_soon(live, live.socket_of(socket, seat))
@@ -786,6 +842,7 @@ class Server:
             live.asked = {}
             live.note_asked()
             dropped.release()
+            await self.advise(live)
             payload = payload_json(live, seat)
         self.push_soon(live, live.socket_of(socket, seat))
         return payload
@@ -821,6 +878,7 @@ class Server:
                     return
                 live.settle_bots(before, new)
                 live.mirrored = (self.bots.generation, live.version)
+                await self.advise(live)
             self.push(live)
             self.note_finished(live)
 
@@ -885,13 +943,15 @@ class Server:
 
 
 def create_app(database: str | None = None, creations: limits.TokenBucket | None = None,
-               clock: "Callable[[], float] | None" = None, bots: "botworker.Bots | None" = None) -> FastAPI:
+               clock: "Callable[[], float] | None" = None, bots: "botworker.Bots | None" = None,
+               work: "heavy.Heavy | None" = None) -> FastAPI:
     """The app over ``database``; ``creations`` bounds the games each client may create
     (default: ``limits.CREATE_BURST`` at once, ``limits.CREATE_PER_MINUTE`` a minute);
     ``clock`` is the turn deadlines' (default: the wall clock; tests move it); ``bots``:
     a bots' process of the app's own, closed when the app shuts down (default: the
-    process's shared one, ``botworker.BOTS``, left running for the next app)."""
-    server = Server(database, bots)
+    process's shared one, ``botworker.BOTS``, left running for the next app); ``work``
+    likewise, the heavy work's (default: :data:`HEAVY`)."""
+    server = Server(database, bots, work)
     creations = limits.TokenBucket() if creations is None else creations
     deadlines = server.deadlines
     if clock is not None:
@@ -904,6 +964,8 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         deadlines.stop()
         if bots is not None:
             bots.close()
+        if work is not None:
+            work.close()
         server.stop_bots()
         server.store.close()
 
@@ -950,23 +1012,29 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         return {"id": live.row.id,
                 "seats": [{"seat": i, "kind": live.row.seats[i]["kind"], "token": t} for i, t in tokens.items()]}
 
-    @app.get("/api/games/{game_id}")
-    async def get_state(game_id: str, authorization: str | None = Header(default=None),
-                        at: int | None = Query(default=None, ge=0)) -> JSONResponse:
+    @app.get("/api/games/{game_id}", responses=HEAVY_ERRORS)
+    async def get_state(request: Request, game_id: str, authorization: str | None = Header(default=None),
+                        at: int | None = Query(default=None, ge=0)) -> Response:
         """The state as the token's seat sees it; ``at`` (finished games only): as it was
         after the first ``at`` answers, as a spectator sees it (the replay viewer's scores
-        and chronicle)."""
+        and chronicle), worked out within ``heavy.REPLAY_SECONDS``."""
         live = await server.get(game_id)
         seat = live.seat_of(_token_from_header(authorization))
         if at is None:
+            await server.advise(live)
             return json_response(payload_json(live, seat))
-        if not live.state.is_over():
-            raise HTTPException(403, "earlier positions are shown once the game is over")
-        record = live.state.record()
-        record.answers = record.answers[:min(at, len(record.answers))]
-        state = await asyncio.to_thread(live.game.replay, record)
-        past = Live(row=live.row, game=live.game, state=state, agents={})
-        return JSONResponse(state_payload(past, None))
+        answers = _replayed(live, at)
+        row = dataclasses.replace(live.row, answers=[])
+        return json_response(await _heavy(request, ("at", game_id, len(answers)), heavy.past_payload, row, answers))
+
+    async def _heavy(request: Request, key: tuple, fn, *args):
+        """``fn(*args)`` in the heavy work's process (``heavy``), as :data:`HEAVY_ERRORS` says."""
+        try:
+            return await server.heavy.run(key, heavy.REPLAY_SECONDS, limits.client_address(request), fn, *args)
+        except heavy.OverBudget as exc:
+            raise HTTPException(503, str(exc)) from None
+        except heavy.Busy as exc:
+            raise HTTPException(429, str(exc), headers={"Retry-After": "1"}) from None
 
     async def answer_request(game_id: str, authorization: str | None, key: str, version: int,
                              socket: str | None) -> bytes:
@@ -1010,35 +1078,33 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         seat = live.seat_of(_token_from_header(authorization))
         return JSONResponse(live.game.record_for(live.state, seat))
 
-    @app.get("/api/games/{game_id}/board.svg")
-    async def board(game_id: str, at: int | None = Query(default=None, ge=0)) -> Response:
-        """The board now, or (finished games only) after the first ``at`` answers: the replay viewer."""
+    @app.get("/api/games/{game_id}/board.svg", responses=HEAVY_ERRORS)
+    async def board(request: Request, game_id: str, at: int | None = Query(default=None, ge=0)) -> Response:
+        """The board now, or (finished games only) after the first ``at`` answers: the
+        replay viewer's, worked out within ``heavy.REPLAY_SECONDS``."""
         live = await server.get(game_id)
         if live.game.draw is None:
             raise HTTPException(404, f"{live.game.name} has no board picture")
-        state = live.state
         if at is not None:
-            if not state.is_over():
-                raise HTTPException(403, "earlier positions are shown once the game is over")
-            at = min(at, len(state.answers))
-            record = state.record()
-            record.answers = record.answers[:at]
-            state = await asyncio.to_thread(live.game.replay, record)
-        svg = await asyncio.to_thread(live.game.draw, state, state.options)
+            answers = _replayed(live, at)
+            row = live.row
+            svg = await _heavy(request, ("svg", game_id, len(answers)), heavy.board_svg, row.game, row.options,
+                               row.seed, answers)
+        else:
+            svg = await live.board_now()
         return Response(svg, media_type="image/svg+xml")
 
-    @app.get("/api/games/{game_id}/turns")
-    async def turns(game_id: str) -> dict:
+    @app.get("/api/games/{game_id}/turns", responses=HEAVY_ERRORS)
+    async def turns(request: Request, game_id: str) -> dict:
         """A finished game's turns for the replay viewer: where each begins, as the number of
         answers to replay (``board.svg?at=``), and what the game calls a turn."""
         live = await server.get(game_id)
         state = live.state
-        if not state.is_over():
-            raise HTTPException(403, "the replay is shown once the game is over")
-        if live.turn_starts is None:
-            live.turn_starts = await asyncio.to_thread(live.game.turn_starts, state.record())
-        return {"word": live.game.turn_word, "answers": len(state.answers),
-                "turns": [{"turn": t, "at": at} for t, at in live.turn_starts]}
+        answers = _replayed(live, len(state.answers))
+        row = live.row
+        starts = await _heavy(request, ("turns", game_id), heavy.turn_starts, row.game, row.options, row.seed, answers)
+        return {"word": live.game.turn_word, "answers": len(answers),
+                "turns": [{"turn": t, "at": at} for t, at in starts]}
 
     @app.websocket("/api/games/{game_id}/ws")
     async def ws_state(websocket: WebSocket, game_id: str, token: str | None = None,
@@ -1067,6 +1133,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         live.sockets[box] = seat
         if socket:
             live.named[socket] = box
+        await server.advise(live)
         box.offer(payload_json(live, seat).decode())
 
         async def hear() -> None:  # the page sends nothing we need; this notices it leaving

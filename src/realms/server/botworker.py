@@ -145,7 +145,7 @@ def play(job: Job) -> tuple | None:
     return given
 
 
-def _begin(warm: bool, tied: bool = False) -> None:
+def begin(warm: bool, tied: bool = False) -> None:
     """The worker's start: a lower priority than the server's (``NICENESS``), a watch
     that ends it when the server is gone (killed, the worker would wait for jobs for
     ever), and every game's tables loaded when ``warm`` (``realms serve``).  ``tied``:
@@ -164,7 +164,7 @@ def _begin(warm: bool, tied: bool = False) -> None:
             time.sleep(PARENT_CHECK)
         os._exit(0)
 
-    threading.Thread(target=watch, name="realms-bots-watch", daemon=True).start()
+    threading.Thread(target=watch, name="realms-worker-watch", daemon=True).start()
     if warm:
         for game in games().values():
             if game.warm is not None:
@@ -183,11 +183,15 @@ def _die_with_parent() -> None:
         pass
 
 
+def spawn():
+    """The workers' start method: a fresh interpreter (the server has threads: a fork
+    could copy a held lock)."""
+    return multiprocessing.get_context("spawn")
+
+
 def new_pool(warm: bool, tied: bool) -> ProcessPoolExecutor:
-    """A pool of one worker process begun by :func:`_begin` (spawned: a fresh interpreter,
-    since the server has threads and a fork could copy a held lock), started now."""
-    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_begin, initargs=(warm, tied))
+    """A pool of one worker process begun by :func:`begin`, started now."""
+    pool = ProcessPoolExecutor(1, mp_context=spawn(), initializer=begin, initargs=(warm, tied))
     pool.submit(int)  # the process starts (and warms) now, not at the first job
     return pool
 
