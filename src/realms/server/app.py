@@ -97,7 +97,7 @@ from realms.core.match import bot_answers
 from realms.core.mapgraph import MapError
 from realms.core.options import shown
 
-from . import botworker, heavy, limits, sockets
+from . import botworker, fairshare, heavy, limits, sockets
 from .deadlines import Deadlines
 from .fastpath import AnswerFastPath
 from .store import GameRow, Store, UndoConflict, hash_token
@@ -224,6 +224,14 @@ class Live:
     #: at), so that an answer chosen in an earlier version to a decision still pending is
     #: taken (:meth:`still_asked`)
     asked: dict = field(default_factory=dict)
+    #: the address that created the game (its bots' turns are shared by address:
+    #: ``fairshare``); a game rebuilt from the store has none known
+    owner: str = "restored"
+
+    @property
+    def people(self) -> bool:
+        """Whether a person plays the game (else its bots play alone)."""
+        return any(s["kind"] == "human" for s in self.row.seats)
 
     def __post_init__(self) -> None:
         self.note_asked()
@@ -620,6 +628,8 @@ class Server:
         self.deadlines = Deadlines(self)
         #: the WebSockets open per address
         self.socket_count = sockets.PerAddress()
+        #: the bots' process, given out fairly between games and addresses
+        self.fair = fairshare.FairShare()
         #: the finished games in memory, the least recently asked for first
         self.finished: "OrderedDict[str, None]" = OrderedDict()
 
@@ -748,10 +758,17 @@ class Server:
         self.store.create(game_id, game.id, options, seed, seats, [])
         return Live(row=row, game=game, state=state, agents=agents), tokens
 
-    async def create(self, body: NewGame) -> tuple[Live, dict[int, str]]:
-        """A new game, and its people's seats' tokens by seat (given once: the store keeps
-        their hashes)."""
+    async def create(self, body: NewGame, owner: str = "local") -> tuple[Live, dict[int, str]]:
+        """A new game created by the address ``owner``, and its people's seats' tokens by
+        seat (given once: the store keeps their hashes).  A game of bots alone is refused
+        (429) past the bounds of ``fairshare``."""
+        if "human" not in body.seats:
+            playing = [g.owner for g in self.live.values() if not g.people and not g.state.is_over()]
+            refused = fairshare.bots_only_refusal(playing, owner)
+            if refused:
+                raise HTTPException(429, refused, headers={"Retry-After": "60"})
         live, tokens = await asyncio.to_thread(self._create_sync, body)
+        live.owner = owner
         live.deadlines = self.deadlines
         self.live[live.row.id] = live
         self.continue_bots(live)
@@ -891,9 +908,11 @@ class Server:
             start = since if attempt == 0 and generation == self.bots.generation else 0
             job = botworker.Job(row.id, row.game, row.options, row.seed, tuple(s["kind"] for s in row.seats),
                                 start, tuple(state.answers[start - 1]) if start else None,
-                                tuple(state.answers[start:]), BOT_BATCH, BOT_SECONDS, MAX_BOT_DECISIONS)
+                                tuple(state.answers[start:]), BOT_BATCH,
+                                BOT_SECONDS if live.people else fairshare.BOTS_ONLY_SECONDS, MAX_BOT_DECISIONS)
             try:
-                given = await self.bots.play(job)
+                async with self.fair.turn(live.people, live.owner):
+                    given = await self.bots.play(job)
             except BrokenProcessPool:
                 if attempt:
                     raise
@@ -1007,8 +1026,8 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
                   413: {"description": "a body over 64 KiB"},
                   429: {"description": "this address created too many games lately; Retry-After says "
                                        "in how many seconds it may create the next"}})
-    async def create_game(body: NewGame) -> dict:
-        live, tokens = await server.create(body)
+    async def create_game(body: NewGame, request: Request) -> dict:
+        live, tokens = await server.create(body, limits.client_address(request))
         return {"id": live.row.id,
                 "seats": [{"seat": i, "kind": live.row.seats[i]["kind"], "token": t} for i, t in tokens.items()]}
 
