@@ -79,3 +79,37 @@ def test_bots_only_games_are_bounded_per_address_and_in_all(client, monkeypatch)
     monkeypatch.setattr(fairshare, "TOTAL", 1)
     total = client.post("/api/games", json=BOTS_ONLY)
     assert total.status_code == 429 and "the server plays 1 games of bots alone" in total.json()["detail"]
+
+
+def test_new_games_are_set_up_one_at_a_time(client, monkeypatch):
+    """A game's setup may cost seconds of CPU (Hy Breasil's ``map_seed``): however many
+    creations come at once, one is set up at a time beside the event loop."""
+    import threading
+
+    server = client.app.state.server
+    real = server._create_sync
+    inside, most, lock, second = [0], [0], threading.Lock(), threading.Event()
+
+    def counted(body):
+        with lock:
+            inside[0] += 1
+            most[0] = max(most[0], inside[0])
+            if inside[0] > 1:
+                second.set()
+        try:
+            second.wait(3)  # a second setup beside this one would be in by then
+            return real(body)
+        finally:
+            with lock:
+                inside[0] -= 1
+
+    monkeypatch.setattr(server, "_create_sync", counted)
+    body = {**BOTS_ONLY, "seats": ["human", "auto"]}
+    codes = []
+    threads = [threading.Thread(target=lambda: codes.append(client.post("/api/games", json=body).status_code))
+               for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert codes == [201, 201] and most[0] == 1

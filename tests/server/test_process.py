@@ -95,7 +95,12 @@ def test_the_bots_process_ends_with_the_server_on_sigterm_to_the_group(serve):
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
     _wait("the bots to play", lambda: httpx.get(f"{s.url}/api/games/{gid}", timeout=5).json()["version"] > 0)
-    _wait("the bots' process", lambda: len(_group(s.proc.pid)) >= 2)
+    # a person's game: its odds start the heavy work's process
+    r = httpx.post(s.url + "/api/games", json={"game": "hy-breasil", "options": {"turns": 2},
+                                               "seats": ["human", "auto"]}, timeout=30)
+    assert r.status_code == 201, r.text
+    # the server, the resource tracker, the bots' and the heavy work's processes
+    _wait("the workers", lambda: len(_group(s.proc.pid)) >= 4)
     os.killpg(s.proc.pid, signal.SIGTERM)
     s.proc.wait(60)
     left = []

@@ -75,7 +75,7 @@ import secrets
 import time
 from collections import OrderedDict
 from contextlib import asynccontextmanager
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -628,6 +628,10 @@ class Server:
         self.deadlines = Deadlines(self)
         #: the WebSockets open per address
         self.socket_count = sockets.PerAddress()
+        #: the thread new games are set up in, one at a time: a game's setup may cost
+        #: seconds of CPU (an island made from a seed), and however many are asked for at
+        #: once, the event loop shares the interpreter with one of them
+        self._setting_up = ThreadPoolExecutor(1, thread_name_prefix="realms-setup")
         #: the bots' process, given out fairly between games and addresses
         self.fair = fairshare.FairShare()
         #: the finished games in memory, the least recently asked for first
@@ -767,7 +771,7 @@ class Server:
             refused = fairshare.bots_only_refusal(playing, owner)
             if refused:
                 raise HTTPException(429, refused, headers={"Retry-After": "60"})
-        live, tokens = await asyncio.to_thread(self._create_sync, body)
+        live, tokens = await asyncio.get_running_loop().run_in_executor(self._setting_up, self._create_sync, body)
         live.owner = owner
         live.deadlines = self.deadlines
         self.live[live.row.id] = live
@@ -986,6 +990,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         if work is not None:
             work.close()
         server.stop_bots()
+        server._setting_up.shutdown(wait=False)
         server.store.close()
 
     # /docs with Swagger UI's scripts from an installed package, not a CDN: it works offline
