@@ -632,6 +632,8 @@ class Server:
         #: seconds of CPU (an island made from a seed), and however many are asked for at
         #: once, the event loop shares the interpreter with one of them
         self._setting_up = ThreadPoolExecutor(1, thread_name_prefix="realms-setup")
+        #: the creations' token buckets (``limits``), charged the CPU a game's setup cost
+        self.creations: "limits.TokenBucket | None" = None
         #: the bots' process, given out fairly between games and addresses
         self.fair = fairshare.FairShare()
         #: the finished games in memory, the least recently asked for first
@@ -723,6 +725,12 @@ class Server:
             live._payloads = (None, -1, {})
 
     # -- creating -----------------------------------------------------------------------
+    def _timed_create(self, body: NewGame) -> tuple[Live, dict[int, str], float]:
+        """:meth:`_create_sync`, and the CPU seconds its thread spent."""
+        start = time.thread_time()
+        live, tokens = self._create_sync(body)
+        return live, tokens, time.thread_time() - start
+
     def _create_sync(self, body: NewGame) -> tuple[Live, dict[int, str]]:
         try:
             game = get_game(body.game)
@@ -771,7 +779,10 @@ class Server:
             refused = fairshare.bots_only_refusal(playing, owner)
             if refused:
                 raise HTTPException(429, refused, headers={"Retry-After": "60"})
-        live, tokens = await asyncio.get_running_loop().run_in_executor(self._setting_up, self._create_sync, body)
+        live, tokens, cpu = await asyncio.get_running_loop().run_in_executor(self._setting_up, self._timed_create,
+                                                                             body)
+        if self.creations is not None:
+            self.creations.charge(owner, (cpu - limits.SETUP_FREE_SECONDS) * limits.SETUP_TOKENS_PER_SECOND)
         live.owner = owner
         live.deadlines = self.deadlines
         self.live[live.row.id] = live
@@ -976,6 +987,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     likewise, the heavy work's (default: :data:`HEAVY`)."""
     server = Server(database, bots, work)
     creations = limits.TokenBucket() if creations is None else creations
+    server.creations = creations
     deadlines = server.deadlines
     if clock is not None:
         deadlines.clock = clock
