@@ -57,8 +57,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-async def misbehave(url: str, stop: asyncio.Event, counts: dict) -> None:
-    """One misbehaving client of each kind, until ``stop``; what each got in ``counts``."""
+async def misbehave(url: str, stop: asyncio.Event, counts: dict, kinds: set[str]) -> None:
+    """One misbehaving client of each of ``kinds`` (all: :data:`MISBEHAVING`), until
+    ``stop``; what each got in ``counts``."""
     host, port = url.split("//", 1)[1].split(":")
 
     async def never_reads() -> None:
@@ -74,7 +75,7 @@ async def misbehave(url: str, stop: asyncio.Event, counts: dict) -> None:
         raw.close()
 
     async with httpx.AsyncClient(base_url=url, timeout=60) as c:  # the game to replay, made first
-        finished = (await c.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 15},
+        finished = None if "replays" not in kinds else (await c.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 15},
                                                      "seats": ["auto"] * 4})).json()["id"]
 
     async def replays() -> None:
@@ -132,17 +133,21 @@ async def misbehave(url: str, stop: asyncio.Event, counts: dict) -> None:
 
                 await asyncio.gather(*(send(st, p) for st, p in zip(seen, spectator["awaiting"]) if st["pending"]))
 
-    await asyncio.gather(never_reads(), replays(), sockets(), simultaneous(),
-                         creates({"game": "hy-breasil", "seats": ["ismcts"] * 4}, "bots-only"),
-                         creates({"game": "hy-breasil", "options": {"map_seed": 7}, "seats": ["human", "auto"]},
-                                 "map_seed"))
+    clients = {"never-reads": never_reads, "replays": replays, "sockets": sockets, "simultaneous": simultaneous,
+               "bots-only": lambda: creates({"game": "hy-breasil", "seats": ["ismcts"] * 4}, "bots-only"),
+               "map-seed": lambda: creates({"game": "hy-breasil", "options": {"map_seed": 7},
+                                            "seats": ["human", "auto"]}, "map_seed")}
+    await asyncio.gather(*(clients[k]() for k in MISBEHAVING if k in kinds))
+
+
+#: the misbehaving clients of ``--misbehave``
+MISBEHAVING = ("never-reads", "replays", "sockets", "simultaneous", "bots-only", "map-seed")
 
 
 def start(database: str) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    # the load creates every game from one address: lift the per-client creation limit
-    proc = subprocess.Popen([sys.executable, "-m", "realms.server", "--port", str(port), "--database", database,
-                             "--games-at-once", "100000"],
+    # the server's own limits per address: each player creates its game from its own
+    proc = subprocess.Popen([sys.executable, "-m", "realms.server", "--port", str(port), "--database", database],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
@@ -156,14 +161,16 @@ def start(database: str) -> tuple[subprocess.Popen, str]:
 
 
 async def create_games(url: str, n: int, seats: list[str]) -> list[dict]:
-    async with httpx.AsyncClient(base_url=url, timeout=30) as c:
-        out = []
-        for i in range(n):
+    """``n`` games, each created by its player from the player's own address."""
+    out = []
+    for i in range(n):
+        transport = httpx.AsyncHTTPTransport(local_address=player_address(i))
+        async with httpx.AsyncClient(base_url=url, timeout=30, transport=transport) as c:
             r = await c.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 15},
                                                  "seed": 1000 + i, "seats": seats})
             r.raise_for_status()
             out.append({"id": r.json()["id"], "token": r.json()["seats"][0]["token"], "acked": 0})
-        return out
+    return out
 
 
 class Conn:
@@ -355,7 +362,7 @@ def measure(args, opponents: int) -> dict:
         if args.misbehave:
             async def beside() -> None:
                 stop, counts = asyncio.Event(), {}
-                bad = asyncio.create_task(misbehave(url, stop, counts))
+                bad = asyncio.create_task(misbehave(url, stop, counts, set(args.misbehave.split(","))))
                 await asyncio.sleep(3)  # the misbehaving clients at work first
                 await asyncio.to_thread(run, args.rate, f"  held {args.rate:.0f}/s offered, misbehaving clients beside",
                                         "misbehaved")
@@ -406,8 +413,9 @@ def main() -> None:
     ap.add_argument("--opponents", default="1,3", help="numbers of bot opponents to measure, comma-separated")
     ap.add_argument("--rate", type=float, default=500.0, help="answers/s offered in all for the latency run")
     ap.add_argument("--database", help="database URL (default: a temporary SQLite file)")
-    ap.add_argument("--misbehave", action="store_true",
-                    help="the held run again beside one misbehaving client of each kind (no flat-out run, no SIGKILL)")
+    ap.add_argument("--misbehave", nargs="?", const=",".join(MISBEHAVING), default="",
+                    help="the held run again beside one misbehaving client of each kind named (default: all of "
+                         f"{', '.join(MISBEHAVING)}; no flat-out run, no SIGKILL)")
     args = ap.parse_args()
     # the load script's loop is uvloop, as the server's is (uvicorn's): it must cost less
     # than the server it measures

@@ -101,3 +101,21 @@ def test_a_replay_over_its_budget_is_503_and_the_game_stays(client, monkeypatch)
         assert "more than 1e-06 s" in r.json()["detail"]
     assert client.get(f"/api/games/{gid}?at=5").json() == ok.json()  # cached
     assert client.get(f"/api/games/{gid}").json()["version"] == done["version"]
+
+
+def test_odds_over_their_budget_leave_a_note_and_are_not_asked_again(client, monkeypatch):
+    from .test_undo import answer
+
+    monkeypatch.setattr(heavy, "ADVICE_SECONDS", 1e-6)  # no odds are worked out that quickly
+    out = new_game(client, seats=("human", "auto", "auto", "auto"))
+    gid, tok = out["id"], out["seats"][0]["token"]
+    server = client.app.state.server
+    s = settled(client, gid, tok)
+    assert s["odds"] and "No odds in this game" in s["odds"][0]["text"]
+    asked = server.heavy.odds.over
+    r = answer(client, gid, tok, s)
+    assert r.status_code == 200, r.text
+    s = settled(client, gid, tok)
+    if s["pending"]:
+        assert "No odds in this game" in s["odds"][0]["text"]
+    assert server.heavy.odds.over == asked, "a game over its budget once is not asked again"

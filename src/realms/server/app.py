@@ -224,6 +224,8 @@ class Live:
     #: at), so that an answer chosen in an earlier version to a decision still pending is
     #: taken (:meth:`still_asked`)
     asked: dict = field(default_factory=dict)
+    #: why the game's odds are no longer worked out (they went over their budget), or ""
+    advice_off: str = ""
     #: the address that created the game (its bots' turns are shared by address:
     #: ``fairshare``); a game rebuilt from the store has none known
     owner: str = "restored"
@@ -603,16 +605,16 @@ def _token_from_header(authorization: str | None) -> str | None:
 
 
 #: the worker of the apps of one process that are given none of their own (tests)
-HEAVY = heavy.Heavy()
+HEAVY = heavy.Lanes()
 
 
 class Server:
     """The games of one database, live in memory."""
 
     def __init__(self, database: str | None = None, bots: "botworker.Bots | None" = None,
-                 work: "heavy.Heavy | None" = None) -> None:
+                 work: "heavy.Lanes | None" = None) -> None:
         self.store = Store(database)
-        #: the process that works out what a request may make costly (``heavy``)
+        #: the processes that work out what a request may make costly (``heavy``)
         self.heavy = HEAVY if work is None else work
         self.live: dict[str, Live] = {}
         self._loading = asyncio.Lock()
@@ -703,8 +705,9 @@ class Server:
 
     async def advise(self, live: Live) -> None:
         """Work out the game's advice for the state now (the odds before each person's
-        decision) in the heavy work's process, within ``heavy.ADVICE_SECONDS``, unless it
-        is known; a note in its place when it is over the budget or the worker is busy."""
+        decision) in the odds' process (``heavy``), within ``heavy.ADVICE_SECONDS``, unless
+        it is known; a note in its place when the worker is busy, and for good once it went
+        over the budget in this game."""
         state = live.state
         if live.game.advice is None or live._advice[0] is state:
             return
@@ -712,14 +715,21 @@ class Server:
         if not asks:
             live._advice = (state, {})
             return
-        try:
-            got = await self.heavy.run(("advice", live.row.id, live.undos, live.version), heavy.ADVICE_SECONDS,
-                                       f"game:{live.row.id}", heavy.advice, live.game.id, asks)
-        except (heavy.OverBudget, heavy.Busy) as exc:
-            got = {seat: [{"kind": "unavailable", "text": f"No odds: {exc}."}] for seat, _, _ in asks}
-        except Exception:  # advice is a help: never let it fail a request
-            log.exception("advice failed for game %s", live.row.id)
-            got = {}
+        if live.advice_off:
+            got = {seat: [{"kind": "unavailable", "text": live.advice_off}] for seat, _, _ in asks}
+        else:
+            try:
+                got = await self.heavy.odds.run(("advice", live.row.id, live.undos, live.version),
+                                                heavy.ADVICE_SECONDS, f"game:{live.row.id}", heavy.advice,
+                                                live.game.id, asks)
+            except heavy.OverBudget as exc:
+                live.advice_off = f"No odds in this game: {exc}."
+                got = {seat: [{"kind": "unavailable", "text": live.advice_off}] for seat, _, _ in asks}
+            except heavy.Busy as exc:
+                got = {seat: [{"kind": "unavailable", "text": f"No odds: {exc}."}] for seat, _, _ in asks}
+            except Exception:  # advice is a help: never let it fail a request
+                log.exception("advice failed for game %s", live.row.id)
+                got = {}
         if live.state is state:
             live._advice = (state, got)
             live._payloads = (None, -1, {})
@@ -978,7 +988,7 @@ class Server:
 
 def create_app(database: str | None = None, creations: limits.TokenBucket | None = None,
                clock: "Callable[[], float] | None" = None, bots: "botworker.Bots | None" = None,
-               work: "heavy.Heavy | None" = None) -> FastAPI:
+               work: "heavy.Lanes | None" = None) -> FastAPI:
     """The app over ``database``; ``creations`` bounds the games each client may create
     (default: ``limits.CREATE_BURST`` at once, ``limits.CREATE_PER_MINUTE`` a minute);
     ``clock`` is the turn deadlines' (default: the wall clock; tests move it); ``bots``:
@@ -1066,7 +1076,8 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     async def _heavy(request: Request, key: tuple, fn, *args):
         """``fn(*args)`` in the heavy work's process (``heavy``), as :data:`HEAVY_ERRORS` says."""
         try:
-            return await server.heavy.run(key, heavy.REPLAY_SECONDS, limits.client_address(request), fn, *args)
+            return await server.heavy.replays.run(key, heavy.REPLAY_SECONDS, limits.client_address(request), fn,
+                                                  *args)
         except heavy.OverBudget as exc:
             raise HTTPException(503, str(exc)) from None
         except heavy.Busy as exc:

@@ -45,14 +45,14 @@ def serve(host: str, port: int, database: str, log_level: str, games_at_once: in
 
     from .app import create_app
     from .botworker import Bots
-    from .heavy import Heavy
+    from .heavy import Lanes
     from .limits import TokenBucket
 
     # the bots think in a process of their own (server/botworker.py), started and warmed
     # now, killed by the kernel should this process end without closing it
     from .store import StoreError
 
-    bots, work = Bots(tied=True), Heavy(tied=True)
+    bots, work = Bots(tied=True), Lanes(tied=True)
     try:
         app = create_app(database, creations=TokenBucket(games_at_once, games_per_minute), bots=bots, work=work)
     except StoreError as exc:

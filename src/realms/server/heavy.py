@@ -17,7 +17,11 @@ held every other request for as long as it ran.  Here it runs in a worker proces
   asked for again while it runs is awaited, not run twice;
 - at most ``WORKERS`` jobs run at once; those waiting are bounded, ``PER_ADDRESS`` per
   address and ``WAITING`` in all (:class:`Busy`: 429), so one client cannot queue work
-  ahead of everybody else's.
+  ahead of everybody else's;
+- the odds, which a person's answer waits for, and the replays, which only a replay
+  viewer waits for, have a worker each (:class:`Lanes`): no replay delays an answer.  A
+  game whose odds went over their budget once is advised no more (a note says so), so
+  that it costs the odds' worker one budget, not one per answer.
 
 The jobs are plain functions of plain data (a game's id, options, seed and answers; a
 view and the decisions as JSON), so the worker needs nothing of the server's state.
@@ -142,6 +146,19 @@ def decision_json(d) -> dict:
 
 
 # -- in the server ----------------------------------------------------------------------------
+class Lanes:
+    """The heavy work of one server: a worker for the odds, one for the replays."""
+
+    def __init__(self, tied: bool = False) -> None:
+        self.odds = Heavy(tied)
+        self.replays = Heavy(tied)
+
+    def close(self) -> None:
+        self.odds.close()
+        self.replays.close()
+
+
+
 class Heavy:
     """The server's side of the worker: :meth:`run` a job, within its budget and bounds."""
 
