@@ -44,7 +44,12 @@ Who asks is checked before what is asked: a request without a seat's token that 
 seat may make is 403 whatever its version.  Every request body is at most 64 KiB (413),
 and no error repeats the input it refuses (``limits``).
 
-Work a request can cause: none by the bots.  A game's creation stores it and an answer
+Work a request can cause (docs/architecture.md, "How work is bounded"): pushes are queued
+per socket and sent by its own task (``sockets``); the odds before a decision and the
+replays (``?at=N``, ``board.svg?at=N``, ``/turns``: 429 when the address has too many
+waiting, 503 past their budget) are worked out in processes of their own (``heavy``); the
+bots' turns are shared fairly (``fairshare``); a game's setup runs in one thread, one at a
+time; finished games leave memory past ``FINISHED_KEPT``.  None of it by the bots.  A game's creation stores it and an answer
 stores that answer; the bots play afterwards in the background, at most ``BOT_BATCH``
 answers (or ``BOT_SECONDS`` of their thinking) per commit, the game held meanwhile.
 A game whose bots were cut short by a restart goes on at its first request.
