@@ -1,4 +1,4 @@
-"""The turn's deadline in the web app (issue 16 part 5; RULINGS BR-Q102): the turn
+"""The turn's deadline in the web app (RULINGS BR-Q102): the turn
 resolves when every player has sent orders or when the deadline the game's creator set
 has passed, a player who sent none giving no orders.  The server's clock is injected, so
 the test moves time instead of sleeping."""

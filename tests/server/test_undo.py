@@ -1,4 +1,4 @@
-"""Undo (issue 8): a seat takes back its own last decision, when nobody else has decided
+"""Undo: a seat takes back its own last decision, when nobody else has decided
 since and no die was rolled by it.  ``POST /api/games/{id}/undo {version}``: 200 the state
 as it was before that answer (same state hash), 409 stale version, 403 not the seat's
 answer / somebody decided since (bots reply at once) / a spectator / the game is over,
@@ -273,7 +273,7 @@ def test_the_store_deletes_only_the_last_answer_of_that_seat(tmp_path):
         store.close()
 
 
-# -- an answer that showed something hidden stands (issue 14 item 9) ---------------------------
+# -- an answer that showed something hidden stands ---------------------------
 HIDING = sorted(g.id for g in games().values() if g.hidden_information)
 UNDO_OPTIONS = {"version2": {"type": "resistance"}}
 
@@ -346,7 +346,7 @@ def _draft_until_a_pass(client, gid, toks) -> tuple[dict, dict, int]:
 
 
 def test_the_last_pick_of_a_draft_pass_cannot_be_undone(database, monkeypatch):
-    """Issue 14 item 9: with three people the last to pick sees the packet passed to it;
+    """With three people the last to pick sees the packet passed to it;
     undoing then would let it pick again knowing the next packet.  Also after a restart."""
     from realms.server import app as app_module
 

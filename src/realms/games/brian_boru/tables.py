@@ -20,6 +20,9 @@ from pathlib import Path
 
 DATA = Path(__file__).parent / "data"
 
+#: The player index meaning "no player": a town nobody holds, a trick nobody has led.
+NOBODY = -1
+
 COLOURS = ("R", "B", "Y")
 CARD_COLOURS = ("R", "B", "Y", "W")
 COLOUR_NAMES = {"R": "red", "B": "blue", "Y": "yellow", "W": "white"}

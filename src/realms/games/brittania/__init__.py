@@ -16,6 +16,7 @@ from .invariants import INVARIANTS
 from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
 from .orders import ORDER_KINDS, no_answer
 from .state import BRState
+from .steps import GAME_ID
 
 
 def _hidden(state: BRState, player: int | None) -> list:
@@ -42,7 +43,7 @@ def _bots() -> dict:
 
 
 GAME = Game(
-    id="brittania",
+    id=GAME_ID,
     name="Brittania",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,

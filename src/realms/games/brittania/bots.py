@@ -1,4 +1,4 @@
-"""The ``steward`` bot: a careful ruler (issue 16, part 6).
+"""The ``steward`` bot: a careful ruler.
 
 It reads only its own view and decisions.  At its first order of a turn it writes a plan
 — the orders of its post — and then answers the order form from it:

@@ -1,5 +1,5 @@
 """Invariants the conformance kit checks after every answer of every Brittania game
-(issue 16: grain never negative, every output 0–30, every state owned by one player or
+(grain never negative, every output 0–30, every state owned by one player or
 independent; the hidden orders are checked through ``Game.hidden``)."""
 
 from __future__ import annotations

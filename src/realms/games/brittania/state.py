@@ -19,7 +19,7 @@ from realms.core.engine import Field, GameState, copy_lists
 from realms.core.events import EVERYONE, Event
 
 from .board import Board, load_board
-from .steps import STEPS
+from .steps import GAME_ID, STEPS
 from .tables import Tables, load_tables
 
 INDEPENDENT = -1
@@ -31,7 +31,7 @@ def _pairs(value: list) -> list:
 
 
 class BRState(GameState):
-    GAME_ID = "brittania"
+    GAME_ID = GAME_ID
     STEPS = STEPS
     #: static data and names are shared by clones and left out of the hash; the king's
     #: three lists are hashed together under "king"
