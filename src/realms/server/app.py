@@ -292,8 +292,9 @@ class Live:
         ``heavy``)."""
         state, undos, svg = self._board
         if state is not self.state or undos != self.undos:
-            state, undos = self.state, self.undos
-            svg = await asyncio.to_thread(self.game.draw, state, state.options)
+            state, undos, draw = self.state, self.undos, self.game.draw
+            assert draw is not None  # asked only of a game that draws its board
+            svg = await asyncio.to_thread(draw, state, state.options)
             self._board = (state, undos, svg)
         return svg
 
@@ -586,7 +587,7 @@ def _labels(game: Game) -> dict:
 
 
 #: the errors of a request whose work goes to the heavy work's process (``heavy``)
-HEAVY_ERRORS = {
+HEAVY_ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"description": "earlier positions are shown once the game is over"},
     429: {"description": "too much of this address's heavy work is waiting; Retry-After: 1"},
     503: {"description": "the work is over its budget of seconds (heavy.REPLAY_SECONDS)"},
@@ -652,7 +653,10 @@ class Server:
         if not done.done():
             loop = asyncio.get_running_loop()
             if self.store.after_batch is None:
-                self.store.after_batch = lambda: loop.call_soon_threadsafe(self._wake_commits)
+                def wake() -> None:
+                    loop.call_soon_threadsafe(self._wake_commits)
+
+                self.store.after_batch = wake
             waiter = loop.create_future()
             self._commits.append((done, waiter))
             await waiter
@@ -1102,7 +1106,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     @app.post("/api/games/{game_id}/answers")
     async def post_answer(game_id: str, body: Answer, authorization: str | None = Header(default=None),
                           x_realms_socket: str | None = Header(default=None, max_length=SOCKET_ID,
-                                                               description=SOCKET_HELP)) -> JSONResponse:
+                                                               description=SOCKET_HELP)) -> Response:
         return json_response(await answer_request(game_id, authorization, body.key, body.version, x_realms_socket))
 
     @app.post("/api/games/{game_id}/undo", responses={
@@ -1114,7 +1118,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     })
     async def post_undo(game_id: str, body: Undo, authorization: str | None = Header(default=None),
                         x_realms_socket: str | None = Header(default=None, max_length=SOCKET_ID,
-                                                             description=SOCKET_HELP)) -> JSONResponse:
+                                                             description=SOCKET_HELP)) -> Response:
         """Take back the seat's own last decision, when nobody else has decided since and no
         die was rolled by it; the answer is deleted from the database before the 200, which
         carries the state as it was before that decision."""

@@ -127,7 +127,7 @@ def play(job: Job) -> tuple | None:
         if mirror is None:
             return None
         answers = mirror.state.answers
-        if len(answers) != job.start or tuple(answers[-1]) != tuple(job.prev):
+        if len(answers) != job.start or tuple(answers[-1]) != tuple(job.prev or ()):
             return None
         for p, key in job.answers:
             mirror.state.apply(p, key)
@@ -231,6 +231,7 @@ class Bots:
         is replaced and the error raised (the game is rebuilt at its next request)."""
         self.start()
         pool = self._pool
+        assert pool is not None
         try:
             return await asyncio.wrap_future(pool.submit(play, job))
         except BrokenProcessPool:

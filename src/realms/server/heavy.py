@@ -132,9 +132,11 @@ def advice(game_id: str, asks: list) -> dict:
     from realms.core.game import get_game
 
     game = get_game(game_id)
+    advise = game.advice
+    assert advise is not None  # asked only of a game that advises
     out = {}
     for seat, view, decisions in asks:
-        out[seat] = game.advice(view, [Decision(d["player"], d["kind"], tuple(d["keys"]), d["prompt"],
+        out[seat] = advise(view, [Decision(d["player"], d["kind"], tuple(d["keys"]), d["prompt"],
                                                 d["section"], None, d["info"]) for d in decisions])
     return out
 

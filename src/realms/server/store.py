@@ -23,7 +23,7 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from sqlalchemy import (
     BigInteger,
@@ -130,7 +130,7 @@ def _insert_answers(conn, rows: list[tuple]) -> None:
         conn.exec_driver_sql(head + ", ".join([one] * len(chunk)), tuple(v for r in chunk for v in r))
 
 
-def _closed(conn) -> None:
+def _closed(conn: Any) -> Any:
     """Close ``conn`` (if any) whatever state it is in; None, for the caller to forget it."""
     if conn is not None:
         try:
