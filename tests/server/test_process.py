@@ -17,6 +17,9 @@ import pytest
 
 from .test_durability import free_port
 
+# each starts a server process (its workers warmed): seconds each
+pytestmark = pytest.mark.slow
+
 
 def _group(pgid: int) -> list[str]:
     """The processes of the process group ``pgid``, as "pid command" lines."""
