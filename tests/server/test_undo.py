@@ -307,17 +307,20 @@ def test_no_answer_that_showed_something_hidden_can_be_undone(client, game_id):
         s = me(client, gid, toks[seat])
         h, fp, hid = live(client, gid).state.state_hash(), live(client, gid).state.dice.fingerprint(), hidden_now(client, gid)
         key = rng.choice(s["pending"][0]["options"])["key"]
+        game_final = live(client, gid).game.final
+        final = game_final is not None and game_final(live(client, gid).state, seat, key)
         after = answer(client, gid, toks[seat], s, key).json()
         if after["over"]:
             break
         shown = any(hid[p] - items for p, items in hidden_now(client, gid).items())
         rolled = live(client, gid).state.dice.fingerprint() != fp
-        assert after["can_undo"] is not (shown or rolled), (s["pending"][0]["kind"], shown, rolled)
+        assert after["can_undo"] is not (shown or rolled or final), (s["pending"][0]["kind"], shown, rolled, final)
         h_after = live(client, gid).state.state_hash()
-        if shown or rolled:
+        if shown or rolled or final:
             r = undo(client, gid, toks[seat], after["version"])
             assert r.status_code == 422, r.text
-            assert ("die was rolled" if rolled else "showed something hidden") in r.json()["detail"]
+            assert ("cannot be taken back by the game's rules" if final else "die was rolled" if rolled
+                    else "showed something hidden") in r.json()["detail"]
             assert live(client, gid).state.state_hash() == h_after
             refused += 1
         elif rng.random() < 0.3:

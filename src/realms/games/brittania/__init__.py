@@ -62,6 +62,8 @@ GAME = Game(
     gm=_gm,
     score_name="economic score",
     private_kinds=ORDER_KINDS,
+    open_from=lambda s: s.orders_from if s.phase == "orders" else len(s.answers),
+    final=lambda s, p, key: key == "done" and any(d.player == p and d.kind == "br.order" for d in s.pending()),
     chance=True,
     hidden_information=True,
     simultaneous=True,

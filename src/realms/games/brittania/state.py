@@ -49,6 +49,7 @@ class BRState(GameState):
         Field("picking", list, lambda s: _pairs(s.picking)), Field("done", list),
         Field("lead", list, lambda s: _pairs(s.lead)),
         Field("over"), Field("winners", list), Field("victory"),
+        Field("orders_from", snap=False),
     )
 
     def __init__(self, options: dict, seed: int) -> None:
@@ -63,6 +64,9 @@ class BRState(GameState):
         start = self.tables.n
         self.turn = 0
         self.phase = "setup"
+        #: the number of answers when this turn's orders opened: the answers after it are
+        #: a turn not yet resolved (``Game.open_from``)
+        self.orders_from = 0
         self.owner = [INDEPENDENT] * k
         self.output = [start["start_output"]] * k
         self.grain = [start["start_grain"]] * n

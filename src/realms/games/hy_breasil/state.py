@@ -121,7 +121,7 @@ class HBState(GameState):
         Field("moved", dict, lambda s: sorted(s.moved.items())),
         Field("contested"), Field("asked", None, lambda s: sorted(s.asked)),
         Field("battle", copy_optional_list), Field("over"),
-        # civil war's best splits for the position it was worked out for (civil_war.py)
+        # civil war's fewest groups for the position it was worked out for (civil_war.py)
         Field("_split_cache", lambda cache: None, snap=False),
         # :meth:`who`'s phrases by nation name, shared by clones (names never change)
         Field("_who_texts", snap=False),
@@ -165,7 +165,7 @@ class HBState(GameState):
         self.asked: frozenset[int] = frozenset()
         self.battle: list[int] | None = None
         self.over = False
-        self._split_cache: tuple[tuple[int, int, int], list[int]] | None = None
+        self._split_cache: tuple[tuple[int, int, int], int] | None = None
         self._who_texts: dict[str, tuple[str, ...]] = {}
         self.start(("turn",))
 
