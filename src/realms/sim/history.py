@@ -24,8 +24,7 @@ from html import escape
 from realms.core.files import parse_json, read_lines
 from realms.core.game import Game, HistoryMeasure, Share, UnknownGame, get_game
 from realms.core.record import Record, RecordError
-
-from .stats import Watcher, watch
+from realms.core.stats import Watcher, watch
 
 
 # =========================================================================== replay
@@ -54,6 +53,7 @@ def measure_of(game: Game) -> HistoryMeasure:
         return game.history_measure()
     measure = HistoryMeasure()
     measure.name = f"{game.score_name} scored"
+    measure.palette = tuple(game.seat_colours(game.max_players))
     return measure
 
 

@@ -8,9 +8,19 @@ from __future__ import annotations
 
 import re
 
-from realms.sim.stats import Watcher, rounded
+from realms.core.stats import Watcher, rounded
 
 # --------------------------------------------------------------------------- Brian Boru
+
+
+def factions(state) -> list[dict]:
+    """What each seat was dealt (``Game.factions``): its place in the order of play from
+    the starting player the die chose (Setup: "the starting player", then clockwise); no
+    seat leaves the game."""
+    first = state.first_player
+    return [{"place from the starting player": (p - first) % state.n + 1 if first >= 0 else None,
+             "survives": True} for p in range(state.n)]
+
 
 
 def point_source(why: str) -> str:
