@@ -732,8 +732,9 @@ class Server:
     async def advise(self, live: Live, seats: set) -> None:
         """Work out the game's advice for the state now (the odds before a person's
         decision) for those of ``seats`` it is not known for, in the odds' process
-        (``heavy``) within ``heavy.ADVICE_SECONDS``; a note in its place when the worker is
-        busy, and for good once it went over the budget in this game."""
+        (``heavy``) within ``heavy.ADVICE_SECONDS`` (the game set up there first, once,
+        within ``heavy.SETUP_SECONDS``); a note in its place when the worker is busy, and for
+        good once it went over a budget in this game."""
         state = live.state
         if live.game.advice is None:
             return
@@ -746,7 +747,10 @@ class Server:
         if live.advice_off:
             got = {seat: [{"kind": "unavailable", "text": live.advice_off}] for seat, _, _ in asks}
         else:
+            row = live.row
             try:
+                await self.heavy.odds.run(("setup", row.id), heavy.SETUP_SECONDS, f"game:{row.id}", heavy.set_up,
+                                          row.game, row.options, row.seed)
                 got = await self.heavy.odds.run(("advice", live.row.id, live.undos, live.version,
                                                  tuple(seat for seat, _, _ in asks)),
                                                 heavy.ADVICE_SECONDS, f"game:{live.row.id}", heavy.advice,
