@@ -26,7 +26,7 @@ from contextlib import closing, contextmanager
 from itertools import islice
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Generator, Sequence
 
 from realms.core.files import parse_json, read_lines
 from realms.core.game import get_game
@@ -244,13 +244,13 @@ def local_batch_size(n_jobs: int, workers: int) -> int:
     return max(1, min(8, n_jobs // (max(workers, 1) * 8)))
 
 
-def _in_process(game_id: str, options: dict, jobs: list[Job], chronicle: bool) -> Iterator[list[dict]]:
+def _in_process(game_id: str, options: dict, jobs: list[Job], chronicle: bool) -> Generator[list[dict], None, None]:
     for job in jobs:
         yield play_batch(game_id, options, [job], chronicle)
 
 
 def _processes(game_id: str, options: dict, jobs: list[Job], chronicle: bool, workers: int,
-               batch_size: int | None) -> Iterator[list[dict]]:
+               batch_size: int | None) -> Generator[list[dict], None, None]:
     """Batches on a pool of processes, at most two a worker handed out at once (one
     playing, one waiting), so that nothing queued needs cancelling.  When the run stops
     early (Ctrl-C, an error, the caller closing the generator) the workers are terminated
@@ -289,7 +289,7 @@ def _processes(game_id: str, options: dict, jobs: list[Job], chronicle: bool, wo
 
 
 def executor(game_id: str, options: dict, jobs: list[Job], *, workers: int = 1, cluster=None,
-             chronicle: bool = False, batch_size: int | None = None, on_connect=None) -> Iterator[list[dict]]:
+             chronicle: bool = False, batch_size: int | None = None, on_connect=None) -> Generator[list[dict], None, None]:
     """Batches of finished lines, as they finish (in any order); on a cluster,
     ``on_connect(threads)`` is told its worker threads."""
     if cluster is not None:

@@ -15,7 +15,7 @@ the report — are the same as a local run with the same seeds.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Generator, Sequence
 
 from .batch import Job, SimulationError, batches, play_batch
 
@@ -53,7 +53,7 @@ def connect(cluster):
 
 
 def run_on_cluster(cluster, game_id: str, options: dict, jobs: Sequence[Job], *, chronicle: bool = False,
-                   batch_size: int | None = None, on_connect=None) -> Iterator[list[dict]]:
+                   batch_size: int | None = None, on_connect=None) -> Generator[list[dict], None, None]:
     """Batches of finished lines, in the order they finish on the cluster; ``on_connect``
     is told the cluster's worker threads (the run's worker count) once connected."""
     as_completed = _distributed().as_completed

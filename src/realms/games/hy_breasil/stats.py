@@ -14,6 +14,8 @@ from typing import Callable
 
 from realms.core.stats import Watcher, counts, describe, mean_ci, rounded, wilson
 
+from .steps import GAME_ID
+
 
 def scores_now(state) -> list[float]:
     """Each seat's VP now; in continuous play (§10.3) the corrected score the result
@@ -81,7 +83,7 @@ class HyBreasilWatcher(Watcher):
       odds assume (nobody retreating, every hit greedy) and won by the attacker.
     """
 
-    kind = "hy-breasil"
+    kind = GAME_ID
 
     def __init__(self) -> None:
         self.nations: dict[int, list] = {}
@@ -197,7 +199,7 @@ class HyBreasilWatcher(Watcher):
 
 def hb_stats(lines: list[dict]) -> list[dict]:
     """The ``stats`` of the lines that carry Hy Breasil's (its watcher's)."""
-    return [line["stats"] for line in lines if line.get("stats", {}).get("kind") == "hy-breasil"]
+    return [line["stats"] for line in lines if line.get("stats", {}).get("kind") == GAME_ID]
 
 
 def nation_lifetimes(lines: list[dict]) -> dict:
@@ -214,7 +216,7 @@ def nation_lifetimes(lines: list[dict]) -> dict:
     games = races_on = 0
     for line in lines:
         st = line.get("stats", {})
-        if st.get("kind") != "hy-breasil":
+        if st.get("kind") != GAME_ID:
             continue
         games += 1
         races_on += "races" in ((line.get("options") or {}).get("rules") or ())

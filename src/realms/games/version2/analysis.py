@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 from realms.core.game import HistoryMeasure, ReportSection, Share
 from realms.core.stats import Watcher
 
+from .steps import GAME_ID
+
 if TYPE_CHECKING:
     from .state import V2State
 
@@ -58,7 +60,7 @@ def usage(event) -> str | None:
 class Version2Watcher(Watcher):
     """Battles fought and won, conquests, recruits, and how the game ended."""
 
-    kind = "version2"
+    kind = GAME_ID
 
     def __init__(self) -> None:
         self.counts = {"attack": 0, "conquest": 0, "battle-won": 0, "battle-lost": 0, "recruit": 0,
@@ -80,7 +82,7 @@ def _endings(lines: list[dict]) -> dict | None:
     battles = 0
     for line in lines:
         st = line.get("stats") or {}
-        if st.get("kind") != "version2":
+        if st.get("kind") != GAME_ID:
             continue
         ends[st["end"] or "unfinished"] = ends.get(st["end"] or "unfinished", 0) + 1
         battles += st["counts"]["attack"]
@@ -114,7 +116,7 @@ class FieldsHeld(HistoryMeasure):
     def shares(self, state) -> tuple[list[Share], float]:
         from realms.core.game import get_game
 
-        colours = get_game("version2").seat_colours(state.n)
+        colours = get_game(GAME_ID).seat_colours(state.n)
         out = [Share(f"p{p}", name, "", colours[p], state.field_count(p))
                for p, name in enumerate(state.names)]
         return [x for x in out if x.value], len(state.board.passable)
