@@ -93,8 +93,9 @@ from realms.core.match import bot_answers
 from realms.core.mapgraph import MapError
 from realms.core.options import shown
 
-from . import botworker, limits
+from . import botworker, limits, notices
 from .deadlines import Deadlines
+from .host import Tables, parse_settings, router as table_router
 from .fastpath import AnswerFastPath
 from .store import GameRow, Store, UndoConflict
 
@@ -142,6 +143,9 @@ class NewGame(BaseModel):
         "information (the server then draws a secret one, given in the finished record)"))
     seats: list[str] = Field(min_length=1, max_length=MAX_SEATS, description=(
         "\"human\" or a bot name per seat, as many as the game's player range allows"))
+    table: dict[str, Any] | None = Field(default=None, description=(
+        "the table (server/host.py): {\"clock\": {\"kind\": \"none\"|\"turn\"|\"bank\", \"minutes\", "
+        "\"increment\", \"misses\"}, \"talk\": \"full\"|\"public\"|\"none\"}"))
 
 
 class Answer(BaseModel):
@@ -158,6 +162,7 @@ class Undo(BaseModel):
 class Created(BaseModel):
     id: str
     seats: list[dict]
+    host: str | None = None
 
 
 # -- live games ---------------------------------------------------------------------------
@@ -209,6 +214,11 @@ class Live:
     turn_starts: list | None = None
     #: the server's turn deadlines (server/deadlines.py), asked for the payload's deadline
     deadlines: "Deadlines | None" = None
+    #: the game's table (server/host.py): clocks, talk, notices; the seats a bot plays for
+    #: a person (seat -> bot kind, also in ``agents``); whether the host ended the game
+    table: Any = None
+    stand_ins: dict = field(default_factory=dict)
+    ended: bool = False
 
     @property
     def version(self) -> int:
@@ -544,6 +554,7 @@ class Server:
         #: must still see the states after it as newer)
         self.undos: dict[str, int] = {}
         self.deadlines = Deadlines(self)
+        self.tables = Tables(self)
 
     async def committed(self, done: Future) -> None:
         """Wait for a write of the store's to be committed (its exception if it failed).
@@ -582,6 +593,8 @@ class Server:
                 live = await asyncio.to_thread(rebuild, row)
                 live.undos = self.undos.get(game_id, 0)
                 live.deadlines = self.deadlines
+                await self.tables.attach(live)
+                live.ended = live.table.ended
                 self.live[game_id] = live
                 self.continue_bots(live)
         return live
@@ -639,6 +652,8 @@ class Server:
         async with live.lock:
             if seat is None:  # who asks comes first: a spectator learns nothing of versions
                 raise HTTPException(403, "spectators cannot answer; send the seat's token")
+            if live.ended:
+                raise HTTPException(403, "the game's host ended the game")
             if body.version != live.version:
                 raise HTTPException(409, f"stale version {body.version}: the game is at version {live.version}")
             if not any(d.player == seat for d in live.state.pending()):
@@ -678,6 +693,8 @@ class Server:
             v = live.version
             if seat is None:
                 raise HTTPException(403, "spectators cannot undo; send the seat's token")
+            if live.ended:
+                raise HTTPException(403, "the game's host ended the game")
             if body.version != v:
                 raise HTTPException(409, f"stale version {body.version}: the game is at version {v}")
             if live.state.is_over():
@@ -719,7 +736,7 @@ class Server:
     def continue_bots(self, live: Live) -> None:
         """Start ``live``'s bots in the background if they are to move (after an answer, a
         game's creation, or a restart that found them mid-turn), unless they are already."""
-        if (live.bots is None or live.bots.done()) and bots_to_move(live.state, live.agents):
+        if (live.bots is None or live.bots.done()) and not live.ended and bots_to_move(live.state, live.agents):
             live.bots = asyncio.get_running_loop().create_task(self._bots_in_batches(live))
 
     async def _bots_in_batches(self, live: Live) -> None:
@@ -729,7 +746,7 @@ class Server:
         is durable before any page sees it, and a reload shows it)."""
         while True:
             async with live.lock:
-                if self.live.get(live.row.id) is not live or not bots_to_move(live.state, live.agents):
+                if self.live.get(live.row.id) is not live or live.ended or not bots_to_move(live.state, live.agents):
                     return
                 before = live.state
                 new = before.clone()
@@ -756,7 +773,8 @@ class Server:
         generation, since = live.mirrored
         for attempt in range(3):
             start = since if attempt == 0 and generation == self.bots.generation else 0
-            job = botworker.Job(row.id, row.game, row.options, row.seed, tuple(s["kind"] for s in row.seats),
+            kinds = tuple(live.stand_ins.get(i, s["kind"]) for i, s in enumerate(row.seats))  # bots for people
+            job = botworker.Job(row.id, row.game, row.options, row.seed, kinds,
                                 start, tuple(state.answers[start - 1]) if start else None,
                                 tuple(state.answers[start:]), BOT_BATCH, BOT_SECONDS, MAX_BOT_DECISIONS)
             try:
@@ -810,20 +828,31 @@ class Server:
 
 
 def create_app(database: str | None = None, creations: limits.TokenBucket | None = None,
-               clock: "Callable[[], float] | None" = None) -> FastAPI:
+               clock: "Callable[[], float] | None" = None, notice_settings: "notices.Settings | None" = None,
+               table_every: float | None = None) -> FastAPI:
     """The app over ``database``; ``creations`` bounds the games each client may create
     (default: ``limits.CREATE_BURST`` at once, ``limits.CREATE_PER_MINUTE`` a minute);
-    ``clock`` is the turn deadlines' (default: the wall clock; tests move it)."""
+    ``clock`` is the turn deadlines' and the tables' clocks' (default: the wall clock;
+    tests move it); ``notice_settings``: SMTP and webhooks (``notices``); ``table_every``:
+    seconds between the table watcher's looks (``host.EVERY``)."""
     server = Server(database)
     creations = limits.TokenBucket() if creations is None else creations
     deadlines = server.deadlines
+    tables = server.tables
     if clock is not None:
         deadlines.clock = clock
+        tables.clock = clock
+    if notice_settings is not None:
+        tables.settings = tables.outbox.settings = notice_settings
+    if table_every is not None:
+        tables.every = table_every
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         deadlines.start()
+        tables.start()
         yield
+        tables.stop()
         deadlines.stop()
         server.stop_bots()
         server.store.close()
@@ -833,6 +862,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
                          description="Play realms games (Hy Breasil, Brian Boru…) against people and bots.")
     app.state.server = server
     app.state.deadlines = deadlines
+    app.state.tables = tables
     app.state.creations = creations
     app.add_middleware(limits.BodyLimit, max_bytes=limits.MAX_BODY)
     app.add_exception_handler(RequestValidationError, limits.validation_error)
@@ -867,11 +897,14 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
                   429: {"description": "this address created too many games lately; Retry-After says "
                                        "in how many seconds it may create the next"}})
     async def create_game(body: NewGame) -> dict:
+        settings = parse_settings(body.table)  # refused before anything is made
         live = await server.create(body)
+        host = await tables.created(live, settings)
         asyncio.get_running_loop().create_task(server.push(live))
         return {"id": live.row.id,
                 "seats": [{"seat": i, "kind": s["kind"], "token": s["token"]}
-                          for i, s in enumerate(live.row.seats) if s["kind"] == "human"]}
+                          for i, s in enumerate(live.row.seats) if s["kind"] == "human"],
+                "host": host}
 
     @app.get("/api/games/{game_id}")
     async def get_state(game_id: str, authorization: str | None = Header(default=None),
@@ -901,6 +934,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     # a well-formed answer is taken before FastAPI's routing (fastpath.py), a malformed one
     # left to the route below, whose checks refuse it
     app.add_middleware(AnswerFastPath, handle=answer_request, max_body=limits.MAX_BODY, max_socket=SOCKET_ID)
+    app.include_router(table_router(tables, _token_from_header))
 
     @app.post("/api/games/{game_id}/answers")
     async def post_answer(game_id: str, body: Answer, authorization: str | None = Header(default=None),
