@@ -27,7 +27,16 @@ FULL_GC_AFTER = 1000
 @click.option("--games-per-minute", type=click.FloatRange(min=0, min_open=True), default=CREATE_PER_MINUTE,
               show_default=True,
               help="Games one address may create a minute, after its burst.")
-def serve(host: str, port: int, database: str, log_level: str, games_at_once: int, games_per_minute: float) -> None:
+@click.option("--allow-local-webhooks", is_flag=True,
+              help="Take notice webhooks on private and loopback addresses (a server on a home network).")
+@click.option("--smtp-host", default=None, help="Send notices by e-mail through this SMTP server (default: no e-mail).")
+@click.option("--smtp-port", type=click.IntRange(1, 65535), default=25, show_default=True, help="The SMTP server's port.")
+@click.option("--smtp-from", default="realms@localhost", show_default=True, help="The notices' sender address.")
+@click.option("--public-url", default=None, metavar="URL",
+              help="The address people open the server at, for links in the notices (e.g. https://realms.example.org).")
+def serve(host: str, port: int, database: str, log_level: str, games_at_once: int, games_per_minute: float,
+          allow_local_webhooks: bool, smtp_host: str | None, smtp_port: int, smtp_from: str,
+          public_url: str | None) -> None:
     """Play in the browser: the lobby at http://HOST:PORT/, the API's docs at /docs.
 
     Games and every answer are stored in DATABASE (a SQLite file by default); after a
@@ -41,7 +50,10 @@ def serve(host: str, port: int, database: str, log_level: str, games_at_once: in
     from .botworker import BOTS
     from .limits import TokenBucket
 
-    app = create_app(database, creations=TokenBucket(games_at_once, games_per_minute))
+    from .notices import Settings
+
+    app = create_app(database, creations=TokenBucket(games_at_once, games_per_minute),
+                     notice_settings=Settings(smtp_host, smtp_port, smtp_from, allow_local_webhooks, public_url))
     for game in games().values():
         if game.warm is not None:
             game.warm()

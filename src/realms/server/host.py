@@ -214,6 +214,7 @@ class Tables:
             "host": host,
             "talk": t.settings["talk"],
             "ended": t.ended,
+            "awaiting": [] if over else sorted({d.player for d in live.state.pending()}),
             "clock": None if c.spec.kind == "none" else {
                 **c.spec.to_json(), "paused": c.paused_at is not None,
                 "seats": [{"seat": i, "left": c.left(i, now), "due": c.wall_due(i), "misses": s.misses}
