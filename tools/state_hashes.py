@@ -1,13 +1,17 @@
-"""Play a fixed set of seeded games and print (or check) their final state hashes.
+"""Golden games: fixed seeded games of every game and bot, and their final state hashes.
 
-A refactor that must not change any game is checked by running this before and after:
+Any change of a game's behaviour changes some hash. The committed hashes are in
+``tests/golden/state_hashes.json``, which ``tests/core/test_golden.py`` replays in the
+default test run; a change meant to alter games is re-blessed on purpose, and the diff of
+that file shows which games moved:
 
-    python tools/state_hashes.py > before.json
-    ... change ...
-    python tools/state_hashes.py --check before.json
+    python tools/state_hashes.py --bless            # write tests/golden/state_hashes.json anew
+    python tools/state_hashes.py --check            # compare with it (exit 1 if any changed)
+    python tools/state_hashes.py --seeds 20 > before.json   # a wider set, for a refactor:
+    python tools/state_hashes.py --seeds 20 --check before.json
 
-The set covers every registered game with the bots it ships, each game's own option
-variations (``Game.hash_configs`` when a game declares it, its defaults otherwise).
+The set covers every registered game with each bot it ships (``Game.bots``) and
+``random``, on the game's default options, plus Hy Breasil's advanced rules.
 """
 
 from __future__ import annotations
@@ -15,54 +19,71 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from realms.core.game import games
 from realms.sim.runner import run_game
 
-#: (game id, options, bots) — the configurations the refactor issues name.
-CONFIGS = [
-    ("hy-breasil", {}, ["random"]),
-    ("hy-breasil", {"rules": ["races", "submission", "abilities"]}, ["random"]),
-    ("hy-breasil", {}, ["auto"]),
-    ("hy-breasil", {"rules": ["races", "submission", "abilities"]}, ["auto"]),
-    ("brian-boru", {}, ["greedy"]),
-    ("brian-boru", {}, ["random"]),
-    ("version2", {}, ["random"]),
-    ("version2", {}, ["general"]),
-    ("brittania", {}, ["random"]),
-    ("brittania", {}, ["steward"]),
-]
+GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden" / "state_hashes.json"
+#: Seeds per configuration in the golden file: a few whole games each.
+GOLDEN_SEEDS = 2
+#: Option sets beyond a game's defaults worth a golden game of their own.
+EXTRA_OPTIONS = {"hy-breasil": [{"rules": ["races", "submission", "abilities"]}]}
 
 
-def collect(seeds: int) -> dict:
-    out = {}
-    registry = games()
-    for game_id, options, bots in CONFIGS:
-        if game_id not in registry:
-            continue
-        for seed in range(1, seeds + 1):
-            state = run_game(registry[game_id], options, seed, bots)
-            label = f"{game_id} {json.dumps(options, sort_keys=True)} {','.join(bots)} seed={seed}"
-            out[label] = state.state_hash()
+def configs() -> list[tuple[str, dict, str]]:
+    """(game id, options, bot) for every registered game: ``random`` and each shipped bot on
+    the defaults, and each bot on the extra option sets."""
+    out = []
+    for game_id, game in sorted(games().items()):
+        bots = ["random", *sorted(b for b in (game.bots or {}) if b != "random")]
+        for options in [{}, *EXTRA_OPTIONS.get(game_id, [])]:
+            out += [(game_id, options, bot) for bot in bots]
     return out
+
+
+def collect(seeds: int) -> list[dict]:
+    """One entry per game played: what it was and its final state hash."""
+    registry = games()
+    out = []
+    for game_id, options, bot in configs():
+        for seed in range(1, seeds + 1):
+            state = run_game(registry[game_id], options, seed, [bot])
+            out.append({"game": game_id, "options": options, "bots": [bot], "seed": seed,
+                        "hash": state.state_hash()})
+    return out
+
+
+def label(entry: dict) -> str:
+    return f"{entry['game']} {json.dumps(entry['options'], sort_keys=True)} {','.join(entry['bots'])} seed={entry['seed']}"
+
+
+def compare(before: list[dict], now: list[dict]) -> list[str]:
+    """Labels of the games whose hash differs, or that one side lacks."""
+    old = {label(e): e["hash"] for e in before}
+    new = {label(e): e["hash"] for e in now}
+    return sorted(k for k in old.keys() | new.keys() if old.get(k) != new.get(k))
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", type=int, default=20)
-    ap.add_argument("--check", help="a JSON file printed by an earlier run")
+    ap.add_argument("--seeds", type=int, default=GOLDEN_SEEDS)
+    ap.add_argument("--bless", action="store_true", help=f"write {GOLDEN.relative_to(GOLDEN.parents[2])} anew")
+    ap.add_argument("--check", nargs="?", const=str(GOLDEN), help="compare with a file (default: the golden one)")
     args = ap.parse_args()
     now = collect(args.seeds)
+    if args.bless:
+        GOLDEN.write_text(json.dumps(now, indent=1, sort_keys=True) + "\n")
+        print(f"wrote {len(now)} golden games to {GOLDEN}")
+        return 0
     if not args.check:
-        json.dump(now, sys.stdout, indent=1)
+        json.dump(now, sys.stdout, indent=1, sort_keys=True)
         print()
         return 0
-    with open(args.check) as f:
-        before = json.load(f)
-    bad = [k for k in before if k in now and now[k] != before[k]]
+    bad = compare(json.loads(Path(args.check).read_text()), now)
     for k in bad:
         print("changed:", k)
-    print(f"{len(now) - len(bad)} same, {len(bad)} changed, {len(set(before) - set(now))} missing")
+    print(f"{len(now) - len(bad)} same, {len(bad)} changed or missing")
     return 1 if bad else 0
 
 

@@ -15,7 +15,6 @@ warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testcli
 
 def pytest_configure(config) -> None:
     config.addinivalue_line("filterwarnings", "ignore:Using `httpx` with `starlette.testclient`")
-    config.addinivalue_line("markers", "browser: Playwright + Debian chromium tests (REALMS_BROWSER=1)")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
@@ -26,7 +25,8 @@ PG = os.environ.get("REALMS_TEST_POSTGRES")  # e.g. postgresql://realms:realms@1
 
 
 def database_params() -> list:
-    return ["sqlite", "postgresql"] if PG else ["sqlite"]
+    """SQLite always; PostgreSQL in the ``postgres`` tier, when a server is named."""
+    return ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)] if PG else ["sqlite"]
 
 
 def _admin(sql: str) -> None:

@@ -159,3 +159,16 @@ def test_ctrl_c_on_the_command_keeps_games_and_resume_completes(tmp_path):
     assert f"kept from before" in done.stdout
     assert [ln["seed"] for ln in GamesFile(jsonl).load()] == list(range(1, n + 1))
     assert json.loads((out / "summary.json").read_text())["figures"]["games"] == n
+
+
+def test_cluster_without_dask_names_the_extra(monkeypatch):
+    """``--cluster`` is the one command that needs Dask, installed by ``realms[cluster]``:
+    without it the error says so instead of a raw ModuleNotFoundError."""
+    import sys
+
+    from realms.sim.batch import SimulationError
+    from realms.sim.cluster import connect
+
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(SimulationError, match=r"realms\[cluster\]"):
+        connect("tcp://127.0.0.1:1")

@@ -29,10 +29,20 @@ def cluster_batch_size(n_jobs: int, threads: int) -> int:
     return max(1, min(MAX_BATCH, -(-n_jobs // (max(threads, 1) * 8))))
 
 
+def _distributed():
+    """Dask's ``distributed`` package, installed by the ``cluster`` extra only (the one
+    command that uses it), or a clear error naming the extra."""
+    try:
+        import distributed
+    except ImportError:
+        raise SimulationError("--cluster needs Dask: pip install 'realms[cluster]'") from None
+    return distributed
+
+
 def connect(cluster):
     """A ``distributed.Client`` for an address (``tcp://host:8786``), a cluster object
     (``LocalCluster``), or the client itself; and whether we own (must close) it."""
-    from distributed import Client
+    Client = _distributed().Client
 
     if isinstance(cluster, Client):
         return cluster, False
@@ -45,8 +55,7 @@ def connect(cluster):
 def run_on_cluster(cluster, game_id: str, options: dict, jobs: Sequence[Job], *, chronicle: bool = False,
                    batch_size: int | None = None) -> Iterator[list[dict]]:
     """Batches of finished lines, in the order they finish on the cluster."""
-    from distributed import as_completed
-
+    as_completed = _distributed().as_completed
     client, owned = connect(cluster)
     futures = []
     try:
