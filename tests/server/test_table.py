@@ -132,6 +132,7 @@ def test_people_who_stop_answering_the_bots_finish_the_game_and_the_record_repla
             assert time.monotonic() < end, "the bots holding both seats did not finish the game in 120 s"
             time.sleep(0.05)
         record = client.get(f"/api/games/{gid}/record").json()
+        assert record["stand_ins"] == table(client, gid)["stand_ins"] and {s["seat"] for s in record["stand_ins"]} == {0, 1}
         state = get_game("version2").replay(Record.from_json(record))
         assert state.is_over() and state.result() == settled(client, gid)["result"]
 

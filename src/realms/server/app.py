@@ -962,10 +962,14 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str, authorization: str | None = Header(default=None)) -> JSONResponse:
         """A finished game's full record (replayable by ``realms replay``); for a running one,
-        only what the asking seat may see."""
+        only what the asking seat may see.  ``stand_ins``: the answers a bot or the game
+        gave for a person's seat (``host``: ``[{seat, by, from, to}]``)."""
         live = await server.get(game_id)
         seat = live.seat_of(_token_from_header(authorization))
-        return JSONResponse(live.game.record_for(live.state, seat))
+        record = live.game.record_for(live.state, seat)
+        if live.table is not None and live.table.stand_ins:  # who played which answers for a person
+            record["stand_ins"] = live.table.stand_ins
+        return JSONResponse(record)
 
     @app.get("/api/games/{game_id}/board.svg")
     async def board(game_id: str, at: int | None = Query(default=None, ge=0)) -> Response:
