@@ -38,6 +38,9 @@ package, so the page works without internet):
   of the page's own answers and undos that name its socket (``X-Realms-Socket: NAME``):
   their 200 carries them, and a second copy of 19 KB cost the server and the page
 
+- a game's table (``host``): ``GET /api/games/{id}/table``, ``WS …/table/ws``, ``POST
+  …/talk``, ``PUT …/notices``, ``POST …/seat/back``, ``POST …/host``, ``POST …/rematch``
+
 Who asks is checked before what is asked: a request without a seat's token that only a
 seat may make is 403 whatever its version.  Every request body is at most 64 KiB (413),
 and no error repeats the input it refuses (``limits``).
