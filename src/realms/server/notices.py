@@ -109,13 +109,15 @@ class Failed(Exception):
         self.again = again
 
 
-def post_webhook(url: str, subject: str, body: str, allow_local: bool) -> None:
+def post_webhook(url: str, subject: str, body: str, allow_local: bool, key: str = "") -> None:
+    """POST the notice to ``url``; its outbox key goes in ``X-Realms-Notice`` (a receiver
+    of its own may drop a repeat; Discord and Slack ignore it)."""
     host = urlsplit(url).hostname or ""
     if not allow_local and _private(host):
         raise Failed("the webhook's host is no longer a public address", again=False)
     data = json.dumps({"content": f"{subject}\n{body}", "text": f"{subject}\n{body}", "username": "realms"}).encode()
-    req = urllib.request.Request(url, data=data, method="POST", headers={"Content-Type": "application/json",
-                                                                         "User-Agent": "realms-notices"})
+    req = urllib.request.Request(url, data=data, method="POST", headers={
+        "Content-Type": "application/json", "User-Agent": "realms-notices", "X-Realms-Notice": key})
     try:
         with urllib.request.urlopen(req, timeout=SEND_TIMEOUT) as r:
             r.read(1024)
@@ -181,7 +183,7 @@ class Outbox:
 
     def _send(self, row: dict) -> None:
         if row["channel"] == "webhook":
-            post_webhook(row["target"], row["subject"], row["body"], self.settings.allow_local_webhooks)
+            post_webhook(row["target"], row["subject"], row["body"], self.settings.allow_local_webhooks, row["key"])
         else:
             send_email(self.settings, row["target"], row["subject"], row["body"])
 
