@@ -309,3 +309,27 @@ def test_the_tables_are_made_in_the_store(tmp_path):
     from sqlalchemy import create_engine, inspect
     names = set(inspect(create_engine(f"sqlite:///{tmp_path / 'r.db'}")).get_table_names())
     assert {"tables", "talk", "outbox"} <= names
+
+
+def test_a_turn_ended_in_time_is_no_miss_though_the_watcher_looks_after_its_deadline(database, clock):
+    """The person ends the turn a second before the deadline; the watcher's next look
+    comes two seconds later: no answer is given for the seat and no miss counted."""
+    with app_client(database, clock) as client:
+        still(client)
+        made = create(client, table={"clock": {"kind": "turn", "minutes": 60}})
+        gid, tokens = made["id"], [s["token"] for s in made["seats"]]
+        look(client, gid)
+        st = settled(client, gid)
+        seat = st["awaiting"][0]
+        clock.now += 3599
+        mine = settled(client, gid, tokens[seat])
+        r = client.post(f"/api/games/{gid}/answers", headers=bearer(tokens[seat]),
+                        json={"key": "end", "version": mine["version"]})
+        assert r.status_code == 200, r.text
+        version = r.json()["version"]
+        clock.now += 2
+        look(client, gid)
+        t = table(client, gid)
+        assert t["clock"]["seats"][seat]["misses"] == 0 and t["stand_ins"] == []
+        assert settled(client, gid)["version"] == version
+        assert t["clock"]["seats"][1 - seat]["left"] == 3600.0            # the other's turn began

@@ -67,6 +67,8 @@ EVERY = 1.0
 WARN_SECONDS = 3600.0
 #: answers a missed turn may be given at once
 MAX_ANSWERS = 10_000
+#: seconds a table socket may take to take a push before it is dropped
+PUSH_SECONDS = 5.0
 
 
 def _hash(token: str) -> str:
@@ -234,14 +236,15 @@ class Tables:
         """Send each table socket its view, or ``message`` to those who may read it."""
         t = live.table
         over = live.state.is_over() or t.ended
-        for ws, (seat, host) in list(t.sockets.items()):
-            if message is not None and not talk.visible(message, seat, over):
-                continue
+
+        async def one(ws, seat, host) -> None:
             body = {"type": "talk", "message": message} if message else {"type": "table", **self.view(live, seat, host)}
             try:
-                await asyncio.wait_for(ws.send_json(body), 5)
-            except Exception:
+                await asyncio.wait_for(ws.send_json(body), PUSH_SECONDS)
+            except Exception:  # gone, or too slow to read: it reconnects and gets the table anew
                 t.sockets.pop(ws, None)
+        await asyncio.gather(*(one(ws, seat, host) for ws, (seat, host) in list(t.sockets.items())
+                               if message is None or talk.visible(message, seat, over)))
 
     # -- seats played by bots ---------------------------------------------------------
     def _seat_bot(self, live: "Live", seat: int, kind: str) -> None:
@@ -338,8 +341,10 @@ class Tables:
         server = self.server
         async with live.lock:
             t = live.table
-            if server.live.get(live.row.id) is not live or t.clock.due(seat) is None:
-                return
+            if server.live.get(live.row.id) is not live or seat not in t.clock.expired(self.clock()):
+                return  # paused or extended meanwhile
+            if not live.state.pending_for(seat):
+                return  # answered in time, before this look saw it: the next look ends the turn
             misses = t.clock.run_out(seat)
             before = live.state
             new = before.clone()
