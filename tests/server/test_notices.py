@@ -215,3 +215,24 @@ def test_e_mail_is_refused_when_the_server_sends_none(client):
     r = client.put(f"/api/games/{made['id']}/notices", headers=bearer(made["seats"][0]["token"]),
                    json={"email": "ann@example.org"})
     assert r.status_code == 422 and "smtp-host" in r.json()["detail"]
+
+
+def test_one_hour_left_is_said_once_a_turn(database, receiver):
+    clock = Clock()
+    with TestClient(create_app(database, clock=clock, notice_settings=LOCAL)) as client:
+        still(client)
+        made = create(client, seats=("human", "random"), table={"clock": {"kind": "turn", "minutes": 120}})
+        gid, tok = made["id"], made["seats"][0]["token"]
+        client.put(f"/api/games/{gid}/notices", headers=bearer(tok), json={"webhook": receiver.url})
+        look(client, gid)
+        clock.now += 3599                                               # 1 h 0 min 1 s left
+        look(client, gid)
+        flushed(client)
+        assert sender(client) == 1                                      # your turn only
+        clock.now += 1
+        look(client, gid)
+        clock.now += 60
+        look(client, gid)
+        flushed(client)
+        assert sender(client) == 1 and sender(client) == 0
+        assert "runs out in an hour" in receiver.bodies[-1]["text"] and len(receiver.bodies) == 2

@@ -10,7 +10,7 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
-from realms.core.game import get_game
+from realms.core.game import games, get_game
 from realms.core.record import Record
 from realms.server.app import create_app
 from realms.server.store import Store
@@ -333,3 +333,35 @@ def test_a_turn_ended_in_time_is_no_miss_though_the_watcher_looks_after_its_dead
         assert t["clock"]["seats"][seat]["misses"] == 0 and t["stand_ins"] == []
         assert settled(client, gid)["version"] == version
         assert t["clock"]["seats"][1 - seat]["left"] == 3600.0            # the other's turn began
+
+
+def _shortest(game) -> dict:
+    """The options of ``game``'s shortest game: each option counting turns at its least."""
+    return {o.name: o.min for o in game.schema if "turn" in o.name and getattr(o, "min", None) is not None}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", sorted(games()))
+def test_a_clock_game_of_every_game_ends_when_its_people_stop_answering(tmp_path, game_id):
+    """Every game: all its seats people who never answer; a turn's minute runs out twice a
+    seat, the default bots take every seat and finish the game, and the record (with who
+    played for whom) replays to the same result."""
+    game, clock = get_game(game_id), Clock()
+    with app_client(str(tmp_path / "realms.db"), clock) as client:
+        still(client)
+        made = create(client, game=game_id, seats=["human"] * game.min_players, options=_shortest(game),
+                      table={"clock": {"kind": "turn", "minutes": 1, "misses": 2}})
+        gid = made["id"]
+        for _ in range(20 * game.min_players):
+            if len(table(client, gid)["bots"]) == game.min_players or settled(client, gid)["over"]:
+                break
+            look(client, gid)
+            clock.now += 60
+            look(client, gid)
+        end = time.monotonic() + 600
+        while not (st := client.get(f"/api/games/{gid}").json())["over"]:
+            assert time.monotonic() < end, f"{game_id}: the bots did not finish the game in 600 s"
+            time.sleep(0.1)
+        record = client.get(f"/api/games/{gid}/record").json()
+        assert record["stand_ins"]
+        assert game.replay(Record.from_json(record)).result() == st["result"]
