@@ -832,12 +832,13 @@ class Server:
 
 def create_app(database: str | None = None, creations: limits.TokenBucket | None = None,
                clock: "Callable[[], float] | None" = None, notice_settings: "notices.Settings | None" = None,
-               table_every: float | None = None) -> FastAPI:
+               table_every: float | None = None, watch_tables: bool = True) -> FastAPI:
     """The app over ``database``; ``creations`` bounds the games each client may create
     (default: ``limits.CREATE_BURST`` at once, ``limits.CREATE_PER_MINUTE`` a minute);
     ``clock`` is the turn deadlines' and the tables' clocks' (default: the wall clock;
     tests move it); ``notice_settings``: SMTP and webhooks (``notices``); ``table_every``:
-    seconds between the table watcher's looks (``host.EVERY``)."""
+    seconds between the table watcher's looks (``host.EVERY``); ``watch_tables`` False:
+    no table watcher nor notice sender (tests run their passes themselves)."""
     server = Server(database)
     creations = limits.TokenBucket() if creations is None else creations
     deadlines = server.deadlines
@@ -853,9 +854,10 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         deadlines.start()
-        tables.start()
+        if watch_tables:
+            tables.start()
         yield
-        tables.stop()
+        await tables.stop()
         deadlines.stop()
         server.stop_bots()
         server.store.close()

@@ -395,10 +395,11 @@ class Tables:
         self.task = asyncio.get_running_loop().create_task(self.run())
         self.outbox.start()
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
+        """Stop the watcher, and the notice sender once it has sent what it claimed."""
         if self.task is not None:
             self.task.cancel()
-        self.outbox.stop()
+        await self.outbox.stop()
 
     # -- the host's tools -------------------------------------------------------------
     async def act(self, live: "Live", body: HostAction) -> dict:

@@ -10,7 +10,9 @@ transaction before it sends them, so a notice is sent at most once even across a
 (one claimed and not sent when the process died is not sent again); a send that failed
 without reaching the receiver (refused connection, HTTP 429 or 5xx, SMTP temporary
 error) is tried again after ``BACKOFF`` seconds doubled per attempt, at most ``ATTEMPTS``
-times.
+times.  The claims and outcomes go through the store's writer, in the answers' commits
+(no lock of their own to wait for); ``CLAIM`` notices are claimed and sent at once, so a
+crash loses at most that many, those in flight.
 
 A webhook gets a JSON POST ``{"content", "text", "username"}``: Discord's incoming webhooks
 read ``content``, Slack's ``text``.  Its URL must be http(s) and, unless the server was
@@ -48,8 +50,9 @@ BACKOFF = 5.0
 ATTEMPTS = 8
 #: seconds a webhook or an SMTP server may take
 SEND_TIMEOUT = 10.0
-#: notices claimed at once
-CLAIM = 50
+#: notices claimed, and sent, at once: at most this many are in flight when the process
+#: dies, and are then never sent (at most once)
+CLAIM = 4
 MAX_URL = 2000
 EMAIL = re.compile(r"^[^@\s]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}$")
 
@@ -147,6 +150,13 @@ def send_email(settings: Settings, to: str, subject: str, body: str) -> None:
         raise Failed(type(exc).__name__, again=False) from None
 
 
+async def _committed(done) -> None:
+    """Wait for a write of the store's writer; a cancelled waiter leaves the write alone
+    (the writer sets its result whatever happens here, and a cancelled future would
+    refuse it)."""
+    await asyncio.shield(asyncio.wrap_future(done))
+
+
 class Outbox:
     """Sends the queued notices of one store, in the background."""
 
@@ -155,6 +165,7 @@ class Outbox:
         self.store, self.settings, self.clock, self.every = store, settings, clock, every
         self.task: asyncio.Task | None = None
         self.wake = asyncio.Event()
+        self.stopping = False
 
     def queue(self, key: str, game_id: str, channel: str, target: str, subject: str, body: str) -> None:
         """Queue a notice (once per ``key``); the sender is woken once it is committed."""
@@ -163,23 +174,26 @@ class Outbox:
         fut.add_done_callback(lambda f: loop.call_soon_threadsafe(self.wake.set))
 
     async def send_due(self) -> int:
-        """Send the notices due now; how many were sent."""
-        rows = await asyncio.to_thread(tabledb.claim_due, self.store, self.clock(), CLAIM)
-        sent = 0
-        for row in rows:
-            try:
-                await asyncio.to_thread(self._send, row)
-            except Failed as exc:
-                again = exc.again and row["attempts"] + 1 < ATTEMPTS
-                log.warning("notice %s (%s) not sent: %s%s", row["id"], row["channel"], exc,
-                            "; tried again later" if again else "; given up")
-                next_at = self.clock() + BACKOFF * 2 ** row["attempts"] if again else None
-                await asyncio.to_thread(tabledb.settle_notice, self.store, row["id"],
-                                        "queued" if again else "failed", self.clock(), next_at)
-                continue
-            await asyncio.to_thread(tabledb.settle_notice, self.store, row["id"], "sent", self.clock())
-            sent += 1
-        return sent
+        """Send the notices due now, ``CLAIM`` at once; how many were sent."""
+        rows: list[dict] = []
+        await _committed(tabledb.claim_due(self.store, self.clock(), CLAIM, rows))
+        sent = await asyncio.gather(*(self._deliver(row) for row in rows))
+        return sum(sent)
+
+    async def _deliver(self, row: dict) -> bool:
+        """Send one claimed notice and queue its outcome; whether it was sent."""
+        try:
+            await asyncio.to_thread(self._send, row)
+        except Failed as exc:
+            again = exc.again and row["attempts"] + 1 < ATTEMPTS
+            log.warning("notice %s (%s) not sent: %s%s", row["id"], row["channel"], exc,
+                        "; tried again later" if again else "; given up")
+            next_at = self.clock() + BACKOFF * 2 ** row["attempts"] if again else None
+            await _committed(tabledb.settle_notice(self.store, row["id"], "queued" if again else "failed",
+                                                   self.clock(), next_at))
+            return False
+        await _committed(tabledb.settle_notice(self.store, row["id"], "sent", self.clock()))
+        return True
 
     def _send(self, row: dict) -> None:
         if row["channel"] == "webhook":
@@ -188,7 +202,9 @@ class Outbox:
             send_email(self.settings, row["target"], row["subject"], row["body"])
 
     async def run(self) -> None:
-        while True:
+        """Send what is due, then wait for a notice queued or ``every`` seconds; until
+        :meth:`stop` (the pass under way is finished: a notice claimed is sent)."""
+        while not self.stopping:
             try:
                 while await self.send_due():
                     pass
@@ -202,8 +218,18 @@ class Outbox:
 
     def start(self) -> None:
         self.wake = asyncio.Event()
+        self.stopping = False
         self.task = asyncio.get_running_loop().create_task(self.run())
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
+        """Stop after the pass under way (its claimed notices sent, at most
+        ``SEND_TIMEOUT`` seconds and a few more); cancelled if it takes longer."""
+        self.stopping = True
+        self.wake.set()
         if self.task is not None:
-            self.task.cancel()
+            try:
+                await asyncio.wait_for(asyncio.shield(self.task), SEND_TIMEOUT + 5)
+            except asyncio.TimeoutError:
+                self.task.cancel()
+            except asyncio.CancelledError:
+                pass
