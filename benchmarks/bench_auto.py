@@ -1,10 +1,10 @@
-"""The ``auto`` bot (issue 5): speed, strength and how history-like its games are.
+"""The ``auto`` bot: speed, strength and how history-like its games are.
 
 Prints:
 
 * for each level (easy, normal, hard) in one run, the bot's mean (and 95th percentile)
   thinking time per auto nation turn, in ms — the time spent in ``AutoBot.choose`` for
-  the decisions of one of its nations' turns (target ≤ 2 ms, issue 17), elapsed and as
+  the decisions of one of its nations' turns (target ≤ 2 ms), elapsed and as
   the thread's CPU time (the machine is shared: the load average is printed before and
   after) — and the whole nation turn with the engine's own work;
 * 4-auto games per second (4 players, 15 turns);
@@ -12,7 +12,7 @@ Prints:
   auto's win share with its Wilson 95% interval (target ≥ 0.6) and mean VP;
 * the "history" of 4-auto games: mean nations alive per turn, mean nation lifetime in
   turns, and the share of games whose first-turn nations are all gone by turn 15;
-* issue 17, seats rotated, 4 players, 15 turns, Wilson 95% intervals (``--match-games``
+* matches, seats rotated, 4 players, 15 turns, Wilson 95% intervals (``--match-games``
   each, ``--workers`` processes, 2 by default): one auto (normal) against three greedy (aim ≥ 25%), one auto
   against three random (aim ≥ 90%), greedy against three random (aim ≥ 95%), and each
   level (easy, normal, hard) against three greedy;
@@ -22,7 +22,7 @@ Prints:
   abandonments a game.  ``easy`` is the system as first transcribed: the "before".
 
 Run: ``.venv/bin/python benchmarks/bench_auto.py [--games 200] [--auto-games 100]
-[--match-games 200] [--match-seed 0] [--workers 2] [--only issue17]``.
+[--match-games 200] [--match-seed 0] [--workers 2] [--only matches]``.
 """
 
 from __future__ import annotations
@@ -152,7 +152,7 @@ def tournament_cli(games: int, seed: int) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-# -- issue 17: matches and the recalibration's figures ------------------------------------------------
+# -- matches and the recalibration's figures ------------------------------------------------
 LEVELS = ("easy", "normal", "hard")
 
 
@@ -223,9 +223,9 @@ def level_figures(pool, level: str, games: int) -> str:
             f"§6.4 splits/abandonments {splits / games:.1f} a game")
 
 
-def issue17(match_games: int, level_games: int, seed: int = 0, workers: int = 2) -> None:
+def matches(match_games: int, level_games: int, seed: int = 0, workers: int = 2) -> None:
     with Pool(workers) as pool:
-        print(f"issue 17 (4 players, 15 turns, seats rotated, {workers} process(es); "
+        print(f"matches (4 players, 15 turns, seats rotated, {workers} process(es); "
               f"match seeds {seed}–{seed + match_games - 1}):")
         for level in LEVELS:
             print("  " + level_figures(pool, level, level_games).replace("\n", "\n  "))
@@ -251,11 +251,11 @@ def main() -> None:
                     help="first seed of the issue-17 matches (one auto v 3 greedy is within ±4 points "
                          "of its mean only over 400 games: compare seed ranges, AUTO.md)")
     ap.add_argument("--workers", type=int, default=2, help="processes for the issue-17 matches (the machine is shared)")
-    ap.add_argument("--only", choices=("issue17", "timing"), help="run only the issue-17 figures or the timing")
+    ap.add_argument("--only", choices=("matches", "timing"), help="run only the matches or the timing")
     args = ap.parse_args()
 
-    if args.only == "issue17":
-        issue17(args.match_games, args.match_games, args.match_seed, args.workers)
+    if args.only == "matches":
+        matches(args.match_games, args.match_games, args.match_seed, args.workers)
         return
     four_auto(2)  # warm up: imports, map tables, the odds tables
     print(f"load average (1, 5, 15 min): {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
@@ -294,7 +294,7 @@ def main() -> None:
     print(f"  auto win share {auto['win_share']:.3f} (95% {lo:.3f}–{hi:.3f}; target ≥ 0.6), mean VP "
           f"{auto['mean_vp']:.1f}; random mean VP {res['bots']['random']['mean_vp']:.1f}  "
           f"[{time.perf_counter() - t:.0f} s]")
-    issue17(args.match_games, args.match_games, args.match_seed, args.workers)
+    matches(args.match_games, args.match_games, args.match_seed, args.workers)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
-"""Brittania speed (issue 16's figures): a 12-player, 20-turn game with steward bots in
+"""Brittania speed: a 12-player, 20-turn game with steward bots in
 every seat, the same with random bots, and one turn of 12 posts entered and resolved.
 
 Prints seconds per game and per turn on one core; --profile shows where the time goes.
 --versus N plays N games of one steward against eleven random bots, the steward's seat
 rotated (game i: seat i mod 12, seed i + 1), and prints its win share (shared wins
-split) with a 95% Wilson interval against the fair share of 1/12 (issue 16: ≥ 4×).
+split) with a 95% Wilson interval against the fair share of 1/12 (≥ 4×).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Engine speed (issue 19): decisions applied per second, beside OpenSpiel's anchor.
+"""Engine speed: decisions applied per second, beside OpenSpiel's anchor.
 
 Hy Breasil, 4 players, 15 turns, random bots through the public play loop
 (``core.match.play``).  Prints, in one run:

@@ -1,4 +1,4 @@
-"""Battle odds speed (issue 3): exact tables and big battles, and exact against Monte Carlo.
+"""Battle odds speed: exact tables and big battles, and exact against Monte Carlo.
 
 Prints the time of the 15×15 heat-map table (greedy and best), of a 30 v 30 battle
 (cold, warm, with modifiers), and the time the game's own combat code needs to reach

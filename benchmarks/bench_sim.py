@@ -1,4 +1,4 @@
-"""Simulation at scale (issue 7): games/s of ``realms.sim.batch`` with 1 and 2 local
+"""Simulation at scale: games/s of ``realms.sim.batch`` with 1 and 2 local
 worker processes, and a Dask LocalCluster against local processes on the same games.
 
 Default: 1000 four-player 15-turn Hy Breasil games with the ``auto`` bot in every seat

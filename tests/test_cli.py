@@ -116,7 +116,7 @@ def test_tournament_bad_bot(capsys):
 
 
 def test_simulate_explain_weaves_auto_reasons_into_the_same_game(capsys):
-    """Issue 5: ``--explain`` adds why each auto nation acted (TR, AT, MO) to the chronicle;
+    """``--explain`` adds why each auto nation acted (TR, AT, MO) to the chronicle;
     without the ``why:`` lines it is the chronicle of the same game."""
     args = ("simulate", "hy-breasil", "--bots", "auto,random,random,random", "--turns", "3", "--seed", "4")
     code, explained, err = run(capsys, *args, "--explain")
@@ -136,7 +136,7 @@ def test_simulate_explain_refuses_json(capsys):
 
 
 def test_serve_is_a_realms_command(capsys):
-    """Issue 8: ``realms serve`` (the README's first command) with its --host/--port/--database."""
+    """``realms serve`` (the README's first command) with its --host/--port/--database."""
     code, out, _ = run(capsys, "serve", "--help")
     assert code == 0
     for flag in ("--host", "--port", "--database"):
@@ -145,7 +145,7 @@ def test_serve_is_a_realms_command(capsys):
     assert code == 2 and "--port" in err
 
 
-# -- options from each game's schema (issue 13 part 1) ------------------------------------------
+# -- options from each game's schema ------------------------------------------
 def test_options_lists_a_games_schema(capsys):
     code, out, err = run(capsys, "options", "hy-breasil")
     assert code == 0, err
@@ -221,7 +221,7 @@ def test_tournament_takes_the_games_options(capsys):
 
 
 def test_help_lists_every_command_without_loading_the_web_stack():
-    """Issue 13 part 6: realms --help and simulate load neither FastAPI nor SQLAlchemy (nor
+    """Realms --help and simulate load neither FastAPI nor SQLAlchemy (nor
     numpy), while every command is listed."""
     import subprocess
     import sys

@@ -1,5 +1,5 @@
-"""``realms odds`` (issue 3): JSON output, one-line errors with exit code 2, the heat map;
-(issue 13) the command built from the arguments a game's calculator declares.
+"""``realms odds``: JSON output, one-line errors with exit code 2, the heat map;
+the command built from the arguments a game's calculator declares.
 
 Rulebook §6.3.1–6.3.2; the numbers themselves are tested in tests/hy_breasil/test_odds.py.
 """

@@ -1,4 +1,4 @@
-"""Compile the hot modules (``setup.py``, issue 19) into the source tree, all at once.
+"""Compile the hot modules (``setup.py``) into the source tree, all at once.
 
 ``./run`` installs realms as plain Python, which starts at once, and then runs this: in
 the foreground for the tests and benchmarks, in the background at the lowest priority for

@@ -77,17 +77,33 @@ def new(game_id, folder, players, seed, as_json) -> None:
 
 @gm.command("orders")
 @click.argument("folder", type=click.Path(file_okay=False, exists=True, path_type=Path))
-@click.argument("posts", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.argument("posts", nargs=-1, required=True, type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option("--add", is_flag=True, help="Read POSTS with the pages read before for this turn.")
 @click.option("--json", "as_json", is_flag=True, help="Print the orders and problems as JSON.")
-def orders(folder, posts, as_json) -> None:
-    """Read this turn's POSTS (a saved forum page, or a text file of posts): each
-    player's orders and every problem, with its line and reason."""
-    _run(_master_of(folder).orders, as_json, folder, posts)
+def orders(folder, posts, add, as_json) -> None:
+    """Read this turn's POSTS (saved forum pages, in order, or text files of posts and
+    personal messages): each player's orders and every problem, with its line and
+    reason.  Nothing of the game changes until resolve."""
+    _run(_master_of(folder).orders, as_json, folder, list(posts), add)
 
 
 @gm.command("resolve")
 @click.argument("folder", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.option("--image-url", default=None, help="Where the turn's map will be online (the report links it).")
 @click.option("--json", "as_json", is_flag=True, help="Print the turn's facts as JSON.")
-def resolve(folder, as_json) -> None:
+def resolve(folder, image_url, as_json) -> None:
     """Adjudicate the turn with the orders read, and write its report into FOLDER."""
-    _run(_master_of(folder).resolve, as_json, folder)
+    _run(_master_of(folder).resolve, as_json, folder, image_url)
+
+
+@gm.command("alias")
+@click.argument("folder", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.argument("name")
+@click.argument("player")
+@click.option("--json", "as_json", is_flag=True, help="Print the alias as JSON.")
+def alias(folder, name, player, as_json) -> None:
+    """Read posts signed NAME as PLAYER's (a forum display name that changed)."""
+    master = _master_of(folder)
+    if master.alias is None:
+        raise GMFailed("this game's assistant keeps no aliases")
+    _run(master.alias, as_json, folder, name, player)

@@ -9,7 +9,7 @@ from realms.games.brian_boru.bots import GreedyBot
 
 
 def test_greedy_beats_random_one_of_four_seats():
-    """Issue 6: greedy wins at least half of the games against three random bots (seats
+    """Greedy wins at least half of the games against three random bots (seats
     rotate; shared victories count as a share)."""
     n = 80
     share = 0.0

@@ -1,4 +1,4 @@
-"""The steward bot (issue 16: "steward takes ≥ 4× its fair share of wins against eleven
+"""The steward bot ("steward takes ≥ 4× its fair share of wins against eleven
 random bots") and the invariants of its own play."""
 
 from realms.core.agents import RandomBot, bot_seed

@@ -1,4 +1,4 @@
-"""Brittania in a real browser (REALMS_BROWSER=1, Debian's chromium; issue 16 part 5):
+"""Brittania in a real browser (REALMS_BROWSER=1, Debian's chromium):
 two people and ten bots play two turns.  Each person writes his orders in the page's order
 form — his states on the map, his grain left, the orders listed before they are sent —
 and sends them; sent orders stay hidden from the other person until the turn resolves

@@ -59,13 +59,14 @@ def test_the_form_offers_what_the_engine_accepts():
 
 
 def test_a_sea_attack_spends_five_more_and_a_capital_move_twenty():
-    """BR-Q24: 5 of preparation across a sea, within the cap (35 at most); BR-Q14: 20."""
+    """BR-Q24: 5 of preparation across a sea, counted in the cap (30 at most, BR-Q12);
+    BR-Q14: 20."""
     for s, d, form in _forms(4, players=8):
         items = form["items"]
         sea = [i for k, i in items.items() if k.startswith("conquer:") and i["amount"]["min"] == 6]
         moves = [i for k, i in items.items() if k.startswith("capital:")]
         if sea and moves:
-            assert sea[0]["amount"]["max"] == 35
+            assert sea[0]["amount"]["max"] == 30
             assert all(i["cost"] == 20 and i["once"] == "capital" for i in moves)
             return
     raise AssertionError("no sea attack and capital move offered together")
@@ -83,4 +84,5 @@ def test_only_the_player_and_only_orders():
     home = s.board.states[s.capital[d.player]].id
     assert form["items"][f"lead:defend:{home}"]["requires"] == f"defend:{home}"
     cost = invest_cost(s, d.player, s.capital[d.player])
-    assert form["items"][f"invest:{home}"]["amount"]["step"] == cost == 4 + s.effect(d.player, "invest_cost")
+    assert form["items"][f"invest:{home}"]["amount"]["min"] == cost == 4 + s.effect(d.player, "invest_cost")
+    assert form["items"][f"invest:{home}"]["amount"]["step"] == 1          # BR-Q13: the rest buys nothing

@@ -1,4 +1,4 @@
-"""The turn's deadline in the web app (issue 16 part 5; RULINGS BR-Q102): the turn
+"""The turn's deadline in the web app (RULINGS BR-Q102): the turn
 resolves when every player has sent orders or when the deadline the game's creator set
 has passed, a player who sent none giving no orders.  The server's clock is injected, so
 the test moves time instead of sleeping."""
@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from realms.games.brittania import GAME
+from realms.games.brittania.board import load_board
 from realms.server.app import create_app
 
 
@@ -96,7 +97,7 @@ def test_the_deadline_ends_the_turn_with_the_orders_sent(app_and_clock):
     assert st["view"]["turn"] == 2
     assert st["view"]["states"][home]["output"] == 11
     told = "\n".join(st["chronicle"])
-    assert f"P2 orders: 1 grain to defend {bob_home}." in told
+    assert f"P2 orders: 1 grain to defend {load_board().state(bob_home).name}." in told
     # the next turn's deadline runs from when it is first seen, not from the last one's
     assert client.portal.call(deadlines.sweep) == []
     clock.now += 119

@@ -118,29 +118,35 @@ def test_unreadable_lines_say_why(names, line, reason):
 
 # -- the commands -----------------------------------------------------------------------------
 def test_gm_orders_reports_every_problem_with_line_and_reason(folder):
+    """BR-Q28: every line that looks like an order but is not taken has its line and
+    reason; a later post adds orders (the text forbids editing, not a second post), an
+    edited post counts for nothing; BR-Q23: repeated orders of a post add up."""
     code, out = realms("gm", "orders", folder, POSTS / "turn1.txt", "--json")
     assert code == 0, out
     got = json.loads(out)
-    assert got["turn"] == 1 and got["strangers"] == [{"author": "Zed", "line": 24}]
+    assert got["turn"] == 1 and got["strangers"] == [{"author": "Zed", "where": "turn1.txt:24", "line": 24}]
     ann, bob, carl = (got["players"][n] for n in ("Ann", "Bob", "Carl"))
-    assert [(o["kind"], o["state"], o["grain"], o["line"]) for o in ann["orders"]] == [
+    assert [(o["kind"], o["target"], o["grain"], o["line"]) for o in ann["orders"]] == [
         ("defend", "kent", 5, 2), ("invest", "kent", 4, 3)]
-    reasons = {(x["line"], x["text"]): x["reason"] for x in ann["problems"]}
-    assert reasons[(5, "3 Grain to Conquer Atlantis.")].startswith("unknown state 'Atlantis' (closest: ")
-    assert "close to more than one" in reasons[(5, "2 Grain to Invest in Essx.")]
-    assert reasons[(7, "Please be gentle.")].startswith("not readable")
-    assert reasons[(8, "1 Grain to Conquer Ui Neill.")].startswith("Ui Neill is not next to your states")
-    assert reasons[(9, "1 Grain to Defend Essex.")] == "you do not hold Essex"
-    assert reasons[(10, "2 Grain to Conquer Sussex.")] == "2 grain is more than the 1 you have left"
-    assert reasons[(18, "")] == "a second post: only the first (line 1) counts"
-    assert [(o["kind"], o["grain"], o["line"]) for o in bob["orders"]] == [("defend", 4, 14)]
+    reasons = {(x["line"], x["text"]): x for x in ann["problems"]}
+    assert reasons[(5, "3 Grain to Conquer Atlantis")]["reason"].startswith("unknown state 'Atlantis' (closest: ")
+    essx = reasons[(5, "2 Grain to Invest in Essx")]
+    assert "close to more than one" in essx["reason"] and essx["hint"] == "2 Grain to Invest in Essex."
+    assert (7, "Please be gentle") not in reasons                      # chatter, not order-like
+    assert reasons[(8, "1 Grain to Conquer Ui Neill")]["reason"].startswith("Ui Neill is not next to your states")
+    assert reasons[(9, "1 Grain to Defend Essex")]["reason"] == "you do not hold Essex"
+    assert reasons[(10, "2 Grain to Conquer Sussex")]["reason"] == "2 grain is more than the 1 you have left"
+    assert reasons[(19, "10 Grain to Conquer Essex")]["reason"] == "10 grain is more than the 1 you have left"
+    assert [(o["reads"], o["line"]) for o in bob["orders"]] == [("5 Grain to Invest in Essex.", 15)]  # BR-Q13
+    assert bob["notes"][0]["reason"] == "added to line 13: 30 grain in all (at most 30; 35 written)"
     bob_reasons = {x["line"]: x["reason"] for x in bob["problems"]}
-    assert bob_reasons[13] == "31 grain to fight is over 30"
+    assert bob_reasons[13] == "30 grain is more than the 10 you have left"
     assert bob_reasons[16] == "Carl is not your neighbour by land or sea"
     assert carl["orders"] == [] and "an edited post" in carl["problems"][0]["reason"]
     code, text = realms("gm", "orders", folder, POSTS / "turn1.txt")
-    assert "Post by Zed (line 24): not a player of the game" in text
-    assert "  line 9: PROBLEM '1 Grain to Defend Essex.': you do not hold Essex" in text
+    assert "Post by Zed (turn1.txt:24): not a player of the game" in text
+    assert "  turn1.txt:9: PROBLEM '1 Grain to Defend Essex': you do not hold Essex" in text
+    assert "(did you mean '2 Grain to Invest in Essex.'?)" in text
 
 
 def test_a_forum_game_from_new_to_a_posted_report_and_its_replay(folder):
@@ -150,7 +156,7 @@ def test_a_forum_game_from_new_to_a_posted_report_and_its_replay(folder):
     code, report = realms("gm", "resolve", folder)
     assert code == 0, report
     assert (folder / "turn-1.bbcode").read_text() + "\n" == report
-    assert "[b]Turn 1 results[/b]" in report and "Ann orders: 5 grain to defend kent; a trade route with Bob." in report
+    assert "[b]Turn 1 results[/b]" in report and "Ann orders: 5 grain to defend Kent; a trade route with Bob." in report
     assert "Bob orders: nothing." in report                       # his only post was edited
     assert "[b]Grain for turn 2[/b]" in report
     assert (folder / "turn-1.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -191,8 +197,11 @@ def test_gm_new_says_what_a_player_holds_and_keeps_one_game_a_folder(folder):
 
 def test_a_newcomer_takes_an_eliminated_players_colour(tmp_path):
     """BR-Q30: "If any Player gets eliminated, another can take their color, pick an
-    independent State": Bob loses Sussex, his only state, on turn 1; on turn 2 Dan posts
-    "Newcomer in Yellow: …", takes the seat under his name, and his orders count."""
+    independent State": Bob loses Sussex, his only state, on turn 1; on turn 2 nobody
+    takes Yellow and the turn goes on ("can", not "must"); on turn 3 Dan posts
+    "Newcomer in Yellow: …", takes the seat under his name, and his orders count.  Reading
+    the posts changes nothing of the game (read twice, the same answer); a newcomer line
+    naming a state that is not independent is a problem on that line only."""
     folder = tmp_path / "g"
     realms("gm", "new", "brittania", folder, "--player", "Ann:Kent:Alfred:Shrewd",
            "--player", "Bob:Sussex:Edmund:Rich", "--seed", "1")
@@ -203,21 +212,32 @@ def test_a_newcomer_takes_an_eliminated_players_colour(tmp_path):
     assert "Bob (Yellow) has lost every state and is eliminated." in report
     posts.write_text('[post author="Ann"]\n[b]5 Grain to Defend Sussex.[/b]\n[/post]\n')
     code, out = realms("gm", "orders", folder, posts)
-    assert code != 0 and "the Yellow colour awaits a newcomer" in out and "Newcomer in Yellow:" in out
+    assert code == 0 and "The Yellow colour stays free this turn" in out
+    code, report = realms("gm", "resolve", folder)
+    assert code == 0 and "Nobody takes the Yellow colour this turn." in report
     posts.write_text('[post author="Ann"]\n[b]5 Grain to Defend Sussex.\nNewcomer in Yellow: Kent, Alfred, Rich.[/b]\n'
-                     '[/post]\n[post author="Dan"]\nHello all. [b]Newcomer in Yellow: essex, King Edmund, Rich.\n'
+                     '[/post]\n[post author="Eve"]\n[b]Newcomer in Yellow: Sussex, King Edmund, Rich.[/b]\n[/post]\n'
+                     '[post author="Dan"]\nHello all. [b]Newcomer in Yellow: essex, King Edmund, Rich.\n'
                      '4 Grain to Invest in Essex.[/b]\n[/post]\n')
+    before = (folder / "record.json").read_bytes()
     code, out = realms("gm", "orders", folder, posts, "--json")
     assert code == 0, out
+    assert realms("gm", "orders", folder, posts, "--json") == (code, out)
+    assert (folder / "record.json").read_bytes() == before
     read = json.loads(out)
-    assert read["newcomers"] == [{"name": "Dan", "colour": "Yellow", "state": "essex", "king": "Edmund",
-                                  "traits": ["Rich"], "cv": read["newcomers"][0]["cv"], "line": 6}]
+    assert read["newcomers"] == [{"seat": 1, "name": "Dan", "colour": "Yellow", "state": "essex", "trait": "Rich",
+                                  "king": "Edmund", "cv": read["newcomers"][0]["cv"], "where": "turn1.txt:9",
+                                  "line": 9}]
+    assert read["newcomer_problems"] == [{"where": "turn1.txt:6", "line": 6, "author": "Eve",
+                                          "text": "Newcomer in Yellow: Sussex, King Edmund, Rich.",
+                                          "reason": "Sussex is not independent: a newcomer picks an independent state"}]
     assert [o["kind"] for o in read["players"]["Dan"]["orders"]] == ["invest"]
     assert read["players"]["Dan"]["problems"] == [] and read["strangers"] == []
-    assert read["players"]["Ann"]["problems"] == [{"line": 3, "text": "Newcomer in Yellow: Kent, Alfred, Rich.",
+    assert read["players"]["Ann"]["problems"] == [{"where": "turn1.txt:3", "line": 3,
+                                                   "text": "Newcomer in Yellow: Kent, Alfred, Rich.",
                                                    "reason": "only someone not in the game can take a free colour"}]
     code, report = realms("gm", "resolve", folder)
-    assert code == 0 and "Dan orders: 4 grain to invest essex." in report
+    assert code == 0 and "Dan orders: 4 grain to invest in Essex." in report
     state = GAME.replay(Record.load(folder / "record.json"))
     assert state.names == ["Ann", "Dan"] and state.alive[1] and state.colours[1] == "Yellow"
     assert state.output[state.board.index["essex"]] == 11

@@ -1,4 +1,4 @@
-"""The history page of a Brittania game (issue 16 part 7): the histomap measures the
+"""The history page of a Brittania game: the histomap measures the
 states each player holds at every turn end, in the player's colour (the rules post's 12
 colours), out of the 81 states; the map of each turn shows the turn that ended."""
 

@@ -127,7 +127,8 @@ def test_br_q28_orders_for_states_not_owned_are_refused():
 
 def test_br_q29_orders_hidden_until_resolution():
     """BR-Q29: orders "through Personal Messages to the GM" are secret: while a turn's
-    orders are written, no other seat's view, decisions or record shows them."""
+    orders are written, no other seat's view, decisions or record shows them, nor how
+    many answers another gave; once it resolves, the record counts them, keys hidden."""
     s = GAME.new_game({"players": 2}, 1)
     set_up(s)
     s.apply(0, "invest:brega")
@@ -139,6 +140,12 @@ def test_br_q29_orders_hidden_until_resolution():
     assert "brega" not in str(s.view(1).get("orders")) and "orders" not in s.view(None)
     secret = GAME.hidden(s, 1)
     assert secret == [{"by": 0, "grain": 4, "kind": "invest", "target": "brega"}]
+    rec = GAME.record_for(s, 1)
+    assert rec["answers"][-1] == [1, "invest:desmumu"]              # not even how many Ann gave
+    assert all(p == 1 for p, _ in rec["answers"][s.orders_from:])
+    s.apply(1, "4")
+    s.apply(0, "done")
+    s.apply(1, "done")                                               # the turn resolves
     rec = GAME.record_for(s, 1)
     assert [0, None] in rec["answers"] and [0, "invest:brega"] not in rec["answers"]
 

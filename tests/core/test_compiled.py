@@ -1,4 +1,4 @@
-"""The compiled modules (``setup.py``, issue 19) and the plain-Python ones play the same games.
+"""The compiled modules (``setup.py``) and the plain-Python ones play the same games.
 
 Where the install compiled them, these tests compare the two builds game by game; where
 it could not (no C compiler, or ``REALMS_PURE=1`` at install), both sides run the ``.py``

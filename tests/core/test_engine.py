@@ -34,7 +34,7 @@ def test_dice_clone_is_independent():
 
 
 def test_dice_clones_share_the_generator_until_each_rolls():
-    """A clone shares its generator until it rolls (issue 19): however the rolls of the
+    """A clone shares its generator until it rolls: however the rolls of the
     copies interleave, and through a roll function taken after the clone (as a step takes
     ``dice._random``), each copy rolls what the original would have."""
     a = Dice(9)
@@ -179,7 +179,7 @@ def test_pending_for_shows_only_a_players_own_decisions():
 
 
 def test_record_for_a_player_hides_other_picks_and_the_seed():
-    """Brian Boru (issue 6): a running game's record given to a player is his view —
+    """Brian Boru: a running game's record given to a player is his view —
     no seed, other players' draft picks masked; a finished game's record is whole."""
     from realms.core.agents import RandomBot
     from realms.core.match import play
@@ -211,7 +211,7 @@ def test_turn_starts_of_a_broken_record_names_the_bad_answer():
     assert g.turn_starts(s.record())[0][1] == 0  # the opening's events come before any answer
 
 
-# -- the engine API for search and learning (issue 13) ------------------------------------
+# -- the engine API for search and learning ------------------------------------
 from realms.core.engine import Field, GameState, Steps, copy_lists  # noqa: E402
 
 TOY = Steps("toy")

@@ -1,4 +1,4 @@
-"""The declared option schema and its one validator (issue 13 part 1, issue 14 items 11–13):
+"""The declared option schema and its one validator:
 each type, hard bounds, unknown names, players and names checked once for every game,
 errors that name the option and never echo long input, and the command-line reading."""
 
@@ -71,7 +71,7 @@ def test_values_are_cleaned_in_declared_order():
 
 
 def test_a_file_may_be_a_path_only_where_paths_are_allowed():
-    """The CLI and records may name a file on disk; the web only a bundled name (issue 14 item 13)."""
+    """The CLI and records may name a file on disk; the web only a bundled name."""
     assert check({"board": "boards/mine.toml"})["board"] == "boards/mine.toml"
     assert "bundled board" in refused({"board": "boards/mine.toml"}, paths=False)
     assert "or a path to a file" in refused({"board": "x" * 5000})
@@ -104,7 +104,7 @@ def test_players_and_names_once_for_every_game():
     {"turns": [1] * 1_000_000},
 ])
 def test_errors_never_echo_long_input(raw):
-    """Issue 14 item 11: a 10 MB value or key is refused with a short message."""
+    """A 10 MB value or key is refused with a short message."""
     assert len(refused(raw)) < 300
 
 
@@ -120,7 +120,7 @@ def test_every_int_has_a_maximum_and_every_option_a_help():
 
 
 def test_hy_breasil_bounds_its_lengths_and_checks_what_ties_options():
-    """Issue 14 item 12: no turns nor max_turns of 10⁹; §3 a VP target alone plays until it
+    """No turns nor max_turns of 10⁹; §3 a VP target alone plays until it
     is reached; the token sets cover the players (§2, §9.3)."""
     hb = get_game("hy-breasil")
     for name in ("turns", "max_turns", "vp_target", "set_size", "sets"):

@@ -1600,7 +1600,7 @@ def test_hb_q47_any_combination(hb):
     ("continuous", {"joins": [[3, "Eve"]], "leaves": [[6, "P2"]]}),
 ])
 def test_full_games_summary_has_the_advanced_fields(variant, extra):
-    """Issue 4: the JSON summary of a game with all advanced rules gains ``races`` (race →
+    """The JSON summary of a game with all advanced rules gains ``races`` (race →
     nations that had it), ``abilities`` (ability → times gained), ``submissions``,
     ``absorptions`` and ``cities_built``, agreeing with the chronicle."""
     totals = {"submissions": 0, "abilities": 0}
@@ -1630,13 +1630,13 @@ def test_full_games_summary_has_the_advanced_fields(variant, extra):
 
 
 def test_summary_without_advanced_rules_has_no_advanced_fields():
-    """Issue 4: the advanced fields belong to games with advanced rules."""
+    """The advanced fields belong to games with advanced rules."""
     out = summary(run_game(GAME, {"players": 4, "turns": 3}, 0, ["random"]))
     assert not {"races", "abilities", "submissions", "absorptions", "cities_built"} & set(out)
 
 
 def test_cli_switches_rules_variant_joins_and_leaves(capsys):
-    """Issue 4: the rules and variants are switched on from the CLI too —
+    """The rules and variants are switched on from the CLI too —
     ``--rules races,submission,abilities --variant continuous --join 3:Dana --leave 5:P2``
     — and a leave and re-entry in one turn is refused with a one-line error (§10.1)."""
     from realms.cli import main

@@ -1,4 +1,4 @@
-"""Battle odds before a decision (``Game.advice``, the web app's ``odds``; issue 8).
+"""Battle odds before a decision (``Game.advice``, the web app's ``odds``).
 
 The hook reads the player's view and its pending decision only.  Here its numbers are
 checked against the odds solver fed from the game state itself (the rules' own move

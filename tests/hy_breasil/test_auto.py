@@ -406,7 +406,7 @@ def test_explanations_say_tr_at_and_mo():
 
 # -- a tournament ------------------------------------------------------------------------------------
 def test_tournament_auto_beats_three_random_bots():
-    """Issue 5's figure, small: 1 auto and 3 random seats, rotated, 40 games."""
+    """The strength figure, small: 1 auto and 3 random seats, rotated, 40 games."""
     [auto, rnd] = tournament(GAME, {}, ["auto", "random", "random", "random"], 40, 1)
     assert auto.bot == "auto" and auto.games == 40 and rnd.games == 120
     lo, hi = auto.interval()
@@ -1115,7 +1115,7 @@ def test_excess_nation_gives_up_the_least_valuable(hb):
     assert decide(bot, s, 0, "hb.excess-nation", (f"give:{a.id}", f"give:{b.id}")) == f"give:{b.id}"
 
 
-# -- issue 17: the recalibration for Hy Breasil (level normal) and the levels ------------------------
+# -- the recalibration for Hy Breasil (level normal) and the levels ------------------------
 def test_au_q33_each_or_buys_the_chance_it_bought_in_britannia():
     """AU-Q33: a TR's worst OR is read as Britannia's chance of taking two plain defenders
     with DV + OR armies (Eggert's own example); bolder TRs accept less, TR 3 and 4 alike."""
@@ -1293,7 +1293,7 @@ def test_levels_through_bots_parameters():
 
 
 def test_au_q12_normal_holds_the_tr_within_one_to_six(hb):
-    """AU-Q12 (normal, hard; issue 17, second pass): the change roll cannot reach TR 7
+    """AU-Q12 (normal, hard): the change roll cannot reach TR 7
     (suicidal: 46%, attacks at under even odds) nor TR 0; easy keeps Eggert's 0–7."""
     for level, start, roll, after in (("normal", 6, 6, 6), ("normal", 1, 1, 1), ("hard", 6, 6, 6),
                                       ("easy", 6, 6, 7)):

@@ -56,7 +56,7 @@ def _reached(events) -> dict[str, int]:
 
 
 def test_the_chronicle_tells_the_game(played):
-    """Issue 14, item 4: each thing a reader of the chronicle was missing."""
+    """Each thing a reader of the chronicle was missing."""
     (basic, basic_prompts), (advanced, advanced_prompts) = played
     vanished = []  # nations that fell in a battle, told right after its result
     for state, prompts in played:

@@ -77,7 +77,7 @@ def test_conformance_variants(options):
 
 
 def test_every_race_ability_submission_absorption_and_city_occurs():
-    """Issue 4: in 200 random-bot games with all advanced rules, every race and ability,
+    """In 200 random-bot games with all advanced rules, every race and ability,
     submissions, absorptions and cities all occur."""
     from realms.core.agents import RandomBot, bot_seed
     from realms.core.match import play

@@ -1,4 +1,4 @@
-"""The option ``map_seed`` (issue 18, Maps for Hy Breasil): a game on the island that
+"""The option ``map_seed`` (Maps for Hy Breasil): a game on the island that
 ``realms map generate hy-breasil --seed N`` makes, chosen by its seed alone, so the lobby's
 form (drawn from the schema) and ``simulate --option map_seed=N`` offer it; 0 is the map
 the ``map`` option names.  The rulebook is written for any map."""

@@ -1,4 +1,4 @@
-"""``realms map generate hy-breasil`` (issue 18, Maps for Hy Breasil): a new island valid by
+"""``realms map generate hy-breasil`` (Maps for Hy Breasil): a new island valid by
 the game's own map loader, one island per seed, played through with --option map=FILE;
 the command built from the arguments the game's generator declares (Game.map_generator)."""
 

@@ -1,4 +1,4 @@
-"""Exact battle odds (issue 3): hand-computed battles, properties, and agreement with the
+"""Exact battle odds: hand-computed battles, properties, and agreement with the
 game's own combat code played by Monte Carlo.
 
 Rulebook: §6.3.1 combat, §6.3.2 retreat, §6.1 Religious fervour, §9.1 races, §9.3.1

@@ -76,7 +76,7 @@ def bearer(token: str | None) -> dict:
 
 def new_game(client, game="hy-breasil", seats=("human", "auto", "auto", "auto"), options=None, seed=7):
     """Create a game of ``seed``: sent, or with more than one person (where no seed may be
-    sent: issue 14 item 10) drawn by the server as the test fixed it."""
+    sent) drawn by the server as the test fixed it."""
     body = {"game": game, "options": options if options is not None else ({"turns": 2} if game == "hy-breasil" else {}),
             "seats": list(seats)}
     if seed is not None and list(seats).count("human") > 1:

@@ -1,4 +1,4 @@
-"""The HTTP + WebSocket API contract (issue 8): health, create, view per token, answers
+"""The HTTP + WebSocket API contract: health, create, view per token, answers
 200/409/422/403/404 with the state unchanged on every refusal, records, pushes, hidden
 information, and games that survive a restart of the app."""
 
@@ -53,7 +53,7 @@ def test_openapi_docs(client):
 
 @pytest.mark.parametrize("page", ["/docs", "/redoc"])
 def test_docs_load_their_scripts_from_the_app_not_a_cdn(client, page):
-    """Issue 14 item 14: the API's docs work without internet: every script, style sheet
+    """The API's docs work without internet: every script, style sheet
     and icon the page loads is served by the app (Swagger UI and ReDoc from an installed
     package), none from another host."""
     import re
@@ -147,7 +147,7 @@ def test_catalog_serves_each_games_option_schema(client):
     ({"turns": True}, "option 'turns' must be a whole number"),
 ])
 def test_options_out_of_bounds_are_422_naming_the_option_without_echoing_it(client, options, words):
-    """Issue 14 items 11 and 12: every option is bounded by the game's schema (no 60 KB
+    """Every option is bounded by the game's schema (no 60 KB
     name, no turns of 10⁹), refused up front with a short error naming the option."""
     r = client.post("/api/games", json={"game": "hy-breasil", "options": options, "seats": ["human", "auto"]})
     assert r.status_code == 422 and words in r.json()["detail"]
@@ -157,7 +157,7 @@ def test_options_out_of_bounds_are_422_naming_the_option_without_echoing_it(clie
 
 @pytest.mark.parametrize("where", ["atlantis", "/etc/passwd", "../../hy_breasil/data/maps/hy-breasil.toml"])
 def test_a_map_from_the_web_is_a_bundled_name_and_errors_show_no_path(client, where):
-    """Issue 14 item 13: a file option from the web is one of the game's bundled names
+    """A file option from the web is one of the game's bundled names
     only, and the error names the option, not a file on the server."""
     r = client.post("/api/games", json={"game": "hy-breasil", "options": {"map": where}, "seats": ["human", "auto"]})
     assert r.status_code == 422
@@ -167,7 +167,7 @@ def test_a_map_from_the_web_is_a_bundled_name_and_errors_show_no_path(client, wh
 
 
 def test_a_game_on_an_island_made_from_a_seed(client):
-    """Issue 18: the lobby offers a generated Hy Breasil map by its seed, an option of the
+    """The lobby offers a generated Hy Breasil map by its seed, an option of the
     game's schema like any other (the form is drawn from it); the game is played and drawn
     on that island; a seed out of bounds is refused, naming the option."""
     schema = {o["name"]: o for g in client.get("/api/catalog").json()["games"] if g["id"] == "hy-breasil"
@@ -188,8 +188,8 @@ def test_a_game_on_an_island_made_from_a_seed(client):
 
 
 def test_the_lobby_offers_each_bots_declared_levels(client):
-    """Issue 18: a game declares its bots' variants (Hy Breasil: the auto bot's levels,
-    issue 17) and the catalog offers them with labels, so the lobby lists them without
+    """A game declares its bots' variants (Hy Breasil: the auto bot's levels,
+    AUTO.md) and the catalog offers them with labels, so the lobby lists them without
     naming a game; a seat of a level plays at that level, also after a restart; a bot with
     parameters the game does not offer is refused."""
     hb = next(g for g in client.get("/api/catalog").json()["games"] if g["id"] == "hy-breasil")

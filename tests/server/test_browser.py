@@ -1,4 +1,4 @@
-"""The browser client in a real browser (issue 8): Playwright driving Debian's chromium
+"""The browser client in a real browser: Playwright driving Debian's chromium
 (/usr/bin/chromium, headless) against a real ``realms serve`` process.
 
 Run by ``.ci/run`` with REALMS_BROWSER=1 (it installs chromium); without that variable
@@ -189,7 +189,7 @@ def test_undo_and_odds_in_the_page(server, page, tmp_path):
 
 
 def test_another_seats_token_cannot_answer(server, page):
-    # two people: no seed may be sent, the server draws its own (issue 14 item 10)
+    # two people: no seed may be sent, the server draws its own
     r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2},
                                                  "seats": ["human", "human"]})
     seats = {s["seat"]: s["token"] for s in r.json()["seats"]}
@@ -210,7 +210,7 @@ def test_another_seats_token_cannot_answer(server, page):
         [gid, seats[other], key, version])
     assert status == 403
     assert state(server, gid, seats[awaited])["version"] == version
-    # issue 18 item 7: refusals count seats as the page does, from 1
+    # refusals count seats as the page does, from 1
     assert f"(seat {other + 1})" in page.inner_text("#who")
     refusal = httpx.post(f"{server}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {seats[other]}"},
                          json={"key": key, "version": version}).json()["detail"]
@@ -243,7 +243,7 @@ def test_brian_boru_through_a_draft_and_a_trick(server, page, tmp_path):
                                arg=len(hand))
         assert page.locator("#panels h2").first.inner_text() == "Your hand"
         played = after["view"]["trick"]["played"]
-        if played:  # issue 18 item 4: the trick on the table beside the board, each card by its player
+        if played:  # the trick on the table beside the board, each card by its player
             page.wait_for_function(f"document.body.dataset.version === '{after['version']}'")
             panel = page.locator("#panels section", has_text="This trick")
             names = [p["name"] for p in after["view"]["players"]]
@@ -261,7 +261,7 @@ def test_replay_viewer_of_a_finished_game_steps_by_turn(server, page, tmp_path):
     r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 3}, "seed": 11,
                                                 "seats": ["auto", "auto", "random"]})
     gid = r.json()["id"]
-    for _ in range(600):  # the bots play in the background (issue 18): wait for the end
+    for _ in range(600):  # the bots play in the background: wait for the end
         reply = httpx.get(f"{server}/api/games/{gid}/turns")
         if reply.status_code == 200:
             break
@@ -276,7 +276,7 @@ def test_replay_viewer_of_a_finished_game_steps_by_turn(server, page, tmp_path):
     slider.evaluate("(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }", 1)
     page.wait_for_function(f"document.body.dataset.board === 'at-{second['at']}'", timeout=15000)
     assert f"turn {second['turn']} begins" in page.inner_text("#replay-at")
-    # issue 18 item 7: the scores and the chronicle move with the board
+    # the scores and the chronicle move with the board
     page.wait_for_function(f"document.body.dataset.replayed === '{second['at']}'", timeout=15000)
     past = httpx.get(f"{server}/api/games/{gid}", params={"at": second["at"]}).json()
     assert page.locator("#chronicle li").all_inner_texts() == past["chronicle"][-60:]
@@ -308,7 +308,7 @@ def test_lobby_copies_a_seats_invitation_link(server, browser):
 
 
 def test_lobby_draws_each_games_options_from_its_schema(server, page, tmp_path):
-    """Issue 13: the lobby's option form comes from the catalog's schema (no game's form
+    """The lobby's option form comes from the catalog's schema (no game's form
     by hand): each game shows its own options, what is chosen reaches the game, and a value
     the server refuses comes back as an error line naming the option."""
     page.goto(server + "/")
@@ -337,7 +337,7 @@ def test_lobby_draws_each_games_options_from_its_schema(server, page, tmp_path):
 
 
 def test_a_draft_pick_that_passes_the_packets_offers_no_undo(server, page, tmp_path):
-    """Issue 14 item 9: Brian Boru with three people; seat 3 picks last, in the page.  A pick
+    """Brian Boru with three people; seat 3 picks last, in the page.  A pick
     that passes nothing on can be taken back (the page offers Undo); the pick after which
     the packets are passed, and seat 3 sees the packet passed to it, cannot: the page offers
     no Undo and the server refuses one."""
@@ -380,7 +380,7 @@ def test_a_draft_pick_that_passes_the_packets_offers_no_undo(server, page, tmp_p
 
 
 def test_the_api_docs_work_without_internet(server, page):
-    """Issue 14 item 14: /docs with every request to another host refused renders the API
+    """/docs with every request to another host refused renders the API
     (Swagger UI's scripts come from the server itself)."""
     outside: list[str] = []
 
@@ -436,7 +436,7 @@ def _hue(colour: str) -> tuple[float, float, float]:
 
 
 def test_hy_breasil_colours_legend_and_units_at_sea(server, page, tmp_path):
-    """Issue 18 items 1, 2: owned land is a strong colour while terrain is a pale texture; a
+    """Owned land is a strong colour while terrain is a pale texture; a
     player's nations are shades of one hue, other players' hues differ; the terrain legend
     is under the map and covers no sea's name; units at sea are drawn, in their nation's
     colour, with their count."""
@@ -479,7 +479,7 @@ def test_hy_breasil_colours_legend_and_units_at_sea(server, page, tmp_path):
 
 
 def test_moving_several_units_in_one_gesture(server, page, tmp_path):
-    """Issue 18 item 3: a nation at sea: click the sea, choose 3, click a destination shown as
+    """A nation at sea: click the sea, choose 3, click a destination shown as
     one: three answers are sent (each a normal POST), three units land; the frequent answers
     (End movement) stay in view at the top of the decision."""
     gid, token = _human_against_auto(server, 5)
@@ -520,7 +520,7 @@ def test_moving_several_units_in_one_gesture(server, page, tmp_path):
 
 
 def test_events_explained_and_the_battle_marked(server, page, tmp_path):
-    """Issue 18 item 5: an event's question says what the event does and what a reroll
+    """An event's question says what the event does and what a reroll
     costs; while hits are allocated or a retreat is asked, the battle's area is outlined on
     the board; the odds list shows at most three lines, without outcomes under 0.1%."""
     gid, token = _human_against_auto(server, 7)
@@ -545,7 +545,7 @@ def test_events_explained_and_the_battle_marked(server, page, tmp_path):
 
 
 def test_invitation_links_carry_the_address_reached(server, browser):
-    """Issue 18 item 6: the lobby's links use the address the page was opened at; at a
+    """The lobby's links use the address the page was opened at; at a
     loopback address it says they work on this computer only (README: --host 0.0.0.0)."""
     for host in ("127.0.0.1", "localhost"):
         ctx = browser.new_context(viewport={"width": 1200, "height": 800})
@@ -564,7 +564,7 @@ def test_invitation_links_carry_the_address_reached(server, browser):
 
 
 def test_a_bad_link_says_why_and_stops_trying(server, browser):
-    """Issue 18 item 7: an unknown game, or a token that is no seat of the game, is said in
+    """An unknown game, or a token that is no seat of the game, is said in
     the page, which then stops (no WebSocket reconnecting every 1.5 s forever)."""
     r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seed": 2,
                                                 "seats": ["human", "auto"]})
@@ -586,7 +586,7 @@ def test_a_bad_link_says_why_and_stops_trying(server, browser):
 
 
 def test_the_game_page_on_a_phone(server, browser, tmp_path):
-    """Issue 18 item 7: at 390 px the game page is one column no wider than the screen, the
+    """At 390 px the game page is one column no wider than the screen, the
     whole board in view; the header names the game; no request fails (favicon included)."""
     r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seed": 3,
                                                 "seats": ["human", "auto", "auto"]})
@@ -609,7 +609,7 @@ def test_the_game_page_on_a_phone(server, browser, tmp_path):
         ctx.close()
 
 
-# -- issue 18: the server answers at once; generated maps and bot levels in the lobby ------------
+# -- The server answers at once; generated maps and bot levels in the lobby ------------
 def test_the_answer_shows_at_once_and_the_bots_moves_arrive_over_the_websocket(server, page, tmp_path):
     """The person's answer is answered as soon as it is stored, before the bots reply (its
     200 carries it alone; a page that shows it says whom it waits for); the bots' answers,

@@ -1,4 +1,4 @@
-"""Turn deadlines kept across a restart (server/deadlines.py; issue 16 part 5: the turn
+"""Turn deadlines kept across a restart (server/deadlines.py: the turn
 resolves when a deadline the game's creator set has passed).  The round's start is in the
 store, so a restarted server ends the round at the same instant, and its watcher finds a
 game with a deadline that nobody opened since the restart.  The deadlines' clock is

@@ -1,4 +1,4 @@
-"""Durability (issue 8): a real ``realms serve`` process on a loopback port and a temporary
+"""Durability: a real ``realms serve`` process on a loopback port and a temporary
 SQLite file, answers played into it from several client threads at once, SIGKILL in the
 middle, a restart on the same file — and every game continues from exactly where it was:
 no acknowledged answer lost, the same view and decision at the same version, and play

@@ -1,4 +1,4 @@
-"""What one client can make the server do (issue 14 items 11, 12 and 15): bodies over
+"""What one client can make the server do: bodies over
 64 KiB are 413 before anything is parsed, no error echoes its input, game creation is
 rate-limited per address (429 with Retry-After), the bots play in the background, at
 most ``BOT_BATCH`` answers per commit, each batch stored before a page sees it (also

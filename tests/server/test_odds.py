@@ -1,4 +1,4 @@
-"""Battle odds in the state payload (issue 8): the seat about to move or fight gets
+"""Battle odds in the state payload: the seat about to move or fight gets
 ``odds``, the exact odds of each battle at stake for its nation, from the game's advice
 hook; spectators and seats with nothing to decide get none."""
 

@@ -1,4 +1,4 @@
-"""Who may know the seed (issue 14 item 10).  Where the seed decides what the players may not
+"""Who may know the seed.  Where the seed decides what the players may not
 know (a deal of cards, the dice to come) and more than one person plays, a seed sent
 is refused (422) and the server draws a secret one: no response of a running game carries
 it, and the finished game's record gives it, replaying exactly.  One person with bots may

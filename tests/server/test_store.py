@@ -1,4 +1,4 @@
-"""The store's writer thread (issue 18): it wakes the server once per committed batch
+"""The store's writer thread: it wakes the server once per committed batch
 (``Store.after_batch``), by which time every write of the batch is done; SQLite's WAL is
 checkpointed by a thread of its own."""
 

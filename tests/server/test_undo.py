@@ -1,4 +1,4 @@
-"""Undo (issue 8): a seat takes back its own last decision, when nobody else has decided
+"""Undo: a seat takes back its own last decision, when nobody else has decided
 since and no die was rolled by it.  ``POST /api/games/{id}/undo {version}``: 200 the state
 as it was before that answer (same state hash), 409 stale version, 403 not the seat's
 answer / somebody decided since (bots reply at once) / a spectator / the game is over,
@@ -273,7 +273,7 @@ def test_the_store_deletes_only_the_last_answer_of_that_seat(tmp_path):
         store.close()
 
 
-# -- an answer that showed something hidden stands (issue 14 item 9) ---------------------------
+# -- an answer that showed something hidden stands ---------------------------
 HIDING = sorted(g.id for g in games().values() if g.hidden_information)
 UNDO_OPTIONS = {"version2": {"type": "resistance"}}
 
@@ -307,17 +307,20 @@ def test_no_answer_that_showed_something_hidden_can_be_undone(client, game_id):
         s = me(client, gid, toks[seat])
         h, fp, hid = live(client, gid).state.state_hash(), live(client, gid).state.dice.fingerprint(), hidden_now(client, gid)
         key = rng.choice(s["pending"][0]["options"])["key"]
+        game_final = live(client, gid).game.final
+        final = game_final is not None and game_final(live(client, gid).state, seat, key)
         after = answer(client, gid, toks[seat], s, key).json()
         if after["over"]:
             break
         shown = any(hid[p] - items for p, items in hidden_now(client, gid).items())
         rolled = live(client, gid).state.dice.fingerprint() != fp
-        assert after["can_undo"] is not (shown or rolled), (s["pending"][0]["kind"], shown, rolled)
+        assert after["can_undo"] is not (shown or rolled or final), (s["pending"][0]["kind"], shown, rolled, final)
         h_after = live(client, gid).state.state_hash()
-        if shown or rolled:
+        if shown or rolled or final:
             r = undo(client, gid, toks[seat], after["version"])
             assert r.status_code == 422, r.text
-            assert ("die was rolled" if rolled else "showed something hidden") in r.json()["detail"]
+            assert ("cannot be taken back by the game's rules" if final else "die was rolled" if rolled
+                    else "showed something hidden") in r.json()["detail"]
             assert live(client, gid).state.state_hash() == h_after
             refused += 1
         elif rng.random() < 0.3:
@@ -346,7 +349,7 @@ def _draft_until_a_pass(client, gid, toks) -> tuple[dict, dict, int]:
 
 
 def test_the_last_pick_of_a_draft_pass_cannot_be_undone(database, monkeypatch):
-    """Issue 14 item 9: with three people the last to pick sees the packet passed to it;
+    """With three people the last to pick sees the packet passed to it;
     undoing then would let it pick again knowing the next packet.  Also after a restart."""
     from realms.server import app as app_module
 

@@ -1,4 +1,4 @@
-"""Issue 13 §7: a game defined only in the tests is a full citizen of realms — listed,
+"""A game defined only in the tests is a full citizen of realms — listed,
 simulated, analysed, served — while no line of shared code names it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The ``general`` bot (issue 15): it plays legal games through the contract and wins at
+"""The ``general`` bot: it plays legal games through the contract and wins at
 least 90% of 4-player Capitol games against three random bots (20 seeds here, the
 seat rotating)."""
 

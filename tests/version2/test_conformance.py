@@ -1,5 +1,5 @@
 """The shared conformance kit on version² at 2 to 6 players and all three game types,
-with the invariants of issue 15 after every answer and missions never shown to another
+with the game's invariants after every answer and missions never shown to another
 seat: 7 seeds a type and count here; the slow test plays 200 seeds a type and count with
 REALMS_SOAK=1 (the issue's figure), else a bounded 10."""
 

@@ -19,6 +19,7 @@ class Dice:
     """A reproducible source of die rolls and random picks."""
 
     __slots__ = ("_rng", "_shared", "_draw")
+    _shared: bool
 
     def __init__(self, seed: int, shares: "Dice | None" = None) -> None:
         """Dice seeded with ``seed``; or, for :meth:`clone` (``seed`` then unused), dice

@@ -48,6 +48,13 @@ class Game:
     bot_variants: dict = field(default_factory=dict)
     #: decision kinds whose answers other players must not learn (a secret draft pick)
     private_kinds: frozenset = frozenset()
+    #: ``open_from(state) -> n``: the answers from number ``n`` on belong to a round not
+    #: yet resolved; a player's record leaves out the other seats' private answers among
+    #: them, so not even their number (the rhythm of another's writing) shows
+    open_from: Callable[[GameState], int] | None = None
+    #: ``final(state, seat, key) -> bool``: whether ``seat``'s answer ``key`` to ``state``
+    #: can never be taken back (a post of orders once sent)
+    final: Callable[[GameState, int, str], bool] | None = None
     #: what the scores count, for people ("VP", "points")
     score_name: str = "VP"
     #: what one turn of the game is called, for people ("turn", "round")
@@ -197,13 +204,16 @@ class Game:
         A finished game's record is whole.  While a game runs, a player's copy leaves out
         the seed (it would reveal every future die and shuffle) and the keys of other
         players' private answers (``private_kinds``); it is a history to read, not to
-        replay — the full record is the server's.
+        replay — the full record is the server's.  The other seats' private answers of a
+        round still open (``open_from``) are left out altogether.
         """
         if state.is_over():
             return state.record().to_json()
+        open_from = self.open_from(state) if self.open_from is not None else len(state.answers)
         answers = [
             [p, key if (p == player or kind not in self.private_kinds) else None]
-            for (p, key), kind in zip(state.answers, state.answer_kinds)
+            for i, ((p, key), kind) in enumerate(zip(state.answers, state.answer_kinds))
+            if i < open_from or p == player or kind not in self.private_kinds
         ]
         return {
             "format": "realms-view-record",
@@ -385,13 +395,16 @@ class GameMaster:
     ``new(folder, players, seed)``: a new game from the ``--player`` values (what each
     holds is the game's :attr:`player_help`); ``orders(folder, posts)``: the orders read
     from a file of posts, each problem with its line and reason, kept for ``resolve``;
-    ``resolve(folder)``: the turn adjudicated with the orders kept, its report written
-    into the folder."""
+    ``resolve(folder, image_url)``: the turn adjudicated with the orders kept, its report
+    written into the folder (its map linked at ``image_url`` when given); ``orders`` reads
+    a list of pages (``add``: with the pages read before for this turn); ``alias(folder,
+    name, player)``, if any: posts signed ``name`` are ``player``'s."""
 
     player_help: str
     new: Callable[[Any, list[str], int], tuple[dict, str]]
-    orders: Callable[[Any, Any], tuple[dict, str]]
-    resolve: Callable[[Any], tuple[dict, str]]
+    orders: Callable[..., tuple[dict, str]]
+    resolve: Callable[..., tuple[dict, str]]
+    alias: Callable[[Any, str, str], tuple[dict, str]] | None = None
 
 
 def lazy(spec: str, package: str) -> Callable:

@@ -91,10 +91,10 @@ def render_svg(graph: MapGraph, *, terrain_colours: dict[str, str], sea_colour: 
     out.append('<g id="labels">')
     for a in graph.areas:
         x, y = a.label
-        extra = labels.get(a.index)
+        label = labels.get(a.index)
         lines = _split_name(a.name) if a.kind == "land" else [a.name]
         line_h = name_size * 1.05
-        block = line_h * len(lines) + (label_size * 1.05 if extra else 0.0)
+        block = line_h * len(lines) + (label_size * 1.05 if label else 0.0)
         top = y - block / 2  # top of the text block, centred on the label point
         cls = "sea-name" if a.kind == "sea" else "area-name"
         fill = "#1d3f66" if a.kind == "sea" and a.index not in fills else "#111111"
@@ -107,8 +107,8 @@ def render_svg(graph: MapGraph, *, terrain_colours: dict[str, str], sea_colour: 
             out.append(f'<text class="{cls}" x="{_num(x)}" y="{_num(first_y)}" '
                        f'font-size="{_num(name_size)}" font-weight="normal" text-anchor="middle" '
                        f'fill="{fill}">{spans}</text>')
-        if extra:
-            out.append(_text(x, top + line_h * len(lines) + label_size * 0.85, str(extra),
+        if label:
+            out.append(_text(x, top + line_h * len(lines) + label_size * 0.85, str(label),
                              size=label_size, cls="area-label", weight="bold"))
     out.append("</g>")
 

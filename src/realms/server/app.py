@@ -31,7 +31,8 @@ package, so the page works without internet):
   are in yet.  403 a spectator, or the last answer is not the seat's (somebody decided
   since), or the bots are replying to it, or the game is over, or it is more than
   ``MAX_UNDO`` answers back; 409 stale version; 422 a die was rolled
-  (chance drawn) by that answer, or it revealed something; 404 unknown game.  The state
+  (chance drawn) by that answer, or it revealed something, or the game's rules make it
+  final (``Game.final``: a post of orders once sent); 404 unknown game.  The state
   payload says ``can_undo``, and ``undos`` counts this game's undos in this process.
 - ``GET /api/games/{id}/record``, ``GET /api/games/{id}/board.svg``
 - ``WS /api/games/{id}/ws?token=…&socket=NAME``: the state, then each new state, but those
@@ -198,6 +199,8 @@ class Live:
     chance_at: int = -1
     #: the number of the last person's answer that showed somebody something hidden, or -1
     revealed_at: int = -1
+    #: the number of the last person's answer the game's rules make final (``Game.final``), or -1
+    final_at: int = -1
     #: the undos of this game in this process: a page orders the states it gets by
     #: (boot, undos, version), since an undo goes back a version
     undos: int = 0
@@ -263,7 +266,9 @@ class Live:
         self.state = after
         if not bots_to_move(after, self.agents):
             was, now = self.kept_hidden(before), self.kept_hidden(after)
-            if was[0] != now[0]:
+            if is_final(self.game, before, after.answers[start]):
+                self.final_at = start
+            elif was[0] != now[0]:
                 self.chance_at = start
             elif reveals_between(was, now):
                 self.revealed_at = start
@@ -386,6 +391,11 @@ def dealing_seed(game: Game, seats: list[str], seed: int | None) -> int:
     return seed if seed is not None else secret_seed()
 
 
+def is_final(game, before: GameState, answer: tuple[int, str]) -> bool:
+    """Whether the game's rules forbid taking ``answer`` back (``Game.final``)."""
+    return game.final is not None and game.final(before, answer[0], answer[1])
+
+
 def rebuild(row: GameRow) -> Live:
     """The live game of a stored row: its answers replayed (its bots think in the bots'
     process, whose mirror of the game walks them through their own past answers:
@@ -398,7 +408,7 @@ def rebuild(row: GameRow) -> Live:
     while tail > 0 and row.answers[tail - 1][0] not in agents and len(row.answers) - tail < MAX_UNDO:
         tail -= 1
     undo: list[Undoable] = []
-    chance_at = revealed_at = -1
+    chance_at = revealed_at = final_at = -1
     for i, (p, key) in enumerate(row.answers):
         before = state.clone() if i >= tail else None
         try:
@@ -407,14 +417,17 @@ def rebuild(row: GameRow) -> Live:
             raise RuntimeError(f"game {row.id}: stored answer #{i + 1} no longer replays: {exc}") from None
         if before is not None:
             chance = before.dice.fingerprint() != state.dice.fingerprint()
-            if not chance and not reveals(game, len(row.seats), before, state):
+            final = is_final(game, before, (p, key))
+            if not chance and not final and not reveals(game, len(row.seats), before, state):
                 undo.append(Undoable(i, p, before))
             else:
                 for u in undo:
                     u.before.release()
                 undo.clear()
                 before.release()
-                if chance:
+                if final:
+                    final_at = i
+                elif chance:
                     chance_at = i
                 else:
                     revealed_at = i
@@ -423,7 +436,7 @@ def rebuild(row: GameRow) -> Live:
             u.before.release()
         undo.clear()
     return Live(row=row, game=game, state=state, agents=agents, undo=undo, chance_at=chance_at,
-                revealed_at=revealed_at)
+                revealed_at=revealed_at, final_at=final_at)
 
 
 def _chronicle(live: Live, seat: int | None) -> list[str]:
@@ -714,6 +727,8 @@ class Server:
                     raise HTTPException(422, "a die was rolled when your last decision was played: it stands")
                 if live.revealed_at == v - 1:
                     raise HTTPException(422, "your last decision showed something hidden to a player: it stands")
+                if live.final_at == v - 1:
+                    raise HTTPException(422, "your last decision cannot be taken back by the game's rules: it stands")
                 raise HTTPException(403, f"only your last {MAX_UNDO} decisions in a row can be taken back")
             last = live.undo[-1]
             assert last.n == v - 1 and last.seat == seat

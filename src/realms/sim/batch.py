@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
+from realms.core.files import parse_json, read_lines
 from realms.core.game import get_game
 
 from .runner import ScoreTrack, make_bots, summary
@@ -137,18 +138,17 @@ class GamesFile:
         if not self.path.exists():
             return []
         out = []
-        with self.path.open(encoding="utf-8") as f:
-            for i, text in enumerate(f, 1):
-                text = text.strip()
-                if not text:
-                    continue
-                try:
-                    line = json.loads(text)
-                except json.JSONDecodeError:
-                    continue  # the last line of an interrupted write
-                if not isinstance(line, dict) or "seed" not in line:
-                    raise SimulationError(f"{self.path}:{i}: not a game line")
-                out.append(line)
+        for i, text in read_lines(self.path, error=SimulationError):
+            text = text.strip()
+            if not text:
+                continue
+            try:
+                line = parse_json(text, f"{self.path}:{i}", SimulationError)
+            except SimulationError:
+                continue  # the last line of an interrupted write
+            if not isinstance(line, dict) or "seed" not in line:
+                raise SimulationError(f"{self.path}:{i}: not a game line")
+            out.append(line)
         return out
 
     def append(self, lines: list[dict]) -> None:
@@ -186,6 +186,32 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextmanager
+def _sigint_held():
+    """Ctrl-C held back while the pool starts, delivered when it has started.
+
+    A terminal sends Ctrl-C to the whole process group.  Arriving while the pool starts,
+    it would stop the main process inside ``Pool()`` (which cleans up only after an
+    ``Exception``, leaving a worker it had started running, with the command's output
+    pipes open) and kill the fork server or a worker still importing, before either
+    ignores it.  Blocked here, it waits in the main process until the pool exists and
+    the run can stop it; the fork server and the workers, started meanwhile, inherit the
+    blocked signal and never see it (they leave Ctrl-C to the main process anyway)."""
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None:
+        yield
+        return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()  # started later, it would unblock SIGINT after itself
+    held = block(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        if signal.SIGINT not in held:
+            block(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _context():
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
@@ -216,7 +242,8 @@ def _processes(game_id: str, options: dict, jobs: list[Job], chronicle: bool, wo
     size = batch_size or local_batch_size(len(jobs), workers)
     queued = iter(batches(jobs, size))
     finished: queue.SimpleQueue = queue.SimpleQueue()
-    pool = _context().Pool(processes=workers, initializer=_ignore_sigint)
+    with _sigint_held():
+        pool = _context().Pool(processes=workers, initializer=_ignore_sigint)
 
     def hand_out(n: int) -> int:
         handed = 0

@@ -21,7 +21,8 @@ import re
 from dataclasses import dataclass, field
 from html import escape
 
-from realms.core.game import Game, HistoryMeasure, Share, get_game
+from realms.core.files import parse_json, read_lines
+from realms.core.game import Game, HistoryMeasure, Share, UnknownGame, get_game
 from realms.core.record import Record, RecordError
 
 from .stats import Watcher, watch
@@ -92,29 +93,40 @@ def replay_history(record: Record, source: str = "record", draw_maps: bool = Tru
     return History(game, record, state, watcher.turns, watcher.measure)
 
 
+#: what a line of ``games.jsonl`` must hold to be played again
+_GAME_LINE = {"game": str, "options": dict, "seed": int, "bots": list, "state_hash": str}
+
+
 def record_from_games(path: str, seed: int | None) -> Record:
     """The record of one game of a simulation's ``games.jsonl``, played again from its
     seed and bots (the state hash is checked against the line)."""
     lines = []
-    with open(path, encoding="utf-8") as f:
-        for text in f:
-            if text.strip():
-                try:
-                    lines.append(json.loads(text))
-                except json.JSONDecodeError:
-                    continue
+    for number, text in read_lines(path, error=RecordError):
+        if not text.strip():
+            continue
+        try:
+            line = parse_json(text, f"{path}:{number}", RecordError)
+        except RecordError:
+            continue  # the last line of an interrupted write
+        if not isinstance(line, dict) or not _GAME_LINE.items() <= {k: type(line.get(k)) for k in _GAME_LINE}.items():
+            raise RecordError(f"{path}:{number}: not a game line of games.jsonl")
+        lines.append(line)
     if not lines:
         raise RecordError(f"{path}: no games")
     if seed is None:
         line = lines[0]
     else:
-        found = [ln for ln in lines if ln.get("seed") == seed]
+        found = [ln for ln in lines if ln["seed"] == seed]
         if not found:
             raise RecordError(f"{path}: no game with seed {seed} (seeds {lines[0]['seed']}…{lines[-1]['seed']})")
         line = found[0]
     from .runner import run_game
 
-    state = run_game(get_game(line["game"]), line["options"], line["seed"], line["bots"])
+    try:
+        game = get_game(line["game"])
+    except UnknownGame as exc:
+        raise RecordError(f"{path}: {exc}") from None
+    state = run_game(game, line["options"], line["seed"], line["bots"])
     if state.state_hash() != line["state_hash"]:
         raise RecordError(f"{path}: seed {line['seed']} does not play the same game here (state hash differs)")
     return state.record()

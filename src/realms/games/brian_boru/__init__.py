@@ -14,6 +14,7 @@ from realms.core.game import Game, lazy
 from .invariants import INVARIANTS
 from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
 from .state import BBState
+from .steps import GAME_ID
 
 
 def _hidden(state: BBState, player: int | None) -> list:
@@ -62,7 +63,7 @@ def _bots() -> dict:
 
 
 GAME = Game(
-    id="brian-boru",
+    id=GAME_ID,
     name="Brian Boru",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,

@@ -16,12 +16,11 @@ from typing import TYPE_CHECKING, Callable
 from realms.core.decision import Decision
 
 from .steps import STEPS
-from .tables import Group
+from .tables import NOBODY, Group
 
 if TYPE_CHECKING:
     from .state import BBState
 
-NOBODY = -1
 SECTION = "Actions"
 
 

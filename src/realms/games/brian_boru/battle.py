@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 from realms.core.decision import Decision
 
 from .steps import STEPS
+from .tables import NOBODY
 
 if TYPE_CHECKING:
     from .state import BBState
 
-NOBODY = -1
 SECTION = "Battle step"
 
 

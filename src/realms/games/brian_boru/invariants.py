@@ -1,13 +1,13 @@
 """Invariants the conformance kit checks after every step of every Brian Boru game."""
 
 from __future__ import annotations
+from .tables import NOBODY
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .state import BBState
 
-NOBODY = -1
 
 
 def cards_conserved(s: "BBState", memory: dict) -> str | None:

@@ -15,11 +15,11 @@ from realms.core.decision import Decision
 
 from .actions import action_frames
 from .steps import STEPS
+from .tables import NOBODY
 
 if TYPE_CHECKING:
     from .state import BBState
 
-NOBODY = -1
 SECTION = "Marriage step"
 PRINCESS_CHOICES = ("military", "trade", "spurn")
 PRINCESS_LABELS = {

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .steps import STEPS
+from .tables import NOBODY
 
 if TYPE_CHECKING:
     from .state import BBState
 
-NOBODY = -1
 
 
 @STEPS.step("round_end")

@@ -16,16 +16,15 @@ from __future__ import annotations
 from realms.core.engine import Field, GameState, copy_lists
 from realms.core.events import EVERYONE, Event
 
-from .steps import STEPS
-from .tables import COLOUR_NAMES, Tables, load_tables
+from .steps import GAME_ID, STEPS
+from .tables import COLOUR_NAMES, NOBODY, Tables, load_tables
 
-NOBODY = -1
 BOARD = -1
 VIKINGS = -2
 
 
 class BBState(GameState):
-    GAME_ID = "brian-boru"
+    GAME_ID = GAME_ID
     STEPS = STEPS
     FIELDS = (
         # static for the game: shared by clones, not hashed

@@ -16,11 +16,11 @@ from realms.core.decision import Decision
 
 from .actions import action_frames, describe
 from .steps import STEPS
+from .tables import NOBODY
 
 if TYPE_CHECKING:
     from .state import BBState
 
-NOBODY = -1
 SECTION = "Tricks"
 
 

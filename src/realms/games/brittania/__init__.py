@@ -16,6 +16,7 @@ from .invariants import INVARIANTS
 from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
 from .orders import ORDER_KINDS, no_answer
 from .state import BRState
+from .steps import GAME_ID
 
 
 def _hidden(state: BRState, player: int | None) -> list:
@@ -42,7 +43,7 @@ def _bots() -> dict:
 
 
 GAME = Game(
-    id="brittania",
+    id=GAME_ID,
     name="Brittania",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
@@ -61,6 +62,8 @@ GAME = Game(
     gm=_gm,
     score_name="economic score",
     private_kinds=ORDER_KINDS,
+    open_from=lambda s: s.orders_from if s.phase == "orders" else len(s.answers),
+    final=lambda s, p, key: key == "done" and any(d.player == p and d.kind == "br.order" for d in s.pending()),
     chance=True,
     hidden_information=True,
     simultaneous=True,

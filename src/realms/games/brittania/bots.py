@@ -1,4 +1,4 @@
-"""The ``steward`` bot: a careful ruler (issue 16, part 6).
+"""The ``steward`` bot: a careful ruler.
 
 It reads only its own view and decisions.  At its first order of a turn it writes a plan
 — the orders of its post — and then answers the order form from it:
@@ -44,7 +44,7 @@ class Steward:
         keys = list(decision.keys)
         kind = decision.kind
         if kind in ("br.start", "br.newcomer"):
-            return keys.index(self.best_start(view(), keys))
+            return keys.index(self.best_start(view(), [k for k in keys if k != "nobody"]))
         if kind == "br.trait":
             return keys.index("Rich") if "Rich" in keys else 0
         if kind == "br.name":
@@ -128,7 +128,7 @@ class Steward:
                 defence = min(30, players[owner]["grain"] // 3)
                 defence += self.tables.n["capital_defence"] if players[owner]["capital"] == sid else 0
             bonus = self.tables.effect(traits, "attack")
-            grain = next((g for g in range(1, 31) if beat(g + bonus - defence) >= 0.8), None)
+            grain = next((g for g in range(1, 31 - prep) if beat(g + bonus - defence) >= 0.8), None)
             if grain is None:
                 continue
             value = states[sid]["output"] + (15 if b.states[x].kingdom else 0) + 10 * self.completes_kingdom(held, x)

@@ -8,16 +8,20 @@ ordered for it.  For each attacked state, in map order:
 
 1. The defence: an independent state's 10 grain, or what its owner ordered for it.
 2. Split among the attackers (BR-Q21): each gets ``defence // attackers``; the leftover
-   goes whole to the attacker with the most grain, a coin toss (die pick) among equals.
-3. A player's state with no grain ordered, not the capital and no king leading its
-   defence is walked into: every attacker takes it without a roll.
+   goes whole to the attacker who dedicated the most "raw" grain (the sea preparation
+   included), a coin toss (die pick) among equals.  The capital's +5 and a leading
+   king's CV are one defence's bonuses: they go with the leftover, counted once; a
+   Defender/Unprepared king's ±2 is on "all Defense rolls".
+3. A player's state with no grain ordered and no king leading its defence is walked
+   into, the capital too ("If you do not dedicate any Grain to defense of a province";
+   BR-Q101): every attacker takes it without a roll.
 4. Otherwise each attacker rolls d10 + his grain (after the sea preparation) + his king's
    CV if the king leads + Conqueror/Weak ± 2 + Unifier 3 (against an independent state in
    his starting region), against d10 + the defence share + 5 for a capital + the
    defending king's CV if he leads + Defender/Unprepared ± 2.  "If you roll higher than
    the opponents' defending force, you win": a tie holds (BR-Q19).
-5. Of several winners the one with the most grain takes the state; a coin toss (die
-   pick) on a draw.  The state's output is halved, rounded down (Just: 1 less lost,
+5. Of several winners the one who dedicated the most "raw" grain takes the state, the
+   sea preparation included (BR-Q21); a coin toss (die pick) on a draw.  The state's output is halved, rounded down (Just: 1 less lost,
    Cruel: 1 more; BR-Q25); a captured capital is lost to its owner (BR-Q14).
 6. A king who led a failed attack, or the defence of a state that fell, tosses a coin:
    heads he returns home, tails he dies (BR-Q8).
@@ -64,17 +68,21 @@ def gather(s: "BRState") -> tuple[dict[int, list[Attack]], dict[int, int]]:
     return attacks, defence
 
 
-def split(s: "BRState", total: int, attackers: list[Attack]) -> list[int]:
+def split(s: "BRState", total: int, attackers: list[Attack], bonus: int = 0) -> tuple[list[int], int]:
     """Defence ``total`` spread "as equally as possible with any leftover spent against
-    the Player with highest amount of Grain dedicated" (BR-Q21)."""
+    the Player with highest amount of Grain dedicated" (BR-Q21: raw grain, the sea
+    preparation included); the shares and the part the leftover and the defence's
+    one-off ``bonus`` go to."""
     k = len(attackers)
     shares = [total // k] * k
     left = total - shares[0] * k
-    if left:
-        top = max(a.grain for a in attackers)
-        tied = [i for i, a in enumerate(attackers) if a.grain == top]
-        shares[tied[0] if len(tied) == 1 else s.dice.pick(tied)] += left
-    return shares
+    top = 0
+    if k > 1 and (left or bonus):
+        most = max(a.spent for a in attackers)
+        tied = [i for i, a in enumerate(attackers) if a.spent == most]
+        top = tied[0] if len(tied) == 1 else s.dice.pick(tied)
+    shares[top] += left
+    return shares, top
 
 
 def attack_bonus(s: "BRState", a: Attack, target: int) -> int:
@@ -88,24 +96,24 @@ def attack_bonus(s: "BRState", a: Attack, target: int) -> int:
     return bonus
 
 
-def defence_bonus(s: "BRState", target: int) -> int:
+def defence_bonus(s: "BRState", target: int) -> tuple[int, int]:
+    """The defence's bonuses: on every roll (Defender/Unprepared, "all Defense rolls"),
+    and once (the capital's "+5 Grain bonus", the leading king's CV)."""
     o = s.owner[target]
     if o == INDEPENDENT:
-        return 0
-    bonus = s.effect(o, "defence")
-    if s.capital[o] == target:
-        bonus += s.tables.n["capital_defence"]
+        return 0, 0
+    once = s.tables.n["capital_defence"] if s.capital[o] == target else 0
     if s.lead[o] == ("defend", target):
-        bonus += s.cv(o)
-    return bonus
+        once += s.cv(o)
+    return s.effect(o, "defence"), once
 
 
 def walked_into(s: "BRState", target: int, defence: int) -> bool:
     """"If you do not dedicate any Grain to defense of a province, any opportunistic Player
-    can simply walk ... into it": no grain, not a capital, no king leading (BR-Q101)."""
+    can simply walk ... into it": no grain and no king leading, a capital too (its +5
+    is a bonus to grain dedicated, BR-Q101)."""
     o = s.owner[target]
-    return (o != INDEPENDENT and defence == 0 and s.capital[o] != target
-            and s.lead[o] != ("defend", target))
+    return o != INDEPENDENT and defence == 0 and s.lead[o] != ("defend", target)
 
 
 def battle(s: "BRState", target: int, attackers: list[Attack], ordered: int) -> tuple[int, list[int]]:
@@ -121,9 +129,10 @@ def battle(s: "BRState", target: int, attackers: list[Attack], ordered: int) -> 
                   attacker=a.player, defender=o, state=s.board.states[target].id, grain=a.grain, walk=True, won=True)
         winners = list(attackers)
     else:
-        shares = split(s, total, attackers)
-        dbonus = defence_bonus(s, target)
-        for a, share in zip(attackers, shares):
+        every, once = defence_bonus(s, target)
+        shares, top = split(s, total, attackers, once)
+        for i, (a, share) in enumerate(zip(attackers, shares)):
+            dbonus = every + (once if i == top else 0)
             ar, dr = d10(s), d10(s)
             abonus = attack_bonus(s, a, target)
             att, dfn = ar + a.grain + abonus, dr + share + dbonus
@@ -141,8 +150,8 @@ def battle(s: "BRState", target: int, attackers: list[Attack], ordered: int) -> 
                 failed.append(a.player)
     if not winners:
         return NONE, failed
-    top = max(a.grain for a in winners)
-    best = [a.player for a in winners if a.grain == top]
+    top = max(a.spent for a in winners)
+    best = [a.player for a in winners if a.spent == top]
     victor = best[0] if len(best) == 1 else s.dice.pick(best)
     if len(best) > 1:
         s.log("draw", f"{' and '.join(s.names[p] for p in best)} tie for {name} with {top} grain; "

@@ -49,12 +49,12 @@ def controls(view: dict, decision: Decision) -> dict:
         item: dict = {"label": decision.label(key), "group": GROUPS[kind]}
         if kind == "conquer":
             prep = 0 if land >> b.index[rest] & 1 else sea
-            item["amount"] = {"min": prep + 1, "max": cap + prep, "step": 1}
+            item["amount"] = {"min": prep + 1, "max": cap, "step": 1}
         elif kind == "defend":
             item["amount"] = {"min": 1, "max": cap, "step": 1}
         elif kind == "invest":
             rate = invest_rate(t, traits, rest == pl["capital"])
-            item["amount"] = {"min": rate, "max": room_for(t, output[b.index[rest]]) * rate, "step": rate}
+            item["amount"] = {"min": rate, "max": room_for(t, output[b.index[rest]]) * rate + rate - 1, "step": 1}
         elif kind == "capital":
             item.update(cost=t.n["capital_move"], once="capital")
         elif kind == "lead":

@@ -13,9 +13,10 @@ state's output, devastated states marked, and the players listed with their grai
 from __future__ import annotations
 
 import math
-import tomllib
 from functools import lru_cache
 from xml.sax.saxutils import escape
+
+from realms.core.files import load_toml
 
 from .board import DATA, Board, MapError, load_board
 from .tables import load_tables
@@ -80,8 +81,7 @@ def shapes() -> tuple[dict[str, tuple[Point, ...]], tuple[tuple[tuple[str | None
     a mainland state's shape is its convex Voronoi cell, drawn clipped to its land's
     outline (the id); an island's is its outline (None)."""
     board = load_board()
-    with open(DATA / "coast.toml", "rb") as f:
-        lands = tomllib.load(f)["land"]
+    lands = load_toml(DATA / "coast.toml", name="coast.toml").data["land"]
     hearts = [project(*s.at) for s in board.states]
     out: list[list[tuple[str | None, tuple[Point, ...]]]] = [[] for _ in board.states]
     outlines: dict[str, tuple[Point, ...]] = {}
@@ -174,10 +174,29 @@ def draw(state=None) -> str:
     return "\n".join(out)
 
 
-def draw_png(state, path, title: str | None = None) -> None:
+def _routes_and_battles(ax, board: Board, state, colours: list[str], battles: list[dict]) -> None:
+    for a, b in state.trades:
+        if state.capital[a] >= 0 and state.capital[b] >= 0:
+            (x1, y1), (x2, y2) = (project(*board.states[state.capital[p]].at) for p in (a, b))
+            ax.plot([x1, x2], [y1, y2], color="#1d6b2a", linewidth=1.6, linestyle="--", zorder=5)
+    for battle in battles:
+        target = board.index[battle["state"]]
+        p = battle["attacker"]
+        tx, ty = project(*board.states[target].at)
+        froms = [x for x in state.held(p) if x != target] or [target]
+        fx, fy = min((project(*board.states[x].at) for x in froms), key=lambda q: (q[0] - tx) ** 2 + (q[1] - ty) ** 2)
+        ax.annotate("", (tx, ty), (fx, fy), zorder=6, arrowprops={
+            "arrowstyle": "-|>", "color": colours[p], "linewidth": 1.8, "ec": "#222",
+            "linestyle": "-" if battle.get("won") else "--", "shrinkA": 4, "shrinkB": 4})
+
+
+def draw_png(state, path, title: str | None = None, battles: list[dict] | None = None) -> None:
     """The position of :func:`draw` as a PNG at ``path``, drawn with matplotlib (the
     same shapes, colours, links, sea numbers and outputs; no SVG renderer needed), headed
-    ``title`` (default: the turn)."""
+    ``title`` (default: the turn).  Independent states are hatched, so that no player's
+    light colour (White, Silver) looks like them; the trade routes join the partners'
+    capitals; ``battles`` (the turn's battle events' data) are arrows from the attacker's
+    nearest state, solid where the state was taken, dashed where it held."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -199,7 +218,7 @@ def draw_png(state, path, title: str | None = None) -> None:
         o = state.owner[s.index]
         for land, poly in polys[s.index]:
             patch = ax.add_patch(Polygon(poly, facecolor=colours[o] if o >= 0 else NEUTRAL,
-                                         edgecolor="#4a4a4a", linewidth=0.5))
+                                         edgecolor="#4a4a4a", linewidth=0.5, hatch=None if o >= 0 else "...."))
             if land:
                 patch.set_clip_path(clips[land])
     for poly in outlines.values():
@@ -217,6 +236,7 @@ def draw_png(state, path, title: str | None = None) -> None:
         value = state.output[s.index]
         mark = ("* " if s.index in state.capital else "") + (str(value) if value else "devastated")
         ax.text(x, y + 2, mark, ha="center", va="top", fontsize=5, color="#7a1010" if value == 0 else "#333")
+    _routes_and_battles(ax, board, state, colours, battles or [])
     ax.text(10, 20, title or f"Turn {state.turn}", fontsize=10, weight="bold")
     for p, name in enumerate(state.names):
         y = 30 + 13 * p

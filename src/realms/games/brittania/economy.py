@@ -66,18 +66,23 @@ def room_for(tables, output: int) -> int:
     return max(0, tables.n["max_output"] - output)
 
 
-def invest(s: "BRState", p: int, state: int, grain: int, capital: int) -> None:
-    """Resolve an investment: +1 output per ``invest_cost`` grain (at the rate of the
-    turn's starting ``capital``), if ``p`` still holds the state after the turn's
+def invest(s: "BRState", p: int, state: int, grain: int, capital: int, traits: list[str]) -> None:
+    """Resolve an investment: +1 output per full rate of grain, the rest buying nothing,
+    at the rate of the turn's start — its ``capital`` and the king's ``traits`` when the
+    orders were written (a Frugal king who dies leading an attack does not change the
+    price of what his player wrote) — if ``p`` still holds the state after the turn's
     conquests; grain invested in a state lost this turn is lost with it (BR-Q13)."""
     if s.owner[state] != p:
         s.log("invest-lost", f"{s.names[p]}'s {grain} grain for {s.sname(state)} are lost with the state.",
               player=p, state=s.board.states[state].id, grain=grain)
         return
-    gain = min(grain // invest_cost(s, p, state, capital), invest_room(s, state))
+    rate = invest_rate(s.tables, traits, capital == state)
+    gain = min(grain // rate, invest_room(s, state))
     before = s.output[state]
     s.output[state] += gain
-    s.log("invest", f"{s.names[p]} invests {grain} grain in {s.sname(state)}: output {before} → {s.output[state]}.",
+    rest = grain - gain * rate
+    s.log("invest", f"{s.names[p]} invests {grain} grain in {s.sname(state)}: output {before} → {s.output[state]}"
+          + (f" (the {rest} grain beyond whole points of {rate} buy nothing)." if rest else "."),
           player=p, state=s.board.states[state].id, grain=grain, before=before, after=s.output[state])
 
 

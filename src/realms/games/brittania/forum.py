@@ -9,10 +9,17 @@ mark in ``.modified``), or a text file of posts in the forum's own codes::
 
     [post author="Ann"] … [b]10 Grain to Conquer Kent.[/b] [quote author="Bob"]…[/quote] [/post]
     [post author="Bob" edited="yes"] … [/post]
+    [post author="Cid" pm="yes"] … (orders sent by personal message) [/post]
+
+Inside bold, SMF's lists (``[list][li]``, ``<ul><li>``), ``<br>`` and block elements end a
+line, so two orders are never glued into one.  A page is read as UTF-8, else in the
+charset its ``<meta>`` names, else as Windows-1252 (the Latin-1 of old forums); entities
+are resolved.  Files over :data:`MAX_BYTES` or holding NUL bytes are refused with one line.
 """
 
 from __future__ import annotations
 
+import html as htmllib
 import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -21,27 +28,71 @@ from pathlib import Path
 from realms.core.game import GMError
 
 
+#: the largest file of posts read: a saved SMF page of 50 posts is about 300 KB
+MAX_BYTES = 8 * 1024 * 1024
+
+
 @dataclass
 class Post:
     author: str
     line: int                                   # where the post begins in the file
     edited: bool = False
     bold: list[tuple[int, str]] = field(default_factory=list)  # (line, text) outside quotes
+    source: str = ""                            # the file (page) it was read from
+    pm: bool = False                            # sent by personal message
+
+    @property
+    def where(self) -> str:
+        return f"{self.source}:{self.line}" if self.source else f"line {self.line}"
+
+
+def read_bytes(path: Path, limit: int = MAX_BYTES) -> bytes:
+    """The bytes of ``path``, refused in one line when over ``limit`` or unreadable."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(limit + 1)
+    except OSError as exc:
+        raise GMError(f"{path}: cannot read: {exc.strerror}") from None
+    if len(data) > limit:
+        raise GMError(f"{path}: over {limit // (1024 * 1024)} MB; a saved thread page is far smaller")
+    if b"\x00" in data:
+        raise GMError(f"{path}: not a text file (it holds NUL bytes)")
+    return data
+
+
+def decode(data: bytes) -> str:
+    """UTF-8, else the page's declared charset, else Windows-1252."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    m = re.search(rb"charset=[\"']?([\w-]+)", data[:4096], re.I)
+    for name in ((m.group(1).decode("ascii"),) if m else ()) + ("cp1252",):
+        try:
+            return data.decode(name)
+        except (LookupError, UnicodeDecodeError):
+            continue
+    return data.decode("latin-1")
 
 
 def read_posts(path: Path) -> list[Post]:
     """The posts of ``path``, in order: HTML when it looks like a web page, else the
     text format.  A file with no post raises :class:`GMError` naming it."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError as exc:
-        raise GMError(f"{path}: cannot read: {exc.strerror}") from None
+    text = decode(read_bytes(path))
     html = re.search(r"<(!doctype\s+html|html|div|body)\b", text[:4096], re.I)
     posts = read_html(text) if html else read_text(text, str(path))
     if not posts:
         what = "no SMF post (div.poster and div.inner)" if html else 'no [post author="…"] … [/post]'
         raise GMError(f"{path}: {what} found")
+    for post in posts:
+        post.source = path.name
     return posts
+
+
+def read_pages(paths: list[Path]) -> list[Post]:
+    """The posts of several pages of one thread (or of personal messages), in the order
+    given: a thread saved over two pages is read as one."""
+    return [post for path in paths for post in read_posts(path)]
 
 
 def _lines(parts: list[tuple[int, str]]) -> list[tuple[int, str]]:
@@ -62,21 +113,25 @@ def _lines(parts: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 
 # -- the text format ----------------------------------------------------------------------
-TAG = re.compile(r"\[(/?)(post|quote|b)\b([^\]]*)\]", re.I)
+TAG = re.compile(r"\[(/?)(post|quote|b|li|list|\*|br|hr|tr|td)(?=[\s\]=])([^\]]*)\]", re.I)
 ATTR = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
+BREAKS = {"li", "list", "*", "br", "hr", "tr", "td"}
+YES = ("yes", "true", "1")
 
 
 def read_text(text: str, source: str) -> list[Post]:
+    """The posts of the text format; lines are counted as the tags pass, once."""
     posts: list[Post] = []
     post: Post | None = None
     parts: list[tuple[int, str]] = []
     quote = bold = 0
     pos = 0
+    line = 1
     for m in TAG.finditer(text):
         if post is not None and bold and not quote:
-            parts.append((text.count("\n", 0, pos) + 1, text[pos:m.start()]))
-        pos = m.end()
-        line = text.count("\n", 0, m.start()) + 1
+            parts.append((line, htmllib.unescape(text[pos:m.start()])))
+        line += text.count("\n", pos, m.start())
+        pos = m.start()
         closing, tag = m.group(1) == "/", m.group(2).lower()
         if tag == "post" and not closing:
             if post is not None:
@@ -84,7 +139,8 @@ def read_text(text: str, source: str) -> list[Post]:
             attrs = {k.lower(): v for k, v in ATTR.findall(m.group(3))}
             if not attrs.get("author", "").strip():
                 raise GMError(f'{source}:{line}: a post without its author (write [post author="Name"])')
-            post = Post(attrs["author"].strip(), line, attrs.get("edited", "").lower() in ("yes", "true", "1"))
+            post = Post(htmllib.unescape(attrs["author"].strip()), line, attrs.get("edited", "").lower() in YES,
+                        pm=attrs.get("pm", "").lower() in YES)
             parts, quote, bold = [], 0, 0
         elif tag == "post":
             if post is None:
@@ -94,10 +150,15 @@ def read_text(text: str, source: str) -> list[Post]:
             post = None
         elif tag == "quote":
             quote = max(0, quote + (-1 if closing else 1))
+        elif tag in BREAKS:
+            if bold and not quote:
+                parts.append((line, "\n"))
         else:
             bold = max(0, bold + (-1 if closing else 1))
             if closing and not quote:
                 parts.append((line, "\n"))
+        line += text.count("\n", m.start(), m.end())
+        pos = m.end()
     if post is not None:
         raise GMError(f"{source}:{post.line}: the post by {post.author} has no [/post]")
     return posts
@@ -105,6 +166,9 @@ def read_text(text: str, source: str) -> list[Post]:
 
 # -- SMF pages ------------------------------------------------------------------------------
 VOID = {"br", "img", "hr", "input", "meta", "link", "wbr", "area", "base", "col", "source"}
+#: elements that end a line of bold text
+BLOCKS = {"br", "hr", "li", "ul", "ol", "div", "p", "tr", "td", "table", "dd", "dt", "h1", "h2", "h3", "h4",
+          "h5", "h6", "blockquote", "pre"}
 
 
 class _SMF(HTMLParser):
@@ -140,12 +204,14 @@ class _SMF(HTMLParser):
             role = "quote"
         elif "body" in roles and tag in ("b", "strong"):
             role = "bold"
-        if tag == "br" and "bold" in roles and "quote" not in roles:
+        if tag in BLOCKS and "bold" in roles and "quote" not in roles:
             self.parts.append((self.getpos()[0], "\n"))
         if tag not in VOID:
             self.stack.append((tag, role))
 
     def handle_endtag(self, tag):
+        if tag in BLOCKS and "bold" in self.roles() and "quote" not in self.roles():
+            self.parts.append((self.getpos()[0], "\n"))
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i][0] == tag:
                 for _, role in self.stack[i:]:

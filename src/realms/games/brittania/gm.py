@@ -1,26 +1,31 @@
-"""The game master's assistant for a forum game (issue 16 part 4; ``realms gm``).
+"""The game master's assistant for a forum game (``realms gm``).
 
 The game is kept in a folder: ``record.json`` (the record: options, seed, every answer;
-``realms replay`` replays it), ``orders-N.json`` (the orders read from turn N's posts,
-kept for ``resolve``), and after each turn ``turn-N.bbcode`` (the report, ready to post)
-and ``turn-N.png`` (the map, drawn with matplotlib).  The dice come from the game's seed,
-so the record replays every turn to the same state.
+``realms replay`` replays it), ``aliases.json`` (forum names mapped to seats by ``gm
+alias``), ``orders-N.json`` (turn N's reading: the pages read, the newcomers, the orders
+taken and every problem, kept for ``resolve``), and after each turn ``turn-N.bbcode``
+(the results post, ready to post) and ``turn-N.png`` (the map, drawn with matplotlib).
+Reading posts never changes the game; ``resolve`` writes the record, the post and the
+map all together or none (``gm_files``).  The dice come from the game's seed, so the
+record replays every turn to the same state.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 from realms.core.decision import IllegalAnswer
 from realms.core.game import GameMaster, GMError
 from realms.core.record import Record, RecordError
 
-from .forum import read_posts
+from .forum import read_bytes, read_pages
+from .gm_files import write_files
+from .gm_read import read_posts_orders, settle, take_colours
+from .gm_report import bbcode
 from .orders import ORDER_KINDS, Order, submit
-from .phrases import Names, Unreadable, read_order
-from .posts import review_post
+from .phrases import Names, Unreadable, compact, fold
+from .setup import NOBODY
 from .state import BRState
 
 PLAYER_HELP = "NAME:STATE:KING:TRAIT (the player's forum name, starting state, king's name, positive trait)"
@@ -41,15 +46,20 @@ def load(folder: Path) -> BRState:
 
 
 def save(folder: Path, s: BRState) -> None:
-    s.record().save(folder / "record.json")
+    write_files(folder, {"record.json": lambda path: s.record().save(path)})
 
 
-def names_of(s: BRState) -> Names:
+def names_of(s: BRState, aliases: dict[str, int] | None = None) -> Names:
+    """The names a post of ``s`` may use: every state's name, id and aliases, the players
+    with their colours and kings, and the game master's ``aliases`` (``gm alias``)."""
     states = {}
     for st in s.board.states:
-        states[st.id.casefold()] = st.id
-        states[st.name.casefold()] = st.id
-    return Names(states, {st.id: st.name for st in s.board.states}, list(s.names))
+        for name in (st.id, st.name, *st.aliases):
+            states[" ".join(fold(name).split())] = st.id
+    owner = {st.id: s.owner[st.index] for st in s.board.states if 0 <= s.owner[st.index] < s.n}
+    return Names(states, {st.id: st.name for st in s.board.states}, list(s.names), list(s.colours),
+                 list(s.king_name), {compact(k): v for k, v in (aliases or {}).items()}, owner,
+                 tuple(n for names in s.tables.names.values() for n in names))
 
 
 # -- new ------------------------------------------------------------------------------------
@@ -103,24 +113,35 @@ def new(folder: Path, players: list[str], seed: int) -> tuple[dict, str]:
     return out, "\n".join(text)
 
 
-# -- newcomers ------------------------------------------------------------------------------
-#: a newcomer's bold line taking a free colour (BR-Q30): "Newcomer in Green: Kent, King
-#: Alfred, Shrewd." (the starting state, the king's name, his positive trait)
-NEWCOMER = re.compile(r"^\s*newcomer\s+(?:in|as)\s+([a-z]+)\s*:\s*([^,]+?)\s*,\s*(?:king\s+)?([^,]+?)\s*,"
-                      r"\s*([a-z]+)\s*[.!]?\s*$", re.IGNORECASE)
+# -- aliases ------------------------------------------------------------------------------
+def aliases(folder: Path) -> dict[str, int]:
+    """The forum names the game master mapped to seats (``gm alias``): ``aliases.json``."""
+    path = folder / "aliases.json"
+    if not path.is_file():
+        return {}
+    try:
+        got = json.loads(read_bytes(path, 1024 * 1024))
+        return {str(k): int(v) for k, v in got.items()}
+    except (ValueError, AttributeError, TypeError) as exc:
+        raise GMError(f"{path}: not an aliases file ({exc})") from None
 
 
-def _awaited_colours(s: BRState) -> list[str]:
-    return [s.colours[d.player] for d in s.pending() if d.kind == "br.newcomer"]
+def alias(folder: Path, name: str, player: str) -> tuple[dict, str]:
+    """Posts signed ``name`` are ``player``'s from now on (a forum display name changed)."""
+    s = load(folder)
+    known = aliases(folder)
+    try:
+        p = names_of(s, known).player(player)
+    except Unreadable as exc:
+        raise GMError(f"gm alias: {exc}") from None
+    if not name.strip():
+        raise GMError("gm alias: an empty forum name")
+    known[name.strip()] = p
+    write_files(folder, {"aliases.json": json.dumps(known, indent=1, ensure_ascii=False) + "\n"})
+    return {"alias": name.strip(), "player": s.names[p]}, f"Posts by {name.strip()} are {s.names[p]}'s."
 
 
-def _newcomer_lines(posts, s: BRState) -> list[tuple[object, int, re.Match]]:
-    """Every bold newcomer line of a post by someone not in the game: (post, line, match)."""
-    players = {n.casefold() for n in s.names}
-    return [(post, line, m) for post in posts if post.author.casefold() not in players
-            for line, bold in post.bold if (m := NEWCOMER.match(bold))]
-
-
+# -- orders ---------------------------------------------------------------------------------
 def _rename(s: BRState, p: int, name: str) -> BRState:
     """The game with seat ``p`` under the newcomer's ``name``: the record's names change and
     it replays to the same position (names are labels, outside the state's hash)."""
@@ -129,172 +150,130 @@ def _rename(s: BRState, p: int, name: str) -> BRState:
     return _game().replay(record)
 
 
-def take_colours(folder: Path, s: BRState, posts) -> tuple[BRState, list[dict]]:
-    """The newcomers of ``posts`` set up in the colours awaiting one, in seat order (BR-Q30:
-    "another can take their color, pick an independent State"); each seat takes its
-    newcomer's forum name.  The record is saved when one joined; a colour nobody posted
-    for keeps the turn waiting (:class:`GMError` says how to post)."""
-    joined: list[dict] = []
-    offers = _newcomer_lines(posts, s)
-    while (d := s.first_pending()) is not None and d.kind == "br.newcomer":
-        p, colour = d.player, s.colours[d.player]
-        mine = [(post, line, m) for post, line, m in offers if m.group(1).casefold() == colour.casefold()]
-        if not mine:
-            raise GMError(f"turn {s.turn}: the {colour} colour awaits a newcomer; he posts, in bold, "
-                          f"'Newcomer in {colour}: STATE, King NAME, TRAIT.' "
-                          f"(awaited: {', '.join(_awaited_colours(s))})")
-        post, line, m = mine[0]
-        where = f"line {line}: newcomer {post.author} in {colour}"
-        state, king, trait = m.group(2), m.group(3), m.group(4)
+def _pages(folder: Path, turn: int, pages: list[Path], add: bool) -> list[Path]:
+    before: list[Path] = []
+    kept = folder / f"orders-{turn}.json"
+    if add and kept.is_file():
         try:
-            sid = names_of(s).state(state)
-        except Unreadable as exc:
-            raise GMError(f"{where}: {exc}") from None
-        if sid not in d.keys:
-            raise GMError(f"{where}: {s.board.state(sid).name} is not independent: "
-                          "a newcomer picks an independent state")
-        s = _rename(s, p, post.author)
-        s.apply(p, sid)
-        s.apply(p, _choose(trait, s.first_pending().keys, "positive trait", where))
-        if (d := s.first_pending()) is not None and d.kind == "br.name" and d.player == p:
-            s.apply(p, _choose(king, d.keys, "king's name (from the region's list)", where))
-        offers = [o for o in offers if o[0] is not post]
-        joined.append({"name": post.author, "colour": colour, "state": sid, "king": s.king_name[p],
-                       "traits": list(s.king_traits[p]), "cv": s.king_cv[p], "line": line})
-    if joined:
-        save(folder, s)
-    return s, joined
-
-
-# -- orders ---------------------------------------------------------------------------------
-SENTENCE = re.compile(r"(?<=[.!;])\s+")
-
-
-def _order_json(s: BRState, o: Order, line: int, text: str) -> dict:
-    out = {"kind": o.kind, "state": o.target, "grain": o.grain, "line": line, "text": text}
-    if o.kind in ("trade", "cancel"):
-        out["state"], out["with"] = None, s.names[int(o.target)]
-    elif o.kind == "lead":
-        out["order"], _, out["state"] = o.target.partition(":")
+            before = [Path(x) for x in json.loads(read_bytes(kept)).get("pages", [])]
+        except (ValueError, AttributeError) as exc:
+            raise GMError(f"{kept}: not an orders file ({exc})") from None
+    out: list[Path] = []
+    for path in (*before, *pages):
+        if path.resolve() not in {x.resolve() for x in out}:
+            out.append(path)
     return out
 
 
-def _read_post(s: BRState, p: int, post, names: Names, entry: dict, newcomer: bool) -> list[Order]:
-    """The orders of ``p``'s post the game takes; every other sentence is a problem (a
-    ``newcomer``'s line taking his colour was read by :func:`take_colours`)."""
-    read: list[tuple[int, str, Order]] = []
-    for line, bold in post.bold:
-        if NEWCOMER.match(bold):
-            if not newcomer:
-                entry["problems"].append({"line": line, "text": bold, "reason": "only someone not in the game "
-                                          "can take a free colour"})
-            continue
-        for text in (t for t in SENTENCE.split(bold) if t.strip()):
-            try:
-                read.append((line, text, read_order(text, names)))
-            except Unreadable as exc:
-                entry["problems"].append({"line": line, "text": text, "reason": str(exc)})
-    accepted, problems = review_post(s, p, [o for _, _, o in read])
-    refused = {pr.index for pr in problems}
-    for pr in problems:
-        line, text, _ = read[pr.index]
-        entry["problems"].append({"line": line, "text": text, "reason": pr.reason})
-    entry["orders"] = [_order_json(s, o, line, text) for i, (line, text, o) in enumerate(read) if i not in refused]
-    entry["problems"].sort(key=lambda x: x["line"])
-    return accepted
-
-
-def orders(folder: Path, posts_path: Path) -> tuple[dict, str]:
-    """Each player's orders read from ``posts_path`` and every problem (RULINGS BR-Q28):
-    the first post of a player counts, unless edited; later posts, edited posts and posts
-    by strangers are reported.  The orders taken are kept in ``orders-N.json``.  A colour
-    awaiting a newcomer is taken first, from his post (:func:`take_colours`)."""
+def orders(folder: Path, pages: list[Path] | Path, add: bool = False) -> tuple[dict, str]:
+    """Each player's orders read from the ``pages`` of the turn's thread (and personal
+    messages), every problem with its line, reason and closest reading; ``add``: with the
+    pages read for this turn before.  The game is not changed: the reading is kept in
+    ``orders-N.json`` for ``resolve`` (reading again gives the same answer)."""
+    pages = [pages] if isinstance(pages, Path) else list(pages)
     s = load(folder)
-    posts = read_posts(posts_path)
-    s, joined = take_colours(folder, s, posts)
-    if s.first_pending() is None or s.first_pending().kind not in ORDER_KINDS:
+    if s.first_pending() is None:
         raise GMError(f"{folder}: no orders are awaited (the game is over)")
-    names = names_of(s)
-    seats = {n.casefold(): p for p, n in enumerate(s.names)}
-    out: dict = {"turn": s.turn, "players": {n: {"orders": [], "problems": []} for n in s.names}, "strangers": [],
-                 "newcomers": joined}
-    first: dict[int, int] = {}
-    kept: dict[str, list] = {}
-    for post in posts:
-        p = seats.get(post.author.casefold())
-        if p is None:
-            out["strangers"].append({"author": post.author, "line": post.line})
-            continue
-        entry = out["players"][s.names[p]]
-        if not s.alive[p]:
-            entry["problems"].append({"line": post.line, "text": "", "reason": f"{s.names[p]} is out of the game"})
-            continue
-        if p in first:
-            entry["problems"].append({"line": post.line, "text": "",
-                                      "reason": f"a second post: only the first (line {first[p]}) counts"})
-            continue
-        first[p] = post.line
-        if post.edited:
-            entry["problems"].append({"line": post.line, "text": "", "reason": "an edited post: orders cannot be "
-                                      "edited once sent, so none of its orders count"})
-            continue
-        newcomer = any(x["name"] == s.names[p] for x in joined)
-        kept[str(p)] = [[o.kind, o.target, o.grain] for o in _read_post(s, p, post, names, entry, newcomer)]
-    (folder / f"orders-{s.turn}.json").write_text(json.dumps({"turn": s.turn, "orders": kept}, indent=1) + "\n")
-    return out, _orders_text(out)
+    turn = s.turn
+    pages = _pages(folder, turn, pages, add)
+    posts = read_pages(pages)
+    known = aliases(folder)
+    c, joined, free, newcomer_problems = take_colours(s, posts, lambda x: names_of(x, known), _rename)
+    names = names_of(c, known)
+    seats, strangers = read_posts_orders(c, posts, names, joined)
+    out: dict = {"turn": turn, "pages": [str(x) for x in pages], "players": {}, "strangers": strangers,
+                 "newcomers": joined, "free": [c.colours[p] for p in free], "newcomer_problems": newcomer_problems}
+    plan: dict[str, list] = {}
+    for p, seat in seats.items():
+        accepted, taken = settle(c, p, seat, names) if c.alive[p] else ([], [])
+        plan[str(p)] = [[o.kind, o.target, o.grain] for o in accepted]
+        out["players"][c.names[p]] = {"orders": taken, "problems": sorted(seat.problems, key=_place),
+                                      "notes": seat.notes, "posts": seat.posts}
+    kept = {"turn": turn, "answers": len(s.answers), "pages": [str(x.resolve()) for x in pages],
+            "newcomers": joined, "free": free, "orders": plan, "reading": out}
+    write_files(folder, {f"orders-{turn}.json": json.dumps(kept, indent=1, ensure_ascii=False) + "\n"})
+    return out, orders_text(out)
 
 
-def _orders_text(out: dict) -> str:
-    lines = [f"Turn {out['turn']}: orders read"]
+def _place(x: dict) -> tuple:
+    return (x["where"].rpartition(":")[0], x["line"])
+
+
+def orders_text(out: dict) -> str:
+    """The reading for the game master: each player's orders and problems by line."""
+    lines = [f"Turn {out['turn']}: orders read from {', '.join(Path(x).name for x in out['pages'])}"]
     lines += [f"Newcomer {x['name']} takes the {x['colour']} colour in {x['state']}, King {x['king']} "
-              f"({', '.join(x['traits'])}, CV {x['cv']}) (line {x['line']})" for x in out["newcomers"]]
+              f"({x['trait']}, CV {x['cv']}) ({x['where']})" for x in out["newcomers"]]
+    lines += [f"The {c} colour stays free this turn (no newcomer posted)" for c in out["free"]]
+    lines += [f"  {x['where']}: PROBLEM {x['text']!r} by {x['author']}: {x['reason']}" for x in out["newcomer_problems"]]
     for name, entry in out["players"].items():
         lines.append(f"{name}:" + ("" if entry["orders"] or entry["problems"] else " no orders"))
-        said = [(o["line"], f"  line {o['line']}: {o['text']}") for o in entry["orders"]]
-        said += [(x["line"], f"  line {x['line']}: PROBLEM {x['text']!r}: {x['reason']}" if x["text"] else
-                  f"  line {x['line']}: PROBLEM: {x['reason']}") for x in entry["problems"]]
-        lines += [text for _, text in sorted(said, key=lambda lt: lt[0])]
+        said = [((o["where"], o["line"]), f"  {o['where']}: {o['reads']}") for o in entry["orders"]]
+        for x in entry["problems"]:
+            text = f"  {x['where']}: PROBLEM {x['text']!r}: {x['reason']}" if x["text"] else \
+                f"  {x['where']}: PROBLEM: {x['reason']}"
+            said.append(((x["where"], x["line"]), text + (f" (did you mean {x['hint']!r}?)" if x.get("hint") else "")))
+        said += [((x["where"], x["line"]), f"  {x['where']}: note {x['text']!r}: {x['reason']}") for x in entry["notes"]]
+        lines += [text for _, text in sorted(said, key=lambda lt: (_place({"where": lt[0][0], "line": lt[0][1]})))]
     for x in out["strangers"]:
-        lines.append(f"Post by {x['author']} (line {x['line']}): not a player of the game")
+        lines.append(f"Post by {x['author']} ({x['where']}): not a player of the game")
     return "\n".join(lines)
 
 
 # -- resolve --------------------------------------------------------------------------------
-SECTIONS = (
-    ("Orders", {"orders"}), ("Battles", {"battle", "draw"}),
-    ("Conquests", {"conquest", "capital-captured", "devastated"}), ("Capitals", {"capital"}),
-    ("Investments", {"invest", "invest-lost"}), ("Kings", {"king", "king-death", "king-home", "death-toss"}),
-    ("Trade routes", {"trade", "trade-cancelled", "trade-lapsed", "trade-refused"}),
-    ("Kingdoms and titles", {"kingdom", "title", "title-lost", "empire", "economic-victory"}),
-    ("Eliminated", {"eliminated"}),
-)
+def _kept(folder: Path, s: BRState) -> dict:
+    path = folder / f"orders-{s.turn}.json"
+    if not path.is_file():
+        raise GMError(f"{path}: no orders read for turn {s.turn} (run realms gm orders {folder} POSTS first)")
+    try:
+        kept = json.loads(read_bytes(path))
+        kept["orders"] = {int(p): [Order(k, t, int(g)) for k, t, g in lst] for p, lst in kept["orders"].items()}
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise GMError(f"{path}: not an orders file ({exc})") from None
+    if kept.get("answers") != len(s.answers):
+        raise GMError(f"{path}: read for another position of the game; read the posts again")
+    return kept
 
 
-def resolve(folder: Path) -> tuple[dict, str]:
-    """Turn N adjudicated with the orders of ``orders-N.json`` (a player without any gives
-    none), the record saved, ``turn-N.bbcode`` and ``turn-N.png`` written."""
+def _newcomers(s: BRState, kept: dict) -> BRState:
+    """The newcomers of the reading set up, the colours nobody took left free."""
+    joined = {x["seat"]: x for x in kept.get("newcomers", [])}
+    while (d := s.first_pending()) is not None and d.kind == "br.newcomer":
+        x = joined.get(d.player)
+        if x is None:
+            s.apply(d.player, NOBODY)
+            continue
+        s = _rename(s, d.player, x["name"])
+        s.apply(d.player, x["state"])
+        s.apply(d.player, x["trait"])
+        if (d := s.first_pending()) is not None and d.kind == "br.name":
+            s.apply(d.player, x["king"])
+    return s
+
+
+def resolve(folder: Path, image_url: str | None = None) -> tuple[dict, str]:
+    """Turn N adjudicated with the reading kept in ``orders-N.json`` (a player without
+    any gives none); ``record.json``, ``turn-N.bbcode`` and ``turn-N.png`` written all
+    together or none (a failure leaves the turn to resolve again)."""
     s = load(folder)
     turn = s.turn
-    path = folder / f"orders-{turn}.json"
-    if not path.is_file():
-        raise GMError(f"{path}: no orders read for turn {turn} (run realms gm orders {folder} POSTS first)")
-    try:
-        kept = json.loads(path.read_text())["orders"]
-        posts = {int(p): [Order(k, t, int(g)) for k, t, g in lst] for p, lst in kept.items()}
-    except (ValueError, KeyError, TypeError) as exc:
-        raise GMError(f"{path}: not an orders file ({exc})") from None
+    kept = _kept(folder, s)
     logged = len(s.events)
     try:
-        submit(s, posts)
-    except IllegalAnswer as exc:
-        raise GMError(f"{path}: {exc}") from None
-    save(folder, s)
+        s = _newcomers(s, kept)
+        submit(s, kept["orders"])
+    except (IllegalAnswer, KeyError, ValueError) as exc:
+        raise GMError(f"{folder / f'orders-{turn}.json'}: {exc}") from None
     events = s.events[logged:]
-    report = bbcode(s, turn, events)
-    (folder / f"turn-{turn}.bbcode").write_text(report)
-    from .draw import draw_png
+    report = bbcode(s, turn, events, kept.get("reading"), image_url or f"turn-{turn}.png")
 
-    draw_png(s, folder / f"turn-{turn}.png", f"After turn {turn}")
+    def png(path: Path) -> None:
+        from .draw import draw_png
+
+        draw_png(s, path, f"After turn {turn}", [e.data for e in events if e.kind == "battle"])
+
+    write_files(folder, {f"turn-{turn}.png": png, f"turn-{turn}.bbcode": report,
+                         "record.json": lambda path: s.record().save(path)})
     out = {
         "turn": turn,
         "events": [e.to_json() for e in events if e.turn == turn and e.audience is None],
@@ -308,31 +287,6 @@ def resolve(folder: Path) -> tuple[dict, str]:
     return out, report
 
 
-def bbcode(s: BRState, turn: int, events: list) -> str:
-    """The turn report as forum codes: each kind of fact under its heading, then every
-    player's grain and states for the next turn (or the winners)."""
-    this = [e for e in events if e.turn == turn and e.audience is None]
-    out = [f"[size=14pt][b]Turn {turn} results[/b][/size]", ""]
-    for title, kinds in SECTIONS:
-        lines = [e.text for e in this if e.kind in kinds]
-        if lines:
-            out += [f"[b]{title}[/b]", "[list]", *(f"[li]{x}[/li]" for x in lines), "[/list]", ""]
-    if s.over:
-        out.append(f"[b]The game is over: {', '.join(s.names[p] for p in s.winners) or 'nobody'} "
-                   f"won ({s.victory}).[/b]")
-    else:
-        out.append(f"[b]Grain for turn {s.turn}[/b] (after income)")
-    out.append("[table]")
-    out.append("[tr][td][b]Player[/b][/td][td][b]Grain[/b][/td][td][b]States[/b][/td][td][b]King[/b][/td][/tr]")
-    for p, name in enumerate(s.names):
-        king = f"{s.king_name[p]} (CV {s.king_cv[p]}; {', '.join(s.king_traits[p])})" if s.alive[p] else "-"
-        out.append(f"[tr][td][color={s.tables.colour_hex[s.colours[p]]}]{name}[/color][/td][td]{s.grain[p]}[/td]"
-                   f"[td]{len(s.held(p))}[/td][td]{king}[/td][/tr]")
-    out.append("[/table]")
-    out.append(f"[img]turn-{turn}.png[/img]")
-    return "\n".join(out) + "\n"
-
-
-MASTER = GameMaster(player_help=PLAYER_HELP, new=new, orders=orders, resolve=resolve)
+MASTER = GameMaster(player_help=PLAYER_HELP, new=new, orders=orders, resolve=resolve, alias=alias)
 
 __all__ = ["MASTER"]

@@ -1,4 +1,4 @@
-"""What Brittania's history page measures (``Game.history_measure``; issue 16 part 7): the
+"""What Brittania's history page measures (``Game.history_measure``): the
 states each player holds at every turn end, out of the map's 81, in the player's colour
 (the independent states are left blank)."""
 

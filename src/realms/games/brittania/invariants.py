@@ -1,5 +1,5 @@
 """Invariants the conformance kit checks after every answer of every Brittania game
-(issue 16: grain never negative, every output 0–30, every state owned by one player or
+(grain never negative, every output 0–30, every state owned by one player or
 independent; the hidden orders are checked through ``Game.hidden``)."""
 
 from __future__ import annotations
@@ -46,8 +46,8 @@ def capitals_held(s: "BRState", memory: dict) -> str | None:
 
 
 def orders_within_limits(s: "BRState", memory: dict) -> str | None:
-    """No attack or defence above 30 grain fighting (BR-Q12)."""
-    cap = s.tables.n["max_order"] + s.tables.n["sea_preparation"]
+    """No attack or defence above 30 grain, preparations included (BR-Q12)."""
+    cap = s.tables.n["max_order"]
     for p in range(s.n):
         for kind, target, grain in s.orders[p]:
             if kind in ("conquer", "defend") and not 0 < grain <= cap:

@@ -18,7 +18,7 @@ his own orders, never on another's.
 - ``br.capital``: a new capital, for free, when the old one was captured.
 
 Orders never spend more grain than the player has (BR-Q11) and never more than 30 on
-one attack or defence (BR-Q12); each state takes one order of each kind from a player
+one attack or defence, its sea preparation included (BR-Q12); each state takes one order of each kind from a player
 (BR-Q23).  :class:`Order` is the same orders as plain data — what a forum post says —
 and :func:`submit` enters them, so a post parser produces :class:`Order` lists.
 """
@@ -132,14 +132,24 @@ def order_keys(s: "BRState", p: int) -> list[str]:
 
 
 def grain_keys(s: "BRState", p: int, kind: str, target: int) -> list[str]:
-    """The grain ``p`` may put on the ``kind`` order for ``target`` just chosen."""
+    """The grain ``p`` may put on the ``kind`` order for ``target`` just chosen.
+
+    An attack or defence: at most 30 dedicated, the sea preparation counted in it ("The
+    maximum of Grain you can dedicate to a single Attack ... is 30", BR-Q12), more than
+    the preparation.  An investment: any amount buying at least one point; each full
+    rate buys a point and the rest buys nothing (BR-Q13: "For each 5 Grain Invested"),
+    up to the state's room for points plus a rest below the rate."""
     left = s.grain_left(p)
-    cap = s.tables.n["max_order"]
     if kind == "invest":
         cost = invest_cost(s, p, target)
-        return [str(k * cost) for k in range(1, min(invest_room(s, target), left // cost) + 1)]
+        return [str(g) for g in range(cost, min(invest_room(s, target) * cost + cost - 1, left) + 1)]
     prep = conquer_targets(s, p)[target] if kind == "conquer" else 0
-    return [str(g) for g in range(prep + 1, min(cap + prep, left) + 1)]
+    return [str(g) for g in range(prep + 1, min(most_grain(s), left) + 1)]
+
+
+def most_grain(s: "BRState") -> int:
+    """The most grain one attack or defence may dedicate, preparations included (BR-Q12)."""
+    return s.tables.n["max_order"]
 
 
 def _label(s: "BRState", p: int):
@@ -198,10 +208,22 @@ def order_line(o: dict) -> str:
 
 
 def orders_text(s: "BRState", p: int) -> str:
-    """``p``'s orders this turn in words, the led order last ("nothing" for none)."""
-    text = "; ".join(order_line(s.order_json(p, o)) for o in s.orders[p]) or "nothing"
+    """``p``'s orders this turn in words, states as the map writes them, the led order
+    last: "10 grain to conquer Kent; King Alfred leads the attack on Kent" ("nothing"
+    for none)."""
+    words = []
+    for kind, target, grain in s.orders[p]:
+        if kind in GRAIN_KINDS:
+            words.append(f"{grain} grain to {'invest in' if kind == 'invest' else kind} {s.sname(target)}")
+        elif kind == "capital":
+            words.append(f"{grain} grain to move the capital to {s.sname(target)}" if grain
+                         else f"a new capital in {s.sname(target)}")
+        else:
+            words.append(f"{'a' if kind == 'trade' else 'cancel the'} trade route with {s.names[target]}")
+    text = "; ".join(words) or "nothing"
     if s.lead[p]:
-        text += f"; King {s.king_name[p]} leads the {s.lead[p][0]} of {s.sname(s.lead[p][1])}"
+        what, target = s.lead[p]
+        text += f"; King {s.king_name[p]} leads the {'attack on' if what == 'conquer' else 'defence of'} {s.sname(target)}"
     return text
 
 
@@ -234,6 +256,7 @@ def take(s: "BRState", p: int, kind: str, key: str) -> None:
 @STEPS.step("orders_open")
 def orders_open(s: "BRState") -> None:
     s.phase = "orders"
+    s.orders_from = len(s.answers)
     for p in range(s.n):
         s.orders[p] = []
         s.picking[p] = None

@@ -1,31 +1,37 @@
-"""Orders as players write them (RULINGS BR-Q28), one bold sentence each, case and a final
-full stop aside.  Both ways of the forum are read:
+"""Orders as players write them (rules post, TURN ORDER; RULINGS BR-Q27, BR-Q28), read as
+a grammar, not a list of patterns: a bold line is cut into sentences, each sentence into
+words, and each word (or run of words) fills a slot — an amount ("10", "10g", "Five"), a
+verb (conquer, defend, invest, move the capital, trade, cancel, lead), a state, a player,
+a king — or is a filler word ("to", "with", "my", …).  The slots may come in any order:
+"10 Grain to Conquer Kent.", "Attack Kent with 10 grain", "10g conquer Kent",
+"Kent: 10 grain attack" all read the same.  The words of each slot, and every phrasing
+the reader must understand (each one a test), are in ``data/phrases.toml``.
 
-===============================  =======================================================
-order                            written
-===============================  =======================================================
-conquer                          ``10 Grain to Conquer Kent.`` / ``10 Grain for Conquest of Kent.``
-defend                           ``5 Grain to Defend Essex.`` / ``5 Grain for Defense of Essex.``
-                                 (or Defence)
-invest                           ``5 Grain to Invest in Essex.`` / ``5 Grain for Investing of Essex.``
-                                 (or Investment in)
-move the capital (20 grain)      ``Move Capital to Essex.`` / ``20 Grain to Move Capital to Essex.``
-declare a captured capital anew  ``New Capital: Essex.`` / ``Declare New Capital in Essex.``
-establish a trade route          ``Trade Route with Bob.`` / ``Establish Trade Route with Bob.``
-cancel a trade route             ``Cancel Trade Route with Bob.``
-the king leads                   ``King leads Conquest of Kent.`` / ``King Alfred leads the Attack
-                                 on Kent.`` / ``King leads Defense of Essex.``
-===============================  =======================================================
+Around the slots a sentence may carry a greeting, a label ("My orders:"), a bullet
+("- ", "1. "), a remark in brackets or after a comma ("(sorry Maeve!)", ", for the glory
+of Wessex!"): a part of the sentence with no verb and no amount, holding a word that is
+no slot, is a remark and left out.  A negation, a condition or a question ("If Bob
+attacks, …", "I won't attack …", "Should I …?") makes a sentence no order.
 
-A state is matched by its name or id; a misspelt one leniently with RapidFuzz, but only
-when one name is clearly nearest: otherwise the closest names are offered and nothing is
-guessed.  Players (trade routes) are matched by name the same way.
+Names are matched as people type them: any case, without diacritics or ligatures
+("Aethelflaed" for Æthelflæd, "Mon" for Môn), a unique prefix or word of a player's name
+("bjorn" for Bjorn_Ironside), a game master's alias; a misspelt state leniently with
+RapidFuzz, but only when one name is clearly nearest: otherwise the closest names are
+offered and nothing is guessed.
+
+A sentence with a slot of an order that still does not read is *order-like*: the reader
+raises :class:`Unreadable` with the reason and, when it can, the closest reading ("did
+you mean …") as ``hint``.  A sentence with no such slot ("Deira will rise!") is chatter.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import tomllib
+import unicodedata
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
 
 from rapidfuzz import fuzz, process, utils
 
@@ -37,78 +43,607 @@ GOOD = 75
 #: … and the next best scores at least this much less ("Essx": Essex 89, Wessex 80, so
 #: neither is taken)
 CLEAR = 10
+#: … and a name scoring at least this is offered as "did you mean"
+HINT = 65
+#: a misspelt verb is read when it scores at least this ("conqeur": conquer 86)
+VERB_GOOD = 80
+#: words that fill no slot a sentence may hold beside its order ("Okay, send …")
+LOOSE = 2
 
-GRAIN = re.compile(r"^(\d+)\s+grain\s+(?:to|for)\s+(conquer|conquest\s+of|defend|defen[cs]e\s+of|"
-                   r"invest\s+in|investing\s+(?:of|in)|investment\s+in)\s+(.+)$", re.I)
-MOVE = re.compile(r"^(?:(\d+)\s+grain\s+to\s+)?move\s+(?:the\s+|my\s+)?capital\s+to\s+(.+)$", re.I)
-NEW_CAPITAL = re.compile(r"^(?:declare\s+(?:a\s+)?)?new\s+capital(?:\s*:\s*|\s+in\s+|\s+)(.+)$", re.I)
-TRADE = re.compile(r"^(cancel\s+(?:the\s+)?|(?:establish\s+(?:a\s+)?))?trade\s+route\s+with\s+(.+)$", re.I)
-LEAD = re.compile(r"^(?:the\s+|my\s+)?king(?:\s+[^\s].*?)?\s+leads\s+(?:the\s+)?"
-                  r"(conquest\s+of|attack\s+on|defen[cs]e\s+of)\s+(.+)$", re.I)
-KIND = {"conquer": "conquer", "conquest": "conquer", "defend": "defend", "defense": "defend",
-        "defence": "defend", "invest": "invest", "investing": "invest", "investment": "invest",
-        "attack": "conquer"}
+GRAIN_VERBS = ("conquer", "defend", "invest")
+HEADS = (*GRAIN_VERBS, "capital", "trade")
+VERB_TEXT = {"conquer": "Conquer", "defend": "Defend", "invest": "Invest in"}
+LIGATURES = str.maketrans({"æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "ð": "d", "Ð": "D",
+                           "þ": "th", "Þ": "Th", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "’": "'", "‘": "'",
+                           "–": "-", "—": "-", "“": '"', "”": '"'})
 
 
 class Unreadable(ValueError):
-    """A line that is no order, or names no state or player clearly; the message says why."""
+    """An order-like sentence that does not read; the message says why, ``hint`` is the
+    closest reading in the rules post's words ("10 Grain to Conquer Kent."), if any."""
+
+    def __init__(self, message: str, hint: str | None = None, missing: str = "") -> None:
+        super().__init__(message)
+        self.hint = hint
+        #: the slot the sentence lacks ("state"), when that is why it does not read
+        self.missing = missing
+        #: the orders the rest of the sentence gave ("Conquer Sussex with 10 grain, then
+        #: invest the rest in Essex": the attack)
+        self.orders: list[Order] = []
+
+
+def fold(text: str) -> str:
+    """``text`` as names are compared: ligatures spelt out, diacritics dropped, case-folded,
+    ``_`` and ``-`` inside a word as spaces."""
+    text = unicodedata.normalize("NFKD", text.translate(LIGATURES))
+    text = "".join(c for c in text if not unicodedata.combining(c)).casefold()
+    return re.sub(r"(?<=[a-z0-9])[-_](?=[a-z])", " ", text)
+
+
+def compact(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", fold(text))
+
+
+@dataclass(frozen=True)
+class Grammar:
+    """The words of each slot (``data/phrases.toml``): phrase (folded words) → slot."""
+
+    words: dict[tuple[str, ...], str]
+    numbers: dict[str, int]
+    longest: int
+
+
+@cache
+def grammar() -> Grammar:
+    data = tomllib.loads(resources.files(__package__).joinpath("data/phrases.toml").read_text(encoding="utf-8"))
+    words: dict[tuple[str, ...], str] = {}
+    for slot, entries in data["words"].items():
+        for entry in entries:
+            words.setdefault(tuple(fold(entry).split()), slot)
+    return Grammar(words, dict(data["numbers"]), max(len(k) for k in words))
+
+
+def examples() -> list[dict]:
+    """The phrasings of ``data/phrases.toml`` with what each reads (the tests run them)."""
+    text = resources.files(__package__).joinpath("data/phrases.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)["example"]
 
 
 @dataclass(frozen=True)
 class Names:
-    """What a post's names are matched against: state names and ids by state id, and
-    the players by seat."""
+    """What a post's names are matched against: state names, ids and aliases by state
+    id; the players by seat (with their colours, kings and the game master's aliases);
+    who holds each state (to guess a "did you mean")."""
 
-    states: dict[str, str]     # name or id, casefolded -> state id
+    states: dict[str, str]     # name, id or alias, folded -> state id
     labels: dict[str, str]     # state id -> name, for messages
     players: list[str]
+    colours: list[str] = field(default_factory=list)
+    kings: list[str] = field(default_factory=list)
+    aliases: dict[str, int] = field(default_factory=dict)     # folded forum name -> seat
+    owner: dict[str, int] = field(default_factory=dict)       # state id -> seat
+    king_names: tuple[str, ...] = ()                          # every name a king may have
 
     def state(self, text: str) -> str:
-        key = " ".join(text.split()).casefold()
+        key = " ".join(fold(text).split())
         if key in self.states:
             return self.states[key]
         return _fuzzy(text, self.labels, "state")
 
-    def player(self, text: str) -> int:
-        key = " ".join(text.split()).casefold()
+    def seat(self, text: str) -> int | None:
+        """The seat of a post's author: his forum name in any case or spelling of its
+        letters, or a name the game master mapped to him (``gm alias``)."""
+        key = compact(text)
         for i, name in enumerate(self.players):
-            if name.casefold() == key:
+            if compact(name) == key:
                 return i
+        return self.aliases.get(key)
+
+    def player(self, text: str, fuzzy: bool = True) -> int:
+        """A player named in an order: by forum name (any case, diacritics, an alias), by
+        a unique prefix or word of his name ("bjorn", "kitten"), by colour or king; a
+        misspelt name (``fuzzy``) only when one is clearly nearest."""
+        key = compact(text)
+        if not key:
+            raise Unreadable("no player named")
+        if (p := self.seat(text)) is not None:
+            return p
+        for table in (self.colours, self.kings):
+            hits = [i for i, x in enumerate(table) if compact(x) == key]
+            if len(hits) == 1:
+                return hits[0]
+        words = [w for w in fold(text).split() if w not in ("the", "a", "my", "our")]
+        if len(key) >= 3:
+            hits = [i for i, n in enumerate(self.players) if compact(n).startswith(key)
+                    or (len(words) == 1 and len(words[0]) >= 3 and words[0] in fold(n).split())]
+            if len(hits) == 1:
+                return hits[0]
+        if not fuzzy:
+            raise Unreadable(f"unknown player {text!r}")
         return int(_fuzzy(text, {str(i): n for i, n in enumerate(self.players)}, "player"))
 
 
 def _fuzzy(text: str, choices: dict[str, str], what: str) -> str:
     """The key of the choice ``text`` clearly means, or :class:`Unreadable` offering the
-    closest names."""
-    found = process.extract(text, choices, scorer=fuzz.ratio, processor=utils.default_process, limit=3)
+    closest names (``hint``: the closest)."""
+    folded = {k: fold(v) for k, v in choices.items()}
+    found = process.extract(fold(text), folded, scorer=fuzz.ratio, processor=utils.default_process, limit=3)
+    shown = text.strip()
     if not found:
-        raise Unreadable(f"unknown {what} {text!r}")
+        raise Unreadable(f"unknown {what} {shown!r}")
     best = found[0]
-    near = ", ".join(name for name, _, _ in found)
+    near = ", ".join(choices[k] for _, _, k in found)
     if best[1] < GOOD:
-        raise Unreadable(f"unknown {what} {text!r} (closest: {near})")
+        raise Unreadable(f"unknown {what} {shown!r} (closest: {near})", choices[best[2]] if best[1] >= HINT else None)
     if len(found) > 1 and found[1][1] > best[1] - CLEAR:
-        raise Unreadable(f"{what} {text!r} is close to more than one (closest: {near}); write it out")
+        raise Unreadable(f"{what} {shown!r} is close to more than one (closest: {near}); write it out",
+                         choices[best[2]])
     return best[2]
 
 
-def read_order(line: str, names: Names) -> Order:
-    """The order a bold sentence gives, or :class:`Unreadable` saying why not."""
-    text = " ".join(line.split()).rstrip(".!;").strip()
-    if m := GRAIN.match(text):
-        kind = KIND[m.group(2).split()[0].casefold()]
-        return Order(kind, names.state(m.group(3)), int(m.group(1)))
-    if m := MOVE.match(text):
-        grain = int(m.group(1) or 20)
-        if grain != 20:
-            raise Unreadable(f"moving the capital costs 20 grain, not {grain}")
-        return Order("capital", names.state(m.group(2)), 20)
-    if m := NEW_CAPITAL.match(text):
-        return Order("capital", names.state(m.group(1)), 0)
-    if m := TRADE.match(text):
-        kind = "cancel" if (m.group(1) or "").casefold().startswith("cancel") else "trade"
-        return Order(kind, str(names.player(m.group(2))))
-    if m := LEAD.match(text):
-        kind = KIND[m.group(1).split()[0].casefold()]
-        return Order("lead", f"{kind}:{names.state(m.group(2))}")
-    raise Unreadable("not readable as an order (e.g. '10 Grain to Conquer Kent.')")
+# -- words into slots -----------------------------------------------------------------------
+TOKEN = re.compile(r"\d+|[a-z][a-z0-9]*(?:'[a-z]+)?|[(),:\-/&+\"#]")
+SEPARATORS = {",", ":", "-", "/", "&", "+", '"'}
+BULLET = re.compile(r"^\s*(?:[-*•·+>]+|\(?\d{1,2}[.)]|\(?[a-h][.)]|#\d+)\s+")
+SENTENCE = re.compile(r"(?<!\bst)(?<!\bmt)([.!?;]+)(?=\s|$)")
+
+
+@dataclass
+class Slot:
+    kind: str          # a slot of data/phrases.toml, "state", "amount", "kingname", "word", "sep", "(" or ")"
+    value: object
+    text: str          # the words it was read from (folded)
+
+
+def _tokens(text: str) -> list[str]:
+    text = re.sub(r"(\d+)([a-z]+)", r"\1 \2", fold(text))
+    return [t[:-2] if t.endswith("'s") and len(t) > 3 else t for t in TOKEN.findall(text)]
+
+
+def slots(text: str, names: Names) -> list[Slot]:
+    """The words of ``text`` in slots, longest phrase first."""
+    g = grammar()
+    states = {tuple(k.split()): v for k, v in names.states.items()}
+    kings = {tuple(fold(k).split()) for k in (*names.kings, *names.king_names) if k}
+    toks = _tokens(text)
+    out: list[Slot] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        if t == "#":
+            out.append(Slot("filler", None, t))
+            i += 1
+            continue
+        if t in SEPARATORS:
+            out.append(Slot("sep", None, t))
+            i += 1
+            continue
+        if t in "()":
+            out.append(Slot(t, None, t))
+            i += 1
+            continue
+        if t.isdigit() or t in g.numbers:
+            n, used = _number(toks, i, g.numbers)
+            prev = out[-1].text if out else ""
+            counted = prev in ("turn", "sea", "round", "year", "#", "attempt", "try", "no", "part")
+            out.append(Slot("filler" if counted else "amount", n, " ".join(toks[i:i + used])))
+            i += used
+            continue
+        for size in range(min(g.longest + 2, len(toks) - i), 0, -1):
+            key = tuple(toks[i:i + size])
+            if key in states:
+                out.append(Slot("state", states[key], " ".join(key)))
+                break
+            if key in kings:
+                out.append(Slot("kingname", None, " ".join(key)))
+                break
+            if key in g.words:
+                out.append(Slot(g.words[key], None, " ".join(key)))
+                break
+        else:
+            out.append(Slot(_misspelt_verb(t) or "word", None, t))
+            size = 1
+        i += size
+    return out
+
+
+def _misspelt_verb(word: str) -> str | None:
+    """The verb a misspelt word clearly is ("conqeur", "defnd"): one word of five letters
+    or more, not a past tense ("attacked" is no order), close to one verb's synonyms only."""
+    if len(word) < 5 or word.endswith("ed"):
+        return None
+    verbs = {w[0]: slot for w, slot in grammar().words.items() if len(w) == 1 and slot in GRAIN_VERBS
+             and len(w[0]) >= 5}
+    found = process.extract(word, list(verbs), scorer=fuzz.ratio, limit=5)
+    kinds = {verbs[w] for w, score, _ in found if score >= VERB_GOOD}
+    return kinds.pop() if len(kinds) == 1 else None
+
+
+def _number(toks: list[str], i: int, numbers: dict[str, int]) -> tuple[int, int]:
+    t = toks[i]
+    if t.isdigit():
+        return int(t[:4]), 1
+    n = numbers[t]
+    if n >= 20 and n % 10 == 0 and i + 1 < len(toks) and toks[i + 1] in numbers and numbers[toks[i + 1]] < 10:
+        return n + numbers[toks[i + 1]], 2
+    return n, 1
+
+
+# -- sentences into orders ------------------------------------------------------------------
+def sentences(line: str) -> list[tuple[str, bool]]:
+    """A bold line's sentences, each with whether it asks a question; a bullet or list
+    number at the start left out."""
+    line = BULLET.sub("", line, count=1)
+    parts = SENTENCE.split(line)
+    out = []
+    for i in range(0, len(parts), 2):
+        text = parts[i].strip()
+        end = parts[i + 1] if i + 1 < len(parts) else ""
+        if text:
+            out.append((BULLET.sub("", text, count=1), "?" in end))
+    return out
+
+
+def _chunks(items: list[Slot]) -> list[list[Slot]]:
+    """``items`` cut at separators and at "and"/"then"; a bracket's content is one chunk.
+    A chunk after "and" in a sentence about trade routes begins with the "and" (a second
+    partner, not a remark: "Trade with Bob and Carl")."""
+    trade = any(it.kind == "trade" for it in items)
+    chunks: list[list[Slot]] = [[]]
+    depth = 0
+    for it in items:
+        if it.kind == "(":
+            depth += 1
+            chunks.append([])
+        elif it.kind == ")":
+            depth = max(0, depth - 1)
+            chunks.append([])
+        elif it.kind == "sep" or (it.kind == "filler" and it.text in ("and", "then") and not depth):
+            chunks.append([it] if trade and it.text == "and" else [])
+        else:
+            chunks[-1].append(it)
+    return [c for c in chunks if c and not (len(c) == 1 and c[0].text == "and")]
+
+
+def _head(chunk: list[Slot]) -> bool:
+    return any(it.kind in HEADS or it.kind == "lead" for it in chunk)
+
+
+def _remark(chunk: list[Slot]) -> bool:
+    """A part with no verb and no amount, holding a word that is no slot (a partner of a
+    trade route after "and" is none)."""
+    if chunk[0].text == "and" and len(chunk) <= 4 and not any(it.kind == "blocker" for it in chunk):
+        return False
+    return not _head(chunk) and not any(it.kind == "amount" for it in chunk) and \
+        any(it.kind in ("word", "blocker") for it in chunk)
+
+
+def _has(items: list[Slot], *kinds: str) -> bool:
+    return any(it.kind in kinds for it in items)
+
+
+def _groups(chunks: list[list[Slot]]) -> list[list[Slot]]:
+    """The chunks of one order each.  With several orders' verbs, cut before each verb's
+    chunk (a chunk without a verb joins the one before it, the first the next); with one
+    verb or none, cut where a chunk brings a new state or amount to a group that has
+    both already ("Gwent gets 4 for defence, Ergyng 3"; "Suffolk again - 12 grain, and 3
+    to hold Norfolk")."""
+    if sum(1 for c in chunks if _has(c, *HEADS)) < 2:
+        if _has([it for c in chunks for it in c], "trade"):
+            return [[it for c in chunks for it in c]]
+        cut: list[list[Slot]] = [[]]
+        for c in chunks:
+            whole = _has(cut[-1], "state") and _has(cut[-1], "amount")
+            each = any(it.text == "each" for it in cut[-1])
+            if whole and (_has(c, "amount") or (_has(c, "state") and not _has(c, "lead") and not each)):
+                cut.append([])
+            cut[-1] += c
+        return cut
+    groups: list[list[Slot]] = []
+    pending: list[Slot] = []
+    for c in chunks:
+        if any(it.kind in HEADS for it in c):
+            groups.append(pending + c)
+            pending = []
+        elif groups:
+            groups[-1] += c
+        else:
+            pending += c
+    return groups
+
+
+def order_like(items: list[Slot]) -> bool:
+    kinds = {it.kind for it in items}
+    return bool(kinds & {*HEADS, "lead"}) or ("amount" in kinds and bool(kinds & {"unit", "state"}))
+
+
+def read_sentence(text: str, names: Names, seat: int | None = None, question: bool = False) -> list[Order]:
+    """The orders one sentence gives (none for chatter), or :class:`Unreadable` for an
+    order-like sentence that does not read."""
+    items = slots(text, names)
+    if not order_like(items):
+        return []
+    chunks = [c for c in _chunks(items) if not _remark(c)]
+    kept = [it for c in chunks for it in c]
+    if not order_like(kept):
+        return []
+    if question:
+        raise Unreadable("a question, not an order")
+    if any(it.kind == "blocker" for it in kept):
+        words = ", ".join(sorted({it.text for it in kept if it.kind == "blocker"}))
+        raise Unreadable(f"a remark, not an order (a negation, a condition or a report: {words!r})")
+    orders: list[Order] = []
+    failed: Unreadable | None = None
+    groups = _groups(chunks)
+    for k, group in enumerate(groups[1:], 1):
+        if not _has(group, "amount", *HEADS, "lead"):       # "10 grain to conquer Kent and Sussex"
+            states = [it.value for g in groups[:k + 1] for it in g if it.kind == "state"]
+            raise Unreadable(f"names two states ({', '.join(names.labels[x] for x in dict.fromkeys(states))}); "
+                             "one order a line")
+    for k, group in enumerate(groups):
+        if orders and not any(it.kind == "state" for it in group) and not _word_run(group):
+            named = orders[-1].target.rpartition(":")[2]
+            if named in names.labels:           # "12 grain investment in Kent, 4 to defend"
+                group = [*group, Slot("state", named, named)]
+        if k and not _has(group, *GRAIN_VERBS, "capital", "trade", "lead") and _has(groups[k - 1], *GRAIN_VERBS):
+            verb = next(it for it in groups[k - 1] if it.kind in GRAIN_VERBS)
+            group = [*group, verb]              # "Gwent gets 4 for defence, Ergyng 3"
+        try:
+            orders += _read_group(group, names, seat)
+        except Unreadable as exc:
+            failed = failed or exc
+    if failed is not None:
+        failed.orders = orders                  # the sentence's other orders still read
+        raise failed
+    return orders
+
+
+def _from_removed(group: list[Slot]) -> list[Slot]:
+    """The group without "from STATE" (where an attack starts: not its target)."""
+    out: list[Slot] = []
+    for it in group:
+        if it.kind == "state" and out and out[-1].text == "from":
+            out.pop()
+            continue
+        out.append(it)
+    return out
+
+
+def _state_of(group: list[Slot], names: Names, verb: str, amount: int | None) -> str:
+    ids = list(dict.fromkeys(it.value for it in group if it.kind == "state"))
+    if len(ids) > 1:
+        raise Unreadable(f"names two states ({', '.join(names.labels[x] for x in ids)}); one order a line")
+    if ids:
+        return ids[0]
+    run = _word_run(group)
+    if not run:
+        raise Unreadable(f"no state named for the {verb}", missing="state")
+    try:
+        return names.state(run)
+    except Unreadable as exc:
+        hint = exc.hint and amount is not None and verb in VERB_TEXT and \
+            f"{amount} Grain to {VERB_TEXT[verb]} {exc.hint}."
+        raise Unreadable(str(exc), hint or None) from None
+
+
+def _word_run(group: list[Slot]) -> str:
+    """The longest run of words that fill no slot (up to three): a misspelt name."""
+    best: list[str] = []
+    cur: list[str] = []
+    for it in (*group, Slot("end", None, "")):
+        if it.kind == "word":
+            cur.append(it.text)
+        else:
+            if len(cur) > len(best):
+                best = cur
+            cur = []
+    return " ".join(best[:3]).title()
+
+
+def _amount(group: list[Slot]) -> int | None:
+    amounts = list(dict.fromkeys(it.value for it in group if it.kind == "amount"))
+    if len(amounts) > 1:
+        raise Unreadable(f"two amounts ({', '.join(map(str, amounts))}); one order a line")
+    return amounts[0] if amounts else None
+
+
+def _loose(group: list[Slot], used: str = "") -> None:
+    words = [it.text for it in group if it.kind == "word" and it.text not in used.casefold().split()]
+    if len(words) > LOOSE:
+        raise Unreadable(f"words that are no part of an order: {' '.join(words)!r}")
+
+
+def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order]:
+    group = _from_removed(group)
+    kinds = [it.kind for it in group]
+    if "trade" in kinds:
+        return _trade(group, names)
+    if _paired(group, next((k for k in kinds if k in GRAIN_VERBS), "")) and any(k in GRAIN_VERBS for k in kinds):
+        return _paired(group, next(k for k in kinds if k in GRAIN_VERBS))
+    amount = _amount(group)
+    if "capital" in kinds:
+        state = _state_of(group, names, "capital", None)
+        free = "new" in kinds and "move" not in kinds
+        if amount not in (None, 0, 20):
+            raise Unreadable(f"moving the capital costs 20 grain, not {amount}",
+                             f"Move Capital to {names.labels[state]}.")
+        _loose(group)
+        return [Order("capital", state, 0 if free or amount == 0 else 20)]
+    verbs = list(dict.fromkeys(k for k in kinds if k in GRAIN_VERBS))
+    lead = "lead" in kinds
+    if len(verbs) > 1:
+        raise Unreadable(f"two orders ({' and '.join(verbs)}) in one sentence; one a line")
+    if not verbs:
+        if lead and amount is None:
+            named = any(it.kind == "state" for it in group) or _word_run(group)
+            state = _state_of(group, names, "lead", None) if named else "?"
+            _loose(group)
+            return [Order("lead", f"?:{state}")]
+        paired = _paired(group, "conquer")
+        if paired and seat is not None and all(names.owner.get(o.target) != seat for o in paired):
+            return paired
+        state = _state_of(group, names, "order", None)
+        if _implied_attack(group, names, seat, state, amount):
+            return [Order("conquer", state, amount)] + ([Order("lead", f"conquer:{state}")] if lead else [])
+        guess = "defend" if seat is not None and names.owner.get(state) == seat else "conquer"
+        raise Unreadable("no order word (conquer, defend or invest)",
+                         f"{amount} Grain to {VERB_TEXT[guess]} {names.labels[state]}." if amount else None)
+    verb = verbs[0]
+    paired = _paired(group, verb)
+    if paired:
+        return paired
+    state = _state_of(group, names, verb, amount)
+    if amount is None:
+        if lead:
+            _loose(group)
+            return [Order("lead", f"{verb}:{state}")]
+        raise Unreadable(f"no grain amount for the {verb} of {names.labels[state]}")
+    _loose(group, _word_run(group) if not any(it.kind == "state" for it in group) else "")
+    out = [Order(verb, state, amount)]
+    if lead:
+        out.append(Order("lead", f"{verb}:{state}"))
+    return out
+
+
+def _paired(group: list[Slot], verb: str) -> list[Order]:
+    """One verb for several states: "Attack Sussex (5 grain) and Surrey (5 grain)" (as many
+    amounts as states, in order) or "5 grain each to Sussex and Surrey" (one amount,
+    "each"); none otherwise."""
+    ids = list(dict.fromkeys(it.value for it in group if it.kind == "state"))
+    amounts = [it.value for it in group if it.kind == "amount"]
+    if len(ids) < 2 or "lead" in {it.kind for it in group} or any(it.kind == "word" for it in group):
+        return []
+    if len(amounts) == len(ids):
+        return [Order(verb, x, a) for x, a in zip(ids, amounts)]
+    if len(amounts) == 1 and any(it.text == "each" for it in group):
+        return [Order(verb, x, amounts[0]) for x in ids]
+    return []
+
+
+def _implied_attack(group: list[Slot], names: Names, seat: int | None, state: str, amount: int | None) -> bool:
+    """Grain for a state the writer does not hold, with no verb and no stray word ("All
+    10 grain on Brega!", "Holderness, attempt #2: 10 grain"): the only order that spends
+    grain on another's state is an attack."""
+    return (amount is not None and seat is not None and names.owner.get(state) != seat
+            and not any(it.kind == "word" for it in group))
+
+
+def _trade(group: list[Slot], names: Names) -> list[Order]:
+    """Trade routes with the players named after "with" ("Trade with Bob and Carl"), each
+    by the longest run of words naming one; words after them are a remark ("accepted!")."""
+    kinds = [it.kind for it in group]
+    kind = "cancel" if "cancel" in kinds else "trade"
+    after = next((i for i in range(len(group) - 1, -1, -1) if group[i].text == "with"), None)
+    span = group[after + 1:] if after is not None else [it for it in group if it.kind not in ("trade", "cancel")]
+    words = [it for it in span if not (it.kind == "filler" and it.text != "the")]
+    if not words:
+        raise Unreadable("a trade route with whom?")
+    seats: list[int] = []
+    k = 0
+    while k < len(words):
+        for n in range(len(words) - k, 0, -1):
+            part = words[k:k + n]
+            try:
+                seats.append(_partner(part, names))
+                k += n
+                break
+            except Unreadable:
+                continue
+        else:
+            k += 1
+    if not seats or len(words) - sum(1 for _ in seats) > LOOSE + len(seats) * 3:
+        text = " ".join(it.text for it in words)
+        try:
+            seats = [names.player(text)]
+        except Unreadable as exc:
+            raise Unreadable(str(exc).replace(repr(text), repr(text.title())),
+                             exc.hint and f"{'Cancel ' if kind == 'cancel' else ''}Trade Route with {exc.hint}.") from None
+    return [Order(kind, str(p)) for p in dict.fromkeys(seats)]
+
+
+def _partner(part: list[Slot], names: Names) -> int:
+    """The player a run of words names exactly: his name, colour or king, or a state he
+    holds (one word)."""
+    if len(part) == 1 and part[0].kind == "state" and part[0].value in names.owner:
+        return names.owner[part[0].value]
+    return names.player(" ".join(it.text for it in part), fuzzy=False)
+
+
+def read_lines(lines: list[str], names: Names, seat: int | None = None) -> list[tuple[int, str, list[Order] | Unreadable]]:
+    """Every sentence of a post's bold ``lines`` read: (line index, text, its orders or
+    why not).  An order cut in two by a full stop or a line break ("Attack Kent! 10
+    grain!", "10 Grain to" / "Conquer Kent") is read whole: a sentence that does not read
+    is read again with the next one, and taken so when that reads; one lacking only its
+    state takes the one state of the chatter just before it ("Ayr. 10 grain. Go.")."""
+    units = [(i, text, q) for i, line in enumerate(lines) for text, q in sentences(line)]
+    out: list[tuple[int, str, list[Order] | Unreadable]] = []
+    k = 0
+    while k < len(units):
+        i, text, q = units[k]
+        try:
+            out.append((i, text, read_sentence(text, names, seat, q)))
+        except Unreadable as exc:
+            after = _after_state(units[k - 1][1], text, q, names, seat) \
+                if exc.missing == "state" and k and out and out[-1][2] == [] else None
+            joined = None if exc.orders or after else _joined(units, k, names, seat)
+            if after is not None:
+                out.append((i, after[0], after[1]))
+            elif joined is not None:
+                out.append((i, joined[0], joined[1]))
+                k += 1
+            else:
+                out.append((i, text, exc))
+                if exc.orders:
+                    out.append((i, text, exc.orders))
+        k += 1
+    return out
+
+
+def _after_state(before: str, text: str, question: bool, names: Names, seat: int | None):
+    """``text`` read with the one state the chatter before it names ("Ayr. 10 grain.
+    Go.", "Gloucester is next. 8 grain, …")."""
+    states = list(dict.fromkeys(it.value for it in slots(before, names) if it.kind == "state"))
+    if len(states) != 1:
+        return None
+    joined = f"{names.labels[states[0]]}, {text}"
+    try:
+        orders = read_sentence(joined, names, seat, question)
+    except Unreadable:
+        return None
+    return (joined, orders) if orders else None
+
+
+def _joined(units, k: int, names: Names, seat: int | None):
+    if k + 1 >= len(units):
+        return None
+    text = f"{units[k][1].rstrip(' ,:-')}, {units[k + 1][1]}"
+    try:
+        orders = read_sentence(text, names, seat, units[k + 1][2])
+    except Unreadable:
+        return None
+    return (text, orders) if orders else None
+
+
+def read_order(line: str, names: Names, seat: int | None = None) -> Order:
+    """The one order a bold sentence gives, or :class:`Unreadable` saying why not."""
+    orders = []
+    for _, _, got in read_lines([line], names, seat):
+        if isinstance(got, Unreadable):
+            raise got
+        orders += got
+    if not orders:
+        raise Unreadable("not readable as an order (e.g. '10 Grain to Conquer Kent.')")
+    return orders[0]
+
+
+def canonical(order: Order, names: Names) -> str:
+    """``order`` in the rules post's words: "10 Grain to Conquer Kent."."""
+    if order.kind in VERB_TEXT:
+        return f"{order.grain} Grain to {VERB_TEXT[order.kind]} {names.labels[order.target]}."
+    if order.kind == "capital":
+        return (f"Move Capital to {names.labels[order.target]}." if order.grain else
+                f"New Capital: {names.labels[order.target]}.")
+    if order.kind in ("trade", "cancel"):
+        return f"{'Cancel ' if order.kind == 'cancel' else ''}Trade Route with {names.players[int(order.target)]}."
+    what, _, state = order.target.partition(":")
+    return f"King leads the {'Attack on' if what == 'conquer' else 'Defence of'} {names.labels[state]}."

@@ -31,9 +31,10 @@ class Problem:
 
 
 def review_post(s: "BRState", p: int, orders: list[Order]) -> tuple[list[Order], list[Problem]]:
-    """The orders of ``p``'s post the game takes, and a :class:`Problem` for each other.
-    A free capital declaration is taken first, as the order form asks it first."""
-    ranked = sorted(enumerate(orders), key=lambda io: not (io[1].kind == "capital" and io[1].grain == 0))
+    """The orders of ``p``'s post the game takes, in the order the form takes them
+    (:func:`_rank`: a king's lead after the order it leads), and a :class:`Problem` for
+    each other."""
+    ranked = sorted(enumerate(orders), key=lambda io: _rank(io[1]))
     c = s.clone()
     accepted: list[tuple[int, Order]] = []
     problems: list[Problem] = []
@@ -46,7 +47,13 @@ def review_post(s: "BRState", p: int, orders: list[Order]) -> tuple[list[Order],
             continue
         c = trial
         accepted.append((i, order))
-    return [o for _, o in sorted(accepted, key=lambda io: io[0])], sorted(problems, key=lambda x: x.index)
+    return [o for _, o in accepted], sorted(problems, key=lambda x: x.index)
+
+
+def _rank(order: Order) -> int:
+    """A free capital first (the form asks it first), a king's lead last (it names an
+    order of the post, wherever the post wrote it)."""
+    return 0 if order.kind == "capital" and order.grain == 0 else 2 if order.kind == "lead" else 1
 
 
 def reason(c: "BRState", p: int, order: Order) -> str:
@@ -82,8 +89,8 @@ def reason(c: "BRState", p: int, order: Order) -> str:
         cost = invest_cost(c, p, x)
         if not invest_room(c, x):
             return f"{name} already yields the most a state can, {c.tables.n['max_output']}"
-        if order.grain % cost:
-            return f"investing in {name} goes by {cost} grain a point"
+        if order.grain < cost:
+            return f"{order.grain} grain buys no point: investing in {name} goes by {cost} grain a point"
         if order.grain // cost > invest_room(c, x):
             return f"{name} can gain {invest_room(c, x)} points at most (output at most {c.tables.n['max_output']})"
     return _grain_reason(c, order.grain, 0, left)
@@ -93,8 +100,8 @@ def _grain_reason(c: "BRState", grain: int, prep: int, left: int) -> str:
     cap = c.tables.n["max_order"]
     if grain <= prep:
         return f"{grain} grain is too little: {prep} go to preparations" if prep else "an order needs some grain"
-    if grain - prep > cap:
-        return f"{grain - prep} grain to fight is over {cap}"
+    if grain > cap:
+        return f"{grain} grain is over {cap}" + (f" (the {prep} of preparation count in it)" if prep else "")
     if grain > left:
         return f"{grain} grain is more than the {left} you have left"
     return "the order form does not offer it"
@@ -133,4 +140,9 @@ def _lead_reason(c: "BRState", p: int, order: Order) -> str:
         return f"King {c.king_name[p]} is a coward and cannot lead"
     if c.lead[p] is not None:
         return f"King {c.king_name[p]} leads one order a turn"
-    return f"no order {order.target!r} in the post for the king to lead"
+    kind, _, state = order.target.partition(":")
+    if state == "?":
+        return "no attack or defence written before it for the king to lead"
+    what = "attack on" if kind == "conquer" else "defence of"
+    name = c.board.states[c.board.index[state]].name if state in c.board.index else state
+    return f"no {what} {name} in the post for the king to lead"

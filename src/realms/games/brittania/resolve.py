@@ -60,6 +60,7 @@ def resolve(s: "BRState") -> None:
     for p in range(s.n):
         s.grain[p] -= s.committed(p)
     capitals = list(s.capital)
+    traits = [list(t) for t in s.king_traits]
     for p in range(s.n):
         for kind, target, grain in s.orders[p]:
             if kind == "capital":
@@ -68,7 +69,7 @@ def resolve(s: "BRState") -> None:
     for p in range(s.n):
         for kind, target, grain in s.orders[p]:
             if kind == "invest":
-                invest(s, p, target, grain, capitals[p])
+                invest(s, p, target, grain, capitals[p], traits[p])
     update_routes(s)
     eliminate(s)
     kingdoms(s)

@@ -27,6 +27,10 @@ def setup(s: "BRState") -> None:
     s.then(*frames, ("turn",))
 
 
+#: the answer to ``br.newcomer`` leaving the colour free this turn (BR-Q30)
+NOBODY = "nobody"
+
+
 def _free_states(s: "BRState") -> list[str]:
     return [st.id for st in s.board.states if s.owner[st.index] == INDEPENDENT]
 
@@ -108,12 +112,18 @@ def newcomer(s: "BRState", p: int) -> Decision | None:
         s.out_for_good[p] = True
         s.log("newcomer", f"No independent state is left: {s.colours[p]} stays out of the game.", player=p)
         return None
-    return Decision(p, "br.newcomer", free, f"{s.names[p]}: as a newcomer in {s.colours[p]}, pick an independent state.",
-                    "INTRODUCTION", _state_label(s))
+    label = _state_label(s)
+    return Decision(p, "br.newcomer", [*free, NOBODY], f"{s.names[p]}: as a newcomer in {s.colours[p]}, pick an independent state.",
+                    "INTRODUCTION", lambda k: "Nobody takes the colour this turn" if k == NOBODY else label(k))
 
 
 @STEPS.on_answer("newcomer")
 def newcomer_answer(s: "BRState", player: int, key: str, p: int) -> None:
+    """A newcomer's starting state, or :data:`NOBODY`: "another *can* take their color", so
+    a colour nobody takes stays free this turn and is offered again the next."""
+    if key == NOBODY:
+        s.log("newcomer", f"Nobody takes the {s.colours[p]} colour this turn.", player=p)
+        return
     s.log("newcomer", f"A newcomer takes the {s.colours[p]} colour.", player=p)
     take_start(s, p, s.board.index[key])
     s.then(("king_trait", p), ("king_name", p))

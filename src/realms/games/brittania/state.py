@@ -19,7 +19,7 @@ from realms.core.engine import Field, GameState, copy_lists
 from realms.core.events import EVERYONE, Event
 
 from .board import Board, load_board
-from .steps import STEPS
+from .steps import GAME_ID, STEPS
 from .tables import Tables, load_tables
 
 INDEPENDENT = -1
@@ -31,7 +31,7 @@ def _pairs(value: list) -> list:
 
 
 class BRState(GameState):
-    GAME_ID = "brittania"
+    GAME_ID = GAME_ID
     STEPS = STEPS
     #: static data and names are shared by clones and left out of the hash; the king's
     #: three lists are hashed together under "king"
@@ -49,6 +49,7 @@ class BRState(GameState):
         Field("picking", list, lambda s: _pairs(s.picking)), Field("done", list),
         Field("lead", list, lambda s: _pairs(s.lead)),
         Field("over"), Field("winners", list), Field("victory"),
+        Field("orders_from", snap=False),
     )
 
     def __init__(self, options: dict, seed: int) -> None:
@@ -63,6 +64,9 @@ class BRState(GameState):
         start = self.tables.n
         self.turn = 0
         self.phase = "setup"
+        #: the number of answers when this turn's orders opened: the answers after it are
+        #: a turn not yet resolved (``Game.open_from``)
+        self.orders_from = 0
         self.owner = [INDEPENDENT] * k
         self.output = [start["start_output"]] * k
         self.grain = [start["start_grain"]] * n

@@ -2,4 +2,7 @@
 
 from realms.core.engine import Steps
 
-STEPS = Steps("brittania")
+#: The game's id: its name in the registry, in records and on the command line.
+GAME_ID = "brittania"
+
+STEPS = Steps(GAME_ID)

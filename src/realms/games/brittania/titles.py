@@ -99,10 +99,12 @@ def empire(s: "BRState") -> bool:
 def economic_victory(s: "BRState") -> None:
     """After the last turn: "Grain from your States only is multiplied by amount of
     KINGDOM-type States you own. The Player with highest score is declared winner";
-    equal scores share the victory (BR-Q18)."""
+    equal best scores share the victory, among the players still in the game, even when
+    every score is 0 (BR-Q18)."""
     scores = [s.economic_score(p) for p in range(s.n)]
-    best = max(scores)
-    s.winners = [p for p in range(s.n) if scores[p] == best] if best > 0 else []
+    alive = [p for p in range(s.n) if s.alive[p]]
+    best = max((scores[p] for p in alive), default=0)
+    s.winners = [p for p in alive if scores[p] == best]
     s.victory = "economic"
     s.log("economic-victory", "Economic victory: " + ", ".join(f"{s.names[p]} {scores[p]}" for p in range(s.n))
           + (f"; {' and '.join(s.names[p] for p in s.winners)} win{'s' if len(s.winners) == 1 else ''}."

@@ -15,6 +15,7 @@ from .bots.levels import LEVELS
 from .invariants import INVARIANTS
 from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, check_options
 from .state import HBState
+from .steps import GAME_ID
 
 
 def _hidden(state: HBState, player: int | None) -> list:
@@ -30,7 +31,7 @@ def _draw(state: HBState | None, options: dict) -> str:
 
 
 GAME = Game(
-    id="hy-breasil",
+    id=GAME_ID,
     name="Hy Breasil",
     rank=0,  # the flagship: first in the lists, and the game the lobby opens on
     min_players=MIN_PLAYERS,

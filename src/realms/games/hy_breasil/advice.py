@@ -25,7 +25,7 @@ from functools import lru_cache
 
 from realms.core.decision import Decision
 
-from .board import Board, load_board
+from .board import DEFAULT_MAP, Board, load_board
 from .odds import TABLE_UNITS, Battle, OddsError, OddsResult, monte_carlo_battle, solve_battle
 from .tables import TERRAINS, load_tables
 
@@ -224,7 +224,7 @@ def warm() -> None:
     Religious fervour, at the default token set size), and load the bundled board: a
     server calls this at start-up so that its first games do not wait ~100 ms for them
     inside a request (races, cities and other set sizes warm on first use)."""
-    load_board("hy-breasil")
+    load_board(DEFAULT_MAP)
     size = min(load_tables().default_set_size, EXACT_UNITS)
     for terrain in TERRAINS:
         for fervour in (False, True):

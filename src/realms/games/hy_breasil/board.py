@@ -15,6 +15,8 @@ from realms.core.mapgraph import MapGraph, load_map, parse_map
 from .tables import TERRAINS, Tables, load_tables
 
 MAPS = Path(__file__).parent / "data" / "maps"
+#: The bundled map a game is played on unless its options name another.
+DEFAULT_MAP: Final = "hy-breasil"
 
 #: no nation: an area nobody holds, a nation without a capital or a master, no nation drawn
 EMPTY: Final = -1  # Final: compiled, a constant in place, not a module global looked up
@@ -79,7 +81,7 @@ def map_name(options: dict) -> str:
     it is set (not 0), else the bundled map or file that ``map`` names.  Views carry it,
     so whatever reads a view (bots, advice) loads the same board."""
     seed = options.get("map_seed") or 0
-    return f"{SEEDED}{seed}" if seed else options.get("map", "hy-breasil")
+    return f"{SEEDED}{seed}" if seed else options.get("map", DEFAULT_MAP)
 
 
 @lru_cache(maxsize=8)

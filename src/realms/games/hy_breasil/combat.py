@@ -76,7 +76,7 @@ def outcome_keys(unhurt: int, wounded: int, hits: int) -> tuple[str, ...]:
 
 #: :func:`outcome_keys`' answers by unhurt, wounded and hits packed in an int (a dict,
 #: not ``lru_cache``: compiled, a call through the cache's wrapper costs ~1k
-#: instructions, and a tuple key ~500 more, issue 19)
+#: instructions, and a tuple key ~500 more)
 _KEYS: Final[dict[int, tuple[str, ...]]] = {}
 
 #: an outcome key's (unhurt, wounded), for every key :func:`outcome_keys` has made
@@ -317,7 +317,7 @@ def _hold_removals(s: "HBState") -> list:
     HB-Q25) reads "vanished" after the battle that caused it.  (Watchers saw them when
     they were logged; only the order of the lines changes.)"""
     events = s.events
-    fallen = []
+    fallen: list = []
     for i in range(len(events) - 1, -1, -1):
         e = events[i]
         if e.kind == "battle":
@@ -455,6 +455,7 @@ def _battle_end(s: "HBState", nid: int) -> None:
             s.log("city-captured", f"{s.Who(att)} capture the city of {b.names[area]}.", nation=nid,
                   area=b.ids[area])
     elif bt[DU] + bt[DW]:
+        assert dfd is not None, "defenders left are a nation's"
         text = f"{s.Who(dfd)} hold {b.names[area]} with {units(bt[DU] + bt[DW])} left."
         winner = "defender"
     else:

@@ -53,7 +53,7 @@ def territories_in(own: int, nbr: tuple[int, ...], memo: dict[int, list[int]]) -
         comps.append(comp)
         rest &= ~comp
     if len(memo) > 4_096:  # a bigger memo saves few flood fills and costs the garbage
-        memo.clear()       # collector's full passes more (issue 19: 12% of the time at 200,000)
+        memo.clear()       # collector's full passes more (12% of the time at 200,000)
     memo[own] = comps
     return comps
 

@@ -49,7 +49,7 @@ def membership(s: "HBState") -> None:
     if not joiners and not orphans:
         return
     s.redistributing = True
-    frames = []
+    frames: list[tuple] = []
     for p in joiners:
         frames.append(("newcomer", p))
     frames += [("assign", nid, ()) for nid in orphans]

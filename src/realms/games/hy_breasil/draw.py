@@ -15,7 +15,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from realms.core.mapsvg import render_svg
 
-from .board import load_board
+from .board import DEFAULT_MAP, load_board
 from .state import EMPTY, HBState
 
 #: pale terrain fills; the texture patterns are drawn over them
@@ -74,7 +74,7 @@ def _ink(colour: str) -> str:
     return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#ffffff"
 
 
-def draw(state: HBState | None = None, map_name: str = "hy-breasil") -> str:
+def draw(state: HBState | None = None, map_name: str = DEFAULT_MAP) -> str:
     """SVG of the map (terrain), or of ``state``: areas in their nation's colour."""
     if state is None:
         graph = load_board(map_name).graph

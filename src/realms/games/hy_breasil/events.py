@@ -218,10 +218,12 @@ def reinforcements(s: "HBState", nid: int) -> None:
     sea of the nation it came from.
     """
     n = s.nations[nid]
+    start_sea = n.start_sea
+    assert start_sea is not None, "a nation in play has its starting sea (§6.1)"
     roll = s.dice.d6()
     count = min(roll, n.pool)
-    s.add_units(n, n.start_sea, count)
-    sea = s.board.names[n.start_sea]
+    s.add_units(n, start_sea, count)
+    sea = s.board.names[start_sea]
     text = (f"Reinforcements: {count} more {'unit' if count == 1 else 'units'} of the {n.name} "
             f"{verb(count, 'arrive', 'arrives')} in {sea}." if count else
             f"No reinforcements reach the {n.name}: every unit is in use.")

@@ -43,6 +43,7 @@ from functools import lru_cache
 import numpy as np
 
 from .combat import hit_outcomes
+from .steps import GAME_ID
 from .tables import RACES, TERRAINS, Tables, load_tables
 
 POLICIES = ("greedy", "best")
@@ -116,11 +117,6 @@ class Battle:
                 f"policy 'best' is solved over every unhurt/wounded split and takes at most "
                 f"{MAX_BEST_UNITS} units a side, got {max(self.attackers, self.defenders)}"
             )
-
-    def with_sizes(self, attackers: int, defenders: int) -> "Battle":
-        d = asdict(self)
-        d.update(attackers=attackers, defenders=defenders, attackers_wounded=0, defenders_wounded=0)
-        return Battle(**d)
 
     @property
     def attacker_start(self) -> tuple[int, int, int]:
@@ -219,7 +215,7 @@ class OddsResult:
 
     def to_json(self) -> dict:
         out = {
-            "game": "hy-breasil",
+            "game": GAME_ID,
             "method": self.method,
             **{k: v for k, v in asdict(self.battle).items()},
             "attacker_wins": self.attacker_wins,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from realms.core.options import Option, OptionError
 
-from .board import MAPS
+from .board import DEFAULT_MAP, MAPS
 from .tables import load_tables
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -17,7 +17,6 @@ VARIANTS = ("continuous", "random-scoring")           # §10, §11
 #: the largest VP target and set size a game may ask for (bounds on the work a game is)
 MAX_VP_TARGET = 1000
 MAX_SET_SIZE = 40
-DEFAULT_MAP = "hy-breasil"
 #: the largest seed of a generated island (``map_seed``)
 MAX_MAP_SEED = 2**31 - 1
 

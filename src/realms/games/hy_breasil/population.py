@@ -39,18 +39,10 @@ def _pips(s: "HBState", n: "Nation", areas: list[int]) -> int:
     return total
 
 
-def new_units(s: "HBState", n: "Nation") -> int:
-    """§6.2: one unit per 7 PIPs, limited by unused tokens and one per occupied area.
-
-    §9.3.1 Food preservation adds the PIPs saved last turn (RULINGS HB-Q38: also under
-    Famine) and saves up to 6 of those left unused, whatever the reason they were.
-    """
-    return _new_units(s, n, pips(s, n) + n.saved, len(s.land_areas(n)))
-
-
 def _new_units(s: "HBState", n: "Nation", total: int, areas: int) -> int:
-    """:func:`new_units` of the nation with ``total`` PIPs (saved ones included) in
-    ``areas`` areas."""
+    """§6.2: one unit per 7 PIPs (``total``: §9.3.1 Food preservation adds the PIPs saved
+    last turn, RULINGS HB-Q38: also under Famine), limited by unused tokens and one per
+    occupied area (``areas``)."""
     return min(min(total // s.tables.pips_per_unit, n.pool), areas)
 
 

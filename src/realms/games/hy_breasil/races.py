@@ -38,9 +38,10 @@ def first_turn_races(s: "HBState") -> frozenset[str]:
 
 def combat_bonus(s: "HBState", n: "Nation | None", area: int) -> int:
     """§9.1: +1 to a troll's dice in hills, a hogman's in forest, attacking or defending."""
-    if not s.races_on or n is None or n.race is None:
+    terrain = s.board.terrain[area]
+    if not s.races_on or n is None or n.race is None or terrain is None:
         return 0
-    return s.tables.races[n.race].combat_bonus.get(s.board.terrain[area], 0)
+    return s.tables.races[n.race].combat_bonus.get(terrain, 0)
 
 
 def ignores(s: "HBState", n: "Nation", event: str) -> bool:
@@ -55,6 +56,7 @@ def plague_immune(s: "HBState", n: "Nation") -> bool:
 
 def area_pips(s: "HBState", n: "Nation", area: int) -> int:
     """§6.2 PIPs of ``area`` for ``n``, with its race's own values (§9.1)."""
-    if s.races_on and n.race is not None:
-        return s.tables.races[n.race].pips[s.board.terrain[area]]
+    terrain = s.board.terrain[area]
+    if s.races_on and n.race is not None and terrain is not None:
+        return s.tables.races[n.race].pips[terrain]
     return s.board.pips[area]

@@ -15,7 +15,7 @@ from realms.core.engine import Field, GameState, copy_optional_list
 from realms.core.events import EVERYONE, Event
 
 from .board import EMPTY, Board, load_board, map_name
-from .steps import STEPS
+from .steps import GAME_ID, STEPS
 from .tables import Tables
 
 
@@ -102,7 +102,7 @@ class Nation:
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # the odds calculator counts its rounds
 class HBState(GameState):
-    GAME_ID = "hy-breasil"
+    GAME_ID = GAME_ID
     STEPS = STEPS
     FIELDS = (
         # static for the game: shared by clones, not hashed (the options say them)
@@ -121,7 +121,7 @@ class HBState(GameState):
         Field("moved", dict, lambda s: sorted(s.moved.items())),
         Field("contested"), Field("asked", None, lambda s: sorted(s.asked)),
         Field("battle", copy_optional_list), Field("over"),
-        # civil war's best splits for the position it was worked out for (civil_war.py)
+        # civil war's fewest groups for the position it was worked out for (civil_war.py)
         Field("_split_cache", lambda cache: None, snap=False),
         # :meth:`who`'s phrases by nation name, shared by clones (names never change)
         Field("_who_texts", snap=False),
@@ -165,7 +165,7 @@ class HBState(GameState):
         self.asked: frozenset[int] = frozenset()
         self.battle: list[int] | None = None
         self.over = False
-        self._split_cache: tuple[tuple[int, int, int], list[int]] | None = None
+        self._split_cache: tuple[tuple[int, int, int], int] | None = None
         self._who_texts: dict[str, tuple[str, ...]] = {}
         self.start(("turn",))
 
@@ -281,7 +281,7 @@ class HBState(GameState):
     def log_data(self, kind: str, text: str, data: dict, audience: "tuple[int, ...] | None" = EVERYONE) -> None:
         """:meth:`log` with its data as a dict, for callers that hold one: compiled, a call
         spreading a dict (``log(..., **data)``) goes through Python's calling convention
-        (~4k instructions, issue 19), where this one is a direct call."""
+        (~4k instructions), where this one is a direct call."""
         events = self.events
         if events:
             last = events[-1]
@@ -297,13 +297,10 @@ class HBState(GameState):
         else:  # a watcher's tap (sim.stats), whose append is its own
             events.append(event)
 
-    def amend(self, kind: str, text: str, **data) -> bool:
-        """Rewrite the last event if it is of ``kind`` (a line that grows as the nation
-        goes on, such as the areas it takes); False if the last event is another."""
-        return self.amend_data(kind, text, data)
-
     def amend_data(self, kind: str, text: str, data: dict) -> bool:
-        """:meth:`amend` with its data as a dict (a direct call, see :meth:`log_data`)."""
+        """Rewrite the last event if it is of ``kind`` (a line that grows as the nation
+        goes on, such as the areas it takes); False if the last event is another.  The data
+        as a dict: a direct call, see :meth:`log_data`."""
         events = self.events
         if not events or events[-1].kind != kind or events[-1].turn != self.turn:
             return False

@@ -2,4 +2,7 @@
 
 from realms.core.engine import Steps
 
-STEPS = Steps("hy-breasil")
+#: The game's id: its name in the registry, in records and on the command line.
+GAME_ID = "hy-breasil"
+
+STEPS = Steps(GAME_ID)

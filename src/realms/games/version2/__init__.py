@@ -15,6 +15,7 @@ from .invariants import INVARIANTS
 from .missions import hidden
 from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, check_options
 from .state import V2State
+from .steps import GAME_ID
 
 
 def _bots() -> dict:
@@ -24,7 +25,7 @@ def _bots() -> dict:
 
 
 GAME = Game(
-    id="version2",
+    id=GAME_ID,
     name="version²",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,

@@ -3,7 +3,7 @@ down (2.3.5), unit move (2.3.3) and attack (2.3.4) open to him now, plus ending 
 
 They are found in one pass over the player's fields and kept as :class:`RunKeys`: runs
 of options whose key strings are made only when read, so a bot that answers by index
-never builds the hundred strings it does not use (the engine's speed target, issue 15).
+never builds the hundred strings it does not use (the engine's speed target).
 Order: ``end``, then per field in board order its recruits, build or pull, and moves,
 then the attacks by target.
 """

@@ -1,5 +1,5 @@
 """Invariants the conformance kit checks after every answer of every version² game
-(issue 15): treasure never negative, no unit on the sea, units only where they may be
+treasure never negative, no unit on the sea, units only where they may be
 outside a battle, at most one warehouse per field and none on fords, a turn's production
 equal to the sum of the fields, capitols on their owners' fields, and no mission in the
 chronicle while the game runs."""

@@ -22,7 +22,7 @@ from realms.core.events import EVERYONE, Event
 
 from .board import TERRAINS, Board, load_board
 from .rules import ARM_LETTER, ARMS, Rules, load_rules
-from .steps import STEPS
+from .steps import GAME_ID, STEPS
 
 NOBODY = -1
 
@@ -67,7 +67,7 @@ def copy_battle(b: dict | None) -> dict | None:
 
 
 class V2State(GameState):
-    GAME_ID = "version2"
+    GAME_ID = GAME_ID
     STEPS = STEPS
     FIELDS = (
         # static for the game: shared by clones, not hashed (the options say them)

@@ -27,4 +27,7 @@ class V2Steps(Steps):
         return deco
 
 
-STEPS = V2Steps("version2")
+#: The game's id: its name in the registry, in records and on the command line.
+GAME_ID = "version2"
+
+STEPS = V2Steps(GAME_ID)

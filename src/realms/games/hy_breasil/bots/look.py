@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import deque
 from functools import lru_cache
 
-from ..board import Board, load_board
+from ..board import DEFAULT_MAP, Board, load_board
 from ..connect import components as connected_groups, links
 from ..movement import Reach
 from ..board import EMPTY
@@ -82,7 +82,7 @@ class Look:
 
     def __init__(self, view: dict, board: Board | None = None, seen: dict | None = None) -> None:
         self.view = view
-        self.board = b = board or load_board(view["options"].get("map", "hy-breasil"))
+        self.board = b = board or load_board(view["options"].get("map", DEFAULT_MAP))
         self.me = view["you"]
         self.turn = view["turn"]
         index = b.index
@@ -126,13 +126,6 @@ class Look:
         self.rules = frozenset(view.get("rules") or opts.get("rules") or ())
 
     # -- ownership -----------------------------------------------------------------------
-    def owner_of_area(self, a: int) -> int:
-        nid = self.area_nation[a]
-        if nid == EMPTY:
-            return EMPTY
-        n = self.nations.get(nid)
-        return n.owner if n is not None else EMPTY
-
     def colour_land(self, player: int) -> int:
         """Land held by any nation of ``player`` (a "colour")."""
         mask = 0

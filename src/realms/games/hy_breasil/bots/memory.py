@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .look import Look, NationView, popcount
+from .look import Look, NationView
 from ..board import EMPTY
 
 
@@ -222,6 +222,3 @@ class Memory:
             m.dead = max(0, min(m.dead, n.pool))
             m.last_tag, m.last_turn, m.last_total = tag, look.turn, total
 
-
-def areas_of(n: NationView) -> int:
-    return popcount(n.land)
