@@ -195,9 +195,12 @@ class Tables:
         return tabledb.put_table(self.server.store, live.row.id, t.settings, t.host, t.state_json(), watch)
 
     def _save_soon(self, live: "Live") -> None:
-        fut = self.save(live)
-        fut.add_done_callback(lambda f: f.exception() and log.error("game %s: its table was not stored: %r",
-                                                                    live.row.id, f.exception()))
+        """Queue the table's row without waiting; a failure is logged (the next change
+        writes the whole row again)."""
+        def written(f) -> None:
+            if f.exception() is not None:
+                log.error("game %s: its table was not stored: %r", live.row.id, f.exception())
+        self.save(live).add_done_callback(written)
 
     # -- who asks ---------------------------------------------------------------------
     def who(self, live: "Live", token: str | None) -> tuple[int | None, bool]:

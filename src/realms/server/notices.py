@@ -79,7 +79,7 @@ def _private(host: str) -> bool:
             infos = socket.getaddrinfo(host, None)
         except OSError:
             return True
-        addrs = [ipaddress.ip_address(i[4][0].split("%")[0]) for i in infos]
+        addrs = [ipaddress.ip_address(str(i[4][0]).split("%")[0]) for i in infos]
     return not addrs or any(not a.is_global or a.is_multicast for a in addrs)
 
 
@@ -138,7 +138,7 @@ def send_email(settings: Settings, to: str, subject: str, body: str) -> None:
     msg["From"], msg["To"], msg["Subject"] = settings.smtp_from, to, subject
     msg.set_content(body)
     try:
-        with smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=SEND_TIMEOUT) as smtp:
+        with smtplib.SMTP(settings.smtp_host or "", settings.smtp_port, timeout=SEND_TIMEOUT) as smtp:
             smtp.send_message(msg)
     except ConnectionRefusedError:
         raise Failed("connection refused", again=True) from None
