@@ -286,7 +286,25 @@ def test_a_rematch_makes_the_same_table_with_new_links(client):
     new = table(client, again["id"], again["seats"][0]["token"])
     assert new["clock"]["minutes"] == 5 and new["talk"] == "public"
     assert settled(client, again["id"])["seats"][1]["kind"] == "random"
-    assert client.post(f"/api/games/{gid}/rematch", headers=bearer(host)).status_code == 409
+    r = client.post(f"/api/games/{gid}/rematch", headers=bearer(host))             # made once
+    assert r.status_code == 200 and r.json()["id"] == again["id"]
+
+
+def test_a_seat_makes_the_rematch_once_the_game_is_over_and_the_others_find_theirs(client):
+    made = create(client, table={"talk": "full"})
+    gid, host = made["id"], made["host"]
+    ann, bob = (s["token"] for s in made["seats"])
+    r = client.post(f"/api/games/{gid}/rematch", headers=bearer(ann))
+    assert r.status_code == 403 and "over" in r.json()["detail"]               # the game runs
+    assert client.post(f"/api/games/{gid}/rematch").status_code == 403         # a spectator
+    assert client.post(f"/api/games/{gid}/host", headers=bearer(host), json={"action": "end"}).status_code == 200
+    r = client.post(f"/api/games/{gid}/rematch", headers=bearer(ann))
+    assert r.status_code == 201
+    new = r.json()
+    assert [s["seat"] for s in new["seats"]] == [0] and new["host"]             # her own link only
+    r = client.post(f"/api/games/{gid}/rematch", headers=bearer(bob))
+    assert r.status_code == 200 and r.json()["id"] == new["id"] and [s["seat"] for s in r.json()["seats"]] == [1]
+    assert table(client, new["id"], r.json()["seats"][0]["token"])["talk"] == "full"
 
 
 def test_the_tables_are_made_in_the_store(tmp_path):
