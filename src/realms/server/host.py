@@ -173,8 +173,10 @@ class Tables:
     async def created(self, live: "Live", settings: dict) -> str:
         """A new game's table, stored before the 201; the host's token."""
         token = secrets.token_urlsafe(24)
-        live.table = Table(settings, _hash(token), TableClock.new(ClockSpec(**settings["clock"]), len(live.row.seats)))
-        await self.server.committed(self.save(live))
+        t = live.table = Table(settings, _hash(token), TableClock.new(ClockSpec(**settings["clock"]),
+                                                                          len(live.row.seats)))
+        await asyncio.to_thread(tabledb.put_table_now, self.server.store, live.row.id, settings, t.host,
+                                t.state_json(), t.clock.spec.kind != "none")
         return token
 
     async def attach(self, live: "Live") -> None:

@@ -226,7 +226,10 @@ class Outbox:
         ``SEND_TIMEOUT`` seconds and a few more); cancelled if it takes longer."""
         self.stopping = True
         self.wake.set()
-        if self.task is not None:
+        if self.task is not None and self.task.get_loop() is not asyncio.get_running_loop():
+            if not self.task.get_loop().is_closed():  # an app served by two loops (tests)
+                self.task.get_loop().call_soon_threadsafe(self.task.cancel)
+        elif self.task is not None:
             try:
                 await asyncio.wait_for(asyncio.shield(self.task), SEND_TIMEOUT + 5)
             except asyncio.TimeoutError:

@@ -71,6 +71,14 @@ def put_table(store: Store, game_id: str, settings: dict, host: str, state: dict
     return store.submit_call(write)
 
 
+def put_table_now(store: Store, game_id: str, settings: dict, host: str, state: dict, watch: bool) -> None:
+    """A new game's row, committed before returning (its creation's 201 waits for it, as for
+    the game's own row)."""
+    with store.engine.begin() as conn:
+        conn.execute(insert(tables_table).values(game_id=game_id, settings=json.dumps(settings), host=host,
+                                                 state=json.dumps(state), watch=int(watch)))
+
+
 def get_table(store: Store, game_id: str) -> tuple[dict, str, dict] | None:
     """(settings, host hash, state) of a game, None for a game with no row."""
     with store.engine.connect() as conn:
