@@ -74,6 +74,11 @@ def test_two_people_talk_and_see_the_clock(served, page, second, tmp_path):  # n
                            ".some(e => Number(e.dataset.left) > 5000 && Number(e.dataset.left) <= 5400)",
                            timeout=30_000)
     assert "1:2" in second.inner_text("#table-clock") or "1:29" in second.inner_text("#table-clock")
+    # the tab of the seat awaited says it is its turn; the other's does not
+    awaited = httpx.get(f"{url}/api/games/{gid}").json()["awaiting"]
+    mine, theirs = (page, second) if awaited == [0] else (second, page)
+    mine.wait_for_function("document.title.startsWith('▶ your turn')", timeout=30_000)
+    assert not theirs.title().startswith("▶")
 
     page.fill("#talk-text", "hello <b>bob</b>")
     page.click("#talk-send")

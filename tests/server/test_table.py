@@ -366,3 +366,26 @@ def test_a_clock_game_of_every_game_ends_when_its_people_stop_answering(tmp_path
         record = client.get(f"/api/games/{gid}/record").json()
         assert record["stand_ins"]
         assert game.replay(Record.from_json(record)).result() == st["result"]
+
+
+def test_a_restarted_server_finds_a_clock_game_nobody_opened_and_ends_its_turn_on_time(database, clock):
+    """The turn began before the restart; the restarted server's watcher loads the game
+    (nobody opened it), leaves the turn alone until its instant, then plays it for the
+    silent seat."""
+    with app_client(database, clock) as client:
+        made = create(client, table={"clock": {"kind": "turn", "minutes": 60}})
+        gid = made["id"]
+        look(client, gid)
+        seat = settled(client, gid)["awaiting"][0]
+    clock.now += 3000
+    with app_client(database, clock) as client:
+        server = client.app.state.server
+        assert gid not in server.live
+        client.portal.call(client.app.state.tables.look)
+        assert gid in server.live
+        look(client)
+        assert server.live[gid].version == 0 and server.live[gid].table.clock.left(seat, clock()) == 600.0
+        clock.now += 600
+        look(client)
+        assert server.live[gid].version > 0
+        assert table(client, gid)["stand_ins"][0]["seat"] == seat
