@@ -173,10 +173,10 @@ class Tables:
     async def created(self, live: "Live", settings: dict) -> str:
         """A new game's table, stored before the 201; the host's token."""
         token = secrets.token_urlsafe(24)
-        t = live.table = Table(settings, _hash(token), TableClock.new(ClockSpec(**settings["clock"]),
-                                                                          len(live.row.seats)))
+        t = Table(settings, _hash(token), TableClock.new(ClockSpec(**settings["clock"]), len(live.row.seats)))
         await asyncio.to_thread(tabledb.put_table_now, self.server.store, live.row.id, settings, t.host,
                                 t.state_json(), t.clock.spec.kind != "none")
+        live.table = t  # only now: the watcher would otherwise write the row beside this insert
         return token
 
     async def attach(self, live: "Live") -> None:
