@@ -29,7 +29,7 @@ def test_a_line_is_the_simulate_json_summary_plus_bots_and_stats():
     game = get_game("hy-breasil")
     line = play_game("hy-breasil", {"players": 3, "turns": 3}, 5, ["random"])
     expected = json.loads(json.dumps(summary(run_game(game, {"players": 3, "turns": 3}, 5, ["random"]))))
-    assert {k: v for k, v in line.items() if k not in ("bots", "stats", "turn_scores")} == expected
+    assert {k: v for k, v in line.items() if k not in ("bots", "stats", "turn_scores", "design")} == expected
     assert line["bots"] == ["random"] * 3 and line["stats"]["kind"] == "hy-breasil"
 
 
@@ -52,6 +52,7 @@ def test_dask_local_cluster_gives_the_same_games():
         remote = run(SIM, cluster=lc.scheduler_address, batch_size=3, info=info)
     assert remote == local
     assert info.cluster == lc.scheduler_address and info.played == 12
+    assert info.workers == 2  # the cluster's worker threads, not the local default of 1
 
 
 def test_cluster_batches_keep_tasks_few():

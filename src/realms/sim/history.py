@@ -21,11 +21,11 @@ import re
 from dataclasses import dataclass, field
 from html import escape
 
+from realms.core.engine import GameState
 from realms.core.files import parse_json, read_lines
 from realms.core.game import Game, HistoryMeasure, Share, UnknownGame, get_game
 from realms.core.record import Record, RecordError
-
-from .stats import Watcher, watch
+from realms.core.stats import Watcher, watch
 
 
 # =========================================================================== replay
@@ -35,7 +35,7 @@ from .stats import Watcher, watch
 class TurnPicture:
     turn: int
     shares: list[Share]
-    total: int
+    total: float
     svg: str | None
 
 
@@ -43,7 +43,7 @@ class TurnPicture:
 class History:
     game: Game
     record: Record
-    state: object
+    state: GameState
     turns: list[TurnPicture] = field(default_factory=list)
     measure: HistoryMeasure = field(default_factory=HistoryMeasure)
 
@@ -54,6 +54,7 @@ def measure_of(game: Game) -> HistoryMeasure:
         return game.history_measure()
     measure = HistoryMeasure()
     measure.name = f"{game.score_name} scored"
+    measure.palette = tuple(game.seat_colours(game.max_players))
     return measure
 
 
@@ -82,7 +83,7 @@ def replay_history(record: Record, source: str = "record", draw_maps: bool = Tru
     except KeyError as exc:
         raise RecordError(f"{source}: {exc}") from None
     watcher = _HistoryWatcher(game, measure_of(game), draw_maps)
-    taps = []
+    taps: list = []
 
     def tap_once(state) -> None:  # the new game, before its first answer
         if not taps:
@@ -208,6 +209,7 @@ def histomap_svg(turns: list[TurnPicture], *, width: int = 560, row: int = 44, m
             continue
         peak = max(range(len(sp)), key=lambda i: sp[i][1] - sp[i][0])
         s = seen[k][peak]  # as the stream looked at its widest (its owner may change)
+        assert s is not None, "the widest turn of a stream holds its share"
         pts_l = [(px(a), y) for (a, _), y in zip(sp, ys)]
         pts_r = [(px(b), y) for (_, b), y in zip(sp, ys)]
         # the stream starts and ends at its row's edge, so a nation grows out of nothing

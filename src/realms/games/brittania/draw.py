@@ -30,6 +30,13 @@ NEUTRAL = "#eadfc4"
 Point = tuple[float, float]
 
 
+def palette() -> tuple[str, ...]:
+    """The seats' colours (``Game.palette``): the rules post's twelve, in its order, as a
+    new game deals them (§ "A Player picks a State, a Color")."""
+    tables = load_tables()
+    return tuple(tables.colour_hex[c] for c in tables.colours)
+
+
 def project(lon: float, lat: float) -> Point:
     return ((lon - LON0) * K * COS, (LAT0 - lat) * K)
 

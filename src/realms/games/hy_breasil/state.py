@@ -216,6 +216,13 @@ class HBState(GameState):
             "city": {2: "unhurt", 1: "wounded", 0: None}[self.battle[10]],
         }
 
+    def timed_out(self) -> bool:
+        """Whether the game stopped at ``max_turns`` short of its own end: a VP target (§3)
+        nobody reached, with no turn count agreed (RULINGS HB-Q1's cap)."""
+        target = self.options["vp_target"]
+        return (self.over and target is not None and self.options["turns"] is None
+                and max(self.vp) < target)
+
     def result(self) -> dict:
         """Scores and winners (RULINGS HB-Q1: most VP, then most land areas, then most units).
 
@@ -234,6 +241,7 @@ class HBState(GameState):
             "scores": dict(zip(self.names, self.vp)),
             "turns": self.turn,
             "over": self.over,
+            "timed_out": self.timed_out(),
         }
         if self.variant == "continuous":
             corrected = [self.vp[p] / self.markers[p] if self.markers[p] else 0.0 for p in range(n_players)]
