@@ -399,13 +399,15 @@ class Tables:
             await asyncio.sleep(self.every)
 
     def start(self) -> None:
-        self.task = asyncio.get_running_loop().create_task(self.run())
+        """Start the watcher and the notice sender (once: see :meth:`Outbox.start`)."""
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self.run())
         self.outbox.start()
 
     async def stop(self) -> None:
         """Stop the watcher, and the notice sender once it has sent what it claimed."""
         if self.task is not None:
-            self.task.cancel()
+            notices.call_on(self.task.get_loop(), self.task.cancel)
         await self.outbox.stop()
 
     # -- the host's tools -------------------------------------------------------------

@@ -150,6 +150,14 @@ def send_email(settings: Settings, to: str, subject: str, body: str) -> None:
         raise Failed(type(exc).__name__, again=False) from None
 
 
+def call_on(loop, fn) -> None:
+    """``fn`` on ``loop`` from any thread; nothing if that loop is closed."""
+    try:
+        loop.call_soon_threadsafe(fn)
+    except RuntimeError:
+        pass
+
+
 async def _committed(done) -> None:
     """Wait for a write of the store's writer; a cancelled waiter leaves the write alone
     (the writer sets its result whatever happens here, and a cancelled future would
@@ -170,8 +178,9 @@ class Outbox:
     def queue(self, key: str, game_id: str, channel: str, target: str, subject: str, body: str) -> None:
         """Queue a notice (once per ``key``); the sender is woken once it is committed."""
         fut = tabledb.queue_notice(self.store, key, game_id, channel, target, subject, body, self.clock())
-        loop = asyncio.get_running_loop()
-        fut.add_done_callback(lambda f: loop.call_soon_threadsafe(self.wake.set))
+        task = self.task
+        if task is not None and not task.done():  # woken on the sender's own loop
+            fut.add_done_callback(lambda f: call_on(task.get_loop(), self.wake.set))
 
     async def send_due(self) -> int:
         """Send the notices due now, ``CLAIM`` at once; how many were sent."""
@@ -217,6 +226,10 @@ class Outbox:
                 pass
 
     def start(self) -> None:
+        """Start the sender on this loop (once: an app served by a second loop, in tests,
+        keeps the first's)."""
+        if self.task is not None and not self.task.done():
+            return
         self.wake = asyncio.Event()
         self.stopping = False
         self.task = asyncio.get_running_loop().create_task(self.run())
@@ -225,11 +238,10 @@ class Outbox:
         """Stop after the pass under way (its claimed notices sent, at most
         ``SEND_TIMEOUT`` seconds and a few more); cancelled if it takes longer."""
         self.stopping = True
-        self.wake.set()
         if self.task is not None and self.task.get_loop() is not asyncio.get_running_loop():
-            if not self.task.get_loop().is_closed():  # an app served by two loops (tests)
-                self.task.get_loop().call_soon_threadsafe(self.task.cancel)
+            call_on(self.task.get_loop(), self.task.cancel)  # an app served by two loops (tests)
         elif self.task is not None:
+            self.wake.set()
             try:
                 await asyncio.wait_for(asyncio.shield(self.task), SEND_TIMEOUT + 5)
             except asyncio.TimeoutError:
