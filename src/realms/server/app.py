@@ -40,7 +40,7 @@ package, so the page works without internet):
   their 200 carries them, and a second copy of 19 KB cost the server and the page
 
 - a game's table (``host``): ``GET /api/games/{id}/table``, ``WS …/table/ws``, ``POST
-  …/talk``, ``PUT …/notices``, ``POST …/seat/back``, ``POST …/host``, ``POST …/rematch``
+  …/talk``, ``PUT …/notices``, ``POST …/seat/back``, ``POST …/host``
 
 Who asks is checked before what is asked: a request without a seat's token that only a
 seat may make is 403 whatever its version.  Every request body is at most 64 KiB (413),
@@ -97,7 +97,9 @@ from realms.core.match import bot_answers
 from realms.core.mapgraph import MapError
 from realms.core.options import shown
 
-from . import botworker, limits, notices
+from starlette.middleware.gzip import GZipMiddleware
+
+from . import botworker, limits, notices, story
 from .deadlines import Deadlines
 from .host import Tables, parse_settings, router as table_router
 from .fastpath import AnswerFastPath
@@ -902,14 +904,21 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
             {"id": g.id, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
              "seat_kinds": [c["kind"] for c in seat_choices(g)], "seat_choices": seat_choices(g),
              "default_bot": next(iter(g.bots), "random"),
-             "score_name": g.score_name, "options": [o.to_json() for o in g.schema]}
+             "score_name": g.score_name, "options": [o.to_json() for o in g.schema],
+             "description": g.description, "presets": g.presets}
             for g in games().values()
         ]}
 
     @app.get("/api/games")
     async def list_games() -> dict:
-        """The newest games, for spectators."""
-        return {"games": await asyncio.to_thread(server.store.list_games)}
+        """The newest games, for spectators, each with its ``status`` where it is live in
+        this process (story.status: over, whose decision is awaited)."""
+        found = await asyncio.to_thread(server.store.list_games)
+        for g in found:
+            live = server.live.get(g["id"])
+            if live is not None:
+                g["status"] = story.status(live)
+        return {"games": found}
 
     @app.post("/api/games", status_code=201, response_model=Created,
               dependencies=[Depends(limits.creation_limit(creations))], responses={
@@ -1044,6 +1053,16 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
             live.sockets.pop(websocket, None)
             if socket and live.named.get(socket) is websocket:
                 del live.named[socket]
+
+    async def remade(body: dict) -> Live:
+        """A game made by a rematch, with a table of the settings given (``host``)."""
+        live = await server.create(NewGame(**body))
+        await tables.created(live, parse_settings(body.get("table")))
+        return live
+
+    story.install(app, server, _token_from_header, remade)
+    # every response over 1 KB compressed for a client that accepts it (a state, the board)
+    app.add_middleware(GZipMiddleware, minimum_size=1000)
 
     # -- the browser client ---------------------------------------------------------------
     @app.get("/", include_in_schema=False)
