@@ -39,7 +39,6 @@ API (token: a seat's, or the host's where said):
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import logging
 import secrets
@@ -54,6 +53,7 @@ from realms.core.clock import MAX_EXTEND_MINUTES, ClockError, ClockSpec, TableCl
 
 from . import botworker, notices, tabledb, talk
 from .notices import Outbox
+from .store import hash_token
 
 if TYPE_CHECKING:
     from .app import Live, Server
@@ -68,10 +68,6 @@ WARN_SECONDS = 3600.0
 MAX_ANSWERS = 10_000
 #: seconds a table socket may take to take a push before it is dropped
 PUSH_SECONDS = 5.0
-
-
-def _hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def parse_settings(table: object) -> dict:
@@ -169,7 +165,7 @@ class Tables:
     async def created(self, live: "Live", settings: dict) -> str:
         """A new game's table, stored before the 201; the host's token."""
         token = secrets.token_urlsafe(24)
-        t = Table(settings, _hash(token), TableClock.new(ClockSpec(**settings["clock"]), len(live.row.seats)))
+        t = Table(settings, hash_token(token), TableClock.new(ClockSpec(**settings["clock"]), len(live.row.seats)))
         await asyncio.to_thread(tabledb.put_table_now, self.server.store, live.row.id, settings, t.host,
                                 t.state_json(), t.clock.spec.kind != "none")
         live.table = t  # only now: the watcher would otherwise write the row beside this insert
@@ -204,7 +200,7 @@ class Tables:
     # -- who asks ---------------------------------------------------------------------
     def who(self, live: "Live", token: str | None) -> tuple[int | None, bool]:
         """(seat or None, whether the token is the host's); 403 for a token of neither."""
-        if token and live.table.host and hmac.compare_digest(_hash(token), live.table.host):
+        if token and live.table.host and hmac.compare_digest(hash_token(token), live.table.host):
             return None, True
         return live.seat_of(token), False
 
@@ -441,9 +437,9 @@ class Tables:
             raise HTTPException(422, f"seat: a person's seat, from 0 to {len(seats) - 1}")
         token = secrets.token_urlsafe(24)
         new = [dict(s) for s in seats]
-        new[seat]["token"] = token
+        new[seat]["token_hash"] = hash_token(token)  # the store keeps a link's hash only
         await self.server.committed(tabledb.put_seats(self.server.store, live.row.id, new))
-        seats[seat]["token"] = token
+        seats[seat]["token_hash"] = new[seat]["token_hash"]
         for ws, s in list(live.sockets.items()):
             if s == seat:
                 live.sockets.pop(ws, None)
