@@ -364,7 +364,7 @@ class Tables:
             live.mirrored = (0, 0)
         server.continue_bots(live)
         if live.sockets:
-            await server.push(live)
+            server.push(live)
 
     def _say(self, live: "Live", seat: int, what: str, subject: str, body: str) -> None:
         """Queue a notice to ``seat``'s addresses (keyed by the game, seat and ``what``)."""
@@ -427,7 +427,7 @@ class Tables:
         if body.action == "end":
             await self.tend(live)
             if live.sockets:
-                await self.server.push(live)
+                self.server.push(live)
         await self.push(live)
         return {**self.view(live, None, True), **out}
 
