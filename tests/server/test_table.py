@@ -9,6 +9,7 @@ import time
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from realms.core.game import games, get_game
 from realms.core.record import Record
@@ -255,7 +256,13 @@ def test_a_reissued_link_replaces_the_old_and_an_ended_game_takes_no_answer(data
         old = made["seats"][0]["token"]
         r = client.post(f"/api/games/{gid}/host", headers=bearer(host), json={"action": "reissue", "seat": 5})
         assert r.status_code == 422
-        r = client.post(f"/api/games/{gid}/host", headers=bearer(host), json={"action": "reissue", "seat": 0})
+        with client.websocket_connect(f"/api/games/{gid}/ws?token={old}") as ws:   # the old link's page
+            ws.receive_text()
+            r = client.post(f"/api/games/{gid}/host", headers=bearer(host), json={"action": "reissue", "seat": 0})
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    ws.receive_text()
+            assert closed.value.code == 4403
         new = r.json()["token"]
         assert client.get(f"/api/games/{gid}", headers=bearer(old)).status_code == 403
         assert client.get(f"/api/games/{gid}", headers=bearer(new)).json()["seat"] == 0
