@@ -22,6 +22,11 @@ client asking for uncached replays of a finished game, one creating bots-only ga
 ``ismcts`` bots, one creating games on islands made from seeds, one opening WebSockets
 by the hundred, and twelve Brittania seats answering the same version at once; the
 well-behaved games' latency is compared with the run without them.
+
+``--webhooks``: every person's seat is subscribed to a webhook (a receiver in this
+process, on 127.0.0.1, the server started with ``--allow-local-webhooks``), so the
+notices' outbox works under the load; after the SIGKILL and the restart the receiver's
+count says whether each notice arrived once (``X-Realms-Notice``: the outbox key).
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ import time
 import httpx
 import uvloop
 from websockets.asyncio.client import connect as ws_connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidMessage
 
 
 def player_address(i: int) -> str:
@@ -144,10 +149,37 @@ async def misbehave(url: str, stop: asyncio.Event, counts: dict, kinds: set[str]
 MISBEHAVING = ("never-reads", "replays", "sockets", "simultaneous", "bots-only", "map-seed")
 
 
-def start(database: str) -> tuple[subprocess.Popen, str]:
+class Receiver:
+    """A webhook receiver on 127.0.0.1: how many times each notice key arrived."""
+
+    def __init__(self) -> None:
+        import threading
+        from collections import Counter
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.keys: Counter = Counter()
+        keys = self.keys
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers["Content-Length"]))
+                keys[self.headers.get("X-Realms-Notice", "")] += 1
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/hook"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+
+def start(database: str, webhooks: bool = False) -> tuple[subprocess.Popen, str]:
     port = free_port()
     # the server's own limits per address: each player creates its game from its own
-    proc = subprocess.Popen([sys.executable, "-m", "realms.server", "--port", str(port), "--database", database],
+    proc = subprocess.Popen([sys.executable, "-m", "realms.server", "--port", str(port), "--database", database]
+                            + (["--allow-local-webhooks"] if webhooks else []),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
@@ -333,9 +365,15 @@ def measure(args, opponents: int) -> dict:
     seats = ["human"] + [args.bots] * opponents
     out: dict = {"opponents": opponents}
 
-    proc, url = start(database)
+    receiver = Receiver() if args.webhooks else None
+    proc, url = start(database, args.webhooks)
     try:
         games = asyncio.run(create_games(url, args.games, seats))
+        if receiver is not None:
+            with httpx.Client(base_url=url, timeout=30) as c:
+                for g in games:
+                    c.put(f"/api/games/{g['id']}/notices", headers={"Authorization": f"Bearer {g['token']}"},
+                          json={"webhook": receiver.url}).raise_for_status()
 
         def run(rate: float, title: str, key: str) -> None:
             lat: list[float] = []
@@ -383,14 +421,17 @@ def measure(args, opponents: int) -> dict:
             task = asyncio.create_task(load(url, games, 3.0, None))
             await asyncio.sleep(1.5)
             os.kill(proc.pid, signal.SIGKILL)
-            await task
+            try:
+                await task
+            except (OSError, EOFError, ConnectionClosed, InvalidMessage):
+                pass  # a client that was connecting when the server died
 
         asyncio.run(kill_mid_run())
         proc.wait(10)
     finally:
         if proc.poll() is None:
             proc.kill()
-    proc, url = start(database)
+    proc, url = start(database, args.webhooks)
     try:
         lost = 0
         with httpx.Client(base_url=url, timeout=30) as c:
@@ -399,10 +440,39 @@ def measure(args, opponents: int) -> dict:
                 lost += max(0, g["acked"] - v)
         out["lost"] = (lost, sum(g["acked"] for g in games))
         print(f"  after SIGKILL mid-run and restart: {lost} acknowledged answers lost (of {out['lost'][1]})", flush=True)
+        if receiver is not None:
+            out["notices"] = notices_after(database, receiver)
+            print("  notices: {} queued, {} arrived once, {} arrived more than once, {} claimed when the server "
+                  "was killed (never sent: at most once), {} not sent".format(*out["notices"]), flush=True)
     finally:
         proc.terminate()
         proc.wait(10)
     return out
+
+
+def notices_after(database: str, receiver: Receiver, seconds: float = 60.0) -> tuple:
+    """Once the restarted server's outbox is empty (or ``seconds`` passed): (queued,
+    arrived once, arrived twice or more, left 'sending' by the kill, neither sent nor
+    sending)."""
+    from realms.server import tabledb
+    from realms.server.store import Store
+
+    store = Store(database)
+    try:
+        end = time.monotonic() + seconds
+        while True:
+            rows = tabledb.notices(store)
+            if not any(r["state"] == "queued" for r in rows) or time.monotonic() > end:
+                break
+            time.sleep(0.5)
+        keys = {r["key"] for r in rows}
+        once = sum(1 for k in keys if receiver.keys[k] == 1)
+        twice = sum(1 for k in keys if receiver.keys[k] > 1)
+        sending = sum(1 for r in rows if r["state"] == "sending" and not receiver.keys[r["key"]])
+        unsent = sum(1 for r in rows if r["state"] != "sending" and not receiver.keys[r["key"]])
+        return len(keys), once, twice, sending, unsent
+    finally:
+        store.close()
 
 
 def main() -> None:
@@ -416,6 +486,7 @@ def main() -> None:
     ap.add_argument("--misbehave", nargs="?", const=",".join(MISBEHAVING), default="",
                     help="the held run again beside one misbehaving client of each kind named (default: all of "
                          f"{', '.join(MISBEHAVING)}; no flat-out run, no SIGKILL)")
+    ap.add_argument("--webhooks", action="store_true", help="every person's seat subscribed to a local webhook")
     args = ap.parse_args()
     # the load script's loop is uvloop, as the server's is (uvicorn's): it must cost less
     # than the server it measures
@@ -440,6 +511,10 @@ def main() -> None:
     row("server CPU per person answer there", [r["held"][2] for r in results])
     row("flat out: answers/s, latency", [f"{r['flat'][0]:.0f}, {r['flat'][1]}" for r in results])
     row("answers lost after SIGKILL mid-run", [f"{r['lost'][0]} of {r['lost'][1]}" for r in results], "0")
+    if args.webhooks:
+        row("notices: queued, once, twice+, lost to the kill", [", ".join(map(str, (n[0], n[1], n[2], n[3] + n[4])))
+                                                                for n in (r["notices"] for r in results)],
+            "twice+ 0")
 
 if __name__ == "__main__":
     main()

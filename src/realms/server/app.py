@@ -41,6 +41,9 @@ package, so the page works without internet):
   of the page's own answers and undos that name its socket (``X-Realms-Socket: NAME``):
   their 200 carries them, and a second copy of 19 KB cost the server and the page
 
+- a game's table (``host``): ``GET /api/games/{id}/table``, ``WS …/table/ws``, ``POST
+  …/talk``, ``PUT …/notices``, ``POST …/seat/back``, ``POST …/host``, ``POST …/rematch``
+
 Who asks is checked before what is asked: a request without a seat's token that only a
 seat may make is 403 whatever its version.  Every request body is at most 64 KiB (413),
 and no error repeats the input it refuses (``limits``).
@@ -103,8 +106,9 @@ from realms.core.match import bot_answers
 from realms.core.mapgraph import MapError
 from realms.core.options import shown
 
-from . import botworker, fairshare, heavy, limits, sockets
+from . import botworker, fairshare, heavy, limits, notices, sockets
 from .deadlines import Deadlines
+from .host import Tables, parse_settings, router as table_router
 from .fastpath import AnswerFastPath
 from .store import GameRow, Store, UndoConflict, hash_token
 
@@ -158,6 +162,9 @@ class NewGame(BaseModel):
         "information (the server then draws a secret one, given in the finished record)"))
     seats: list[str] = Field(min_length=1, max_length=MAX_SEATS, description=(
         "\"human\" or a bot name per seat, as many as the game's player range allows"))
+    table: dict[str, Any] | None = Field(default=None, description=(
+        "the table (server/host.py): {\"clock\": {\"kind\": \"none\"|\"turn\"|\"bank\", \"minutes\", "
+        "\"increment\", \"misses\"}, \"talk\": \"full\"|\"public\"|\"none\"}"))
 
 
 class Answer(BaseModel):
@@ -174,6 +181,7 @@ class Undo(BaseModel):
 class Created(BaseModel):
     id: str
     seats: list[dict]
+    host: str | None = None
 
 
 # -- live games ---------------------------------------------------------------------------
@@ -245,6 +253,11 @@ class Live:
 
     def __post_init__(self) -> None:
         self.note_asked()
+    #: the game's table (server/host.py): clocks, talk, notices; the seats a bot plays for
+    #: a person (seat -> bot kind, also in ``agents``); whether the host ended the game
+    table: Any = None
+    stand_ins: dict = field(default_factory=dict)
+    ended: bool = False
 
     @property
     def version(self) -> int:
@@ -659,6 +672,7 @@ class Server:
         self.fair = fairshare.FairShare()
         #: the finished games in memory, the least recently asked for first
         self.finished: "OrderedDict[str, None]" = OrderedDict()
+        self.tables = Tables(self)
 
     async def committed(self, done: Future) -> None:
         """Wait for a write of the store's to be committed (its exception if it failed).
@@ -702,6 +716,8 @@ class Server:
                 live = await asyncio.to_thread(rebuild, row)
                 live.undos = self.undos.get(game_id, 0)
                 live.deadlines = self.deadlines
+                await self.tables.attach(live)
+                live.ended = live.table.ended
                 self.live[game_id] = live
                 self.continue_bots(live)
                 self.note_finished(live)
@@ -830,6 +846,8 @@ class Server:
         async with live.lock:
             if seat is None:  # who asks comes first: a spectator learns nothing of versions
                 raise HTTPException(403, "spectators cannot answer; send the seat's token")
+            if live.ended:
+                raise HTTPException(403, "the game's host ended the game")
             if body.version != live.version and not live.still_asked(seat, body.version):
                 raise HTTPException(409, f"stale version {body.version}: the game is at version {live.version}")
             if not any(d.player == seat for d in live.state.pending()):
@@ -871,6 +889,8 @@ class Server:
             v = live.version
             if seat is None:
                 raise HTTPException(403, "spectators cannot undo; send the seat's token")
+            if live.ended:
+                raise HTTPException(403, "the game's host ended the game")
             if body.version != v:
                 raise HTTPException(409, f"stale version {body.version}: the game is at version {v}")
             if live.state.is_over():
@@ -917,7 +937,7 @@ class Server:
     def continue_bots(self, live: Live) -> None:
         """Start ``live``'s bots in the background if they are to move (after an answer, a
         game's creation, or a restart that found them mid-turn), unless they are already."""
-        if (live.bots is None or live.bots.done()) and bots_to_move(live.state, live.agents):
+        if (live.bots is None or live.bots.done()) and not live.ended and bots_to_move(live.state, live.agents):
             live.bots = asyncio.get_running_loop().create_task(self._bots_in_batches(live))
 
     async def _bots_in_batches(self, live: Live) -> None:
@@ -927,7 +947,7 @@ class Server:
         is durable before any page sees it, and a reload shows it)."""
         while True:
             async with live.lock:
-                if self.live.get(live.row.id) is not live or not bots_to_move(live.state, live.agents):
+                if self.live.get(live.row.id) is not live or live.ended or not bots_to_move(live.state, live.agents):
                     return
                 before = live.state
                 new = before.clone()
@@ -955,7 +975,8 @@ class Server:
         generation, since = live.mirrored
         for attempt in range(3):
             start = since if attempt == 0 and generation == self.bots.generation else 0
-            job = botworker.Job(row.id, row.game, row.options, row.seed, tuple(s["kind"] for s in row.seats),
+            kinds = tuple(live.stand_ins.get(i, s["kind"]) for i, s in enumerate(row.seats))  # bots for people
+            job = botworker.Job(row.id, row.game, row.options, row.seed, kinds,
                                 start, tuple(state.answers[start - 1]) if start else None,
                                 tuple(state.answers[start:]), BOT_BATCH,
                                 BOT_SECONDS if live.people else fairshare.BOTS_ONLY_SECONDS, MAX_BOT_DECISIONS)
@@ -1012,24 +1033,35 @@ class Server:
 
 def create_app(database: str | None = None, creations: limits.TokenBucket | None = None,
                clock: "Callable[[], float] | None" = None, bots: "botworker.Bots | None" = None,
-               work: "heavy.Lanes | None" = None) -> FastAPI:
+               work: "heavy.Lanes | None" = None, notice_settings: "notices.Settings | None" = None,
+               table_every: float | None = None) -> FastAPI:
     """The app over ``database``; ``creations`` bounds the games each client may create
     (default: ``limits.CREATE_BURST`` at once, ``limits.CREATE_PER_MINUTE`` a minute);
-    ``clock`` is the turn deadlines' (default: the wall clock; tests move it); ``bots``:
-    a bots' process of the app's own, closed when the app shuts down (default: the
-    process's shared one, ``botworker.BOTS``, left running for the next app); ``work``
-    likewise, the heavy work's (default: :data:`HEAVY`)."""
+    ``clock`` is the turn deadlines' and the tables' clocks' (default: the wall clock;
+    tests move it); ``bots``: a bots' process of the app's own, closed when the app shuts
+    down (default: the process's shared one, ``botworker.BOTS``, left running for the next
+    app); ``work`` likewise, the heavy work's (default: :data:`HEAVY`);
+    ``notice_settings``: SMTP and webhooks (``notices``); ``table_every``: seconds between
+    the table watcher's looks (``host.EVERY``)."""
     server = Server(database, bots, work)
     creations = limits.TokenBucket() if creations is None else creations
     server.creations = creations
     deadlines = server.deadlines
+    tables = server.tables
     if clock is not None:
         deadlines.clock = clock
+        tables.clock = clock
+    if notice_settings is not None:
+        tables.settings = tables.outbox.settings = notice_settings
+    if table_every is not None:
+        tables.every = table_every
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         deadlines.start()
+        tables.start()
         yield
+        tables.stop()
         deadlines.stop()
         if bots is not None:
             bots.close()
@@ -1044,6 +1076,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
                          description="Play realms games (Hy Breasil, Brian Boru…) against people and bots.")
     app.state.server = server
     app.state.deadlines = deadlines
+    app.state.tables = tables
     app.state.creations = creations
     app.add_middleware(limits.BodyLimit, max_bytes=limits.MAX_BODY)
     app.add_exception_handler(RequestValidationError, limits.validation_error)
@@ -1078,9 +1111,13 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
                   429: {"description": "this address created too many games lately; Retry-After says "
                                        "in how many seconds it may create the next"}})
     async def create_game(body: NewGame, request: Request) -> dict:
+        settings = parse_settings(body.table)  # refused before anything is made
         live, tokens = await server.create(body, limits.client_address(request))
+        host = await tables.created(live, settings)
+        server.push_soon(live)
         return {"id": live.row.id,
-                "seats": [{"seat": i, "kind": live.row.seats[i]["kind"], "token": t} for i, t in tokens.items()]}
+                "seats": [{"seat": i, "kind": live.row.seats[i]["kind"], "token": t} for i, t in tokens.items()],
+                "host": host}
 
     @app.get("/api/games/{game_id}", responses=HEAVY_ERRORS)
     async def get_state(request: Request, game_id: str, authorization: str | None = Header(default=None),
@@ -1117,6 +1154,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     # a well-formed answer is taken before FastAPI's routing (fastpath.py), a malformed one
     # left to the route below, whose checks refuse it
     app.add_middleware(AnswerFastPath, handle=answer_request, max_body=limits.MAX_BODY, max_socket=SOCKET_ID)
+    app.include_router(table_router(tables, _token_from_header))
 
     @app.post("/api/games/{game_id}/answers")
     async def post_answer(game_id: str, body: Answer, authorization: str | None = Header(default=None),
@@ -1144,10 +1182,14 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str, authorization: str | None = Header(default=None)) -> JSONResponse:
         """A finished game's full record (replayable by ``realms replay``); for a running one,
-        only what the asking seat may see."""
+        only what the asking seat may see.  ``stand_ins``: the answers a bot or the game
+        gave for a person's seat (``host``: ``[{seat, by, from, to}]``)."""
         live = await server.get(game_id)
         seat = live.seat_of(_token_from_header(authorization))
-        return JSONResponse(live.game.record_for(live.state, seat))
+        record = live.game.record_for(live.state, seat)
+        if live.table is not None and live.table.stand_ins:  # who played which answers for a person
+            record["stand_ins"] = live.table.stand_ins
+        return JSONResponse(record)
 
     @app.get("/api/games/{game_id}/board.svg", responses=HEAVY_ERRORS)
     async def board(request: Request, game_id: str, at: int | None = Query(default=None, ge=0)) -> Response:

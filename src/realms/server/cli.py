@@ -32,8 +32,16 @@ FULL_GC_AFTER = 1000
 @click.option("--trusted-proxy", "trusted_proxies", multiple=True, metavar="ADDRESS",
               help="A reverse proxy's address whose X-Forwarded-For names the client (repeatable). "
                    "Without it the header is never trusted: limits count the peer's address.")
+@click.option("--allow-local-webhooks", is_flag=True,
+              help="Take notice webhooks on private and loopback addresses (a server on a home network).")
+@click.option("--smtp-host", default=None, help="Send notices by e-mail through this SMTP server (default: no e-mail).")
+@click.option("--smtp-port", type=click.IntRange(1, 65535), default=25, show_default=True, help="The SMTP server's port.")
+@click.option("--smtp-from", default="realms@localhost", show_default=True, help="The notices' sender address.")
+@click.option("--public-url", default=None, metavar="URL",
+              help="The address people open the server at, for links in the notices (e.g. https://realms.example.org).")
 def serve(host: str, port: int, database: str, log_level: str, games_at_once: int, games_per_minute: float,
-          trusted_proxies: tuple[str, ...]) -> None:
+          trusted_proxies: tuple[str, ...], allow_local_webhooks: bool, smtp_host: str | None, smtp_port: int,
+          smtp_from: str, public_url: str | None) -> None:
     """Play in the browser: the lobby at http://HOST:PORT/, the API's docs at /docs.
 
     Games and every answer are stored in DATABASE (a SQLite file by default); after a
@@ -50,11 +58,13 @@ def serve(host: str, port: int, database: str, log_level: str, games_at_once: in
 
     # the bots think in a process of their own (server/botworker.py), started and warmed
     # now, killed by the kernel should this process end without closing it
+    from .notices import Settings
     from .store import StoreError
 
     bots, work = Bots(tied=True), Lanes(tied=True)
     try:
-        app = create_app(database, creations=TokenBucket(games_at_once, games_per_minute), bots=bots, work=work)
+        app = create_app(database, creations=TokenBucket(games_at_once, games_per_minute), bots=bots, work=work,
+                         notice_settings=Settings(smtp_host, smtp_port, smtp_from, allow_local_webhooks, public_url))
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     for game in games().values():

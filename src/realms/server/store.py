@@ -333,6 +333,11 @@ class Store:
         ended at its deadline, whether the game is over), replacing the one kept."""
         return self._enqueue(("round", game_id, round_, started, int(passed), int(over)))
 
+    def submit_call(self, write: Callable) -> Future:
+        """Queue ``write(conn)``, a write of another module's tables (``tabledb``: a game's
+        clocks, talk, notices), committed in order with the answers around it."""
+        return self._enqueue(("call", write))
+
     def submit_undo(self, game_id: str, n: int, player: int) -> Future:
         """Queue the deletion of answer number ``n`` of a game, which must be its last
         stored answer and ``player``'s (else the future fails with :class:`UndoConflict`);
@@ -414,6 +419,9 @@ class Store:
                 conn.execute(delete(rounds_table).where(rounds_table.c.game_id == g))
                 conn.execute(insert(rounds_table).values(game_id=g, round=round_, started=started,
                                                          passed=passed, over=over))
+                continue
+            if op[0] == "call":
+                op[1](conn)
                 continue
             _, g, n, player = op
             self._delete_last(conn, g, n, player)
