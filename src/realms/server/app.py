@@ -106,7 +106,7 @@ from realms.core.match import bot_answers
 from realms.core.mapgraph import MapError
 from realms.core.options import shown
 
-from . import botworker, fairshare, heavy, limits, notices, sockets
+from . import botworker, cluster, fairshare, heavy, limits, notices, sockets
 from .deadlines import Deadlines
 from .host import Tables, parse_settings, router as table_router
 from .fastpath import AnswerFastPath
@@ -673,6 +673,14 @@ class Server:
         #: the finished games in memory, the least recently asked for first
         self.finished: "OrderedDict[str, None]" = OrderedDict()
         self.tables = Tables(self)
+        #: this process's part in a cluster on one PostgreSQL database (``cluster``); None:
+        #: the only process
+        self.cluster: "cluster.Cluster | None" = None
+
+    def owns(self, game_id: str) -> bool:
+        """Whether this process does the game's once-only work (bots, deadlines, clocks,
+        notices): always alone, while it holds the game's lease in a cluster."""
+        return self.cluster is None or self.cluster.owns(game_id)
 
     async def committed(self, done: Future) -> None:
         """Wait for a write of the store's to be committed (its exception if it failed).
@@ -813,7 +821,7 @@ class Server:
         seats = [{"kind": k, "token_hash": hash_token(tokens[i]) if i in tokens else None}
                  for i, k in enumerate(body.seats)]
         game_id = secrets.token_hex(8)
-        row = GameRow(game_id, game.id, options, seed, seats, [])
+        row = GameRow(game_id, game.id, options, seed, seats, [], None if self.cluster is None else (0, 0))
         agents = make_agents(game, seats, seed)
         self.store.create(game_id, game.id, options, seed, seats, [])
         return Live(row=row, game=game, state=state, agents=agents), tokens
@@ -840,6 +848,13 @@ class Server:
 
     # -- answering ----------------------------------------------------------------------
     async def answer(self, live: Live, seat: int | None, body: Answer, socket: str | None = None) -> bytes:
+        """:meth:`_answer`; in a cluster, once more on the game caught up from the database
+        after a 409 if it had moved on in another process (``cluster.Cluster.answer``)."""
+        if self.cluster is None:
+            return await self._answer(live, seat, body, socket)
+        return await self.cluster.answer(self._answer, live, seat, body, socket)
+
+    async def _answer(self, live: Live, seat: int | None, body: Answer, socket: str | None = None) -> bytes:
         """Apply ``seat``'s answer, commit it and return the new state (JSON, UTF-8); the
         bots whose turn follows play on in the background (:meth:`continue_bots`).  The
         other pages get it over their sockets; ``socket``, the asking page's, not again."""
@@ -848,6 +863,8 @@ class Server:
                 raise HTTPException(403, "spectators cannot answer; send the seat's token")
             if live.ended:
                 raise HTTPException(403, "the game's host ended the game")
+            if self.cluster is not None:
+                self.cluster.current(live)
             if body.version != live.version and not live.still_asked(seat, body.version):
                 raise HTTPException(409, f"stale version {body.version}: the game is at version {live.version}")
             if not any(d.player == seat for d in live.state.pending()):
@@ -872,6 +889,8 @@ class Server:
                 # forget the cached game so that it is rebuilt from what was committed
                 self.live.pop(live.row.id, None)
                 new.release()
+                if isinstance(exc, cluster.Conflict):
+                    raise HTTPException(409, f"stale version {body.version}: another process answered it first") from None
                 raise HTTPException(503, f"the answer could not be stored: {type(exc).__name__}") from None
             live.settle(before, new, seat, start)
             self.continue_bots(live)
@@ -891,6 +910,8 @@ class Server:
                 raise HTTPException(403, "spectators cannot undo; send the seat's token")
             if live.ended:
                 raise HTTPException(403, "the game's host ended the game")
+            if self.cluster is not None:
+                self.cluster.current(live)
             if body.version != v:
                 raise HTTPException(409, f"stale version {body.version}: the game is at version {v}")
             if live.state.is_over():
@@ -914,7 +935,7 @@ class Server:
             assert last.n == v - 1 and last.seat == seat
             try:
                 await self.committed(self.store.submit_undo(live.row.id, last.n, seat))
-            except UndoConflict:
+            except (UndoConflict, cluster.Conflict):
                 self.live.pop(live.row.id, None)
                 raise HTTPException(409, "the stored game differs from the one shown; reload it") from None
             except Exception as exc:
@@ -937,7 +958,8 @@ class Server:
     def continue_bots(self, live: Live) -> None:
         """Start ``live``'s bots in the background if they are to move (after an answer, a
         game's creation, or a restart that found them mid-turn), unless they are already."""
-        if (live.bots is None or live.bots.done()) and not live.ended and bots_to_move(live.state, live.agents):
+        if (live.bots is None or live.bots.done()) and not live.ended and bots_to_move(live.state, live.agents) \
+                and self.owns(live.row.id):
             live.bots = asyncio.get_running_loop().create_task(self._bots_in_batches(live))
 
     async def _bots_in_batches(self, live: Live) -> None:
@@ -1034,7 +1056,7 @@ class Server:
 def create_app(database: str | None = None, creations: limits.TokenBucket | None = None,
                clock: "Callable[[], float] | None" = None, bots: "botworker.Bots | None" = None,
                work: "heavy.Lanes | None" = None, notice_settings: "notices.Settings | None" = None,
-               table_every: float | None = None) -> FastAPI:
+               table_every: float | None = None, several: bool = False, address: str = "") -> FastAPI:
     """The app over ``database``; ``creations`` bounds the games each client may create
     (default: ``limits.CREATE_BURST`` at once, ``limits.CREATE_PER_MINUTE`` a minute);
     ``clock`` is the turn deadlines' and the tables' clocks' (default: the wall clock;
@@ -1042,8 +1064,11 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     down (default: the process's shared one, ``botworker.BOTS``, left running for the next
     app); ``work`` likewise, the heavy work's (default: :data:`HEAVY`);
     ``notice_settings``: SMTP and webhooks (``notices``); ``table_every``: seconds between
-    the table watcher's looks (``host.EVERY``)."""
+    the table watcher's looks (``host.EVERY``); ``several``: one of several processes on
+    a PostgreSQL ``database`` (``cluster``), reached at ``address``."""
     server = Server(database, bots, work)
+    if several:
+        server.cluster = server.store.cluster = cluster.Cluster(server, address)
     creations = limits.TokenBucket() if creations is None else creations
     server.creations = creations
     deadlines = server.deadlines
@@ -1058,11 +1083,15 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        if server.cluster is not None:
+            server.cluster.start()
         deadlines.start()
         tables.start()
         yield
         tables.stop()
         deadlines.stop()
+        if server.cluster is not None:
+            await server.cluster.stop()
         if bots is not None:
             bots.close()
         if work is not None:
@@ -1083,7 +1112,8 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
 
     @app.get("/api/health")
     async def health() -> dict:
-        return {"status": "ok"}
+        """``ok``; in a cluster also this process's id, the games it owns, whether it listens."""
+        return {"status": "ok"} if server.cluster is None else {"status": "ok", **server.cluster.health()}
 
     @app.get("/api/catalog")
     async def catalog() -> dict:

@@ -172,7 +172,7 @@ class Deadlines:
         rows = await asyncio.to_thread(self.server.store.unfinished, kinds)
         loaded = []
         for gid, kind, options in rows:
-            if gid in self.server.live or not deadline_seconds(get_game(kind), options):
+            if gid in self.server.live or not self.server.owns(gid) or not deadline_seconds(get_game(kind), options):
                 continue
             try:
                 await self.server.get(gid)
@@ -187,6 +187,8 @@ class Deadlines:
         the games whose round was ended."""
         ended = []
         for gid, live in list(self.server.live.items()):
+            if not self.server.owns(gid):  # another process of a cluster ends its rounds
+                continue
             due = self.due(live)
             if due is not None and self.clock() >= due and await self.expire(live):
                 ended.append(gid)

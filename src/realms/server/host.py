@@ -283,7 +283,7 @@ class Tables:
     async def look(self) -> None:
         """Load the games whose clocks run that are not in memory (after a restart)."""
         for gid in await asyncio.to_thread(tabledb.watched, self.server.store):
-            if gid not in self.server.live:
+            if gid not in self.server.live and self.server.owns(gid):
                 try:
                     await self.server.get(gid)
                 except Exception:
@@ -291,7 +291,7 @@ class Tables:
 
     async def sweep(self) -> None:
         for live in list(self.server.live.values()):
-            if getattr(live, "table", None) is not None:
+            if getattr(live, "table", None) is not None and self.server.owns(live.row.id):
                 try:
                     await self.tend(live)
                 except Exception:
