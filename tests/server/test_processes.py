@@ -231,3 +231,41 @@ def test_a_lost_listening_connection_reconnects_and_catches_up(cluster):
     engine.dispose()
     assert _wait("b's health to count the reconnect",
                  lambda: httpx.get(b.url + "/api/health").json()["reconnects"] >= 1)
+
+
+def test_an_answer_made_on_a_stale_copy_meets_the_moved_head_and_forks_nothing(tmp_path):
+    """Two apps of a cluster in this process, the second deaf (its listener stopped) so its
+    copy of the game stays at the version both saw: its answer passes its own version check
+    and is refused by the head's check in the database's transaction."""
+    from fastapi.testclient import TestClient
+
+    from realms.server.app import create_app
+
+    database = fresh_database("postgresql", tmp_path)
+    try:
+        with TestClient(create_app(database, several=True)) as a, TestClient(create_app(database, several=True)) as b:
+            r = a.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 2},
+                                           "seats": ["human", "auto", "auto", "auto"]})
+            gid, tok = r.json()["id"], r.json()["seats"][0]["token"]
+            state = _wait("the person awaited", lambda: (s := a.get(f"/api/games/{gid}", headers=bearer(tok)).json())
+                          ["pending"] and s)
+            assert b.get(f"/api/games/{gid}", headers=bearer(tok)).json()["version"] == state["version"]
+            deaf = b.app.state.server.cluster
+            b.portal.call(lambda: deaf.tasks[1].cancel())
+            options = state["pending"][0]["options"]
+            first = a.post(f"/api/games/{gid}/answers", headers=bearer(tok),
+                           json={"key": options[0]["key"], "version": state["version"]})
+            assert first.status_code == 200, first.text
+            assert b.app.state.server.live[gid].version == state["version"]  # b's copy is stale
+            second = b.post(f"/api/games/{gid}/answers", headers=bearer(tok),
+                            json={"key": options[-1]["key"], "version": state["version"]})
+            assert second.status_code == 409, second.text
+            # b now holds the game as stored, a's answer in it, not its own (a's bots may
+            # have played on since)
+            n = state["version"] + 1
+            kept = b.get(f"/api/games/{gid}/record", headers=bearer(tok)).json()["answers"]
+            assert kept[:n] == a.get(f"/api/games/{gid}/record", headers=bearer(tok)).json()["answers"][:n]
+            assert len(kept) >= n
+        assert stored_answers(database, gid) >= first.json()["version"]
+    finally:
+        drop_database(database)
