@@ -269,3 +269,34 @@ def test_an_answer_made_on_a_stale_copy_meets_the_moved_head_and_forks_nothing(t
         assert stored_answers(database, gid) >= first.json()["version"]
     finally:
         drop_database(database)
+
+
+def test_workers_start_processes_on_one_port_that_check_lists_and_a_dead_one_is_started_again(cluster, tmp_path):
+    port = free_port()
+    with open(tmp_path / "workers.log", "wb") as err:
+        parent = subprocess.Popen([sys.executable, "-m", "realms.server", "--port", str(port), "--workers", "2",
+                                   "--database", cluster.database], stdout=subprocess.DEVNULL, stderr=err,
+                                  start_new_session=True)
+    try:
+        def processes() -> list[str] | None:
+            out = subprocess.run([sys.executable, "-m", "realms.server", "--check", "--database", cluster.database],
+                                 capture_output=True, text=True, timeout=60)
+            ids = [ln.split(" at ", 1)[0] for ln in out.stdout.splitlines() if " at 127.0.0.1:" in ln]
+            return ids if len(ids) == 2 else None
+
+        first = _wait("--check to list the two processes", processes)
+        # any of them answers: a game made through the one port is there for both
+        gid, tok = create(f"http://127.0.0.1:{port}")
+        awaiting_person(f"http://127.0.0.1:{port}", gid, tok)
+        victim = int(first[0].split(":")[1])
+        os.kill(victim, signal.SIGKILL)
+        again = _wait("a new process in the dead one's place",
+                      lambda: (ids := processes()) and first[0] not in ids and ids)
+        assert first[1] in again
+    finally:
+        os.killpg(parent.pid, signal.SIGTERM)
+        try:
+            parent.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(parent.pid, signal.SIGKILL)
+            parent.wait(30)

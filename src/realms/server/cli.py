@@ -77,7 +77,9 @@ def serve(host: str, port: int, database: str, log_level: str, games_at_once: in
         from . import workers as launcher
 
         ctx = click.get_current_context()
-        sys.exit(launcher.run(workers, launcher.child_args(ctx.command, ctx.params), lambda s: click.echo(s, err=True)))
+        local = "127.0.0.1" if host in ("0.0.0.0", "") else "[::1]" if host == "::" else host
+        sys.exit(launcher.run(workers, launcher.child_args(ctx.command, ctx.params), f"http://{local}:{port}",
+                              lambda s: click.echo(s, err=True)))
     bots, work = Bots(tied=True), Lanes(tied=True)
     try:
         app = create_app(database, creations=TokenBucket(games_at_once, games_per_minute), bots=bots, work=work,

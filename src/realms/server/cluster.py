@@ -437,7 +437,8 @@ class Cluster:
 
 
 def report(database: str) -> list[dict]:
-    """The processes of the cluster on ``database`` and the games each holds:
+    """The processes of the cluster on ``database`` (those that renewed their leases in the
+    last ``2 * LEASE_SECONDS``) and the games each holds:
     ``[{id, address, seen (seconds ago), games: [ids]}]``, then the games nobody holds
     (``id: None``); what ``realms serve --check`` prints."""
     from .store import database_url
@@ -452,7 +453,7 @@ def report(database: str) -> list[dict]:
     finally:
         engine.dispose()
     out: dict[Any, dict] = {p.id: {"id": p.id, "address": p.address, "seen": round(now - p.seen, 1), "games": []}
-                            for p in procs}
+                            for p in procs if now - p.seen <= 2 * LEASE_SECONDS}
     orphans = {"id": None, "address": "", "seen": None, "games": []}
     for lease in leases:
         held = lease.expires >= now and lease.owner in out

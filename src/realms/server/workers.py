@@ -38,10 +38,28 @@ def child_args(command, params: dict) -> list[str]:
     return out + ["--reuse-port"]
 
 
-def run(n: int, args: list[str], say) -> int:
-    """Run ``n`` processes of ``python -m realms.server args`` until signalled; 0."""
+def ready(proc: subprocess.Popen, url: str, seconds: float = 120.0) -> None:
+    """Wait until the process at ``url`` answers its health (it has made the database's
+    tables: the others then start without racing to make them), or has ended."""
+    import httpx
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and proc.poll() is None:
+        try:
+            if httpx.get(url + "/api/health", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+
+
+def run(n: int, args: list[str], url: str, say) -> int:
+    """Run ``n`` processes of ``python -m realms.server args`` (reached at ``url``) until
+    signalled; 0."""
     command = [sys.executable, "-m", "realms.server", *args]
-    procs: list[subprocess.Popen] = [subprocess.Popen(command) for _ in range(n)]
+    procs: list[subprocess.Popen] = [subprocess.Popen(command)]
+    ready(procs[0], url)
+    procs += [subprocess.Popen(command) for _ in range(n - 1)]
     stopping = []
 
     def stop(signum, _frame) -> None:
