@@ -151,7 +151,7 @@ class Cluster:
         game_id, undo = op[1], op[0] == "undo"
         live = self.server.live.get(game_id)
         known = None if live is None else live.row.seq
-        if known is None:
+        if live is None or known is None:
             fut: Future = Future()
             fut.set_exception(Conflict(f"game {game_id}: not in this process's memory"))
             return fut
@@ -165,9 +165,11 @@ class Cluster:
                 raise Conflict(f"game {game_id}: another process wrote it first")
             conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{game_id} {version} {seq} {undone}"})
 
+        row = live.row
+
         def moved_on(f: Future) -> None:
             if f.exception() is None:
-                live.row.seq = (seq, undone)
+                row.seq = (seq, undone)
 
         fut = enqueue(("guard", op, check))
         fut.add_done_callback(moved_on)
@@ -298,22 +300,28 @@ class Cluster:
             fresh = await asyncio.to_thread(self._read_since, gid, live.version, live.row.seq)
             if fresh is None and not full:
                 return live
-            new = await self._rebuilt(live, full) if fresh is None or fresh[1] is None else self._extended(live, *fresh)
+            try:
+                new = self._extended(live, *fresh) if fresh is not None and fresh[1] is not None and not full else None
+            except Exception:  # never: the answers stored after one's own replay on it
+                log.exception("cluster: game %s's new answers did not apply; rebuilt", gid)
+                new = None
+            if new is None:
+                new = await self._rebuilt(live, full)
         server.continue_bots(new)
         server.push(new)
         server.note_finished(new)
         return new
 
-    def _read_since(self, gid: str, version: int, known: tuple[int, int]) -> tuple | None:
+    def _read_since(self, gid: str, version: int, known: tuple[int, int] | None) -> tuple | None:
         """In one snapshot: the game's head, and its answers from ``version`` on if the head
         has only answers past ``known`` (else None: rebuild).  None if the head is ``known``."""
         with self.store.engine.connect().execution_options(isolation_level="REPEATABLE READ") as conn:
             with conn.begin():
                 row = conn.execute(select(heads_table.c.seq, heads_table.c.undone)
                                    .where(heads_table.c.game_id == gid)).first()
-                if row is None or (row.seq, row.undone) == tuple(known):
+                if row is None or (row.seq, row.undone) == known:
                     return None
-                if row.undone != known[1] or row.seq < known[0]:
+                if known is None or row.undone != known[1] or row.seq < known[0]:
                     return (row.seq, row.undone), None
                 from .store import answers_table
                 answers = conn.execute(select(answers_table.c.player, answers_table.c.key)
@@ -325,8 +333,12 @@ class Cluster:
         """``live`` with ``answers`` (written elsewhere after its own) applied."""
         before = live.state
         new = before.clone()
-        for p, key in answers:
-            new.apply(p, key)
+        try:
+            for p, key in answers:
+                new.apply(p, key)
+        except Exception:
+            new.release()
+            raise
         live.settle_bots(before, new)
         live.row.seq = head
         live.mirrored = (0, 0)
@@ -339,6 +351,8 @@ class Cluster:
 
         server, gid = self.server, old.row.id
         row = await asyncio.to_thread(server.store.load, gid)
+        if row is None:
+            raise HTTPException(404, "no such game")
         new = await asyncio.to_thread(rebuild, row)
         new.undos = old.undos + (1 if new.version <= old.version and row.seq != old.row.seq else 0)
         server.undos[gid] = new.undos
@@ -454,7 +468,7 @@ def report(database: str) -> list[dict]:
         engine.dispose()
     out: dict[Any, dict] = {p.id: {"id": p.id, "address": p.address, "seen": round(now - p.seen, 1), "games": []}
                             for p in procs if now - p.seen <= 2 * LEASE_SECONDS}
-    orphans = {"id": None, "address": "", "seen": None, "games": []}
+    orphans: dict[str, Any] = {"id": None, "address": "", "seen": None, "games": []}
     for lease in leases:
         held = lease.expires >= now and lease.owner in out
         (out[lease.owner] if held else orphans)["games"].append(lease.game_id)

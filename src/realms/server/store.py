@@ -171,7 +171,7 @@ class GameRow:
     answers: list[tuple[int, str]]
     #: the game's head (``cluster``: its writes counted) read before its answers; None
     #: for a store of one process
-    seq: int | None = None
+    seq: tuple[int, int] | None = None
 
 
 def database_url(url: str | None) -> str:
