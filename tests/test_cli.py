@@ -237,3 +237,26 @@ def test_help_lists_every_command_without_loading_the_web_stack():
     out = subprocess.run([sys.executable, "-c", script.format(args=["simulate", "hy-breasil", "--turns", "1", "--json"])],
                          capture_output=True, text=True, check=True).stdout
     assert out.strip().endswith("[]")
+
+
+def test_tournament_plays_the_games_player_count_one_bot_against_the_rest(capsys, tmp_path):
+    """``--bots auto,random`` at Brian Boru (3..5 players, default 4) plays four seats:
+    one greedy against three random, the greedy bot sitting each seat once in four games; it prints the
+    count and writes a report folder like ``simulate --report``."""
+    from realms.core.game import get_game
+
+    out_dir = tmp_path / "t"
+    code, out, err = run(capsys, "tournament", "brian-boru", "--bots", "greedy,random", "--games", "4",
+                         "--report", str(out_dir))
+    assert code == 0, err
+    players = get_game("brian-boru").default_players
+    assert f"4 games of {players} players" in out
+    lines = [json.loads(t) for t in (out_dir / "games.jsonl").read_text().splitlines()]
+    assert sorted(ln["bots"].index("greedy") for ln in lines) == list(range(players))  # every seat once
+    assert all(ln["bots"].count("greedy") == 1 and len(ln["bots"]) == players for ln in lines)
+    assert (out_dir / "index.html").exists() and json.loads((out_dir / "summary.json").read_text())["figures"]
+
+
+def test_tournament_refuses_more_bots_than_seats(capsys):
+    code, _, err = run(capsys, "tournament", "hy-breasil", "--players", "2", "--bots", "random,random,random")
+    assert code == 2 and "3 bots for 2 seats" in err

@@ -67,7 +67,8 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
              lazy={"odds": "realms.cli_odds:odds", "play": "realms.cli_play:play", "gm": "realms.cli_gm:gm",
-                   "serve": "realms.server.cli:serve"})
+                   "serve": "realms.server.cli:serve", "sweep": "realms.cli_design:sweep",
+                   "compare": "realms.cli_design:compare"})
 @click.version_option(package_name="realms")
 def cli() -> None:
     """Play, simulate and analyse historical conquest board games."""
@@ -219,7 +220,7 @@ def _print_game(state, as_json: bool, unit: str = "VP", chronicle: list[str] | N
 def _print_line(line: dict, as_json: bool, unit: str = "VP") -> None:
     """A game's JSON summary line, or its chronicle and final scores."""
     if as_json:
-        click.echo(json.dumps({k: v for k, v in line.items() if k not in ("bots", "stats", "turn_scores", "chronicle")},
+        click.echo(json.dumps({k: v for k, v in line.items() if k not in ("bots", "stats", "turn_scores", "design", "chronicle")},
                               ensure_ascii=False))
         return
     for text in line.get("chronicle", []):
@@ -331,36 +332,45 @@ def _simulate_batch(game, opts, spec, seed, n_games, as_json, workers, report_di
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print the standings as JSON.")
 @click.option("--workers", type=click.IntRange(1), help="Play the games in this many processes (progress bar).")
-def tournament_cmd(game_id, settings, bots, n_games, seed, as_json, workers, **flags) -> None:
-    """Play GAME many times, rotating the bots round the seats, and rank them by win share."""
-    from realms.sim.tournament import tournament
+@click.option("--report", "report_dir", type=click.Path(file_okay=False),
+              help="Also write a report folder, as simulate --report does.")
+def tournament_cmd(game_id, settings, bots, n_games, seed, as_json, workers, report_dir, **flags) -> None:
+    """Play GAME many times at its player count (--players; default the game's), the bots
+    listed filling the seats (the last one the rest: auto,random at four seats is one auto
+    against three random), the line-up moving one seat a game; rank the bots by win share."""
+    from realms.sim import batch
 
     game = _game(game_id)
     opts = _game_options(game, flags, settings)
     spec = [b.strip() for b in bots.split(",") if b.strip()]
+    sim = batch.Simulation(game.id, opts, tuple(spec), seed, n_games, rotate=True)
+    info = batch.RunInfo()
     try:
-        if workers:
-            from realms.sim import batch
-
-            try:
-                standings = batch.tournament(game.id, opts, spec, n_games, seed, workers=workers,
-                                             progress=sys.stderr.isatty())
-            except batch.Interrupted as exc:
-                raise Stopped(f"interrupted after {exc.done} of {exc.total} games") from None
-        else:
-            standings = tournament(game, opts, spec, n_games, seed)
-    except (OptionError, _map_error()) as exc:
+        lines = batch.run(sim, workers=workers or 1, out=report_dir, progress=sys.stderr.isatty(), info=info)
+    except (OptionError, _map_error(), batch.SimulationError) as exc:
         raise CliError(str(exc)) from None
+    except batch.Interrupted as exc:
+        raise Stopped(f"interrupted after {exc.done} of {exc.total} games") from None
+    standings = batch.standings(spec, lines)
+    players = len(lines[0]["players"]) if lines else 0
+    if report_dir:
+        from realms.sim.report import write_report
+
+        write_report(report_dir, lines, {"game": game.id, "game_name": game.name, "options": lines[0]["options"],
+                                         "bots": spec, "seed": seed, "games": n_games, "rotated": True},
+                     info.to_json())
     if as_json:
-        click.echo(json.dumps({"game": game.id, "games": n_games, "seed": seed,
+        click.echo(json.dumps({"game": game.id, "games": n_games, "players": players, "seed": seed,
                                "bots": {s.bot: s.to_json() for s in standings}}))
         return
-    click.echo(f"{game.name}: {n_games} games, seats rotated")
+    click.echo(f"{game.name}: {n_games} games of {players} players, seats rotated")
     click.echo(f"  {'bot':10} {'seats':>6} {'wins':>8} {'share':>7}  95% interval   mean {game.score_name}")
     for st in sorted(standings, key=lambda s: -s.share):
         lo, hi = st.interval()
         click.echo(f"  {st.bot:10} {st.games:6} {st.wins:8.1f} {st.share:7.1%}  {lo:5.1%}–{hi:5.1%}  "
                    f"{st.score_total / st.games:8.1f}")
+    if report_dir:
+        click.echo(f"wrote {Path(report_dir) / 'index.html'}")
 
 
 @cli.command()

@@ -63,7 +63,7 @@ def play(game_id, seats, bots, pairs, seed, resume_file, clock_text, autosave) -
 
     from realms.core.game import OptionError as GameOptionError, UnknownGame, get_game
     from realms.core.record import Record, RecordError
-    from realms.sim.runner import make_bots
+    from realms.core.lineup import make_bots
     from realms.tty import Seat, Terminal
 
     try:

@@ -34,3 +34,28 @@ def test_steward_game_is_whole_and_replays():
     assert GAME.replay(s.record()).state_hash() == s.state_hash()
     kinds = {e.kind for e in s.events}
     assert {"conquest", "invest", "trade"} <= kinds
+
+
+def test_steward_takes_a_free_colour_only_out_of_every_players_reach():
+    """BR-Q30: "another *can* take their color": the steward, in a free colour's seat,
+    takes it only in an independent state no player can attack at once (by land or across
+    one sea), the best of those; with none, ``nobody``, and the colour stays free."""
+    from .test_rulings import bob_eliminated
+
+    s = bob_eliminated()
+    d = s.pending()[0]
+    b = s.board
+    bot = Steward(1)
+    view = s.view(1)
+    held = {x for x in range(len(b.states)) if s.owner[x] == 0}
+
+    def reachable(sid):
+        x = b.index[sid]
+        return any((b.adj_mask[x] | b.across_mask[x]) >> y & 1 for y in held)
+
+    pick = bot.newcomer(view, list(d.keys))
+    assert pick != "nobody" and not reachable(pick)
+    near = [k for k in d.keys if k != "nobody" and reachable(k)]
+    assert near and bot.newcomer(view, [*near, "nobody"]) == "nobody"
+    s.apply(1, d.keys[bot.choose(d, lambda: view)])
+    assert s.alive[1] and not reachable(s.board.states[s.capital[1]].id)

@@ -166,3 +166,23 @@ def test_a_deadline_at_any_moment_of_the_writing_ends_the_turn():
                 ended += 1
             s.answer_index(d, bots[d.player].choose(d, lambda: s.view(d.player)))
     assert ended > 20
+
+
+def test_a_free_colour_nobody_took_by_the_deadline_stays_free():
+    """BR-Q30 with BR-Q102: "another *can* take their color"; an eliminated player's seat
+    that does not answer the newcomer question by the deadline leaves the colour free
+    (``nobody``).  The question is a round of its own, so the turn's orders then get their
+    whole time and are not ended with it."""
+    from realms.server.deadlines import silence
+
+    from .test_rulings import bob_eliminated
+
+    s = bob_eliminated()
+    d = s.pending()[0]
+    assert d.kind == "br.newcomer"
+    round_, key = GAME.no_answer(d)
+    assert key == "nobody" and round_ != 2
+    assert silence(s, GAME.no_answer, round_) == 1
+    assert not s.alive[1] and s.turn == 2
+    orders = s.pending()[0]
+    assert orders.kind == "br.order" and GAME.no_answer(orders) == (2, "done")

@@ -174,11 +174,57 @@ def test_gm_new_refuses_bad_players_by_name(tmp_path):
     code, out = realms("gm", "new", "brittania", tmp_path / "b", "--player", "Ann:Kent:Alfred:Shrewd",
                        "--player", "Bob:Kent:Edmund:Warrior")
     assert code != 0 and "--player #2 (Bob): Kent is taken" in out
-    code, out = realms("gm", "new", "brittania", tmp_path / "c", "--player", "Ann:Kent:Brian:Shrewd",
-                       "--player", "Bob:Essex:Edmund:Warrior")
-    assert code != 0 and "king's name (from the region's list) 'Brian'" in out
     code, out = realms("gm", "orders", tmp_path / "a", POSTS / "turn1.txt")
     assert code != 0 and "no game here" in out
+
+
+def test_gm_new_a_king_named_as_his_player_names_him(tmp_path):
+    """BR-Q6, PLAYER KINGS: "he needs a Name": Ann's King Offa in Kent, though the English
+    list has no Offa, and Bob's "King   Aelle of Sussex" (the word King and doubled spaces
+    left out); a name of the list keeps the list's spelling ("alfred"); the record
+    replays to the same game."""
+    code, out = realms("gm", "new", "brittania", tmp_path / "g", "--player", "Ann:Kent:Offa:Shrewd",
+                       "--player", "Bob:Sussex:King   Aelle of Sussex:Rich", "--player", "Carl:Essex:alfred:Rich",
+                       "--seed", "4", "--json")
+    assert code == 0, out
+    assert [x["king"] for x in json.loads(out)["players"]] == ["Offa", "Aelle of Sussex", "Alfred"]
+    state = GAME.replay(Record.load(tmp_path / "g" / "record.json"))
+    assert state.king_name == ["Offa", "Aelle of Sussex", "Alfred"]
+    code, out = realms("replay", tmp_path / "g" / "record.json", "--json")
+    assert code == 0 and json.loads(out)["state_hash"] == state.state_hash()
+
+
+@pytest.mark.parametrize("king, message", [
+    ("", "a king needs a name (it is empty)"),
+    ("Offa the Great, Bretwalda of the Angles", "is 39 characters long; at most 30"),
+    ("[b]Offa[/b]", "holds '[': printable text without []<>"),
+    ("Essex", "the king's name 'Essex' is a state's name: orders name both and must read one way"),
+    ("Defend", "the king's name 'Defend' is a word of the orders"),
+    ("1066", "has no letters"),
+])
+def test_gm_new_refuses_a_name_that_is_no_name(tmp_path, king, message):
+    """BR-Q6: the name is the player's, but a name: not empty, at most 30 characters of
+    plain text, and one a post can tell from a state or an order's words.  Nothing is
+    written."""
+    code, out = realms("gm", "new", "brittania", tmp_path / "g", "--player", "Ann:Kent:Alfred:Shrewd",
+                       "--player", f"Bob:Sussex:{king}:Rich")
+    assert code != 0 and "--player #2 (Bob): " in out and message in out, out
+    assert not (tmp_path / "g" / "record.json").exists()
+
+
+def test_a_king_with_his_own_name_leads_in_a_post(tmp_path):
+    """BR-Q6 and BR-Q8: a king named by his player is read by that name when he leads
+    ("Offa the Great leads the attack on Sussex")."""
+    folder = tmp_path / "g"
+    assert realms("gm", "new", "brittania", folder, "--player", "Ann:Kent:Offa the Great:Warrior",
+                  "--player", "Bob:Essex:Edmund:Rich", "--seed", "2")[0] == 0
+    posts = tmp_path / "turn1.txt"
+    posts.write_text('[post author="Ann"]\n[b]10 Grain to Conquer Sussex.\nOffa the Great leads the attack on '
+                     'Sussex.[/b]\n[/post]\n')
+    code, out = realms("gm", "orders", folder, posts, "--json")
+    assert code == 0, out
+    read = json.loads(out)["players"]["Ann"]
+    assert [o["kind"] for o in read["orders"]] == ["conquer", "lead"] and read["problems"] == []
 
 
 def test_gm_is_generic_a_game_without_an_assistant_says_so(tmp_path):
@@ -241,3 +287,28 @@ def test_a_newcomer_takes_an_eliminated_players_colour(tmp_path):
     state = GAME.replay(Record.load(folder / "record.json"))
     assert state.names == ["Ann", "Dan"] and state.alive[1] and state.colours[1] == "Yellow"
     assert state.output[state.board.index["essex"]] == 11
+
+
+def test_a_newcomer_names_his_king_as_he_likes(tmp_path):
+    """BR-Q6 and BR-Q30: a newcomer "creates their King (read below!)" as every player
+    does, so his line names him freely ("Newcomer in Yellow: Essex, King Offa, Rich."); a
+    line whose king has no name is a problem of that line only, and the colour goes to the
+    next newcomer who posts for it."""
+    folder = tmp_path / "g"
+    realms("gm", "new", "brittania", folder, "--player", "Ann:Kent:Alfred:Shrewd",
+           "--player", "Bob:Sussex:Edmund:Rich", "--seed", "1")
+    posts = tmp_path / "turn1.txt"
+    posts.write_text('[post author="Ann"]\n[b]10 Grain to Conquer Sussex.[/b]\n[/post]\n')
+    assert realms("gm", "orders", folder, posts)[0] == 0
+    assert realms("gm", "resolve", folder)[0] == 0
+    posts.write_text('[post author="Eve"]\n[b]Newcomer in Yellow: Wessex, King , Rich.[/b]\n[/post]\n'
+                     '[post author="Dan"]\n[b]Newcomer in Yellow: Essex, King Offa, Rich.[/b]\n[/post]\n')
+    code, out = realms("gm", "orders", folder, posts, "--json")
+    assert code == 0, out
+    read = json.loads(out)
+    assert [(x["name"], x["king"]) for x in read["newcomers"]] == [("Dan", "Offa")]
+    assert [(x["author"], x["reason"]) for x in read["newcomer_problems"]] == [("Eve", "a king needs a name (it is empty)")]
+    code, report = realms("gm", "resolve", folder)
+    assert code == 0, report
+    state = GAME.replay(Record.load(folder / "record.json"))
+    assert state.names[1] == "Dan" and state.king_name[1] == "Offa"

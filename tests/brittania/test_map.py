@@ -117,12 +117,12 @@ def rules_raw():
 
 
 @pytest.mark.parametrize("edit, message", [
-    (lambda d: d["colours"].pop("Grey"), "rules.toml: [colours]: 11 colours; the rules name 12"),
-    (lambda d: d["numbers"].pop("max_order"), "rules.toml: [numbers]: 'max_order' must be a whole number"),
-    (lambda d: d["trait"][0].update(effect="magic"), "rules.toml: [[trait]] #1: effect 'magic' is not one of"),
-    (lambda d: d["high_kingdom"][0]["states"].append("kent"), "rules.toml: [[high_kingdom]] #1: 'kent' is not a KINGDOM state"),
-    (lambda d: d["high_kingdom"][1]["states"].append("essex"), "rules.toml: [[high_kingdom]] #2: 'essex' is not in region 'ireland'"),
-    (lambda d: d["names"].pop("wales"), "rules.toml: [names]: region 'wales' needs a list of king names"),
+    (lambda d: d["colours"].pop("Grey"), "rules.toml: colours: 11 colours; the rules name 12"),
+    (lambda d: d["numbers"].pop("max_order"), "rules.toml: numbers.max_order: missing"),
+    (lambda d: d["trait"][0].update(effect="magic"), "rules.toml: trait[0].effect: 'magic' is not one of"),
+    (lambda d: d["high_kingdom"][0]["states"].append("kent"), "rules.toml: high_kingdom[0].states: 'kent' is not a KINGDOM state"),
+    (lambda d: d["high_kingdom"][1]["states"].append("essex"), "rules.toml: high_kingdom[1].states: 'essex' is not in region 'ireland'"),
+    (lambda d: d["names"].pop("wales"), "rules.toml: names.wales: needs a list of king names"),
 ])
 def test_bad_rules_errors_name_file_entry_and_problem(edit, message):
     from realms.games.brittania.tables import TableError, parse_tables

@@ -68,10 +68,55 @@ def test_br_q6_created_king():
         assert d.kind == "br.trait" and "Weak" not in d.keys and set(d.keys) == set(s.tables.positive)
         answer(s, "Warrior")
         d = s.pending()[0]
-        assert d.kind == "br.name" and "Hywel" in d.keys and "Alfred" not in d.keys
+        assert d.kind == "br.name" and "Hywel" in list(d.keys) and "Alfred" not in list(d.keys)
         answer(s, "Hywel")
         cvs.add(s.king_cv[0])
     assert cvs == {1, 2, 3}
+
+
+def test_br_q6_a_king_takes_any_name_his_player_gives():
+    """BR-Q6, PLAYER KINGS: "When creating your State, you need to make a King; he needs a
+    Name": the name is the player's, any name — Offa in Kent though the English list has no
+    Offa —; the region's list is what the form offers (bots answer from it by index).  A
+    name is printable text of 1 to 30 characters without markup; the record keeps the name
+    and replays to the same state."""
+    s = GAME.new_game({"players": 2}, 5)
+    answer(s, "kent")
+    answer(s, "Shrewd")
+    d = s.pending()[0]
+    assert d.kind == "br.name" and list(d.keys) == list(dict.fromkeys(s.tables.names["england"]))
+    assert d.to_json()["options"][0] == {"key": "Alfred", "label": "Alfred"} and d.info["any_name"]
+    for bad in ("", " Offa", "Offa  Rex", "x" * 31, "Offa\n", "[b]Offa[/b]", "<i>Offa"):
+        with pytest.raises(IllegalAnswer):
+            s.apply(0, bad)
+    assert s.king_name[0] == "" and s.pending()[0] is d
+    answer(s, "Offa")
+    answer(s, "mide")
+    answer(s, "Rich")
+    answer(s, "Brian Boru the Great of Munste")                       # 30 characters
+    assert s.king_name == ["Offa", "Brian Boru the Great of Munste"]
+    assert any(e.kind == "king" and e.data["name"] == "Offa" for e in s.events)
+    again = GAME.replay(s.record())
+    assert again.king_name == s.king_name and again.state_hash() == s.state_hash()
+
+
+def test_br_q6_a_random_king_is_named_from_the_list():
+    """BR-Q6: after a death "a new one is immediately created for the Player; these
+    randomly generated Kings": nobody names him, so his name is drawn from the list of his
+    capital's region even when the player named the first king himself."""
+    s = GAME.new_game({"players": 2, "turns": 30}, 2)
+    for start, king in (("kent", "Offa"), ("mide", "Cerball")):
+        answer(s, start)
+        answer(s, "Rich")
+        answer(s, king)
+    while not s.over and not any(e.kind == "king-death" for e in s.events):
+        for p in range(2):
+            if s.first_pending((p,)) is not None:
+                s.apply(p, "done")
+    deaths = [e for e in s.events if e.kind == "king-death"]
+    assert deaths and deaths[0].data["name"] in ("Offa", "Cerball")
+    p = deaths[0].data["player"]
+    assert s.king_name[p] in s.tables.names[s.board.states[s.capital[p]].region]
 
 
 def test_br_q7_one_death_toss_a_turn():
@@ -150,12 +195,11 @@ def test_br_q29_orders_hidden_until_resolution():
     assert [0, None] in rec["answers"] and [0, "invest:brega"] not in rec["answers"]
 
 
-def test_br_q30_newcomer_takes_the_colour_next_turn():
-    """BR-Q30: "If any Player gets eliminated, another can take their color, pick an
-    independent State": at the start of the next turn, with a new king and 10 grain."""
-    s = GAME.new_game({"players": 2, "turns": 5}, 1)
+def bob_eliminated(turns=5):
+    """A two-player game where Bob (Yellow) loses his only state, Mide, on turn 1: 30
+    grain + d10 always beats d10 + 5."""
+    s = GAME.new_game({"players": 2, "turns": turns}, 1)
     set_up(s)
-    # Bob's only state is his capital Mide; 30 grain + d10 always beats d10 + 5.
     s.owner[s.board.index["mide"]] = 1
     s.owner[s.board.index["desmumu"]] = INDEPENDENT
     s.capital[1] = s.board.index["mide"]
@@ -165,11 +209,40 @@ def test_br_q30_newcomer_takes_the_colour_next_turn():
     s.apply(0, "30")
     s.apply(0, "done")
     assert not s.alive[1] and s.turn == 2
+    return s
+
+
+def test_br_q30_newcomer_takes_the_colour_next_turn():
+    """BR-Q30: "If any Player gets eliminated, another can take their color, pick an
+    independent State": at the start of the next turn, with a new king and 10 grain."""
+    s = bob_eliminated()
     d = s.pending()[0]
     assert d.kind == "br.newcomer" and d.player == 1 and "mide" not in d.keys
     s.apply(1, "umall")
     assert s.alive[1] and s.grain[1] == 10 and s.capital[1] == s.board.index["umall"]
     assert s.pending()[0].kind == "br.trait"
+
+
+def test_br_q30_a_colour_nobody_takes_stays_free_and_is_offered_again():
+    """BR-Q30, INTRODUCTION: "another *can* take their color": the colour's seat answers
+    for whoever may take it, and ``nobody`` is one answer: the colour then stays free that
+    turn — no state, no grain, no king, no orders — the turn goes on, and the next turn
+    asks again."""
+    s = bob_eliminated()
+    d = s.pending()[0]
+    assert d.kind == "br.newcomer" and d.keys[-1] == "nobody"
+    assert d.prompt.startswith("The Yellow colour is free (P2 was eliminated): a newcomer may take it")
+    assert d.label("nobody") == "Nobody takes the colour this turn"
+    s.apply(1, "nobody")
+    assert not s.alive[1] and s.grain[1] == 0 and s.held(1) == []
+    assert s.pending()[0].kind == "br.order" and s.first_pending((1,)) is None
+    assert any(e.kind == "newcomer" and e.text == "Nobody takes the Yellow colour this turn." for e in s.events)
+    s.apply(0, "done")
+    assert s.turn == 3
+    d = s.pending()[0]
+    assert d.kind == "br.newcomer" and d.player == 1
+    s.apply(1, "umall")
+    assert s.alive[1] and s.pending()[0].kind == "br.trait"
 
 
 def pinned_ids() -> set[str]:

@@ -131,3 +131,20 @@ def test_the_record_shows_nothing_of_an_open_turn(tmp_path):
         _answer(client, gid, bob, "done")
         theirs = client.get(f"/api/games/{gid}/record", headers=bearer(bob)).json()["answers"]
         assert theirs[before:before + 4] == [[0, None], [0, None], [0, None], [1, "done"]]
+
+
+def test_a_person_names_his_king_in_the_web_app(tmp_path):
+    """BR-Q6, PLAYER KINGS: "he needs a Name": the page offers the region's names, says any
+    name will do, and the seat may send its own (Offa); an empty name is refused with a
+    message and changes nothing."""
+    with TestClient(create_app(str(tmp_path / "realms.db"))) as client:
+        out = new_game(client, game="brittania", seats=["human", "human"], options={"turns": 2})
+        gid, ann = out["id"], out["seats"][0]["token"]
+        _answer(client, gid, ann, "kent")
+        st = _answer(client, gid, ann, "Rich")
+        d = st["pending"][0]
+        assert d["kind"] == "br.name" and d["options"][0]["key"] == "Alfred" and d["info"]["any_name"]
+        r = client.post(f"/api/games/{gid}/answers", headers=bearer(ann), json={"key": "", "version": st["version"]})
+        assert r.status_code == 422 and "br.name" in r.text
+        st = _answer(client, gid, ann, "Offa")
+        assert st["view"]["players"][0]["king"]["name"] == "Offa"

@@ -51,6 +51,7 @@ def test_hb_q1_vp_target_checked_after_victory_phase(hb):
     assert s.vp == [13 + 1, 1]
     assert [e.data["nation"] for e in hb.logged(s, "event")] == [a.id, b.id]
     assert s.result()["winner"] == "P1"
+    assert s.result()["timed_out"] is False  # the target was reached: the game's own end
 
     s = hb.game(players=2, vp_target=500)
     assert s.options["turns"] is None and s.options["max_turns"] == 100
@@ -61,6 +62,15 @@ def test_hb_q1_vp_target_checked_after_victory_phase(hb):
     s.turn = 100
     hb.call(s, "end_turn")
     assert s.over
+    assert s.result()["timed_out"] is True  # stopped by the cap, the target never reached
+
+
+def test_hb_q1_a_turn_count_game_is_never_timed_out(hb):
+    """HB-Q1: a game of an agreed number of turns (§3) ends at its own end, not a time-out."""
+    s = hb.game(players=2, turns=3)
+    s.turn = 3
+    hb.call(s, "end_turn")
+    assert s.over and s.result()["timed_out"] is False
 
 
 def test_hb_q1_tie_breaks(hb):

@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -28,7 +29,7 @@ def test_a_line_is_the_simulate_json_summary_plus_bots_and_stats():
     game = get_game("hy-breasil")
     line = play_game("hy-breasil", {"players": 3, "turns": 3}, 5, ["random"])
     expected = json.loads(json.dumps(summary(run_game(game, {"players": 3, "turns": 3}, 5, ["random"]))))
-    assert {k: v for k, v in line.items() if k not in ("bots", "stats", "turn_scores")} == expected
+    assert {k: v for k, v in line.items() if k not in ("bots", "stats", "turn_scores", "design")} == expected
     assert line["bots"] == ["random"] * 3 and line["stats"]["kind"] == "hy-breasil"
 
 
@@ -51,6 +52,7 @@ def test_dask_local_cluster_gives_the_same_games():
         remote = run(SIM, cluster=lc.scheduler_address, batch_size=3, info=info)
     assert remote == local
     assert info.cluster == lc.scheduler_address and info.played == 12
+    assert info.workers == 2  # the cluster's worker threads, not the local default of 1
 
 
 def test_cluster_batches_keep_tasks_few():
@@ -134,19 +136,91 @@ def test_parallel_tournament_equals_the_serial_one():
     assert sum(s.games for s in parallel) == 64
 
 
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="no signal masks on this system")
+def test_ctrl_c_while_the_pool_starts_waits_until_it_has_started():
+    """A SIGINT that arrives while the pool starts is held, then raised once it has: not
+    inside Pool(), which would leave a started worker behind, and not lost."""
+    inside = []
+    with pytest.raises(KeyboardInterrupt):
+        with batch._sigint_held():
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+            from multiprocessing import resource_tracker
+
+            resource_tracker.ensure_running()
+            inside.append(signal.SIGINT in signal.sigpending())
+        inside.append("not raised after the pool had started")
+    assert inside == [True]
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+
+
+class _Output:
+    """A child's standard output and error, read as they come (a pipe left unread could
+    fill and block the child) and kept for the test's messages."""
+
+    def __init__(self, proc: subprocess.Popen) -> None:
+        self.text = {"out": [], "err": []}
+        self.threads = [threading.Thread(target=self._pump, args=(pipe, key), daemon=True)
+                        for pipe, key in ((proc.stdout, "out"), (proc.stderr, "err"))]
+        for t in self.threads:
+            t.start()
+
+    def _pump(self, pipe, key: str) -> None:
+        for line in pipe:
+            self.text[key].append(line)
+
+    def closed(self, timeout: float) -> bool:
+        for t in self.threads:
+            t.join(timeout)
+        return not any(t.is_alive() for t in self.threads)
+
+    def __getitem__(self, key: str) -> str:
+        return "".join(self.text[key])
+
+
+def _group(pgid: int) -> str:
+    """The processes still in the group, for a failure message."""
+    return subprocess.run(["ps", "-o", "pid,stat,etime,args", "-g", str(pgid)], capture_output=True,
+                          text=True).stdout
+
+
+def _as_from_a_terminal() -> None:
+    """Ctrl-C's default action, as a command typed at a terminal has it.  A test run in the
+    background (a shell's ``&`` job ignores SIGINT) would otherwise hand the ignored signal
+    down, and the command would rightly never see it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_on_the_command_keeps_games_and_resume_completes(tmp_path):
-    """A real SIGINT to the command's process group (as a terminal sends it)."""
+    """A real SIGINT to the command's process group (as a terminal sends it), once games
+    are being kept; every wait is bounded and says what it waited for."""
     out = tmp_path / "rep"
     realms = Path(sys.executable).with_name("realms")
     args = [str(realms), "simulate", "hy-breasil", "--players", "3", "--turns", "3", "--games", "30000",
             "--workers", "2", "--report", str(out)]
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, text=True)
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, text=True,
+                            preexec_fn=_as_from_a_terminal)
+    output = _Output(proc)
     jsonl = out / "games.jsonl"
-    deadline = time.time() + 30
-    while time.time() < deadline and not (jsonl.exists() and jsonl.stat().st_size > 0):
-        time.sleep(0.05)
-    os.killpg(proc.pid, signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
+    try:
+        deadline = time.monotonic() + 120
+        while not (jsonl.exists() and b"\n" in jsonl.read_bytes()[:100_000]):
+            assert proc.poll() is None, f"realms simulate ended before any game was kept: {output['err']}"
+            assert time.monotonic() < deadline, f"no game kept within 120 s; stderr so far: {output['err']}"
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"realms simulate had not exited 60 s after SIGINT; its group:\n{_group(proc.pid)}"
+                        f"stderr so far: {output['err']}")
+        assert output.closed(60), f"the command exited, but its pipes stayed open 60 s:\n{_group(proc.pid)}"
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # whatever of the group is left
+        except ProcessLookupError:
+            pass
+        proc.wait()
+    err = output["err"]
     assert proc.returncode == 130, err
     assert "--resume" in err and "interrupted after" in err
     kept = GamesFile(jsonl).load()

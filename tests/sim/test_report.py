@@ -8,7 +8,9 @@ from html.parser import HTMLParser
 import pytest
 
 from realms.cli import main
+from realms.core.game import get_game
 from realms.sim.batch import Simulation, run
+from realms.sim.runner import run_game
 from realms.sim.report import write_report
 
 
@@ -80,14 +82,14 @@ def test_outcome_metrics_in_the_summary_and_defined_on_the_page(hb_report):
     for text in OUTCOME_DEFINITIONS.values():
         assert escape(text) in html
     for label in ("balance", "advantage of seat 4", "completion", "time-outs", "lead changes per game",
-                  "decisiveness threshold", "non-winner led"):
+                  "decisiveness moves", "non-winner led"):
         assert f"<td class=\"l\">{label}</td>" in html
 
 
 def test_report_page_shows_existing_charts_and_tables(hb_report):
     refs = _refs(hb_report / "index.html")
     assert {"charts/win_share.svg", "charts/scores.svg", "charts/nations.svg", "charts/table1_events.svg",
-            "charts/areas_by_turn.svg", "charts/battles.svg"} == set(refs.imgs)
+            "charts/areas_by_turn.svg", "charts/battles.svg", "charts/decided.svg", "charts/decisions.svg"} == set(refs.imgs)
     for src in refs.imgs:
         chart = hb_report / src
         assert chart.is_file() and chart.read_text().lstrip().startswith("<?xml") and "<svg" in chart.read_text()
@@ -186,6 +188,73 @@ def test_a_game_without_analysis_hooks_gets_the_shared_report(tmp_path, monkeypa
         assert ln["turn_scores"][-1][1] == [ln["scores"][name] for name in ln["players"]]
     summary = write_report(tmp_path, lines, {"game": "brian-boru", "game_name": "Bare"}, sections=())
     f = summary["figures"]
-    assert set(f) == {"games", "win_share_by_seat", "scores", "outcomes"}
+    assert set(f) == {"games", "win_share_by_seat", "scores", "outcomes", "design"}
     assert f["outcomes"]["lead_changes"]["games"] == 2 and f["outcomes"]["decisiveness"]["games"] == 2
-    assert set(_refs(tmp_path / "index.html").imgs) == {"charts/win_share.svg", "charts/scores.svg"}
+    assert set(_refs(tmp_path / "index.html").imgs) == {"charts/win_share.svg", "charts/scores.svg", "charts/decided.svg",
+                                                          "charts/decisions.svg"}
+
+
+def test_number_formatting_on_the_outcome_table():
+    """Intervals read apart from their value and never pass a metric's range; ranges are
+    rounded; a seat's advantage and its interval are both in percentage points."""
+    from realms.core import report as core_report
+    from realms.sim import stats
+    from realms.sim.report import outcomes_html
+
+    assert core_report.ci([0.991, 1.0], nd=3) == "0.991 – 1.000"
+    assert core_report.span(0.7631578947368421, 1.0) == "0.76–1"
+    assert core_report.pp(-0.00001) == "+0.0 pp"
+    assert core_report.ci([0.9962, 0.9978]) != "1.00 – 1.00"
+    assert stats.mean_ci([1.0, 1.0, 0.97], bounds=(0, 1))["ci95"][1] == 1.0
+    assert stats.mean_ci([1.0, 1.0, 0.97])["ci95"][1] > 1.0  # what the bound is for
+    lines = [{"seed": i, "players": ["A", "B"], "scores": {"A": 10, "B": s}, "winners": ["A"],
+              "turns": 3, "decisions": 5, "turn_scores": [[1, [10, s]], [2, [10, s + 1]], [3, [10, s]]]}
+             for i, s in enumerate([7.631578947368421, 9.99, 9.5, 10 - 1e-3])]
+    o = stats.outcomes(lines)
+    assert o["decisiveness"]["threshold"]["ci95"][1] <= 1
+    html = outcomes_html(o)
+    assert "0.7631578947368421" not in html and "1.0001" not in html
+    adv = o["seat_advantage"][0]
+    assert f"{100 * adv['advantage']:+.1f} pp" in html
+    lo, hi = adv["advantage_ci95"]
+    assert f"{100 * lo:+.1f} – {100 * hi:+.1f} pp" in html
+
+
+def test_one_palette_per_game_on_map_history_and_report():
+    """Each game's seats have one set of colours (``Game.palette``): the history page's
+    streams take them, as the map does, and no two seats share one."""
+    from realms.core.game import games
+    from realms.sim.history import measure_of
+
+    for game in games().values():
+        colours = game.seat_colours(game.max_players)
+        assert len(set(colours)) == game.max_players, game.id
+        assert game.palette is not None and tuple(colours[:len(game.palette())]) == game.palette()[:game.max_players]
+    v2 = get_game("version2")
+    state = v2.new_game({"players": 3}, 1)
+    shares, _ = measure_of(v2).shares(state)
+    assert {s.key: s.colour for s in shares} == {f"p{p}": v2.palette()[p] for p in range(3)}
+    from realms.games.version2.draw import draw
+
+    svg = draw(state, state.options)
+    assert all(v2.palette()[p] in svg for p in range(3))  # the map's rings, the same colours
+    hb = get_game("hy-breasil")
+    from realms.games.hy_breasil.draw import nation_colours
+
+    state = run_game(hb, {"players": 3, "turns": 2}, 3, ["random"])
+    shares, _ = measure_of(hb).shares(state)
+    assert shares and all(s.colour == nation_colours(state)[int(s.key)] for s in shares)
+
+
+def test_twelve_seats_have_twelve_colours_and_labels_that_fit(tmp_path):
+    """Brittania at 12 seats: the win-share chart gives every seat its own colour (seats
+    9-12 used to repeat 1-4) and short tick labels."""
+    from realms.core.report import seat_labels
+
+    game = get_game("brittania")
+    lines = run(Simulation("brittania", {"players": 12, "turns": 1}, ("random",), seed=1, games=2))
+    write_report(tmp_path, lines, {"game": "brittania", "bots": ["random"], "seed": 1})
+    svg = (tmp_path / "charts" / "win_share.svg").read_text()
+    for colour in game.seat_colours(12):
+        assert colour.lower() in svg.lower(), colour
+    assert seat_labels(list(range(1, 13)))[8:] == ["9", "10", "11", "12"]

@@ -9,6 +9,7 @@ from realms.core.agents import RandomBot
 from realms.games.brian_boru import stats as bb
 from realms.games.hy_breasil import report as hb_report
 from realms.games.hy_breasil import stats as hb
+from realms.core import stats as core_stats
 from realms.sim import stats
 from realms.sim.batch import play_game
 from realms.sim.runner import run_game
@@ -62,7 +63,17 @@ def test_score_distribution_winner_and_margin():
     sc = stats.score_distribution(lines)
     assert sc["by_seat"][0]["counts"] == {"4": 1, "5": 1} and sc["by_seat"][0]["mean"] == 4.5
     assert sc["winner"]["counts"] == {"4": 1, "5": 1}
-    assert sc["margin"]["counts"] == {"0": 1, "2": 1}
+    assert sc["margin"]["counts"] == {"2": 1, "3": 1}  # the shared win: 4 over C's 1
+
+
+def test_score_distribution_takes_the_winners_score_not_the_top_score():
+    """A mission win can go to a seat with fewer fields (version² 2.4): the winner row,
+    the winner histogram and the margin are the winner's, not the top score's."""
+    lines = [_line(1, {"A": 30, "B": 36, "C": 10}, ["A"]), _line(2, {"A": 20, "B": 12, "C": 5}, ["A"]),
+             _line(3, {"A": 3, "B": 3, "C": 3}, [])]
+    sc = stats.score_distribution(lines)
+    assert sc["winner"]["counts"] == {"20": 1, "30": 1} and sc["winner"]["mean"] == 25
+    assert sc["margin"]["counts"] == {"-6": 1, "8": 1}
 
 
 # ---------------------------------------------------------------- outcome metrics
@@ -203,21 +214,40 @@ def test_areas_by_turn_averages_over_games_that_reached_the_turn():
 
 
 def test_battles_against_given_odds():
-    rows = [["plains", 2, 1, "", "", 0, 0, 10, 6, 1, 0],
-            ["forest", 1, 1, "", "", 0, 0, 4, 1, 0, 2],
-            ["plains", 3, 1, "", "", 0, 0, 10, 9, 0, 0]]
+    rows = [["plains", 2, 1, "", "", 0, 0, 10, 6, 1, 0, 9, 6],
+            ["forest", 1, 1, "", "", 0, 0, 4, 1, 0, 2, 2, 1],
+            ["plains", 3, 1, "", "", 0, 0, 10, 9, 0, 0, 10, 9]]
     block = {"nations": [], "turns": [], "events": {}, "battles": rows}
     p = {("plains", 2, 1, "", "", 0, 0): 0.5, ("forest", 1, 1, "", "", 0, 0): 0.25,
          ("plains", 3, 1, "", "", 0, 0): 0.9}
     b = hb.battles([_hb_line(1, block)], exact=lambda key: p[key])
     plains = b["by_terrain"]["plains"]
     assert (plains["battles"], plains["attacker_won"], plains["retreated"]) == (20, 15, 1)
-    assert plains["expected_rate"] == pytest.approx(0.7)  # (10·0.5 + 10·0.9) / 20
-    var = 10 * 0.25 + 10 * 0.09
-    assert plains["z"] == round((15 - 14) / math.sqrt(var), 2)
+    # like with like: the exact odds against the 19 battles fought out (the retreat left out)
+    assert plains["fought_out"] == 19 and plains["fought_out_won"] == 15
+    assert plains["expected_rate"] == pytest.approx((9 * 0.5 + 10 * 0.9) / 19, abs=1e-4)
+    var = 9 * 0.25 + 10 * 0.09
+    assert plains["z"] == round((15 - 13.5) / math.sqrt(var), 2)
     assert b["by_terrain"]["all"]["battles"] == 24 and b["by_terrain"]["forest"]["off_policy"] == 2
     assert list(b["by_terrain"])[-1] == "all"
     assert b["per_game"]["mean"] == 24
+
+
+def test_battles_with_retreats_are_not_held_against_the_exact_odds():
+    """A battle a side left early is not the battle the solver prices: with a retreat in
+    most battles and the attacker winning only those fought out at the odds, z is 0."""
+    rows = [["plains", 2, 1, "", "", 0, 0, 100, 30, 60, 0, 40, 20]]
+    b = hb.battles([_hb_line(1, {"nations": [], "turns": [], "events": {}, "battles": rows})],
+                   exact=lambda key: 0.5)
+    plains = b["by_terrain"]["plains"]
+    assert plains["z"] == 0 and plains["expected_rate"] == 0.5 and plains["rate"] == 0.3
+
+
+def test_battles_from_old_lines_count_only_wholly_clean_rows():
+    rows = [["plains", 2, 1, "", "", 0, 0, 10, 6, 1, 0], ["plains", 3, 1, "", "", 0, 0, 10, 9, 0, 0]]
+    b = hb.battles([_hb_line(1, {"nations": [], "turns": [], "events": {}, "battles": rows})],
+                   exact=lambda key: 0.9)
+    assert b["by_terrain"]["plains"]["fought_out"] == 10
 
 
 def test_points_by_source_and_sources():
@@ -241,7 +271,7 @@ def test_figures_add_the_game_sections():
     assert {"nations", "table1_events", "areas_by_turn", "battles"} <= set(figs) and "points_by_source" not in figs
     assert set(stats.figures([{**line, "game": "hy-breasil"}])) == set(figs)
     plain = stats.figures([_line(2, {"A": 1, "B": 2}, ["B"])])
-    assert set(plain) == {"games", "win_share_by_seat", "scores", "outcomes"}
+    assert set(plain) == {"games", "win_share_by_seat", "scores", "outcomes", "design"}
     no_stats = stats.figures([_line(2, {"A": 1, "B": 2}, ["B"])], sections=hb_report.sections())
     assert set(no_stats) == set(plain)  # lines without Hy Breasil's stats: no section
 
@@ -276,7 +306,7 @@ def test_event_delta_is_the_change_in_land_over_the_turn():
     """Recompute one game's deltas from its own per-turn land counts."""
     w = hb.HyBreasilWatcher()
     state = get_game("hy-breasil").new_game({"players": 3, "turns": 5}, 4)
-    tap = stats.watch(state, w)
+    tap = core_stats.watch(state, w)
     bots = [RandomBot(s) for s in range(3)]
     while state.pending():
         d = state.pending()[0]
@@ -348,3 +378,22 @@ def test_hy_breasil_continuous_play_is_tracked_by_corrected_score():
     line = play_game("hy-breasil", {"players": 4, "turns": 6, "variant": "continuous"}, 2, ["random"])
     assert line["turn_scores"][-1][1] == [line["corrected_scores"][n] for n in line["players"]]
     assert line["turn_scores"][-1][1] != [line["scores"][n] for n in line["players"]]
+
+
+def test_hy_breasil_race_note_says_whether_the_races_rule_was_on():
+    """The nations section no longer says "the races rule was off" when it was on."""
+    from realms.games.hy_breasil.report import _no_race_note
+
+    def fig(on, games, races):
+        return {"games": games, "races_on": on, "by_race": {r: {} for r in races}}
+
+    assert _no_race_note(fig(0, 3, ["none"])) == "Race “none”: the races rule (§9.1) was off."
+    assert "was on in 2 of 3 games" in _no_race_note(fig(2, 3, ["elf", "none"]))
+    assert _no_race_note(fig(3, 3, ["elf", "troll"])) == ""
+
+
+def test_hy_breasil_nation_lifetimes_count_the_games_with_races():
+    lines = [play_game("hy-breasil", {"players": 3, "turns": 2, "rules": ["races"]}, 1, ["random"]),
+             play_game("hy-breasil", {"players": 3, "turns": 2}, 2, ["random"])]
+    f = hb.nation_lifetimes(lines)
+    assert (f["games"], f["races_on"]) == (2, 1)

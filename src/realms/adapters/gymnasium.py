@@ -28,7 +28,7 @@ from gymnasium import spaces
 from realms.core.decision import Decision
 from realms.core.game import get_game
 from realms.core.match import bot_answers
-from realms.sim.runner import make_bots
+from realms.core.lineup import make_bots
 
 from .common import CLIP, OBS_SIZE, action_mask, action_space_size, check_fits, encode_view
 

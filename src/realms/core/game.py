@@ -133,12 +133,24 @@ class Game:
     #: the game ended now, higher is better (default: ``result()["scores"]`` in seat order).
     #: The simulation samples it at every turn end for the outcome metrics.
     scores_now: Callable[[GameState], list[float]] | None = None
-    #: ``watcher() -> realms.sim.stats.Watcher``: a fresh statistics watcher for one game;
+    #: ``watcher() -> realms.core.stats.Watcher``: a fresh statistics watcher for one game;
     #: what it keeps goes under a game line's ``"stats"`` (default: nothing game-specific).
     watcher: Callable[[], Any] | None = None
+    #: ``factions(state) -> [{dimension: value, …, "survives": bool} per seat]``: what each
+    #: seat was dealt (a nation's race, a starting state, a mission), read at every turn end,
+    #: its first value kept (``None``: not dealt yet); ``survives``: the seat is still in
+    #: the game.  The report gives win share, score and survival by each.
+    factions: Callable[[GameState], list[dict]] | None = None
+    #: ``usage(event) -> name | None``: the rule, ability or event an event shows being
+    #: used ("city built"), counted per game in a report (default: the event kinds);
+    #: ``usage(None)`` lists every name it may give, so one never used shows as 0.
+    usage: Callable[[Any], "str | None"] | None = None
     #: ``report_sections() -> (ReportSection, …)``: what a simulation report adds for this
     #: game, computed from the games' lines.
     report_sections: Callable[[], tuple["ReportSection", ...]] | None = None
+    #: ``palette() -> (colour of seat 0, …)``: the seats' colours (#rrggbb), the same on the
+    #: map, the history page and the report's charts (:meth:`seat_colours`)
+    palette: Callable[[], tuple[str, ...]] | None = None
     #: ``history_measure() -> HistoryMeasure``: what the histomap of ``realms history``
     #: shows (default: each player's share of the scores).
     history_measure: Callable[[], "HistoryMeasure"] | None = None
@@ -158,6 +170,13 @@ class Game:
             return list(self.scores_now(state))
         res = state.result()
         return [res["scores"][name] for name in res["players"]]
+
+    def seat_colours(self, n: int) -> list[str]:
+        """The colours of seats 0..n-1: the game's :attr:`palette`, stretched with colours
+        it lacks where it has fewer than ``n`` (no two seats alike)."""
+        from .report import seat_colours
+
+        return seat_colours(n, self.palette() if self.palette is not None else None)
 
     def evaluation(self, state: GameState) -> list[float]:
         """Each seat's value of a running position, in 0..1 (:attr:`evaluate`, or each
@@ -301,7 +320,7 @@ class HistoryMeasure:
     #: event kinds that only mark where a turn begins (its heading says as much)
     marker_kinds: frozenset = frozenset()
     #: colours of seats 0, 1, … where a game has none of its own
-    palette = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
+    palette: tuple[str, ...] = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
 
     def on_event(self, state: GameState, event) -> None:
         """``event`` is being logged (a measure may follow who split from whom)."""

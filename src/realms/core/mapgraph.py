@@ -37,11 +37,13 @@ names the file, the area (when there is one) and the problem.
 from __future__ import annotations
 
 import math
-import tomllib
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
+
+from .files import DATA_LIMIT, cut, parse_toml, read_text
+from .options import shown
 
 __all__ = ["MapError", "Area", "MapGraph", "load_map", "parse_map"]
 
@@ -138,17 +140,8 @@ class MapGraph:
 def load_map(path: str | Path, terrains: Iterable[str]) -> MapGraph:
     """Read and validate a TOML map file.  ``terrains`` lists the allowed land terrains."""
     path = Path(path)
-    source = path.name
-    try:
-        with path.open("rb") as fh:
-            data = tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise MapError(f"{source}: TOML syntax error: {exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise MapError(f"{source}: not valid UTF-8: {exc}") from exc
-    except OSError as exc:
-        raise MapError(f"{path}: cannot read map ({exc.strerror})") from None
-    return parse_map(data, source, terrains)
+    text = read_text(path, limit=DATA_LIMIT, error=MapError)
+    return parse_map(parse_toml(text, path.name, MapError), path.name, terrains)
 
 
 def _is_number(v: Any) -> bool:
@@ -190,8 +183,10 @@ def parse_map(data: dict, source: str, terrains: Iterable[str]) -> MapGraph:
     allowed_set = set(allowed)
 
     def fail(problem: str, area: str | None = None) -> MapError:
-        where = f"area {area!r}: " if area is not None else ""
-        return MapError(f"{source}: {where}{problem}")
+        """The error: the file, the area and the problem, values in it cut short (a huge
+        key or value is not echoed in full)."""
+        where = f"area {shown(area)}: " if area is not None else ""
+        return MapError(f"{source}: {where}{cut(problem)}")
 
     if not isinstance(data, dict):
         raise fail(f"top level must be a table, not {_type_name(data)}")

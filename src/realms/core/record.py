@@ -10,6 +10,9 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .files import RECORD_LIMIT, parse_json, read_text
+from .options import shown
+
 FORMAT = "realms-record"
 
 
@@ -46,7 +49,7 @@ class Record:
         if not isinstance(data, dict):
             raise RecordError(f"{source}: a record must be a JSON object")
         if data.get("format") != FORMAT:
-            raise RecordError(f"{source}: not a realms record (format is {data.get('format')!r})")
+            raise RecordError(f"{source}: not a realms record (format is {shown(data.get('format'))})")
         version = data.get("version")
         if not isinstance(version, int) or isinstance(version, bool):
             raise RecordError(f"{source}: 'version' must be an integer")
@@ -64,23 +67,16 @@ class Record:
                 or isinstance(a[0], bool)
                 or not isinstance(a[1], str)
             ):
-                raise RecordError(f"{source}: answer #{i + 1} must be [player, key], got {a!r}")
+                raise RecordError(f"{source}: answer #{i + 1} must be [player, key], got {shown(a)}")
             answers.append((a[0], a[1]))
         return cls(data["game"], data["options"], data["seed"], answers, version)
 
     @classmethod
     def loads(cls, text: str, source: str = "record") -> "Record":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise RecordError(f"{source}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
-        return cls.from_json(data, source)
+        """A record from JSON text (numbers and nesting bounded, :mod:`.files`)."""
+        return cls.from_json(parse_json(text, source, RecordError), source)
 
     @classmethod
     def load(cls, path: str | Path) -> "Record":
-        p = Path(path)
-        try:
-            text = p.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise RecordError(f"{p}: cannot read ({exc.strerror})") from None
-        return cls.loads(text, str(p))
+        """A record file, read up to :data:`.files.RECORD_LIMIT` bytes."""
+        return cls.loads(read_text(path, limit=RECORD_LIMIT, error=RecordError), str(path))

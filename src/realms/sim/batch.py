@@ -26,12 +26,16 @@ from contextlib import closing, contextmanager
 from itertools import islice
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Generator, Sequence
 
+from realms.core.files import parse_json, read_lines
 from realms.core.game import get_game
 
 from .runner import ScoreTrack, make_bots, summary
-from .stats import Several, watch, watcher_for
+from realms.core.stats import Several, watch
+
+from .stats import watcher_for
+from .track import DesignTrack
 
 #: one game to play: its seed and the bot of every seat (or one bot for all)
 Job = tuple[int, tuple[str, ...]]
@@ -59,13 +63,24 @@ class Simulation:
     bots: tuple[str, ...] = ("random",)
     seed: int = 1
     games: int = 1
+    #: a tournament: the bots fill the seats and move one seat a game
+    #: (:func:`realms.sim.tournament.line_up`); otherwise every game has ``bots`` as given
+    rotate: bool = False
 
     @property
     def seeds(self) -> range:
         return range(self.seed, self.seed + self.games)
 
-    def jobs(self) -> list[Job]:
-        return [(s, tuple(self.bots)) for s in self.seeds]
+    def line_up(self, seed: int, players: int) -> tuple[str, ...]:
+        """The bots of the game of ``seed``, one a seat (or one for all)."""
+        if not self.rotate:
+            return tuple(self.bots)
+        from .tournament import line_up
+
+        return line_up(list(self.bots), players, seed - self.seed)
+
+    def jobs(self, players: int) -> list[Job]:
+        return [(s, self.line_up(s, players)) for s in self.seeds]
 
     def check(self) -> tuple[dict, int]:
         """Validate the options and bots now (one clear error before any worker starts);
@@ -73,7 +88,7 @@ class Simulation:
         game = get_game(self.game)
         state = game.new_game(self.options, self.seed)
         players = len(state.result()["players"])
-        make_bots(game, list(self.bots), players, self.seed)
+        make_bots(game, list(self.line_up(self.seed, players)), players, self.seed)
         return json.loads(json.dumps(state.options)), players
 
 
@@ -83,8 +98,8 @@ class Simulation:
 def play_game(game_id: str, options: dict, seed: int, bots: Sequence[str], chronicle: bool = False) -> dict:
     """Play one game with bots and return its line: the JSON summary of ``realms simulate
     --json``, the seats' ``bots``, the game watcher's ``stats``, the scores at every turn
-    end (``turn_scores``, :class:`~realms.sim.runner.ScoreTrack`) and the ``chronicle`` if
-    asked.  The same answers as :func:`realms.sim.runner.run_game`: same state hash."""
+    end (``turn_scores``, :class:`~realms.sim.runner.ScoreTrack`), what a designer asks of
+    it (``design``, :class:`~realms.sim.track.DesignTrack`) and the ``chronicle`` if asked.  The same answers as :func:`realms.sim.runner.run_game`: same state hash."""
     game = get_game(game_id)
     state = game.new_game(options, seed)
     players = len(state.result()["players"])
@@ -92,7 +107,8 @@ def play_game(game_id: str, options: dict, seed: int, bots: Sequence[str], chron
     agents = make_bots(game, spec, players, seed)
     watcher = watcher_for(game)
     track = ScoreTrack(game)
-    tap = watch(state, Several(watcher, track))
+    design = DesignTrack(game)
+    tap = watch(state, Several(watcher, track, design))
     while True:
         pending = state.pending()
         if not pending:
@@ -101,12 +117,14 @@ def play_game(game_id: str, options: dict, seed: int, bots: Sequence[str], chron
         seat = d.player
         index = agents[seat].choose(d, lambda: state.view(seat))
         watcher.on_decision(state, d, index)
+        design.on_decision(state, d, index)
         state.apply_index(seat, index)
     tap.close()
     line = summary(state)
     line["bots"] = spec * players if len(spec) == 1 else spec
     line["stats"] = watcher.data()
     line["turn_scores"] = track.rows
+    line["design"] = design.data()
     if chronicle:
         line["chronicle"] = state.chronicle()
     return json.loads(json.dumps(line, ensure_ascii=False))
@@ -137,18 +155,17 @@ class GamesFile:
         if not self.path.exists():
             return []
         out = []
-        with self.path.open(encoding="utf-8") as f:
-            for i, text in enumerate(f, 1):
-                text = text.strip()
-                if not text:
-                    continue
-                try:
-                    line = json.loads(text)
-                except json.JSONDecodeError:
-                    continue  # the last line of an interrupted write
-                if not isinstance(line, dict) or "seed" not in line:
-                    raise SimulationError(f"{self.path}:{i}: not a game line")
-                out.append(line)
+        for i, text in read_lines(self.path, error=SimulationError):
+            text = text.strip()
+            if not text:
+                continue
+            try:
+                line = parse_json(text, f"{self.path}:{i}", SimulationError)
+            except SimulationError:
+                continue  # the last line of an interrupted write
+            if not isinstance(line, dict) or "seed" not in line:
+                raise SimulationError(f"{self.path}:{i}: not a game line")
+            out.append(line)
         return out
 
     def append(self, lines: list[dict]) -> None:
@@ -167,7 +184,7 @@ class GamesFile:
 
 
 def _matches(line: dict, sim: Simulation, options: dict, players: int) -> str | None:
-    spec = list(sim.bots)
+    spec = list(sim.line_up(line["seed"], players))
     bots = spec * players if len(spec) == 1 else spec
     if line.get("game") != sim.game:
         return f"game {line.get('game')!r}, not {sim.game!r}"
@@ -186,6 +203,32 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+@contextmanager
+def _sigint_held():
+    """Ctrl-C held back while the pool starts, delivered when it has started.
+
+    A terminal sends Ctrl-C to the whole process group.  Arriving while the pool starts,
+    it would stop the main process inside ``Pool()`` (which cleans up only after an
+    ``Exception``, leaving a worker it had started running, with the command's output
+    pipes open) and kill the fork server or a worker still importing, before either
+    ignores it.  Blocked here, it waits in the main process until the pool exists and
+    the run can stop it; the fork server and the workers, started meanwhile, inherit the
+    blocked signal and never see it (they leave Ctrl-C to the main process anyway)."""
+    block = getattr(signal, "pthread_sigmask", None)
+    if block is None:
+        yield
+        return
+    from multiprocessing import resource_tracker
+
+    resource_tracker.ensure_running()  # started later, it would unblock SIGINT after itself
+    held = block(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        if signal.SIGINT not in held:
+            block(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _context():
     methods = multiprocessing.get_all_start_methods()
     return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
@@ -201,13 +244,13 @@ def local_batch_size(n_jobs: int, workers: int) -> int:
     return max(1, min(8, n_jobs // (max(workers, 1) * 8)))
 
 
-def _in_process(game_id: str, options: dict, jobs: list[Job], chronicle: bool) -> Iterator[list[dict]]:
+def _in_process(game_id: str, options: dict, jobs: list[Job], chronicle: bool) -> Generator[list[dict], None, None]:
     for job in jobs:
         yield play_batch(game_id, options, [job], chronicle)
 
 
 def _processes(game_id: str, options: dict, jobs: list[Job], chronicle: bool, workers: int,
-               batch_size: int | None) -> Iterator[list[dict]]:
+               batch_size: int | None) -> Generator[list[dict], None, None]:
     """Batches on a pool of processes, at most two a worker handed out at once (one
     playing, one waiting), so that nothing queued needs cancelling.  When the run stops
     early (Ctrl-C, an error, the caller closing the generator) the workers are terminated
@@ -216,7 +259,8 @@ def _processes(game_id: str, options: dict, jobs: list[Job], chronicle: bool, wo
     size = batch_size or local_batch_size(len(jobs), workers)
     queued = iter(batches(jobs, size))
     finished: queue.SimpleQueue = queue.SimpleQueue()
-    pool = _context().Pool(processes=workers, initializer=_ignore_sigint)
+    with _sigint_held():
+        pool = _context().Pool(processes=workers, initializer=_ignore_sigint)
 
     def hand_out(n: int) -> int:
         handed = 0
@@ -245,12 +289,14 @@ def _processes(game_id: str, options: dict, jobs: list[Job], chronicle: bool, wo
 
 
 def executor(game_id: str, options: dict, jobs: list[Job], *, workers: int = 1, cluster=None,
-             chronicle: bool = False, batch_size: int | None = None) -> Iterator[list[dict]]:
-    """Batches of finished lines, as they finish (in any order)."""
+             chronicle: bool = False, batch_size: int | None = None, on_connect=None) -> Generator[list[dict], None, None]:
+    """Batches of finished lines, as they finish (in any order); on a cluster,
+    ``on_connect(threads)`` is told its worker threads."""
     if cluster is not None:
         from .cluster import run_on_cluster
 
-        return run_on_cluster(cluster, game_id, options, jobs, chronicle=chronicle, batch_size=batch_size)
+        return run_on_cluster(cluster, game_id, options, jobs, chronicle=chronicle, batch_size=batch_size,
+                              on_connect=on_connect)
     if workers <= 1:
         return _in_process(game_id, options, jobs, chronicle)
     return _processes(game_id, options, jobs, chronicle, workers, batch_size)
@@ -344,12 +390,13 @@ def run(sim: Simulation, *, workers: int = 1, out: str | Path | None = None, res
         else:
             file.rewrite([])
     info.resumed = len(kept)
-    jobs = [job for job in sim.jobs() if job[0] not in kept]
+    jobs = [job for job in sim.jobs(players) if job[0] not in kept]
     start = time.perf_counter()
     try:
         with progress_bar(sim.games, len(kept), f"{sim.game}", progress) as advance:
             with closing(executor(sim.game, options, jobs, workers=workers, cluster=cluster,
-                                  chronicle=chronicle, batch_size=batch_size)) as results:
+                                  chronicle=chronicle, batch_size=batch_size,
+                                  on_connect=lambda threads: setattr(info, "workers", threads))) as results:
                 for lines in results:
                     if file is not None:
                         file.append([{k: v for k, v in ln.items() if k != "chronicle"} for ln in lines])
@@ -376,26 +423,19 @@ def tournament(game_id: str, options: dict, bots: list[str], games: int, seed: i
                cluster=None, progress: bool = False):
     """:func:`realms.sim.tournament.tournament` on several workers: the same line-ups
     (rotated one seat a game), the same seeds, the same standings."""
+    lines = run(Simulation(game_id, options, tuple(bots), seed, games, rotate=True), workers=workers,
+                cluster=cluster, progress=progress, batch_size=max(1, min(16, games // (max(workers, 1) * 8))))
+    return standings(bots, lines)
+
+
+def standings(bots: list[str], lines: list[dict]) -> list:
+    """Each bot's :class:`~realms.sim.tournament.Standing` over tournament game lines."""
     from .tournament import Standing, tally
 
-    game = get_game(game_id)
-    standings = {b: Standing(b) for b in dict.fromkeys(bots)}
-    players = options.get("players") or len(options.get("names") or []) or len(bots)
-    opts = dict(options, players=players)
-    game.new_game(opts, seed)  # options checked before any worker starts
-    jobs: list[Job] = [(seed + i, tuple(bots[(s + i) % len(bots)] for s in range(players)))
-                       for i in range(games)]
-    make_bots(game, list(jobs[0][1]), players, seed)
-    lines: list[dict] = []
-    size = max(1, min(16, games // (max(workers, 1) * 8)))
-    with progress_bar(games, 0, f"{game_id} tournament", progress) as advance:
-        with closing(executor(game_id, opts, jobs, workers=workers, cluster=cluster, batch_size=size)) as results:
-            for batch in results:
-                lines.extend(batch)
-                advance(len(batch))
+    out = {b: Standing(b) for b in dict.fromkeys(bots)}
     for line in sorted(lines, key=lambda ln: ln["seed"]):
-        tally(standings, line["bots"], line)
-    return list(standings.values())
+        tally(out, line["bots"], line)
+    return list(out.values())
 
 
 def default_workers() -> int:

@@ -15,7 +15,7 @@ the report — are the same as a local run with the same seeds.
 
 from __future__ import annotations
 
-from typing import Iterator, Sequence
+from typing import Generator, Sequence
 
 from .batch import Job, SimulationError, batches, play_batch
 
@@ -53,13 +53,16 @@ def connect(cluster):
 
 
 def run_on_cluster(cluster, game_id: str, options: dict, jobs: Sequence[Job], *, chronicle: bool = False,
-                   batch_size: int | None = None) -> Iterator[list[dict]]:
-    """Batches of finished lines, in the order they finish on the cluster."""
+                   batch_size: int | None = None, on_connect=None) -> Generator[list[dict], None, None]:
+    """Batches of finished lines, in the order they finish on the cluster; ``on_connect``
+    is told the cluster's worker threads (the run's worker count) once connected."""
     as_completed = _distributed().as_completed
     client, owned = connect(cluster)
     futures = []
     try:
         threads = sum(client.nthreads().values()) or 1
+        if on_connect is not None:
+            on_connect(threads)
         size = batch_size or cluster_batch_size(len(jobs), threads)
         futures = [client.submit(play_batch, game_id, options, list(b), chronicle, pure=False)
                    for b in batches(list(jobs), size)]

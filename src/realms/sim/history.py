@@ -21,10 +21,11 @@ import re
 from dataclasses import dataclass, field
 from html import escape
 
-from realms.core.game import Game, HistoryMeasure, Share, get_game
+from realms.core.engine import GameState
+from realms.core.files import parse_json, read_lines
+from realms.core.game import Game, HistoryMeasure, Share, UnknownGame, get_game
 from realms.core.record import Record, RecordError
-
-from .stats import Watcher, watch
+from realms.core.stats import Watcher, watch
 
 
 # =========================================================================== replay
@@ -34,7 +35,7 @@ from .stats import Watcher, watch
 class TurnPicture:
     turn: int
     shares: list[Share]
-    total: int
+    total: float
     svg: str | None
 
 
@@ -42,7 +43,7 @@ class TurnPicture:
 class History:
     game: Game
     record: Record
-    state: object
+    state: GameState
     turns: list[TurnPicture] = field(default_factory=list)
     measure: HistoryMeasure = field(default_factory=HistoryMeasure)
 
@@ -53,6 +54,7 @@ def measure_of(game: Game) -> HistoryMeasure:
         return game.history_measure()
     measure = HistoryMeasure()
     measure.name = f"{game.score_name} scored"
+    measure.palette = tuple(game.seat_colours(game.max_players))
     return measure
 
 
@@ -81,7 +83,7 @@ def replay_history(record: Record, source: str = "record", draw_maps: bool = Tru
     except KeyError as exc:
         raise RecordError(f"{source}: {exc}") from None
     watcher = _HistoryWatcher(game, measure_of(game), draw_maps)
-    taps = []
+    taps: list = []
 
     def tap_once(state) -> None:  # the new game, before its first answer
         if not taps:
@@ -92,29 +94,40 @@ def replay_history(record: Record, source: str = "record", draw_maps: bool = Tru
     return History(game, record, state, watcher.turns, watcher.measure)
 
 
+#: what a line of ``games.jsonl`` must hold to be played again
+_GAME_LINE = {"game": str, "options": dict, "seed": int, "bots": list, "state_hash": str}
+
+
 def record_from_games(path: str, seed: int | None) -> Record:
     """The record of one game of a simulation's ``games.jsonl``, played again from its
     seed and bots (the state hash is checked against the line)."""
     lines = []
-    with open(path, encoding="utf-8") as f:
-        for text in f:
-            if text.strip():
-                try:
-                    lines.append(json.loads(text))
-                except json.JSONDecodeError:
-                    continue
+    for number, text in read_lines(path, error=RecordError):
+        if not text.strip():
+            continue
+        try:
+            line = parse_json(text, f"{path}:{number}", RecordError)
+        except RecordError:
+            continue  # the last line of an interrupted write
+        if not isinstance(line, dict) or not _GAME_LINE.items() <= {k: type(line.get(k)) for k in _GAME_LINE}.items():
+            raise RecordError(f"{path}:{number}: not a game line of games.jsonl")
+        lines.append(line)
     if not lines:
         raise RecordError(f"{path}: no games")
     if seed is None:
         line = lines[0]
     else:
-        found = [ln for ln in lines if ln.get("seed") == seed]
+        found = [ln for ln in lines if ln["seed"] == seed]
         if not found:
             raise RecordError(f"{path}: no game with seed {seed} (seeds {lines[0]['seed']}…{lines[-1]['seed']})")
         line = found[0]
     from .runner import run_game
 
-    state = run_game(get_game(line["game"]), line["options"], line["seed"], line["bots"])
+    try:
+        game = get_game(line["game"])
+    except UnknownGame as exc:
+        raise RecordError(f"{path}: {exc}") from None
+    state = run_game(game, line["options"], line["seed"], line["bots"])
     if state.state_hash() != line["state_hash"]:
         raise RecordError(f"{path}: seed {line['seed']} does not play the same game here (state hash differs)")
     return state.record()
@@ -196,6 +209,7 @@ def histomap_svg(turns: list[TurnPicture], *, width: int = 560, row: int = 44, m
             continue
         peak = max(range(len(sp)), key=lambda i: sp[i][1] - sp[i][0])
         s = seen[k][peak]  # as the stream looked at its widest (its owner may change)
+        assert s is not None, "the widest turn of a stream holds its share"
         pts_l = [(px(a), y) for (a, _), y in zip(sp, ys)]
         pts_r = [(px(b), y) for (_, b), y in zip(sp, ys)]
         # the stream starts and ends at its row's edge, so a nation grows out of nothing

@@ -17,12 +17,13 @@ from html import escape
 from pathlib import Path
 
 from realms.core.game import games
+from realms.core.report import (CHART_DIR, ci, ci_pp, expand, img, num, pct, pp, pyplot, save, seat_colours,
+                                seat_labels, span, table)
 
+from . import design_page
 from .stats import figures as compute_figures
 from .stats import game_sections
 
-CHART_DIR = "charts"
-SEAT_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 
 
 def build_summary(lines: list[dict], simulation: dict, run: dict | None = None,
@@ -30,7 +31,7 @@ def build_summary(lines: list[dict], simulation: dict, run: dict | None = None,
     """The summary of these games: ``simulation`` (what was run), ``run`` (how), the
     game's ``score_name`` and ``turn_word`` (unless ``simulation`` says), and every
     figure, with the report ``sections`` (default: those of the game the lines are of)."""
-    game = games().get(simulation.get("game") or (lines[0].get("game") if lines else None))
+    game = games().get(simulation.get("game") or (lines[0].get("game", "") if lines else ""))
     words = {"score_name": game.score_name, "turn_word": game.turn_word} if game else {}
     return {"format": "realms-simulation-summary", "version": 2, **words, **simulation,
             "run": run or {}, "figures": compute_figures(lines, sections)}
@@ -53,33 +54,6 @@ def write_report(folder: str | Path, lines: list[dict], simulation: dict, run: d
 # =========================================================================== charts
 
 
-def pyplot():
-    """matplotlib's pyplot, off screen (``Agg``), with the report's style."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    plt.rcParams.update({"svg.hashsalt": "realms", "font.size": 9, "axes.spines.top": False,
-                         "axes.spines.right": False, "figure.dpi": 100})
-    return plt
-
-
-def save(fig, path: Path) -> str:
-    """Write ``fig`` as SVG to ``path`` and close it; the path as the page links it."""
-    fig.tight_layout()
-    fig.savefig(path, format="svg", metadata={"Date": None})
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
-    return f"{CHART_DIR}/{path.name}"
-
-
-def expand(counts: dict) -> list[float]:
-    """``{value: how often}`` back into the list of values."""
-    return [float(k) for k, n in counts.items() for _ in range(n)]
-
-
 def draw_charts(summary: dict, folder: Path, sections: tuple = ()) -> dict[str, str]:
     """Every chart the figures allow, the report ``sections``' too (``charts/<key>.svg``);
     ``{name: path relative to the report}``."""
@@ -87,16 +61,21 @@ def draw_charts(summary: dict, folder: Path, sections: tuple = ()) -> dict[str, 
     f = summary["figures"]
     unit = summary.get("score_name", "VP")
     charts: dict[str, str] = {}
+    game = games().get(summary.get("game") or "")
+    n_seats = len(f["win_share_by_seat"])
+    colours = game.seat_colours(n_seats) if game else seat_colours(n_seats)
 
     seats = f["win_share_by_seat"]
     if seats:
-        fig, ax = plt.subplots(figsize=(6, 3.2))
+        fig, ax = plt.subplots(figsize=(6 if n_seats <= 6 else 8, 3.2))
         xs = [s["seat"] for s in seats]
         shares = [s["share"] for s in seats]
         err = [[s["share"] - s["ci95"][0] for s in seats], [s["ci95"][1] - s["share"] for s in seats]]
-        ax.bar(xs, shares, color=[SEAT_COLOURS[(x - 1) % len(SEAT_COLOURS)] for x in xs], yerr=err, capsize=5)
+        ax.bar(xs, shares, color=[colours[x - 1] for x in xs], edgecolor="#333", lw=0.5, yerr=err, capsize=5)
         ax.axhline(1 / len(seats), color="#444", ls="--", lw=1, label=f"fair share 1/{len(seats)}")
-        ax.set_xticks(xs, [f"seat {x}" for x in xs])
+        ax.set_xticks(xs, seat_labels(xs))
+        if n_seats > 6:
+            ax.set_xlabel("seat")
         ax.set_ylabel("win share (95% interval)")
         ax.set_title("Win share by seat")
         ax.legend(frameon=False)
@@ -108,9 +87,11 @@ def draw_charts(summary: dict, folder: Path, sections: tuple = ()) -> dict[str, 
         data = [expand(s["counts"]) for s in sc]
         box = ax1.boxplot(data, patch_artist=True, widths=0.6)
         for i, patch in enumerate(box["boxes"]):
-            patch.set_facecolor(SEAT_COLOURS[i % len(SEAT_COLOURS)])
+            patch.set_facecolor(colours[i])
             patch.set_alpha(0.6)
-        ax1.set_xticks(range(1, len(sc) + 1), [f"seat {s['seat']}" for s in sc])
+        ax1.set_xticks(range(1, len(sc) + 1), seat_labels([s["seat"] for s in sc]))
+        if len(sc) > 6:
+            ax1.set_xlabel("seat")
         ax1.set_ylabel(f"final {unit}")
         ax1.set_title(f"Final {unit} by seat")
         lo = min(min(d) for d in data if d) if any(data) else 0
@@ -118,15 +99,17 @@ def draw_charts(summary: dict, folder: Path, sections: tuple = ()) -> dict[str, 
         bins = min(40, max(5, int(hi - lo) + 1))
         for i, d in enumerate(data):
             ax2.hist(d, bins=bins, range=(lo, hi + 1), histtype="step", lw=1.5,
-                     color=SEAT_COLOURS[i % len(SEAT_COLOURS)], label=f"seat {i + 1}")
+                     color=colours[i], label=f"seat {i + 1}")
         ax2.hist(expand(f["scores"]["winner"]["counts"]), bins=bins, range=(lo, hi + 1), histtype="stepfilled",
                  color="#999", alpha=0.35, label="winner")
         ax2.set_xlabel(f"final {unit}")
         ax2.set_ylabel("games")
         ax2.set_title(f"{unit} distribution")
-        ax2.legend(frameon=False, fontsize=8)
+        ax2.legend(frameon=False, fontsize=7 if len(sc) > 6 else 8, ncol=2 if len(sc) > 6 else 1)
         charts["scores"] = save(fig, folder / "scores.svg")
 
+    if "design" in f:
+        charts.update(design_page.draw(f["design"], folder, summary.get("turn_word", "turn")))
     for section in sections:
         if section.chart is not None and section.key in f:
             fig = section.chart(f[section.key])
@@ -152,65 +135,30 @@ dl{display:grid;grid-template-columns:max-content auto;gap:2px 14px;font-size:14
 """
 
 
-def pct(x) -> str:
-    """A share as a percentage ("–" for none)."""
-    return "–" if x is None else f"{x:.1%}"
-
-
-def num(x, nd: int = 2) -> str:
-    """A number with ``nd`` decimals (integers as they are; "–" for none)."""
-    if x is None:
-        return "–"
-    if isinstance(x, int):
-        return str(x)
-    return f"{x:.{nd}f}"
-
-
-def ci(interval, as_pct: bool = False) -> str:
-    """An interval ``[lo, hi]`` as "lo – hi"."""
-    if interval is None or interval[0] is None:
-        return "–"
-    f = pct if as_pct else num
-    return f"{f(interval[0])} – {f(interval[1])}"
-
-
-def table(head: list[str], rows: list[list], left: int = 1) -> str:
-    """An HTML table; the first ``left`` columns align left (text), the rest right."""
-    h = "".join(f'<th class="l">{escape(c)}</th>' if i < left else f"<th>{escape(c)}</th>" for i, c in enumerate(head))
-    body = "".join("<tr>" + "".join(f'<td class="l">{escape(str(c))}</td>' if i < left else f"<td>{escape(str(c))}</td>"
-                                    for i, c in enumerate(r)) + "</tr>" for r in rows)
-    return f"<table><thead><tr>{h}</tr></thead><tbody>{body}</tbody></table>"
-
-
-def img(charts: dict, name: str, alt: str) -> str:
-    """The ``<img>`` of chart ``name`` ("" when it was not drawn)."""
-    return f'<img class="chart" src="{escape(charts[name])}" alt="{escape(alt)}">' if name in charts else ""
-
-
 def options_text(options: dict) -> str:
     """``players=4, rules=races, turns=15`` (empty and unset options left out)."""
     return ", ".join(f"{k}={','.join(map(str, v)) if isinstance(v, list) else v}"
                      for k, v in sorted(options.items()) if v not in (None, [], "", {}))
 
 
-def _pp(x) -> str:
-    return "–" if x is None else f"{100 * x:+.1f} pp"
-
-
-def outcomes_html(o: dict, turn_word: str = "turn") -> str:
+def outcomes_html(o: dict, turn_word: str = "turn", design: dict | None = None) -> str:
     """The outcome metrics (:func:`realms.sim.stats.outcomes`): a table, and below it what
     each one means."""
     def share_row(label: str, v: dict) -> list:
         return [label, pct(v["share"]), ci(v["ci95"], True), f"{v['games']} of {v['of']} games"]
 
     def spread(label: str, d: dict, nd: int = 1) -> list:
-        return [label, num(d["mean"], nd), ci(d["ci95"]),
-                f"sd {num(d['sd'], nd)}, {d.get('min', '–')}–{d.get('max', '–')}" if d["n"] else "no games"]
+        return [label, num(d["mean"], nd), ci(d["ci95"], nd=max(nd, 2)),
+                f"sd {num(d['sd'], nd)}, {span(d.get('min'), d.get('max'), nd)}" if d["n"] else "no games"]
 
     rows = [["balance", num(o["balance"], 3), "–", f"{len(o['seat_advantage'])} seats"]]
-    rows += [[f"advantage of seat {a['seat']}", _pp(a["advantage"]), ci(a["ci95"], True),
+    rows += [[f"advantage of seat {a['seat']}", pp(a["advantage"]), ci_pp(a.get("advantage_ci95")),
               f"win share {pct(a['share'])} against a fair {pct(a['fair_share'])}"
               + (" — fair share outside the interval" if a["unfair"] else "")] for a in o["seat_advantage"]]
+    se = o.get("seat_effect")
+    if se:
+        rows.append(["seat effect, all seats", f"χ² {num(se['chi2'])}", f"p = {num(se['p'], 4)}",
+                     f"{se['df']} df" + (" — the seats differ (5%)" if se["significant"] else "")])
     rows += [share_row("completion", o["completion"]), share_row("shared victory", o["shared"]),
              share_row("time-outs", o["timeouts"])]
     rows += [spread(f"{turn_word}s per game", o["duration"]["turns"]),
@@ -220,11 +168,11 @@ def outcomes_html(o: dict, turn_word: str = "turn") -> str:
              [f"lead changes per {turn_word} end", num(lc["per_turn_end"]["mean"], 3),
               ci(lc["per_turn_end"]["ci95"]), f"over {lc['games']} games with scores by {turn_word}"],
              share_row("games with a lead change", lc["games_with_a_change"]),
-             spread("decisiveness threshold", dc["threshold"], 3),
+             *([spread("decisiveness moves", design["decided"]["decisiveness_moves"], 3)] if design else []),
              share_row("non-winner led", dc["non_winner_led"])]
     words = {"balance": "Balance", "seat_advantage": "Seat advantage", "completion": "Completion",
              "shared": "Shared victory", "timeouts": "Time-outs", "duration": "Duration",
-             "lead_changes": "Lead changes", "decisiveness": "Decisiveness"}
+             "lead_changes": "Lead changes", "decisiveness": "Decisiveness", "seat_effect": "Seat effect"}
     defs = "".join(f"<dt>{escape(words.get(k, k))}</dt><dd>{escape(text)}</dd>"
                    for k, text in o["definitions"].items())
     return ("<section><h2>Outcome metrics</h2>"
@@ -232,6 +180,20 @@ def outcomes_html(o: dict, turn_word: str = "turn") -> str:
             + f'<p class="note">A turn here is a {escape(turn_word)}; scores are sampled at the end of '
               "every one. Shares with no games behind them show “–”.</p>"
             + f"<dl>{defs}</dl></section>")
+
+
+def time_per_decision(run: dict, f: dict) -> float | None:
+    """Seconds a decision took: the run's wall time × its workers ÷ the decisions of the
+    games it played (``realms.sim.design.DEFINITIONS["time_per_decision"]``)."""
+    mean = f["outcomes"]["duration"]["decisions"]["mean"]
+    if not run.get("seconds") or not run.get("played") or not mean:
+        return None
+    return run["seconds"] * max(1, run.get("workers") or 1) / (mean * run["played"])
+
+
+def _per_decision(run: dict, f: dict) -> str:
+    t = time_per_decision(run, f)
+    return "" if t is None else f"; {1000 * t:.2f} ms a decision (wall time × workers ÷ decisions)"
 
 
 def render_html(summary: dict, charts: dict[str, str], sections: tuple = ()) -> str:
@@ -250,7 +212,8 @@ def render_html(summary: dict, charts: dict[str, str], sections: tuple = ()) -> 
         parts.append(f"<p>{run.get('played', 0)} games played in {run.get('seconds', 0):.1f} s "
                      f"({run.get('games_per_second', 0):.1f} games/s) on "
                      f"{escape(str(run.get('cluster') or str(run.get('workers', 1)) + ' worker(s)'))}"
-                     f"{'; ' + str(run['resumed']) + ' kept from an earlier run' if run.get('resumed') else ''}</p>")
+                     f"{'; ' + str(run['resumed']) + ' kept from an earlier run' if run.get('resumed') else ''}"
+                     f"{_per_decision(run, f)}</p>")
     parts.append("</header><main>")
 
     seats = f["win_share_by_seat"]
@@ -276,7 +239,9 @@ def render_html(summary: dict, charts: dict[str, str], sections: tuple = ()) -> 
     parts.append(f'<p class="note">Games lasted {num(ln["turns"]["mean"], 1)} {turns} on average '
                  f'({ln["turns"]["min"]}–{ln["turns"]["max"]}), with {num(ln["decisions"]["mean"], 0)} '
                  "decisions each.</p></section>")
-    parts.append(outcomes_html(f["outcomes"], summary.get("turn_word", "turn")))
+    parts.append(outcomes_html(f["outcomes"], summary.get("turn_word", "turn"), f.get("design")))
+    if "design" in f:
+        parts.append(design_page.html(f["design"], charts, unit, summary.get("turn_word", "turn")))
 
     for section in sections:
         if section.key in f:

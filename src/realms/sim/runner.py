@@ -3,40 +3,11 @@ seat's score turn by turn (:class:`ScoreTrack`) for the outcome metrics."""
 
 from __future__ import annotations
 
-from realms.core.agents import GENERIC_BOTS, Agent, bot_seed, parse_bot
 from realms.core.engine import GameState
-from realms.core.game import Game, OptionError
+from realms.core.game import Game
+from realms.core.lineup import make_bots
 from realms.core.match import explained_chronicle, play
-
-from .stats import Watcher
-
-
-def bot_names(game: Game) -> list[str]:
-    return sorted({*GENERIC_BOTS, *game.bots})
-
-
-def make_bots(game: Game, spec: list[str], players: int, seed: int) -> list[Agent]:
-    """One agent per seat from ``spec`` (one name for all seats, or one per seat)."""
-    if len(spec) == 1:
-        spec = spec * players
-    if len(spec) != players:
-        raise OptionError(f"--bots names {len(spec)} bots for {players} players (give one, or one per seat)")
-    factories = {**GENERIC_BOTS, **game.bots}
-    agents = []
-    for seat, written in enumerate(spec):
-        try:
-            name, params = parse_bot(written)
-        except ValueError as exc:
-            raise OptionError(str(exc)) from None
-        if name not in factories:
-            raise OptionError(f"unknown bot {name!r} (known: {', '.join(bot_names(game))})")
-        try:
-            agents.append(factories[name](bot_seed(seed, seat), **params))
-        except (TypeError, ValueError) as exc:  # a parameter the bot does not take, or a bad value
-            if not params:
-                raise
-            raise OptionError(f"bot {written[:60]!r}: {exc}") from None
-    return agents
+from realms.core.stats import Watcher
 
 
 def run_game(game: Game, options: dict, seed: int, bots: list[str]) -> GameState:

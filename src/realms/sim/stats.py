@@ -1,182 +1,31 @@
-"""What a simulation measures: per-game watchers, and the figures over many games.
+"""What a simulation measures: the figures over many games.
 
 Two halves, joined by one plain-JSON line per game (``games.jsonl``):
 
-* **Watching a game.**  :func:`watch` taps a state's append-only event list: a
-  :class:`Watcher` sees every event as it is logged, with the live state beside it, the
-  end of every turn (the state just before the first event of the next turn, and the
-  final state), and — when the batch runner plays the game — every decision and the
-  index answered.  A game's own watcher (``Game.watcher``) keeps the few numbers its
-  report sections need under the line's ``"stats"`` key; the runner's score track keeps
-  each seat's score at every turn end (``"turn_scores"``).  Nothing in the rules code
-  knows it is watched.
+* **Watching a game.**  :func:`realms.core.stats.watch` taps a state's append-only event
+  list for a :class:`~realms.core.stats.Watcher`.  A game's own watcher
+  (``Game.watcher``, :func:`watcher_for`) keeps the few numbers its report sections need
+  under the line's ``"stats"`` key; the runner's score track keeps each seat's score at
+  every turn end (``"turn_scores"``) and its design track what :mod:`realms.sim.design`
+  needs (``"design"``).  Nothing in the rules code knows it is watched.
 * **Figures.**  :func:`figures` turns a list of game lines into ``summary.json``'s
   figures: those every game has (win shares, scores, length, the outcome metrics of
-  :func:`outcomes`) and the game's own report sections.  Each figure is a small function
-  of the lines, tested on hand-made inputs.
+  :func:`outcomes`, a designer's figures of :mod:`realms.sim.design`) and the game's own
+  report sections.  Each figure is a small function of the lines, tested on hand-made
+  inputs.
 
 Intervals are 95%: Wilson's for shares (wins, rates), the normal approximation
-(mean ± 1.96·sd/√n) for means.
+(mean ± 1.96·sd/√n, clipped to the metric's range) for means.
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter, defaultdict
-from typing import Any, Iterable
+from typing import Any
 
-Z95 = 1.96
-
-
-# =========================================================================== arithmetic
-
-
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of the share ``successes / n`` (fractional successes allowed:
-    a shared victory counts as a fraction of a win)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(max(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / (1 + z * z / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def mean_ci(values: list[float], z: float = Z95) -> dict:
-    """``n``, ``mean``, ``sd`` (sample) and the 95% interval ``ci95`` of the mean."""
-    n = len(values)
-    if n == 0:
-        return {"n": 0, "mean": None, "sd": None, "ci95": [None, None]}
-    m = sum(values) / n
-    sd = math.sqrt(sum((v - m) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
-    half = z * sd / math.sqrt(n) if n > 1 else 0.0
-    return {"n": n, "mean": rounded(m), "sd": rounded(sd), "ci95": [rounded(m - half), rounded(m + half)]}
-
-
-def quantile(sorted_values: list[float], q: float) -> float:
-    """Linear-interpolation quantile (numpy's default) of already sorted values."""
-    if not sorted_values:
-        raise ValueError("quantile of no values")
-    pos = (len(sorted_values) - 1) * q
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(sorted_values) - 1)
-    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (pos - lo)
-
-
-def describe(values: list[float]) -> dict:
-    """Mean with its interval, and the five-number summary of ``values``."""
-    out = mean_ci(values)
-    if values:
-        s = sorted(values)
-        out.update({"min": s[0], "q1": rounded(quantile(s, 0.25)), "median": rounded(quantile(s, 0.5)),
-                    "q3": rounded(quantile(s, 0.75)), "max": s[-1]})
-    return out
-
-
-def counts(values: Iterable) -> dict:
-    """``{value: how often}``, keys as strings in ascending value order (JSON objects)."""
-    c = Counter(values)
-    return {str(k): c[k] for k in sorted(c)}
-
-
-def rounded(x: float | None, nd: int = 4) -> float | None:
-    """``x`` to ``nd`` decimals, as the figures keep numbers (``None`` stays ``None``)."""
-    return None if x is None else round(x, nd)
-
+from realms.core.stats import Watcher, counts, describe, mean_ci, rounded, wilson
 
 # =========================================================================== watching
-
-
-class Watcher:
-    """Sees one game being played; :meth:`data` is what its line keeps under ``"stats"``."""
-
-    kind = "generic"
-
-    def on_event(self, state, event) -> None:
-        """``event`` is about to be appended to ``state.events``."""
-
-    def on_decision(self, state, decision, index: int) -> None:
-        """``decision`` is about to be answered with option ``index``."""
-
-    def on_turn_end(self, state, turn: int) -> None:
-        """Turn ``turn`` is over; ``state`` is as it ended (its own turn counter may
-        already show the next turn)."""
-
-    def finish(self, state) -> None:
-        """The game is over (after the last :meth:`on_turn_end`)."""
-
-    def data(self) -> dict:
-        return {"kind": self.kind}
-
-
-class _Tap(list):
-    """An event list that tells a callback about each event before appending it."""
-
-    __slots__ = ("callback",)
-
-    def append(self, event) -> None:  # noqa: D401 - list API
-        self.callback(event)
-        list.append(self, event)
-
-
-class Watch:
-    """The tap on one state; :func:`watch` makes it, :meth:`close` ends it."""
-
-    def __init__(self, state, watcher: Watcher) -> None:
-        self.state = state
-        self.watcher = watcher
-        self.turn = None
-        self.closed = False
-        earlier = list(state.events)
-        tap = _Tap(earlier)
-        tap.callback = self._event
-        state.events = tap
-        for e in earlier:  # events logged before the tap (the game's opening)
-            self._event(e)
-
-    def _event(self, event) -> None:
-        if self.turn is not None and event.turn != self.turn:
-            self.watcher.on_turn_end(self.state, self.turn)
-        self.turn = event.turn
-        self.watcher.on_event(self.state, event)
-
-    def close(self) -> None:
-        """The game is over: the last turn ends and the watcher finishes."""
-        if self.closed:
-            return
-        self.closed = True
-        if self.turn is not None:
-            self.watcher.on_turn_end(self.state, self.turn)
-        self.watcher.finish(self.state)
-        self.state.events = list(self.state.events)
-
-
-def watch(state, watcher: Watcher) -> Watch:
-    """Tap ``state``'s events for ``watcher`` (events already logged are shown first)."""
-    return Watch(state, watcher)
-
-
-class Several(Watcher):
-    """Several watchers on one game, each told everything in turn."""
-
-    def __init__(self, *watchers: Watcher) -> None:
-        self.watchers = watchers
-
-    def on_event(self, state, event) -> None:
-        for w in self.watchers:
-            w.on_event(state, event)
-
-    def on_decision(self, state, decision, index: int) -> None:
-        for w in self.watchers:
-            w.on_decision(state, decision, index)
-
-    def on_turn_end(self, state, turn: int) -> None:
-        for w in self.watchers:
-            w.on_turn_end(state, turn)
-
-    def finish(self, state) -> None:
-        for w in self.watchers:
-            w.finish(state)
 
 
 def watcher_for(game) -> Watcher:
@@ -214,16 +63,24 @@ def win_share_by_seat(lines: list[dict]) -> list[dict]:
 
 def score_distribution(lines: list[dict]) -> dict:
     """Per seat: the summary of final scores and their distribution (``{score: games}``);
-    the same for the winners' scores and the margin of victory over the runner-up."""
+    the same for the winner's score (the seat that won, not the top score: a mission may
+    win with fewer points; a shared victory counts its lowest winner once) and the margin
+    of victory, the winner's score less the best score of a seat that did not win
+    (negative where a winner had fewer).  Games without a winner, or where every seat
+    won, have neither."""
     by_seat: dict[int, list] = defaultdict(list)
     winning, margins = [], []
     for line in lines:
         scores = [line["scores"][name] for name in line["players"]]
         for i, v in enumerate(scores):
             by_seat[i].append(v)
-        top = sorted(scores, reverse=True)
-        winning.append(top[0])
-        margins.append(top[0] - top[1] if len(top) > 1 else top[0])
+        won = set(line.get("winners") or ())
+        ours = [line["scores"][name] for name in line["players"] if name in won]
+        theirs = [line["scores"][name] for name in line["players"] if name not in won]
+        if ours:
+            winning.append(min(ours))
+            if theirs:
+                margins.append(min(ours) - max(theirs))
     return {
         "by_seat": [{"seat": i + 1, **describe(v), "counts": counts(v)} for i, v in sorted(by_seat.items())],
         "winner": {**describe(winning), "counts": counts(winning)},
@@ -271,7 +128,9 @@ OUTCOME_DEFINITIONS = {
                     "lead; low, the winners were never challenged. “Non-winner led”: the share of games "
                     "in which a seat that did not win held or shared the lead at some turn end. "
                     "(Ludii: Decisiveness Threshold, with the standing in place of a search's "
-                    "evaluation.)",
+                    "evaluation.) The threshold is near 1 in almost every game of every game here, "
+                    "so it is kept in summary.json only; the table shows decisiveness moves, when the "
+                    "winner's share first passed it (defined below).",
 }
 
 
@@ -336,12 +195,16 @@ def _share(k: float, n: int) -> dict:
 
 
 def outcomes(lines: list[dict]) -> dict:
-    """The outcome metrics every game has (:data:`OUTCOME_DEFINITIONS`)."""
+    """The outcome metrics every game has (:data:`OUTCOME_DEFINITIONS`), and the seat
+    effect as one test (:func:`realms.sim.design.seat_effect`)."""
+    from .design import DEFINITIONS, seat_effect
+
     n = len(lines)
     seats = win_share_by_seat(lines)
     fair = 1 / len(seats) if seats else None
     advantage = [{"seat": s["seat"], "share": s["share"], "fair_share": rounded(fair),
                   "advantage": rounded(s["share"] - fair), "ci95": s["ci95"],
+                  "advantage_ci95": [rounded(s["ci95"][0] - fair), rounded(s["ci95"][1] - fair)],
                   "unfair": not (s["ci95"][0] <= fair <= s["ci95"][1])} for s in seats]
     ended = [ln for ln in lines if ln.get("over", True) and not ln.get("timed_out")]
     single = sum(1 for ln in ended if len(ln["winners"]) == 1)
@@ -358,11 +221,12 @@ def outcomes(lines: list[dict]) -> dict:
         "shared": _share(shared, n),
         "timeouts": _share(n - len(ended), n),
         "duration": game_length(lines),
-        "lead_changes": {"games": len(tracked), "per_game": describe(changes), "per_turn_end": mean_ci(per_turn),
+        "lead_changes": {"games": len(tracked), "per_game": describe(changes), "per_turn_end": mean_ci(per_turn, bounds=(0, 1)),
                          "games_with_a_change": _share(sum(1 for c in changes if c), len(tracked))},
-        "decisiveness": {"games": len(thresholds), "threshold": describe(thresholds),
+        "seat_effect": seat_effect(seats),
+        "decisiveness": {"games": len(thresholds), "threshold": describe(thresholds, bounds=(0, 1)),
                          "non_winner_led": _share(sum(1 for d in thresholds if d >= 1), len(thresholds))},
-        "definitions": OUTCOME_DEFINITIONS,
+        "definitions": {**OUTCOME_DEFINITIONS, "seat_effect": DEFINITIONS["seat_effect"]},
     }
 
 
@@ -377,19 +241,22 @@ def game_sections(lines: list[dict]) -> tuple:
         return ()
     from realms.core.game import games
 
-    game = games().get(ids.pop())
+    game = games().get(str(ids.pop()))
     return tuple(game.report_sections()) if game is not None and game.report_sections else ()
 
 
 def figures(lines: list[dict], sections: tuple | None = None) -> dict:
     """Every figure for these games (lines in any order: they are sorted by seed): those
     every game has, then each report section's (``sections``; default: the game's own)."""
+    from .design import figures as design_figures
+
     lines = sorted(lines, key=lambda ln: ln["seed"])
     out: dict[str, Any] = {
         "games": len(lines),
         "win_share_by_seat": win_share_by_seat(lines),
         "scores": score_distribution(lines),
         "outcomes": outcomes(lines),
+        "design": design_figures(lines),
     }
     for section in game_sections(lines) if sections is None else sections:
         figure = section.figure(lines)

@@ -1,11 +1,12 @@
-"""Bots against bots: many games with the seats rotated, and each bot's win share."""
+"""Bots against bots: many games at the game's player count with the seats rotated, and
+each bot's win share."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
 
-from realms.core.game import Game
+from realms.core.game import Game, OptionError
 
 from .runner import run_game
 
@@ -41,18 +42,35 @@ class Standing:
                 "mean_vp": round(self.score_total / self.games, 3) if self.games else 0.0}
 
 
-def tournament(game: Game, options: dict, bots: list[str], games: int, seed: int) -> list[Standing]:
-    """Play ``games`` games, rotating the bot line-up one seat each game.
+def players_of(game: Game, options: dict, seed: int) -> int:
+    """The player count a game with ``options`` has: ``players`` or ``names`` if given,
+    else the game's default (not the number of bots named)."""
+    return len(game.new_game(options, seed).result()["players"])
 
-    A shared victory counts as a fraction of a win for each winner.  With more seats
-    than bots the line-up repeats (``random,greedy`` at four seats: r, g, r, g).
-    """
+
+def line_up(bots: list[str], players: int, game_index: int) -> tuple[str, ...]:
+    """The bots of each seat in game ``game_index`` of a tournament: the bots listed fill
+    the first seats and the last one fills the rest (``auto,random`` at four seats: one
+    auto against three random), and the whole line-up moves one seat on each game, so
+    every bot sits every seat equally often over ``players`` games."""
+    if not bots:
+        raise OptionError("--bots names no bot")
+    if len(bots) > players:
+        raise OptionError(f"--bots names {len(bots)} bots for {players} seats (at most one a seat)")
+    base = list(bots) + [bots[-1]] * (players - len(bots))
+    return tuple(base[(seat + game_index) % players] for seat in range(players))
+
+
+def tournament(game: Game, options: dict, bots: list[str], games: int, seed: int) -> list[Standing]:
+    """Play ``games`` games at the game's player count (:func:`players_of`), the line-up
+    of :func:`line_up` moving one seat each game.  A shared victory counts as a fraction
+    of a win for each winner."""
     standings = {b: Standing(b) for b in dict.fromkeys(bots)}
-    players = options.get("players") or len(options.get("names") or []) or len(bots)
+    players = players_of(game, options, seed)
     for i in range(games):
-        line_up = [bots[(seat + i) % len(bots)] for seat in range(players)]
-        state = run_game(game, dict(options, players=players), seed + i, line_up)
-        tally(standings, line_up, state.result())
+        seats = line_up(bots, players, i)
+        state = run_game(game, options, seed + i, list(seats))
+        tally(standings, seats, state.result())
     return list(standings.values())
 
 

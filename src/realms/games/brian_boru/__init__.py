@@ -73,6 +73,7 @@ GAME = Game(
     hidden=_hidden,
     bots=_bots(),
     draw=_draw,
+    palette=lazy(".draw:palette", __package__),
     describe=lazy(".describe:describe", __package__),
     panels=_panels,
     score_name="points",
@@ -81,6 +82,7 @@ GAME = Game(
     scores_now=_scores_now,
     evaluate=lazy(".evaluate:evaluate", __package__),
     watcher=lazy(".stats:BrianBoruWatcher", __package__),
+    factions=lazy(".stats:factions", __package__),
     report_sections=lazy(".report:sections", __package__),
     history_measure=lazy(".history:TownsControlled", __package__),
     # shuffled decks; hands, packets and the leftover card unseen; everyone drafts at once

@@ -22,6 +22,11 @@ SEA = "#a9c9e4"
 PANEL = 250
 
 
+def palette() -> tuple[str, ...]:
+    """The seats' colours (``Game.palette``): the map's, the history page's and the report's."""
+    return PLAYER_COLOURS
+
+
 def _n(v: float) -> str:
     s = f"{v:.1f}".rstrip("0").rstrip(".")
     return "0" if s in ("-0", "") else s

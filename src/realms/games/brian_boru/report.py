@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from realms.core.game import ReportSection
-from realms.sim.report import num, pct, pyplot, table
+from realms.core.report import num, pct, pyplot, table
 
 from . import stats
 

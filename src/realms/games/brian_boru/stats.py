@@ -8,9 +8,21 @@ from __future__ import annotations
 
 import re
 
-from realms.sim.stats import Watcher, rounded
+from realms.core.stats import Watcher, rounded
+
+from .steps import GAME_ID
 
 # --------------------------------------------------------------------------- Brian Boru
+
+
+def factions(state) -> list[dict]:
+    """What each seat was dealt (``Game.factions``): its place in the order of play from
+    the starting player the die chose (Setup: "the starting player", then clockwise); no
+    seat leaves the game."""
+    first = state.first_player
+    return [{"place from the starting player": (p - first) % state.n + 1 if first >= 0 else None,
+             "survives": True} for p in range(state.n)]
+
 
 
 def point_source(why: str) -> str:
@@ -31,7 +43,7 @@ class BrianBoruWatcher(Watcher):
     reason (:func:`point_source`), ``paid away`` (points lost paying for an action
     without coins), and ``other`` for anything these do not explain (none so far)."""
 
-    kind = "brian-boru"
+    kind = GAME_ID
 
     def __init__(self) -> None:
         self.points: dict[str, list[int]] = {}
@@ -70,7 +82,7 @@ class BrianBoruWatcher(Watcher):
 def points_by_source(lines: list[dict]) -> dict:
     """Brian Boru: mean points per game from each source, by seat and in all, and each
     source's share of all points scored."""
-    stats = [ln["stats"] for ln in lines if ln.get("stats", {}).get("kind") == "brian-boru"]
+    stats = [ln["stats"] for ln in lines if ln.get("stats", {}).get("kind") == GAME_ID]
     games = len(stats)
     sums: dict[str, list[float]] = {}
     for st in stats:

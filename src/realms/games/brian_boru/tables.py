@@ -13,10 +13,11 @@ becomes ``(("raider", 0, 2),)``.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from realms.core.files import load_toml
 
 DATA = Path(__file__).parent / "data"
 
@@ -162,13 +163,7 @@ class Tables:
 
 # -- helpers ------------------------------------------------------------------------------
 def _read(name: str, directory: Path) -> dict:
-    p = directory / name
-    try:
-        return tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise TableError(f"{name}: cannot read ({exc.strerror})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TableError(f"{name}: not valid TOML ({exc})") from None
+    return load_toml(directory / name, error=TableError, name=name).data
 
 
 def _int(value, where: str, lo: int | None = 0) -> int:

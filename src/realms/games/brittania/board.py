@@ -12,10 +12,11 @@ the seas on each state's coast, and for each state the states across a sea from 
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from realms.core.files import load_toml
 
 DATA = Path(__file__).parent / "data"
 MAP_FILE = DATA / "map.toml"
@@ -271,14 +272,7 @@ def parse_board(data: dict, source: str = "map.toml") -> Board:
 
 
 def read_board(path: Path) -> Board:
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except OSError as exc:
-        raise MapError(f"{path.name}: cannot read ({exc.strerror})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise MapError(f"{path.name}: not valid TOML ({exc})") from None
-    return parse_board(data, path.name)
+    return parse_board(load_toml(path, error=MapError, name=path.name).data, path.name)
 
 
 @lru_cache(maxsize=None)

@@ -14,6 +14,9 @@ It reads only its own view and decisions.  At its first order of a turn it write
 4. Trade with quiet neighbours: every neighbouring player who took none of its states
    in the last three turns is offered a route.
 
+When its colour is free after an elimination it stands for whoever may take it: a
+newcomer comes only to a state that no player can reach at once (:meth:`newcomer`).
+
 It never touches the game's dice: its own (seeded from the game's seed and its seat)
 break its ties when it picks a starting state.
 """
@@ -24,6 +27,7 @@ from realms.core.dice import Dice
 
 from .advice import beat
 from .board import load_board
+from .setup import NOBODY
 from .tables import load_tables
 
 
@@ -43,8 +47,10 @@ class Steward:
     def choose(self, decision, view) -> int:
         keys = list(decision.keys)
         kind = decision.kind
-        if kind in ("br.start", "br.newcomer"):
-            return keys.index(self.best_start(view(), [k for k in keys if k != "nobody"]))
+        if kind == "br.start":
+            return keys.index(self.best_start(view(), keys))
+        if kind == "br.newcomer":
+            return keys.index(self.newcomer(view(), keys))
         if kind == "br.trait":
             return keys.index("Rich") if "Rich" in keys else 0
         if kind == "br.name":
@@ -84,6 +90,21 @@ class Steward:
             return (10 if b.states[x].kingdom else 0) + free - 6 * crowded + self.dice.below(3) / 10
 
         return max(keys, key=score)
+
+    def newcomer(self, v: dict, keys: list[str]) -> str:
+        """Whether a newcomer takes the free colour, and where (BR-Q30: another *can* take
+        it): only in an independent state that no player can attack, by land or across a
+        sea, at once — a newcomer with 10 grain beside a grown player is walked into or
+        conquered the next turn — the best of them as at the start; else ``nobody``,
+        and the colour is offered again the next turn."""
+        b = self.board
+        players = 0
+        for sid, st in v["states"].items():
+            if st["owner"] is not None:
+                players |= 1 << b.index[sid]
+        safe = [k for k in keys if k != NOBODY
+                and not (b.adj_mask[b.index[k]] | b.across_mask[b.index[k]]) & players]
+        return self.best_start(v, safe) if safe else NOBODY
 
     # -- the turn's plan --------------------------------------------------------------
     def make_plan(self, v: dict, keys: list[str]) -> list[tuple[str, str]]:

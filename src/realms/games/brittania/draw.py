@@ -13,9 +13,10 @@ state's output, devastated states marked, and the players listed with their grai
 from __future__ import annotations
 
 import math
-import tomllib
 from functools import lru_cache
 from xml.sax.saxutils import escape
+
+from realms.core.files import load_toml
 
 from .board import DATA, Board, MapError, load_board
 from .tables import load_tables
@@ -27,6 +28,13 @@ WIDTH, HEIGHT = 660, 890
 SEA = "#a9c9e4"
 NEUTRAL = "#eadfc4"
 Point = tuple[float, float]
+
+
+def palette() -> tuple[str, ...]:
+    """The seats' colours (``Game.palette``): the rules post's twelve, in its order, as a
+    new game deals them (§ "A Player picks a State, a Color")."""
+    tables = load_tables()
+    return tuple(tables.colour_hex[c] for c in tables.colours)
 
 
 def project(lon: float, lat: float) -> Point:
@@ -80,8 +88,7 @@ def shapes() -> tuple[dict[str, tuple[Point, ...]], tuple[tuple[tuple[str | None
     a mainland state's shape is its convex Voronoi cell, drawn clipped to its land's
     outline (the id); an island's is its outline (None)."""
     board = load_board()
-    with open(DATA / "coast.toml", "rb") as f:
-        lands = tomllib.load(f)["land"]
+    lands = load_toml(DATA / "coast.toml", name="coast.toml").data["land"]
     hearts = [project(*s.at) for s in board.states]
     out: list[list[tuple[str | None, tuple[Point, ...]]]] = [[] for _ in board.states]
     outlines: dict[str, tuple[Point, ...]] = {}

@@ -21,14 +21,15 @@ from realms.core.record import Record, RecordError
 
 from .forum import read_bytes, read_pages
 from .gm_files import write_files
-from .gm_read import read_posts_orders, settle, take_colours
+from .gm_read import king_named, read_posts_orders, settle, take_colours
 from .gm_report import bbcode
 from .orders import ORDER_KINDS, Order, submit
 from .phrases import Names, Unreadable, compact, fold
 from .setup import NOBODY
 from .state import BRState
 
-PLAYER_HELP = "NAME:STATE:KING:TRAIT (the player's forum name, starting state, king's name, positive trait)"
+PLAYER_HELP = ("NAME:STATE:KING:TRAIT (the player's forum name, starting state, king's name — any name, "
+               "the region's list suggests some —, positive trait)")
 
 
 def _game():
@@ -65,7 +66,7 @@ def names_of(s: BRState, aliases: dict[str, int] | None = None) -> Names:
 # -- new ------------------------------------------------------------------------------------
 def _spec(text: str, i: int) -> list[str]:
     parts = [x.strip() for x in text.split(":")]
-    if len(parts) != 4 or not all(parts):
+    if len(parts) != 4 or not all(parts[:2] + parts[3:]):
         raise GMError(f"--player #{i + 1} {text[:60]!r}: expected {PLAYER_HELP}")
     return parts
 
@@ -102,7 +103,10 @@ def new(folder: Path, players: list[str], seed: int) -> tuple[dict, str]:
         elif d.kind == "br.trait":
             s.apply(d.player, _choose(trait, d.keys, "positive trait", where))
         else:
-            s.apply(d.player, _choose(king, d.keys, "king's name (from the region's list)", where))
+            try:
+                s.apply(d.player, king_named(king, d.keys, names))
+            except Unreadable as exc:
+                raise GMError(f"{where}: {exc}") from None
     save(folder, s)
     out = {"turn": s.turn, "seed": seed, "players": [
         {"name": n, "colour": s.colours[p], "state": s.board.states[s.capital[p]].id, "king": s.king_name[p],

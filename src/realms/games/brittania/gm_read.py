@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from .orders import GRAIN_KINDS, Order, most_grain
-from .phrases import Names, Unreadable, canonical, fold, read_lines
+from .kings import name_problem
+from .phrases import Names, Unreadable, canonical, fold, king_name_clash, read_lines
 from .posts import review_post
 from .setup import NOBODY
 from .state import NONE
@@ -76,8 +77,7 @@ def _offer(m: re.Match) -> tuple[str, str, str, str]:
     """(colour, state, king, trait) of a newcomer's line; missing parts empty."""
     parts = [x.strip(" .!") for x in m.group(2).split(",")]
     parts += [""] * (3 - len(parts))
-    king = re.sub(r"^(?:king\s+)", "", parts[1], flags=re.I)
-    return m.group(1), parts[0], king, parts[2]
+    return m.group(1), parts[0], parts[1], parts[2]
 
 
 def _choose(key: str, keys: list[str], what: str) -> str:
@@ -86,6 +86,22 @@ def _choose(key: str, keys: list[str], what: str) -> str:
             return k
     shown = ", ".join(keys[:20]) + (" …" if len(keys) > 20 else "")
     raise Unreadable(f"{what} {key!r} is not possible (possible: {shown})")
+
+
+def king_named(text: str, suggested, names: Names) -> str:
+    """The name a player gave his king, as the record keeps it (BR-Q6: "he needs a Name",
+    any name): one of the region's list in the list's spelling ("alfred": Alfred), else
+    the name as written with "King" and doubled spaces left out ("King Offa": Offa).  A
+    name that is empty, too long, not plain text, or that a post could not tell from a
+    state or an order's words raises :class:`Unreadable` saying why."""
+    text = re.sub(r"^king(?:\s+|$)", "", " ".join(text.split()), flags=re.I)
+    for k in suggested:
+        if fold(k) == fold(text):
+            return k
+    why = name_problem(text) or king_name_clash(text, names)
+    if why:
+        raise Unreadable(why)
+    return text
 
 
 def take_colours(s: "BRState", posts: list["Post"], names_for, rename) -> tuple["BRState", list[dict], list[int], list[dict]]:
@@ -136,7 +152,7 @@ def _join(c: "BRState", p: int, post, line: int, m: re.Match, names: Names, rena
     trial.apply(p, sid)
     trial.apply(p, _choose(trait, trial.first_pending().keys, "positive trait"))
     if (d := trial.first_pending()) is not None and d.kind == "br.name" and d.player == p:
-        trial.apply(p, _choose(king, d.keys, "king's name (from the region's list)"))
+        trial.apply(p, king_named(king, d.keys, names))
     plan = {"seat": p, "name": post.author, "colour": c.colours[p], "state": sid, "trait": trial.king_traits[p][0],
             "king": trial.king_name[p], "cv": trial.king_cv[p], "where": at(post, line), "line": line}
     return trial, plan

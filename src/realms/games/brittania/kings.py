@@ -10,6 +10,29 @@ if TYPE_CHECKING:
     from .state import BRState
 
 
+#: the longest name a player may give his king: a name, not a speech (BR-Q6)
+NAME_MAX = 30
+#: characters a king's name may not hold: the forum's and the web page's markup
+MARKUP = "[]<>"
+
+
+def name_problem(name: object) -> str | None:
+    """Why ``name`` cannot be the name a player gives his king, or None (BR-Q6: "he
+    needs a Name", any name): printable text of 1 to :data:`NAME_MAX` characters, single
+    spaces between its words, no markup (it is written into the results post and the
+    page)."""
+    if not isinstance(name, str) or not name.strip():
+        return "a king needs a name (it is empty)"
+    if name != " ".join(name.split()):
+        return f"the king's name {name[:NAME_MAX + 2]!r} has spaces at its ends or doubled"
+    if len(name) > NAME_MAX:
+        return f"the king's name {name[:NAME_MAX]!r}… is {len(name)} characters long; at most {NAME_MAX}"
+    bad = next((c for c in name if not c.isprintable() or c in MARKUP), None)
+    if bad is not None:
+        return f"the king's name {name!r} holds {bad!r}: printable text without {MARKUP}"
+    return None
+
+
 def heads(s: "BRState") -> bool:
     """One coin toss from the game's dice."""
     return s.dice.below(2) == 0
@@ -29,9 +52,10 @@ def name_region(s: "BRState", p: int) -> str:
 
 
 def random_king(s: "BRState", p: int) -> None:
-    """A king "immediately created for the Player": a name from the region's list, "1
-    Positive Trait and 50% chance (via Coin Toss) to get 1 extra Trait, which can be
-    Positive or Negative" (never the first trait's opposite or itself)."""
+    """A king "immediately created for the Player", one of the "randomly generated Kings",
+    so nobody names him: a name drawn from the region's list (BR-Q6), "1 Positive Trait
+    and 50% chance (via Coin Toss) to get 1 extra Trait, which can be Positive or
+    Negative" (never the first trait's opposite or itself)."""
     t = s.tables
     first = s.dice.pick(t.positive)
     traits = [first]

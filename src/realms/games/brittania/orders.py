@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from realms.core.decision import Decision, IllegalAnswer
 
 from .economy import invest_cost, invest_room
+from .setup import NOBODY
 from .state import NONE
 from .steps import STEPS
 
@@ -190,7 +191,11 @@ def no_answer(decision: Decision) -> tuple[int, str] | None:
     (web app, option ``deadline_minutes``; RULINGS BR-Q102): the orders he wrote stand and
     he sends them (``done``); an order's grain not yet chosen is the least; a captured
     capital is declared again in the first of his states.  A player who wrote none gives
-    no orders.  The round is the turn."""
+    no orders.  The round is the turn.  A free colour nobody took by the deadline of the
+    turn's newcomer questions (a round of their own, before the orders') stays free
+    (``nobody``, BR-Q30)."""
+    if decision.kind == "br.newcomer":
+        return decision.info["round"], NOBODY
     if decision.kind not in ORDER_KINDS:
         return None
     return decision.info["turn"], "done" if decision.kind == "br.order" else decision.keys[0]

@@ -204,7 +204,8 @@ def slots(text: str, names: Names) -> list[Slot]:
     """The words of ``text`` in slots, longest phrase first."""
     g = grammar()
     states = {tuple(k.split()): v for k, v in names.states.items()}
-    kings = {tuple(fold(k).split()) for k in (*names.kings, *names.king_names) if k}
+    kings = {tuple(_tokens(k)) for k in (*names.kings, *names.king_names) if k}
+    longest = max((g.longest + 2, *map(len, kings)))
     toks = _tokens(text)
     out: list[Slot] = []
     i = 0
@@ -229,7 +230,7 @@ def slots(text: str, names: Names) -> list[Slot]:
             out.append(Slot("filler" if counted else "amount", n, " ".join(toks[i:i + used])))
             i += used
             continue
-        for size in range(min(g.longest + 2, len(toks) - i), 0, -1):
+        for size in range(min(longest, len(toks) - i), 0, -1):
             key = tuple(toks[i:i + size])
             if key in states:
                 out.append(Slot("state", states[key], " ".join(key)))
@@ -245,6 +246,20 @@ def slots(text: str, names: Names) -> list[Slot]:
             size = 1
         i += size
     return out
+
+
+def king_name_clash(name: str, names: Names) -> str | None:
+    """Why a post could not name the king ``name`` in an order, or None: a name that reads
+    as a state ("King Kent leads the attack on Essex") or as an order's words ("King
+    Defend"), or that has no letters, cannot be told apart in a post (BR-Q6)."""
+    toks = tuple(_tokens(name))
+    if not any(c.isalpha() for c in name):
+        return f"the king's name {name!r} has no letters: orders could not name him"
+    if " ".join(toks) in names.states:
+        return f"the king's name {name!r} is a state's name: orders name both and must read one way"
+    if toks in grammar().words:
+        return f"the king's name {name!r} is a word of the orders: they must read one way"
+    return None
 
 
 def _misspelt_verb(word: str) -> str | None:

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from realms.core.decision import Decision
+from realms.core.decision import Decision, LazyKeys
 
 from .economy import collect_income
-from .kings import roll_cv
+from .kings import NAME_MAX, name_problem, roll_cv
 from .state import INDEPENDENT
 from .steps import STEPS
 
@@ -76,10 +76,36 @@ def king_trait_answer(s: "BRState", player: int, key: str, p: int) -> None:
     s.king_cv[p] = roll_cv(s)
 
 
+class KingNames(LazyKeys):
+    """The answers to ``br.name``: "he needs a Name", any name the player gives
+    (:func:`~.kings.name_problem` says which), so membership admits every such name; the
+    options listed, and answered by index, are the starting region's names from the rules
+    post, the suggestion that bots and the web app offer (BR-Q6)."""
+
+    __slots__ = ("_names",)
+
+    def __init__(self, names: list[str]) -> None:
+        super().__init__()
+        self._names = names
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+    def __getitem__(self, i):
+        return self._names[i]
+
+    def _build(self) -> list[str]:
+        return list(self._names)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._names or name_problem(key) is None
+
+
 @STEPS.step("king_name")
 def king_name(s: "BRState", p: int) -> Decision:
-    names = list(dict.fromkeys(s.tables.names[s.start_region[p]]))
-    return Decision(p, "br.name", names, f"{s.names[p]}: name your king.", "PLAYER KINGS")
+    names = KingNames(list(dict.fromkeys(s.tables.names[s.start_region[p]])))
+    return Decision(p, "br.name", names, f"{s.names[p]}: name your king (one of these, or any name of up to "
+                    f"{NAME_MAX} characters).", "PLAYER KINGS", info={"any_name": True, "max_length": NAME_MAX})
 
 
 @STEPS.on_answer("king_name")
@@ -102,19 +128,29 @@ def turn(s: "BRState") -> None:
     s.then(*newcomers, ("orders_open",), ("orders",), ("resolve",))
 
 
+def newcomer_round(turn: int) -> str:
+    """The round of a turn's newcomer questions, apart from the turn's orders (whose
+    deadline runs from when they are first awaited, BR-Q102)."""
+    return f"newcomers of turn {turn}"
+
+
 @STEPS.step("newcomer")
 def newcomer(s: "BRState", p: int) -> Decision | None:
     """"If any Player gets eliminated, another can take their color, pick an independent
-    State": at the start of the next turn; with no independent state left, the colour
-    stays out of the game (BR-Q30)."""
+    State": at the start of each turn after, the colour's seat answers for whoever may
+    take it — an independent state, or :data:`NOBODY` (*can*, not must); with no
+    independent state left, the colour stays out of the game (BR-Q30)."""
     free = _free_states(s)
     if not free:
         s.out_for_good[p] = True
         s.log("newcomer", f"No independent state is left: {s.colours[p]} stays out of the game.", player=p)
         return None
     label = _state_label(s)
-    return Decision(p, "br.newcomer", [*free, NOBODY], f"{s.names[p]}: as a newcomer in {s.colours[p]}, pick an independent state.",
-                    "INTRODUCTION", lambda k: "Nobody takes the colour this turn" if k == NOBODY else label(k))
+    return Decision(p, "br.newcomer", [*free, NOBODY],
+                    f"The {s.colours[p]} colour is free ({s.names[p]} was eliminated): a newcomer may take it and "
+                    f"pick an independent state, or nobody takes it this turn.", "INTRODUCTION",
+                    lambda k: "Nobody takes the colour this turn" if k == NOBODY else label(k),
+                    info={"colour": s.colours[p], "round": newcomer_round(s.turn)})
 
 
 @STEPS.on_answer("newcomer")

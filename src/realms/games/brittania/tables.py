@@ -4,9 +4,11 @@ the file, the entry and the problem."""
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
+
+from realms.core.files import DataFile, load_toml
+from realms.core.options import shown
 
 from .board import DATA, load_board
 
@@ -66,23 +68,23 @@ class Tables:
         return self.effect(traits, "command") >= 0
 
 
-def parse_tables(data: dict, source: str = "rules.toml") -> Tables:
+def parse_tables(data: dict, source: str = "rules.toml", file: DataFile | None = None) -> Tables:
+    """The tables of ``data`` (read from ``file`` when given: errors then name its lines)."""
+    file = file or DataFile(data, "", source, TableError)
     board = load_board()
     colours = data.get("colours", {})
     if len(colours) != 12:
-        raise TableError(f"{source}: [colours]: {len(colours)} colours; the rules name 12")
+        raise file.fail("colours", f"{len(colours)} colours; the rules name 12")
     numbers = data.get("numbers", {})
     for key in NUMBERS:
-        if not isinstance(numbers.get(key), int):
-            raise TableError(f"{source}: [numbers]: {key!r} must be a whole number")
+        file.get(f"numbers.{key}", int)
     traits: dict[str, Trait] = {}
     for i, entry in enumerate(data.get("trait", [])):
-        where = f"[[trait]] #{i + 1}"
         if entry.get("effect") not in EFFECTS:
-            raise TableError(f"{source}: {where}: effect {entry.get('effect')!r} is not one of {', '.join(EFFECTS)}")
+            raise file.fail(f"trait[{i}].effect", f"{shown(entry.get('effect'))} is not one of {', '.join(EFFECTS)}")
         pos, neg = entry.get("positive"), entry.get("negative", "")
         if not isinstance(pos, str) or not isinstance(neg, str) or not isinstance(entry.get("amount"), int):
-            raise TableError(f"{source}: {where}: needs 'positive', 'effect' and 'amount'")
+            raise file.fail(f"trait[{i}]", "needs 'positive', 'effect' and 'amount'")
         traits[pos] = Trait(pos, True, entry["effect"], entry["amount"], neg)
         if neg:
             traits[neg] = Trait(neg, False, entry["effect"], entry["amount"], pos)
@@ -90,18 +92,17 @@ def parse_tables(data: dict, source: str = "rules.toml") -> Tables:
     for region in board.regions:
         got = data.get("names", {}).get(region)
         if not got or not all(isinstance(x, str) for x in got):
-            raise TableError(f"{source}: [names]: region {region!r} needs a list of king names")
+            raise file.fail(f"names.{region}", "needs a list of king names")
         names[region] = tuple(got)
     hks = []
     for i, entry in enumerate(data.get("high_kingdom", [])):
-        where = f"[[high_kingdom]] #{i + 1}"
         if entry.get("region") not in board.regions:
-            raise TableError(f"{source}: {where}: region {entry.get('region')!r} is not a region of the map")
+            raise file.fail(f"high_kingdom[{i}].region", f"{shown(entry.get('region'))} is not a region of the map")
         for sid in entry.get("states", []):
             if sid not in board.index or not board.state(sid).kingdom:
-                raise TableError(f"{source}: {where}: {sid!r} is not a KINGDOM state of the map")
+                raise file.fail(f"high_kingdom[{i}].states", f"{shown(sid)} is not a KINGDOM state of the map")
             if board.state(sid).region != entry["region"]:
-                raise TableError(f"{source}: {where}: {sid!r} is not in region {entry['region']!r}")
+                raise file.fail(f"high_kingdom[{i}].states", f"{shown(sid)} is not in region {entry['region']!r}")
         hks.append(HighKingdom(entry["region"], entry["name"], entry["need"],
                                tuple(board.index[s] for s in entry["states"])))
     return Tables(
@@ -118,9 +119,5 @@ def parse_tables(data: dict, source: str = "rules.toml") -> Tables:
 @lru_cache(maxsize=None)
 def load_tables() -> Tables:
     path = DATA / "rules.toml"
-    try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
-    except tomllib.TOMLDecodeError as exc:
-        raise TableError(f"rules.toml: not valid TOML ({exc})") from None
-    return parse_tables(data, path.name)
+    file = load_toml(path, error=TableError, name=path.name)
+    return parse_tables(file.data, path.name, file)

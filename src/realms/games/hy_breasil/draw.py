@@ -55,6 +55,12 @@ def _hex(h: float, light: float, sat: float = 0.8) -> str:
     return "#%02x%02x%02x" % (round(r * 255), round(g * 255), round(b * 255))
 
 
+def palette() -> tuple[str, ...]:
+    """The seats' colours (``Game.palette``): each player's hue in the shade of its first
+    nation, as the map draws it; the history page and the report's charts use them too."""
+    return tuple(_hex(h, SHADES[0]) for h in PLAYER_HUES)
+
+
 def nation_colours(state: HBState) -> dict[int, str]:
     """Each living nation's colour: its owner's hue, in the shade of its rank among that
     owner's nations (oldest first)."""

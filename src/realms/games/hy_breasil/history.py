@@ -1,5 +1,6 @@
 """What Hy Breasil's history page measures (``Game.history_measure``): the land areas
-each nation holds at every turn end, in its token set's colour, a nation split off
+each nation holds at every turn end, in the colour the map gives it (its owner's hue,
+shaded by its rank among the owner's nations: ``draw.nation_colours``), a nation split off
 another (civil war §6.1, cut off §6.4) flowing beside its parent."""
 
 from __future__ import annotations
@@ -23,13 +24,16 @@ class LandHeld(HistoryMeasure):
             self.parents[event.data["new_nation"]] = event.data["nation"]
 
     def shares(self, state) -> tuple[list[Share], int]:
+        from .draw import nation_colours
+
+        colours = nation_colours(state)
         out = []
         for nid, n in sorted(state.nations.items()):
             held = bin(n.land).count("1")
             if not held:
                 continue
             detail = ", ".join(x for x in (n.race, state.names[n.owner] if n.owner >= 0 else None) if x)
-            out.append(Share(str(nid), n.name, detail, state.tables.nation_sets[n.set].colour, held,
+            out.append(Share(str(nid), n.name, detail, colours[nid], held,
                              str(self.parents[nid]) if nid in self.parents else None))
         return out, len(state.board.land)
 

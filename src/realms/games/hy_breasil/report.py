@@ -7,10 +7,13 @@ report's matplotlib set-up and writes its HTML with the report's table helpers.
 
 from __future__ import annotations
 
+from html import escape
+
 from realms.core.game import ReportSection
-from realms.sim.report import SEAT_COLOURS, ci, num, pct, pyplot, table
+from realms.core.report import ci, seat_colours, num, pct, pyplot, table
 
 from . import stats
+from .draw import palette
 
 TERRAIN_COLOURS = {"plains": "#d9c96b", "forest": "#5f9e4f", "hills": "#a88a64", "all": "#777777"}
 
@@ -107,9 +110,10 @@ def _areas_by_turn_chart(figure: dict):
     fig, ax = plt.subplots(figsize=(9, 3.8))
     ts = [r["turn"] for r in rows]
     n_seats = max(len(r["seat_areas"]) for r in rows)
+    colours = seat_colours(n_seats, palette())
     for i in range(n_seats):
         ax.plot(ts, [r["seat_areas"][i] if i < len(r["seat_areas"]) else 0 for r in rows], marker="o", ms=3,
-                color=SEAT_COLOURS[i % len(SEAT_COLOURS)], label=f"seat {i + 1}")
+                color=colours[i], label=f"seat {i + 1}")
     ax.plot(ts, [r["all_nations"] for r in rows], color="#333", lw=2, label="all nations")
     ax.set_xlabel("turn")
     ax.set_ylabel("land areas held (mean)")
@@ -169,8 +173,19 @@ def _nations_html(figure: dict, img: str) -> str:
     parts.append(table(head, rows))
     parts.append('<p class="note">A nation lives from the turn it appears (from the sea, by civil war, or '
                  "cut off from its land) to the turn it falls, both counted. Nations still standing at the "
-                 "end count to the last turn. Race “none”: the races rule (§9.1) was off.</p></section>")
+                 f"end count to the last turn. {escape(_no_race_note(nat))}</p></section>")
     return "".join(parts)
+
+
+def _no_race_note(nat: dict) -> str:
+    """What race “none” means in these games: the races rule (§9.1) off in some or all of
+    them (nothing when every nation has a race)."""
+    if "none" not in nat["by_race"]:
+        return ""
+    on, games = nat.get("races_on", 0), nat.get("games", 0)
+    if on == 0:
+        return "Race “none”: the races rule (§9.1) was off."
+    return f"Race “none”: nations with no race drawn; the races rule (§9.1) was on in {on} of {games} games."
 
 
 def _table1_events_html(figure: dict, img: str) -> str:
@@ -207,16 +222,18 @@ def _battles_html(figure: dict, img: str) -> str:
     parts = []
     b = figure
     parts.append("<section><h2>Battles</h2>" + img)
-    parts.append(table(["terrain", "battles", "attacker won", "rate", "95% interval", "exact odds", "z",
-                        "a side retreated", "hits off greedy"],
+    parts.append(table(["terrain", "battles", "attacker won", "rate", "95% interval", "a side retreated",
+                        "hits off greedy", "fought out", "rate", "95% interval", "exact odds", "z"],
                         [[n, v["battles"], v["attacker_won"], pct(v["rate"]), ci(v["ci95"], True),
-                         pct(v["expected_rate"]), num(v["z"]), v["retreated"], v["off_policy"]]
-                        for n, v in b["by_terrain"].items()]))
-    parts.append(f'<p class="note">{num(b["per_game"]["mean"], 1)} battles a game. “Exact odds”: the mean, '
-                 "over these battles, of the attacker's chance to take the area from the exact solver "
-                 "(<code>realms odds</code>: same sizes, terrain, races, fervour and city; greedy hit "
-                 "assignment, nobody retreating). z: the simulated wins less the expected, in standard "
-                 "errors. Where bots retreat or spread hits (random bots do), the rates need not agree; "
-                 "with bots that play the solver's policy they must.</p></section>")
+                          v["retreated"], v["off_policy"], v.get("fought_out", "–"), pct(v.get("fought_out_rate")),
+                          ci(v.get("fought_out_ci95"), True), pct(v["expected_rate"]), num(v["z"])]
+                         for n, v in b["by_terrain"].items()]))
+    parts.append(f'<p class="note">{num(b["per_game"]["mean"], 1)} battles a game. Like with like: the '
+                 "exact odds (<code>realms odds</code>: same sizes, terrain, races, fervour and city) assume "
+                 "nobody retreats and every hit is assigned greedily, so they are compared only with the "
+                 "battles <em>fought out</em> that way. “Exact odds”: the mean, over those battles, of the "
+                 "attacker's chance to take the area; z: their wins less the expected, in standard errors "
+                 "(|z| above 2 is worth a look). The first rate is over every battle, retreats and all."
+                 "</p></section>")
     return "".join(parts)
 

@@ -121,7 +121,7 @@ class HBState(GameState):
         Field("moved", dict, lambda s: sorted(s.moved.items())),
         Field("contested"), Field("asked", None, lambda s: sorted(s.asked)),
         Field("battle", copy_optional_list), Field("over"),
-        # civil war's best splits for the position it was worked out for (civil_war.py)
+        # civil war's fewest groups for the position it was worked out for (civil_war.py)
         Field("_split_cache", lambda cache: None, snap=False),
         # :meth:`who`'s phrases by nation name, shared by clones (names never change)
         Field("_who_texts", snap=False),
@@ -165,7 +165,7 @@ class HBState(GameState):
         self.asked: frozenset[int] = frozenset()
         self.battle: list[int] | None = None
         self.over = False
-        self._split_cache: tuple[tuple[int, int, int], list[int]] | None = None
+        self._split_cache: tuple[tuple[int, int, int], int] | None = None
         self._who_texts: dict[str, tuple[str, ...]] = {}
         self.start(("turn",))
 
@@ -216,6 +216,13 @@ class HBState(GameState):
             "city": {2: "unhurt", 1: "wounded", 0: None}[self.battle[10]],
         }
 
+    def timed_out(self) -> bool:
+        """Whether the game stopped at ``max_turns`` short of its own end: a VP target (§3)
+        nobody reached, with no turn count agreed (RULINGS HB-Q1's cap)."""
+        target = self.options["vp_target"]
+        return (self.over and target is not None and self.options["turns"] is None
+                and max(self.vp) < target)
+
     def result(self) -> dict:
         """Scores and winners (RULINGS HB-Q1: most VP, then most land areas, then most units).
 
@@ -234,6 +241,7 @@ class HBState(GameState):
             "scores": dict(zip(self.names, self.vp)),
             "turns": self.turn,
             "over": self.over,
+            "timed_out": self.timed_out(),
         }
         if self.variant == "continuous":
             corrected = [self.vp[p] / self.markers[p] if self.markers[p] else 0.0 for p in range(n_players)]

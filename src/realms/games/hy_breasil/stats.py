@@ -12,7 +12,9 @@ import math
 from collections import Counter, defaultdict
 from typing import Callable
 
-from realms.sim.stats import Watcher, counts, describe, mean_ci, rounded, wilson
+from realms.core.stats import Watcher, counts, describe, mean_ci, rounded, wilson
+
+from .steps import GAME_ID
 
 
 def scores_now(state) -> list[float]:
@@ -24,9 +26,41 @@ def scores_now(state) -> list[float]:
     return list(state.vp)
 
 
+def factions(state) -> list[dict]:
+    """What each seat was dealt (``Game.factions``): the race (§9.1) and the starting sea
+    (§5) of its first nation; it survives while one of its nations holds land."""
+    out = []
+    for p in range(len(state.names)):
+        mine = [n for nid, n in sorted(state.nations.items()) if n.owner == p]
+        first = mine[0] if mine else None
+        sea = first.start_sea if first is not None else None
+        out.append({"race": (first.race or "none") if first is not None and state.races_on else None,
+                    "starting sea": state.board.names[sea] if sea is not None else None,
+                    "survives": any(n.land for n in mine)})
+    return out
+
+
+#: the events that show a rule or ability used, and what to call the use
+USAGE = {"city-built": "city built (§9.3.1 City building)", "capital": "capital chosen (§9.3.1 Capital)",
+         "civil-war": "civil war (§6.1)", "nation-splits": "nation cut off (§6.4)", "plague": "plague (§9.4)",
+         "submission": "submission (§9.5)", "prophecy": "prophecy (§9.3.1)", "absorption": "absorption"}
+
+
+def usage(event) -> str | None:
+    """The rule or ability ``event`` shows used (``Game.usage``): an ability gained by
+    name (§9.3.1), a city built, a capital chosen, a civil war…; ``None``: every name."""
+    from .abilities import NAMES
+
+    if event is None:
+        return [f"ability gained: {name}" for name in NAMES.values()] + list(USAGE.values())
+    if event.kind == "ability":
+        return f"ability gained: {NAMES.get(event.data.get('ability'), event.data.get('ability'))}"
+    return USAGE.get(event.kind)
+
+
 #: Field order of one row of a Hy Breasil line's ``battles`` tally.
 BATTLE_FIELDS = ("terrain", "attackers", "defenders", "attacker_race", "defender_race", "fervour",
-                 "city", "battles", "attacker_won", "retreated", "off_policy")
+                 "city", "battles", "attacker_won", "retreated", "off_policy", "fought_out", "fought_out_won")
 
 
 class HyBreasilWatcher(Watcher):
@@ -45,10 +79,11 @@ class HyBreasilWatcher(Watcher):
     * ``battles``: a tally, one row per kind of battle (:data:`BATTLE_FIELDS`): how
       many, how many the attacker won (took the area), in how many a side retreated, in
       how many a hit assignment left the enemy with more than the fewest units (off the
-      ``greedy`` policy the exact odds assume).
+      ``greedy`` policy the exact odds assume), and how many were fought out as the exact
+      odds assume (nobody retreating, every hit greedy) and won by the attacker.
     """
 
-    kind = "hy-breasil"
+    kind = GAME_ID
 
     def __init__(self) -> None:
         self.nations: dict[int, list] = {}
@@ -97,11 +132,15 @@ class HyBreasilWatcher(Watcher):
             self.battle = [key, False, False]
         elif k == "battle-result" and self.battle is not None:
             key, retreated, off = self.battle
-            row = self.tally.setdefault(key, [0, 0, 0, 0])
+            row = self.tally.setdefault(key, [0, 0, 0, 0, 0, 0])
+            won = d["winner"] == "attacker"
             row[0] += 1
-            row[1] += d["winner"] == "attacker"
+            row[1] += won
             row[2] += retreated
             row[3] += off
+            if not retreated and not off:
+                row[4] += 1
+                row[5] += won
             self.battle = None
 
     def on_decision(self, state, decision, index: int) -> None:
@@ -160,7 +199,7 @@ class HyBreasilWatcher(Watcher):
 
 def hb_stats(lines: list[dict]) -> list[dict]:
     """The ``stats`` of the lines that carry Hy Breasil's (its watcher's)."""
-    return [line["stats"] for line in lines if line.get("stats", {}).get("kind") == "hy-breasil"]
+    return [line["stats"] for line in lines if line.get("stats", {}).get("kind") == GAME_ID]
 
 
 def nation_lifetimes(lines: list[dict]) -> dict:
@@ -168,15 +207,19 @@ def nation_lifetimes(lines: list[dict]) -> dict:
     falls, both counted (1 = gone in its first turn); one still standing at the end
     counts to the last turn and is *censored* (its lifetime is at least that).
 
+    ``games`` and ``races_on``: the games, and those played with the races rule (§9.1).
     ``overall``, ``by_race`` and ``by_origin``: nations, fallen, the share surviving
     to the end, the summary of lifetimes (all nations, censored at the end), the same for
     the fallen only, and the distribution ``{turns: nations}`` of each.
     """
     groups: dict[str, dict[str, list]] = defaultdict(lambda: {"all": [], "fallen": []})
+    games = races_on = 0
     for line in lines:
         st = line.get("stats", {})
-        if st.get("kind") != "hy-breasil":
+        if st.get("kind") != GAME_ID:
             continue
+        games += 1
+        races_on += "races" in ((line.get("options") or {}).get("rules") or ())
         last = line.get("turns") or (st["turns"][-1]["turn"] if st["turns"] else 0)
         for nid, name, race, owner, born, died, origin in st["nations"]:
             life = (died if died is not None else last) - born + 1
@@ -192,6 +235,8 @@ def nation_lifetimes(lines: list[dict]) -> dict:
                 "counts": counts(g["all"]), "counts_fallen": counts(g["fallen"])}
 
     return {
+        "games": games,
+        "races_on": races_on,
         "overall": summarise(groups["overall"]),
         "by_race": {k[5:]: summarise(v) for k, v in sorted(groups.items()) if k.startswith("race:")},
         "by_origin": {k[7:]: summarise(v) for k, v in sorted(groups.items()) if k.startswith("origin:")},
@@ -275,15 +320,17 @@ def _exact_cache() -> Callable[[tuple], float | None]:
 
 
 def battles(lines: list[dict], exact: Callable[[tuple], float | None] | None = None) -> dict:
-    """Battles and the attacker's win rate by terrain, against the exact odds.
+    """Battles and the attacker's win rate by terrain, against the exact odds, like with
+    like.
 
     ``exact(key)`` is the attacker's chance of taking the area for a battle of that kind
     (default: :func:`realms.games.hy_breasil.odds.solve`, policy ``greedy``, nobody
-    retreating).  Per terrain: battles, the attacker's wins (took the area), the observed
-    rate with its Wilson interval, the expected rate (mean exact chance), and ``z``, the
-    gap in standard errors of the expected count.  The exact odds assume greedy hit
-    assignment and no retreat; ``retreated`` and ``off_policy`` count the battles where
-    the bots did otherwise (random bots do, and then the rates need not agree).
+    retreating).  Per terrain: battles, the attacker's wins (took the area) and the rate
+    with its Wilson interval, over all battles; then the battles *fought out* as the
+    solver assumes (no side retreated, every hit greedy), their rate and interval, the
+    expected rate over those same battles (mean exact chance) and ``z``, the gap in
+    standard errors of the expected count.  A battle someone left early is not one the
+    exact odds describe, so it is counted (``retreated``, ``off_policy``) but not tested.
     """
     exact = exact or _exact_cache()
     stats = hb_stats(lines)
@@ -293,32 +340,42 @@ def battles(lines: list[dict], exact: Callable[[tuple], float | None] | None = N
         total = 0
         for row in st["battles"]:
             rec = dict(zip(BATTLE_FIELDS, row))
+            if "fought_out" not in rec:  # a line from before the tally kept it: clean only if wholly so
+                clean = not rec["retreated"] and not rec["off_policy"]
+                rec["fought_out"] = rec["battles"] if clean else 0
+                rec["fought_out_won"] = rec["attacker_won"] if clean else 0
             key = tuple(row[:7])
             p = exact(key)
             for name in (rec["terrain"], "all"):
-                acc = by.setdefault(name, {"battles": 0, "won": 0, "retreated": 0, "off_policy": 0,
-                                           "expected": 0.0, "variance": 0.0, "unsolved": 0})
+                acc = by.setdefault(name, {"battles": 0, "won": 0, "retreated": 0, "off_policy": 0, "fought": 0,
+                                           "fought_won": 0, "expected": 0.0, "variance": 0.0, "unsolved": 0})
                 acc["battles"] += rec["battles"]
                 acc["won"] += rec["attacker_won"]
                 acc["retreated"] += rec["retreated"]
                 acc["off_policy"] += rec["off_policy"]
+                acc["fought"] += rec["fought_out"]
+                acc["fought_won"] += rec["fought_out_won"]
                 if p is None:
-                    acc["unsolved"] += rec["battles"]
+                    acc["unsolved"] += rec["fought_out"]
                 else:
-                    acc["expected"] += p * rec["battles"]
-                    acc["variance"] += p * (1 - p) * rec["battles"]
+                    acc["expected"] += p * rec["fought_out"]
+                    acc["variance"] += p * (1 - p) * rec["fought_out"]
             total += rec["battles"]
         sizes.append(total)
     out = {}
     for name in sorted(by, key=lambda k: (k == "all", k)):
         a = by[name]
-        n = a["battles"]
+        n, m = a["battles"], a["fought"]
         lo, hi = wilson(a["won"], n)
-        solved = n - a["unsolved"]
+        flo, fhi = wilson(a["fought_won"], m)
+        solved = m - a["unsolved"]
         out[name] = {"battles": n, "attacker_won": a["won"], "rate": rounded(a["won"] / n) if n else None,
                      "ci95": [rounded(lo), rounded(hi)],
+                     "fought_out": m, "fought_out_won": a["fought_won"],
+                     "fought_out_rate": rounded(a["fought_won"] / m) if m else None,
+                     "fought_out_ci95": [rounded(flo), rounded(fhi)],
                      "expected_rate": rounded(a["expected"] / solved) if solved else None,
-                     "z": rounded((a["won"] - a["expected"]) / math.sqrt(a["variance"]), 2)
+                     "z": rounded((a["fought_won"] - a["expected"]) / math.sqrt(a["variance"]), 2)
                      if a["variance"] > 0 and not a["unsolved"] else None,
                      "retreated": a["retreated"], "off_policy": a["off_policy"], "unsolved": a["unsolved"]}
     return {"per_game": describe(sizes), "by_terrain": out}

@@ -7,10 +7,11 @@ from the data file.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from realms.core.files import DataFile, load_toml
 
 DATA = Path(__file__).parent / "data"
 TERRAINS = ("plains", "forest", "hills")
@@ -89,19 +90,9 @@ class Tables:
         return self.event_table[min(max(total, 1), len(self.event_table)) - 1]
 
 
-def _get(data: dict, path: str, kind: type, source: str):
-    node: object = data  # a table, then whatever the path leads to (checked below)
-    for part in path.split("."):
-        if not isinstance(node, dict) or part not in node:
-            raise TableError(f"{source}: missing [{path}]")
-        node = node[part]
-    if not isinstance(node, kind) or (kind is int and isinstance(node, bool)):
-        raise TableError(f"{source}: [{path}] must be {kind.__name__}, got {node!r}")
-    return node
-
-
-def parse_tables(data: dict, source: str) -> Tables:
-    g = lambda path, kind: _get(data, path, kind, source)  # noqa: E731
+def parse_tables(data: dict, source: str, file: DataFile | None = None) -> Tables:
+    """The tables of ``data`` (read from ``file`` when given: errors then name its lines)."""
+    g = (file or DataFile(data, "", source, TableError)).get
     table = tuple(g("events.table", list))
     for i, ev in enumerate(table, 1):
         if ev not in EVENTS:
@@ -185,8 +176,5 @@ def parse_tables(data: dict, source: str) -> Tables:
 @lru_cache(maxsize=None)
 def load_tables(path: str = str(DATA / "rules.toml")) -> Tables:
     p = Path(path)
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise TableError(f"{p.name}: not valid TOML ({exc})") from None
-    return parse_tables(data, p.name)
+    file = load_toml(p, error=TableError, name=p.name)
+    return parse_tables(file.data, p.name, file)

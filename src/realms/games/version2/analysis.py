@@ -7,13 +7,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from realms.core.game import HistoryMeasure, ReportSection, Share
-from realms.sim.stats import Watcher
+from realms.core.stats import Watcher
+
+from .steps import GAME_ID
 
 if TYPE_CHECKING:
     from .state import V2State
-
-PALETTE = ("#c0392b", "#2471a3", "#d4ac0d", "#229954", "#7d3c98", "#ca6f1e")
-
 
 def scores_now(s: "V2State") -> list[float]:
     """Fields held (V2-Q35: who holds most at the turn limit wins), production breaking
@@ -40,10 +39,28 @@ def evaluate(s: "V2State") -> list[float]:
     return [r / total for r in raw] if total else [1 / s.n] * s.n
 
 
+def factions(s: "V2State") -> list[dict]:
+    """What each seat was dealt (``Game.factions``): its mission's kind (2.4.1) and its
+    starting field, where its capitol stands at the first turn end (2.2); it survives
+    while it is alive (V2-Q34)."""
+    out = []
+    for p in range(s.n):
+        home = next((f for f, owner in enumerate(s.capitol) if owner == p), None)
+        out.append({"mission": s.missions[p][0], "starting field": home, "survives": s.alive[p]})
+    return out
+
+
+def usage(event) -> str | None:
+    """The rule an event shows used (``Game.usage``; ``None``: every name)."""
+    names = {"recruit": "recruit", "build": "warehouse built", "capitol-falls": "capitol taken",
+             "conquest": "conquest", "eliminated": "player eliminated"}
+    return list(names.values()) if event is None else names.get(event.kind)
+
+
 class Version2Watcher(Watcher):
     """Battles fought and won, conquests, recruits, and how the game ended."""
 
-    kind = "version2"
+    kind = GAME_ID
 
     def __init__(self) -> None:
         self.counts = {"attack": 0, "conquest": 0, "battle-won": 0, "battle-lost": 0, "recruit": 0,
@@ -65,7 +82,7 @@ def _endings(lines: list[dict]) -> dict | None:
     battles = 0
     for line in lines:
         st = line.get("stats") or {}
-        if st.get("kind") != "version2":
+        if st.get("kind") != GAME_ID:
             continue
         ends[st["end"] or "unfinished"] = ends.get(st["end"] or "unfinished", 0) + 1
         battles += st["counts"]["attack"]
@@ -97,6 +114,9 @@ class FieldsHeld(HistoryMeasure):
     marker_kinds = frozenset({"turn"})
 
     def shares(self, state) -> tuple[list[Share], float]:
-        out = [Share(f"p{p}", name, "", PALETTE[p % len(PALETTE)], state.field_count(p))
+        from realms.core.game import get_game
+
+        colours = get_game(GAME_ID).seat_colours(state.n)
+        out = [Share(f"p{p}", name, "", colours[p], state.field_count(p))
                for p, name in enumerate(state.names)]
         return [x for x in out if x.value], len(state.board.passable)

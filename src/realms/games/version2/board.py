@@ -22,11 +22,11 @@ naming the file, the field and the problem.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from realms.core.files import parse_toml, read_text
 from realms.core.mapgraph import MapError
 
 MAPS = Path(__file__).parent / "data" / "maps"
@@ -134,10 +134,7 @@ def build_board(name: str, fields: list[tuple[int, int, str, int]], source: str 
 
 def parse_board(text: str, source: str) -> Board:
     """A board from TOML text; errors name ``source``."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise BoardError(f"{source}: not valid TOML ({exc})") from None
+    data = parse_toml(text, source, BoardError)
     name = data.get("name")
     if not isinstance(name, str) or not name:
         raise BoardError(f"{source}: missing 'name' (a non-empty string)")
@@ -164,11 +161,8 @@ def parse_board(text: str, source: str) -> Board:
 
 def load_board_file(path: str | Path) -> Board:
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise BoardError(f"{path}: cannot read ({exc.strerror})") from None
-    return parse_board(text, str(path.name if path.parent == MAPS else path))
+    source = str(path.name if path.parent == MAPS else path)
+    return parse_board(read_text(path, error=BoardError, name=source), source)
 
 
 @lru_cache(maxsize=None)

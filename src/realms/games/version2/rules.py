@@ -7,10 +7,12 @@ file; a bad file raises :class:`RulesError` naming the file, the entry and the p
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+
+from realms.core.files import DataFile, parse_toml, read_text
+from realms.core.options import shown
 
 from .board import TERRAIN_CODE, TERRAINS
 
@@ -53,21 +55,14 @@ class Rules:
     first_turn: int
 
 
-def _need(table: dict, key: str, where: str, kind=int):
-    if key not in table:
-        raise RulesError(f"{where}: missing {key!r}")
-    v = table[key]
-    ok = isinstance(v, kind) and not isinstance(v, bool) if kind is int else isinstance(v, (int, float)) and not isinstance(v, bool)
-    if not ok:
-        raise RulesError(f"{where}: {key!r} must be a {'whole number' if kind is int else 'number'}, got {v!r}")
-    return v
-
-
 def parse_rules(text: str, source: str = "rules.toml") -> Rules:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"{source}: not valid TOML ({exc})") from None
+    data = parse_toml(text, source, RulesError)
+    file = DataFile(data, text, source, RulesError)
+
+    def need(field: str, kind: type = int):
+        """A whole number (``kind`` float: any number) at ``field``; errors name the line."""
+        return file.get(field, int if kind is int else (int, float))
+
     for section in ("units", "economy", "battle", "modifiers", "missions"):
         if not isinstance(data.get(section), dict):
             raise RulesError(f"{source}: missing [{section}]")
@@ -79,69 +74,58 @@ def parse_rules(text: str, source: str = "rules.toml") -> Rules:
         if not isinstance(u, dict):
             raise RulesError(f"{source}: missing [units.{arm}]")
         for k in per:
-            v = _need(u, k, f"{source}: [units.{arm}]")
+            v = need(f"units.{arm}.{k}")
             if v < 1:
-                raise RulesError(f"{source}: [units.{arm}] {k} must be at least 1, got {v}")
+                raise file.fail(f"units.{arm}.{k}", f"must be at least 1, got {v}")
             per[k].append(v)
         ts = u.get("terrains")
         if not isinstance(ts, list) or not ts:
-            raise RulesError(f"{source}: [units.{arm}] terrains must be a non-empty list")
+            raise file.fail(f"units.{arm}.terrains", "must be a non-empty list")
         for t in ts:
             if t not in TERRAINS[2:]:
-                raise RulesError(f"{source}: [units.{arm}] unknown land terrain {t!r}")
+                raise file.fail(f"units.{arm}.terrains", f"unknown land terrain {shown(t)}")
         recruit_on.append(frozenset(TERRAIN_CODE[t] for t in ts))
-    eco = data["economy"]
-    w = f"{source}: [economy]"
-    treasure = eco.get("treasure")
+    treasure = data["economy"].get("treasure")
     if not isinstance(treasure, dict) or set(treasure) != set(GAME_TYPES):
-        raise RulesError(f"{w} treasure must give {', '.join(GAME_TYPES)}")
-    for k, v in treasure.items():
-        _need(treasure, k, f"{w} treasure")
-    b = data["battle"]
-    wb = f"{source}: [battle]"
+        raise file.fail("economy.treasure", f"must give {', '.join(GAME_TYPES)}")
+    for k in treasure:
+        need(f"economy.treasure.{k}")
     m = data["modifiers"]
-    wm = f"{source}: [modifiers]"
     mod = {}
     for k in ("min_factor", "majority", "minority", "desperation", "morale_loss", "superior_gap", "superior",
               "tiredness_from", "tiredness_per_round", "tiredness_max", "building", "capitol"):
-        mod[k] = _need(m, k, wm)
+        mod[k] = need(f"modifiers.{k}")
     for k in ("majority_ratio", "minority_ratio", "desperate_ratio"):
-        mod[k] = float(_need(m, k, wm, float))
+        mod[k] = float(need(f"modifiers.{k}", float))
     if not mod["desperate_ratio"] < mod["minority_ratio"] < 1 < mod["majority_ratio"]:
-        raise RulesError(f"{wm}: ratios must be desperate < minority < 1 < majority")
+        raise file.fail("modifiers.desperate_ratio", "ratios must be desperate < minority < 1 < majority")
     tm = m.get("terrain")
     if not isinstance(tm, dict):
-        raise RulesError(f"{wm}: missing [modifiers.terrain]")
+        raise file.fail("modifiers.terrain", "missing")
     terrain_mod = [0] * len(TERRAINS)
     for t in TERRAINS[1:]:
-        terrain_mod[TERRAIN_CODE[t]] = _need(tm, t, f"{wm}.terrain")
+        terrain_mod[TERRAIN_CODE[t]] = need(f"modifiers.terrain.{t}")
     exp = m.get("experience")
     if not isinstance(exp, list) or not exp or exp[0] != 0 or any(not isinstance(x, int) for x in exp):
-        raise RulesError(f"{wm}: experience must be a list of whole numbers starting at 0")
+        raise file.fail("modifiers.experience", "must be a list of whole numbers starting at 0")
     gains = [b2 - a for a, b2 in zip(exp, exp[1:])]
     if any(g < 0 for g in gains) or gains != sorted(gains, reverse=True):
-        raise RulesError(f"{wm}: experience must grow, most at the first battle and less ever after (2.3.4.4)")
-    mi = data["missions"]
-    wi = f"{source}: [missions]"
+        raise file.fail("modifiers.experience", "must grow, most at the first battle and less ever after (2.3.4.4)")
     return Rules(
         attack=tuple(per["attack"]), defend=tuple(per["defend"]), move=tuple(per["move"]), cost=tuple(per["cost"]),
         recruit_on=tuple(recruit_on),
-        capitol_bonus=_need(eco, "capitol_bonus", w), warehouse_bonus=_need(eco, "warehouse_bonus", w),
-        warehouse_cost=_need(eco, "warehouse_cost", w), treasure=dict(treasure),
-        die=_need(b, "die", wb), max_group=_need(b, "max_group", wb), fire_every=_need(b, "fire_every", wb),
-        offer_every=_need(b, "offer_every", wb), complete_delay=_need(b, "complete_delay", wb),
-        foot_targets=_need(b, "foot_targets", wb), round_limit=_need(b, "round_limit", wb),
-        infantry_loss_divisor=_need(b, "infantry_loss_divisor", wb),
+        capitol_bonus=need("economy.capitol_bonus"), warehouse_bonus=need("economy.warehouse_bonus"),
+        warehouse_cost=need("economy.warehouse_cost"), treasure=dict(treasure),
+        die=need("battle.die"), max_group=need("battle.max_group"), fire_every=need("battle.fire_every"),
+        offer_every=need("battle.offer_every"), complete_delay=need("battle.complete_delay"),
+        foot_targets=need("battle.foot_targets"), round_limit=need("battle.round_limit"),
+        infantry_loss_divisor=need("battle.infantry_loss_divisor"),
         mod=mod, terrain_mod=tuple(terrain_mod), experience=tuple(exp),
-        land_share_max=float(_need(mi, "land_share_max", wi, float)), capitols=_need(mi, "capitols", wi),
-        first_turn=_need(mi, "first_turn", wi),
+        land_share_max=float(need("missions.land_share_max", float)), capitols=need("missions.capitols"),
+        first_turn=need("missions.first_turn"),
     )
 
 
 @lru_cache(maxsize=1)
 def load_rules() -> Rules:
-    try:
-        text = RULES_FILE.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RulesError(f"{RULES_FILE.name}: cannot read ({exc.strerror})") from None
-    return parse_rules(text, RULES_FILE.name)
+    return parse_rules(read_text(RULES_FILE, error=RulesError, name=RULES_FILE.name), RULES_FILE.name)
