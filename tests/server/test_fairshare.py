@@ -97,7 +97,7 @@ def test_new_games_are_set_up_one_at_a_time(client, monkeypatch):
             if inside[0] > 1:
                 second.set()
         try:
-            second.wait(3)  # a second setup beside this one would be in by then
+            second.wait(1.5)  # a second setup beside this one would be in by then
             return real(body)
         finally:
             with lock:

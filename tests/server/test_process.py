@@ -17,6 +17,9 @@ import pytest
 
 from .test_durability import free_port
 
+# each starts a server process (its workers warmed): seconds each
+pytestmark = pytest.mark.slow
+
 
 def _group(pgid: int) -> list[str]:
     """The processes of the process group ``pgid``, as "pid command" lines."""
@@ -95,10 +98,12 @@ def test_the_bots_process_ends_with_the_server_on_sigterm_to_the_group(serve):
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
     _wait("the bots to play", lambda: httpx.get(f"{s.url}/api/games/{gid}", timeout=5).json()["version"] > 0)
-    # a person's game: its odds start the heavy work's process
+    # a person's game: its odds, asked for by the person, start the odds' process
     r = httpx.post(s.url + "/api/games", json={"game": "hy-breasil", "options": {"turns": 2},
                                                "seats": ["human", "auto"]}, timeout=30)
     assert r.status_code == 201, r.text
+    person = {"Authorization": f"Bearer {r.json()['seats'][0]['token']}"}
+    assert httpx.get(f"{s.url}/api/games/{r.json()['id']}", headers=person, timeout=60).status_code == 200
     # the server, the resource tracker, the bots' and the heavy work's processes
     _wait("the workers", lambda: len(_group(s.proc.pid)) >= 4)
     os.killpg(s.proc.pid, signal.SIGTERM)

@@ -314,13 +314,17 @@ class Live:
             self._board = (state, undos, svg)
         return svg
 
-    def asks(self) -> list[tuple]:
+    def asks(self, seats: set) -> list[tuple]:
         """What the advice of the state now is asked for: (seat, view, decisions as JSON)
-        of each person's seat with a decision pending."""
+        of each person's seat of ``seats`` with a decision pending."""
         state = self.state
         return [(seat, state.view(seat), [heavy.decision_json(d) for d in state.pending_for(seat)])
-                for seat in sorted({d.player for d in state.pending()})
+                for seat in sorted({d.player for d in state.pending()} & seats)
                 if self.row.seats[seat]["kind"] == "human"]
+
+    def watching(self, *seats: int | None) -> set:
+        """``seats`` and the seats of the pages watching: those a payload is made for."""
+        return {*seats, *self.sockets.values()}
 
     def settle(self, before: GameState, after: GameState, seat: int, start: int) -> None:
         """Make ``after`` the game: ``before`` was, when ``seat`` gave answer number ``start``.
@@ -749,23 +753,30 @@ class Server:
             self.live.pop(gid, None)
             self.undos.pop(gid, None)
 
-    async def advise(self, live: Live) -> None:
-        """Work out the game's advice for the state now (the odds before each person's
-        decision) in the odds' process (``heavy``), within ``heavy.ADVICE_SECONDS``, unless
-        it is known; a note in its place when the worker is busy, and for good once it went
-        over the budget in this game."""
+    async def advise(self, live: Live, seats: set) -> None:
+        """Work out the game's advice for the state now (the odds before a person's
+        decision) for those of ``seats`` it is not known for, in the odds' process
+        (``heavy``) within ``heavy.ADVICE_SECONDS`` (the game set up there first, once,
+        within ``heavy.SETUP_SECONDS``); a note in its place when the worker is busy, and for
+        good once it went over a budget in this game."""
         state = live.state
-        if live.game.advice is None or live._advice[0] is state:
+        if live.game.advice is None:
             return
-        asks = live.asks()
-        if not asks:
+        if live._advice[0] is not state:
             live._advice = (state, {})
+        known = live._advice[1]
+        asks = live.asks({s for s in seats if s is not None and s not in known})
+        if not asks:
             return
         if live.advice_off:
             got = {seat: [{"kind": "unavailable", "text": live.advice_off}] for seat, _, _ in asks}
         else:
+            row = live.row
             try:
-                got = await self.heavy.odds.run(("advice", live.row.id, live.undos, live.version),
+                await self.heavy.odds.run(("setup", row.id), heavy.SETUP_SECONDS, f"game:{row.id}", heavy.set_up,
+                                          row.game, row.options, row.seed)
+                got = await self.heavy.odds.run(("advice", live.row.id, live.undos, live.version,
+                                                 tuple(seat for seat, _, _ in asks)),
                                                 heavy.ADVICE_SECONDS, f"game:{live.row.id}", heavy.advice,
                                                 live.game.id, asks)
             except heavy.OverBudget as exc:
@@ -776,8 +787,8 @@ class Server:
             except Exception:  # advice is a help: never let it fail a request
                 log.exception("advice failed for game %s", live.row.id)
                 got = {}
-        if live.state is state:
-            live._advice = (state, got)
+        if live.state is state and live._advice[0] is state:
+            live._advice[1].update(got)
             live._payloads = (None, -1, {})
 
     # -- creating -----------------------------------------------------------------------
@@ -843,7 +854,6 @@ class Server:
         live.deadlines = self.deadlines
         self.live[live.row.id] = live
         self.continue_bots(live)
-        await self.advise(live)
         return live, tokens
 
     # -- answering ----------------------------------------------------------------------
@@ -894,7 +904,7 @@ class Server:
                 raise HTTPException(503, f"the answer could not be stored: {type(exc).__name__}") from None
             live.settle(before, new, seat, start)
             self.continue_bots(live)
-            await self.advise(live)
+            await self.advise(live, live.watching(seat))
             payload = payload_json(live, seat)
         self.note_finished(live)
         self.push_soon(live, live.socket_of(socket, seat))
@@ -949,7 +959,7 @@ class Server:
             live.asked = {}
             live.note_asked()
             dropped.release()
-            await self.advise(live)
+            await self.advise(live, live.watching(seat))
             payload = payload_json(live, seat)
         self.push_soon(live, live.socket_of(socket, seat))
         return payload
@@ -986,7 +996,7 @@ class Server:
                     return
                 live.settle_bots(before, new)
                 live.mirrored = (self.bots.generation, live.version)
-                await self.advise(live)
+                await self.advise(live, live.watching())
             self.push(live)
             self.note_finished(live)
 
@@ -1158,7 +1168,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         live = await server.get(game_id)
         seat = live.seat_of(_token_from_header(authorization))
         if at is None:
-            await server.advise(live)
+            await server.advise(live, {seat})
             return json_response(payload_json(live, seat))
         answers = _replayed(live, at)
         row = dataclasses.replace(live.row, answers=[])
@@ -1276,7 +1286,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         live.sockets[box] = seat
         if socket:
             live.named[socket] = box
-        await server.advise(live)
+        await server.advise(live, {seat})
         box.offer(payload_json(live, seat).decode())
 
         async def hear() -> None:  # the page sends nothing we need; this notices it leaving

@@ -220,7 +220,7 @@ class Deadlines:
                 return False
             noted.ended = True
             live.settle_bots(before, new)
-            await self.server.advise(live)
+            await self.server.advise(live, live.watching())
             log.info("game %s: the deadline passed; %d answers given for silent seats", gid, given)
         self.server.continue_bots(live)
         self.server.push(live)

@@ -42,6 +42,9 @@ from . import botworker
 REPLAY_SECONDS = 10.0
 #: seconds the odds advised before a decision may take
 ADVICE_SECONDS = 3.0
+#: seconds a game's setup may take in the odds' worker (once a game: an island made from a
+#: seed is seconds of CPU, which the odds' budget must not count)
+SETUP_SECONDS = 30.0
 #: seconds after its budget that a job's worker is killed if the job has not stopped
 GRACE = 5.0
 #: jobs running at once (worker processes)
@@ -102,6 +105,14 @@ def replayed(game_id: str, options: dict, seed: int, answers: list):
     for player, key in record.answers:
         state.apply(player, key)
     return game, state, record
+
+
+def set_up(game_id: str, options: dict, seed: int) -> None:
+    """A game's new state made once in the worker, so that what it loads (its board) is
+    there for the odds' jobs."""
+    from realms.core.game import get_game
+
+    get_game(game_id).new_game(options, seed).release()
 
 
 def past_payload(row: Any, answers: list) -> bytes:

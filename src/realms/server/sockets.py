@@ -4,9 +4,9 @@ A push never awaits a send.  Each socket has an :class:`Outbox`: a bounded queue
 texts it is to be sent and a task of its own that sends them, one by one.  A push puts
 the new state in every watching socket's outbox and returns; a socket whose outbox is
 full (its page has not read ``QUEUE`` states: a page that never reads, a connection that
-stalled) is dropped, its task ended and the connection closed, and the game, the bots'
-loop and the deadlines' watcher never wait for it.  A page that was dropped reconnects
-and gets the state anew, as after any lost connection.
+stalled) is dropped, its task ended and the connection closed (code 1013), and the game, the
+bots' loop and the deadlines' watcher never wait for it.  A page that was dropped
+reconnects and gets the state anew, as after any lost connection.
 
 :class:`PerAddress` bounds the sockets one address holds open at once (``PER_ADDRESS``):
 a socket over the bound is refused before it is accepted (close code 4429).
@@ -27,8 +27,10 @@ QUEUE = 32
 CLOSE_WAIT = 5.0
 #: the WebSockets one address may hold open at once
 PER_ADDRESS = 64
-#: the close code of a socket refused or dropped by these bounds
-TOO_MANY, TOO_SLOW = 4429, 4408
+#: the close codes of a socket refused past ``PER_ADDRESS`` (a 4xxx: the page says it and
+#: does not retry) and of one dropped as too slow (1013, "try again later": the page
+#: reconnects after a delay and gets the state anew)
+TOO_MANY, TOO_SLOW = 4429, 1013
 
 
 class Outbox:
