@@ -74,6 +74,11 @@ def test_two_people_talk_and_see_the_clock(served, page, second, tmp_path):  # n
                            ".some(e => Number(e.dataset.left) > 5000 && Number(e.dataset.left) <= 5400)",
                            timeout=30_000)
     assert "1:2" in second.inner_text("#table-clock") or "1:29" in second.inner_text("#table-clock")
+    # the tab of the seat awaited says it is its turn; the other's does not
+    awaited = httpx.get(f"{url}/api/games/{gid}").json()["awaiting"]
+    mine, theirs = (page, second) if awaited == [0] else (second, page)
+    mine.wait_for_function("document.title.startsWith('▶ your turn')", timeout=30_000)
+    assert not theirs.title().startswith("▶")
 
     page.fill("#talk-text", "hello <b>bob</b>")
     page.click("#talk-send")
@@ -94,6 +99,17 @@ def test_two_people_talk_and_see_the_clock(served, page, second, tmp_path):  # n
     for pg in (page, second):
         pg.wait_for_function("document.getElementById('table-clock').textContent.includes('PAUSED')",
                              timeout=30_000)
+
+    # the host ends the game; Ann asks for a rematch, and Bob's page gets his new link
+    r = httpx.post(f"{url}/api/games/{gid}/host", headers={"Authorization": f"Bearer {host}"}, json={"action": "end"})
+    assert r.status_code == 200
+    page.click("#seat-rematch", timeout=30_000)
+    for pg in (page, second):
+        pg.wait_for_selector("#rematch-link", timeout=30_000)
+    new = second.get_attribute("#rematch-link", "href")
+    assert new.split("#token=")[1] not in (ann, bob)
+    second.goto(f"{url}{new}")
+    second.wait_for_selector("#table-clock .seat-clock", timeout=30_000)
 
 
 def test_the_lobby_makes_a_game_with_a_clock_and_gives_the_hosts_link(served, page):  # noqa: F811

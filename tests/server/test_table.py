@@ -1,6 +1,6 @@
 """Games played over days (server/host.py, core/clock.py): clocks, bots for silent seats,
 the host's tools, table talk and rematch, through the API and across a restart.  The
-tables' clock is injected and the watcher stopped: each test moves time and runs the
+tables' clock is injected and the watcher not started: each test moves time and runs the
 watcher's look itself (``sweep``), so nothing waits on the wall clock."""
 
 from __future__ import annotations
@@ -34,12 +34,7 @@ def clock():
 
 
 def app_client(db, clock, **kw) -> TestClient:
-    return TestClient(create_app(db, clock=clock, **kw))
-
-
-def still(client) -> None:
-    """Stop the table watcher: the test looks itself."""
-    client.portal.call(client.app.state.tables.stop)
+    return TestClient(create_app(db, clock=clock, watch_tables=False, **kw))
 
 
 def look(client, gid: str | None = None) -> None:
@@ -70,7 +65,6 @@ def test_a_turn_clock_runs_out_then_the_default_bot_takes_the_seat_and_the_perso
     bot); at the second miss the bot holds the seat and plays on without a clock; the
     person takes it back with the seat's link, and their clock runs again."""
     with app_client(database, clock) as client:
-        still(client)
         made = create(client, table={"clock": {"kind": "turn", "minutes": 60, "misses": 2}})
         gid, tokens = made["id"], [s["token"] for s in made["seats"]]
         look(client, gid)
@@ -108,7 +102,6 @@ def test_a_turn_clock_runs_out_then_the_default_bot_takes_the_seat_and_the_perso
         assert held[-1]["to"] is not None
     # a restart keeps the misses, the record of who played and the clocks
     with app_client(database, clock) as client:
-        still(client)
         t = table(client, gid)
         assert t["bots"] == {} and len(t["stand_ins"]) >= 2
 
@@ -117,7 +110,6 @@ def test_people_who_stop_answering_the_bots_finish_the_game_and_the_record_repla
     """Neither person answers: each seat misses twice, the bots hold both and play the
     game to its end; the record replays to the same end."""
     with app_client(database, clock) as client:
-        still(client)
         made = create(client, table={"clock": {"kind": "turn", "minutes": 1, "misses": 2}})
         gid = made["id"]
         for _ in range(10):
@@ -141,7 +133,6 @@ def test_a_bank_is_charged_its_turns_and_credited_its_increment(database, clock)
     """A bank of 10 minutes and 30 s a decision: a turn of 100 s with one decision leaves
     600 - 100 + 30 s."""
     with app_client(database, clock) as client:
-        still(client)
         made = create(client, table={"clock": {"kind": "bank", "minutes": 10, "increment": 30}})
         gid, tokens = made["id"], [s["token"] for s in made["seats"]]
         look(client, gid)
@@ -163,7 +154,6 @@ def test_a_bank_is_charged_its_turns_and_credited_its_increment(database, clock)
 
 def test_the_host_pauses_resumes_and_extends_and_bad_values_change_nothing(database, clock):
     with app_client(database, clock) as client:
-        still(client)
         made = create(client, table={"clock": {"kind": "turn", "minutes": 60}})
         gid, host, tok = made["id"], made["host"], made["seats"][0]["token"]
         look(client, gid)
@@ -189,7 +179,6 @@ def test_the_host_pauses_resumes_and_extends_and_bad_values_change_nothing(datab
         look(client, gid)
         assert settled(client, gid)["version"] == 0
     with app_client(database, clock) as client:                      # the extension is kept
-        still(client)
         assert table(client, gid)["clock"]["seats"][seat]["left"] == 1.0
 
 
@@ -211,7 +200,6 @@ def test_a_clock_out_of_bounds_is_refused_and_no_game_is_made(client, clock_body
 
 def test_table_talk_goes_to_whom_it_is_sent_and_everything_shows_after_the_game(database, clock):
     with app_client(database, clock) as client:
-        still(client)
         made = create(client, game="hy-breasil", seats=("human", "human", "human", "auto"),
                       table={"talk": "full"}, options={"turns": 1})
         gid, host = made["id"], made["host"]
@@ -247,7 +235,6 @@ def test_table_talk_goes_to_whom_it_is_sent_and_everything_shows_after_the_game(
         assert client.post(f"/api/games/{gid}/host", headers=bearer(host), json={"action": "end"}).status_code == 200
         assert "psst bob" in texts(None)
     with app_client(database, clock) as client:                          # stored
-        still(client)
         assert len(texts(None)) == 10
 
 
@@ -263,7 +250,6 @@ def test_public_only_and_no_talk(client):
 
 def test_a_reissued_link_replaces_the_old_and_an_ended_game_takes_no_answer(database, clock):
     with app_client(database, clock) as client:
-        still(client)
         made = create(client)
         gid, host = made["id"], made["host"]
         old = made["seats"][0]["token"]
@@ -274,7 +260,6 @@ def test_a_reissued_link_replaces_the_old_and_an_ended_game_takes_no_answer(data
         assert client.get(f"/api/games/{gid}", headers=bearer(old)).status_code == 403
         assert client.get(f"/api/games/{gid}", headers=bearer(new)).json()["seat"] == 0
     with app_client(database, clock) as client:                          # stored
-        still(client)
         assert client.get(f"/api/games/{gid}", headers=bearer(old)).status_code == 403
         st = settled(client, gid, new)
         assert client.post(f"/api/games/{gid}/host", headers=bearer(host), json={"action": "end"}).status_code == 200
@@ -301,7 +286,25 @@ def test_a_rematch_makes_the_same_table_with_new_links(client):
     new = table(client, again["id"], again["seats"][0]["token"])
     assert new["clock"]["minutes"] == 5 and new["talk"] == "public"
     assert settled(client, again["id"])["seats"][1]["kind"] == "random"
-    assert client.post(f"/api/games/{gid}/rematch", headers=bearer(host)).status_code == 409
+    r = client.post(f"/api/games/{gid}/rematch", headers=bearer(host))             # made once
+    assert r.status_code == 200 and r.json()["id"] == again["id"]
+
+
+def test_a_seat_makes_the_rematch_once_the_game_is_over_and_the_others_find_theirs(client):
+    made = create(client, table={"talk": "full"})
+    gid, host = made["id"], made["host"]
+    ann, bob = (s["token"] for s in made["seats"])
+    r = client.post(f"/api/games/{gid}/rematch", headers=bearer(ann))
+    assert r.status_code == 403 and "over" in r.json()["detail"]               # the game runs
+    assert client.post(f"/api/games/{gid}/rematch").status_code == 403         # a spectator
+    assert client.post(f"/api/games/{gid}/host", headers=bearer(host), json={"action": "end"}).status_code == 200
+    r = client.post(f"/api/games/{gid}/rematch", headers=bearer(ann))
+    assert r.status_code == 201
+    new = r.json()
+    assert [s["seat"] for s in new["seats"]] == [0] and new["host"]             # her own link only
+    r = client.post(f"/api/games/{gid}/rematch", headers=bearer(bob))
+    assert r.status_code == 200 and r.json()["id"] == new["id"] and [s["seat"] for s in r.json()["seats"]] == [1]
+    assert table(client, new["id"], r.json()["seats"][0]["token"])["talk"] == "full"
 
 
 def test_the_tables_are_made_in_the_store(tmp_path):
@@ -315,7 +318,6 @@ def test_a_turn_ended_in_time_is_no_miss_though_the_watcher_looks_after_its_dead
     """The person ends the turn a second before the deadline; the watcher's next look
     comes two seconds later: no answer is given for the seat and no miss counted."""
     with app_client(database, clock) as client:
-        still(client)
         made = create(client, table={"clock": {"kind": "turn", "minutes": 60}})
         gid, tokens = made["id"], [s["token"] for s in made["seats"]]
         look(client, gid)
@@ -348,7 +350,6 @@ def test_a_clock_game_of_every_game_ends_when_its_people_stop_answering(tmp_path
     played for whom) replays to the same result."""
     game, clock = get_game(game_id), Clock()
     with app_client(str(tmp_path / "realms.db"), clock) as client:
-        still(client)
         made = create(client, game=game_id, seats=["human"] * game.min_players, options=_shortest(game),
                       table={"clock": {"kind": "turn", "minutes": 1, "misses": 2}})
         gid = made["id"]
@@ -365,3 +366,26 @@ def test_a_clock_game_of_every_game_ends_when_its_people_stop_answering(tmp_path
         record = client.get(f"/api/games/{gid}/record").json()
         assert record["stand_ins"]
         assert game.replay(Record.from_json(record)).result() == st["result"]
+
+
+def test_a_restarted_server_finds_a_clock_game_nobody_opened_and_ends_its_turn_on_time(database, clock):
+    """The turn began before the restart; the restarted server's watcher loads the game
+    (nobody opened it), leaves the turn alone until its instant, then plays it for the
+    silent seat."""
+    with app_client(database, clock) as client:
+        made = create(client, table={"clock": {"kind": "turn", "minutes": 60}})
+        gid = made["id"]
+        look(client, gid)
+        seat = settled(client, gid)["awaiting"][0]
+    clock.now += 3000
+    with app_client(database, clock) as client:
+        server = client.app.state.server
+        assert gid not in server.live
+        client.portal.call(client.app.state.tables.look)
+        assert gid in server.live
+        look(client)
+        assert server.live[gid].version == 0 and server.live[gid].table.clock.left(seat, clock()) == 600.0
+        clock.now += 600
+        look(client)
+        assert server.live[gid].version > 0
+        assert table(client, gid)["stand_ins"][0]["seat"] == seat

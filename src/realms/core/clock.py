@@ -157,6 +157,7 @@ class TableClock:
         return began, ended
 
     def _end(self, seat: int, c: SeatClock, answers: list, now: float) -> None:
+        assert c.since is not None
         if self.spec.kind == "bank":
             if c.ran_out:
                 c.bank = self.spec.minutes * 60

@@ -1066,7 +1066,8 @@ class Server:
 def create_app(database: str | None = None, creations: limits.TokenBucket | None = None,
                clock: "Callable[[], float] | None" = None, bots: "botworker.Bots | None" = None,
                work: "heavy.Lanes | None" = None, notice_settings: "notices.Settings | None" = None,
-               table_every: float | None = None, several: bool = False, address: str = "") -> FastAPI:
+               table_every: float | None = None, watch_tables: bool = True, several: bool = False,
+               address: str = "") -> FastAPI:
     """The app over ``database``; ``creations`` bounds the games each client may create
     (default: ``limits.CREATE_BURST`` at once, ``limits.CREATE_PER_MINUTE`` a minute);
     ``clock`` is the turn deadlines' and the tables' clocks' (default: the wall clock;
@@ -1074,8 +1075,9 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     down (default: the process's shared one, ``botworker.BOTS``, left running for the next
     app); ``work`` likewise, the heavy work's (default: :data:`HEAVY`);
     ``notice_settings``: SMTP and webhooks (``notices``); ``table_every``: seconds between
-    the table watcher's looks (``host.EVERY``); ``several``: one of several processes on
-    a PostgreSQL ``database`` (``cluster``), reached at ``address``."""
+    the table watcher's looks (``host.EVERY``); ``watch_tables`` False: no table watcher
+    nor notice sender (tests run their passes themselves); ``several``: one of several
+    processes on a PostgreSQL ``database`` (``cluster``), reached at ``address``."""
     server = Server(database, bots, work)
     if several:
         server.cluster = server.store.cluster = cluster.Cluster(server, address)
@@ -1096,9 +1098,10 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         if server.cluster is not None:
             server.cluster.start()
         deadlines.start()
-        tables.start()
+        if watch_tables:
+            tables.start()
         yield
-        tables.stop()
+        await tables.stop()
         deadlines.stop()
         if server.cluster is not None:
             await server.cluster.stop()

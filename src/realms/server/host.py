@@ -33,8 +33,9 @@ API (token: a seat's, or the host's where said):
 - ``POST /api/games/{id}/seat/back`` (a seat a bot holds) → the table.
 - ``POST /api/games/{id}/host`` ``{action: pause|resume|extend|reissue|end, minutes, seat}``
   (the host) → the table (``reissue``: and ``token``, the seat's new one).
-- ``POST /api/games/{id}/rematch`` (the host) → 201 as a creation; each seat of the old game
-  finds its new link in its table (``rematch``).
+- ``POST /api/games/{id}/rematch`` (the host; or a seat once the game is over) → 201 as a
+  creation (a seat gets its own link and the new host link); each seat of the old game
+  finds its new link in its table (``rematch``), or by the same call (200).
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from fastapi import APIRouter, Header, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Header, HTTPException, Request, Response, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 
 from realms.core.clock import MAX_EXTEND_MINUTES, ClockError, ClockSpec, TableClock
@@ -173,8 +174,10 @@ class Tables:
     async def created(self, live: "Live", settings: dict) -> str:
         """A new game's table, stored before the 201; the host's token."""
         token = secrets.token_urlsafe(24)
-        live.table = Table(settings, _hash(token), TableClock.new(ClockSpec(**settings["clock"]), len(live.row.seats)))
-        await self.server.committed(self.save(live))
+        t = Table(settings, _hash(token), TableClock.new(ClockSpec(**settings["clock"]), len(live.row.seats)))
+        await asyncio.to_thread(tabledb.put_table_now, self.server.store, live.row.id, settings, t.host,
+                                t.state_json(), t.clock.spec.kind != "none")
+        live.table = t  # only now: the watcher would otherwise write the row beside this insert
         return token
 
     async def attach(self, live: "Live") -> None:
@@ -196,9 +199,12 @@ class Tables:
         return tabledb.put_table(self.server.store, live.row.id, t.settings, t.host, t.state_json(), watch)
 
     def _save_soon(self, live: "Live") -> None:
-        fut = self.save(live)
-        fut.add_done_callback(lambda f: f.exception() and log.error("game %s: its table was not stored: %r",
-                                                                    live.row.id, f.exception()))
+        """Queue the table's row without waiting; a failure is logged (the next change
+        writes the whole row again)."""
+        def written(f) -> None:
+            if f.exception() is not None:
+                log.error("game %s: its table was not stored: %r", live.row.id, f.exception())
+        self.save(live).add_done_callback(written)
 
     # -- who asks ---------------------------------------------------------------------
     def who(self, live: "Live", token: str | None) -> tuple[int | None, bool]:
@@ -217,6 +223,7 @@ class Tables:
             "host": host,
             "talk": t.settings["talk"],
             "ended": t.ended,
+            "over": over,
             "awaiting": [] if over else sorted({d.player for d in live.state.pending()}),
             "clock": None if c.spec.kind == "none" else {
                 **c.spec.to_json(), "paused": c.paused_at is not None,
@@ -393,13 +400,16 @@ class Tables:
             await asyncio.sleep(self.every)
 
     def start(self) -> None:
-        self.task = asyncio.get_running_loop().create_task(self.run())
+        """Start the watcher and the notice sender (once: see :meth:`Outbox.start`)."""
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self.run())
         self.outbox.start()
 
-    def stop(self) -> None:
+    async def stop(self) -> None:
+        """Stop the watcher, and the notice sender once it has sent what it claimed."""
         if self.task is not None:
-            self.task.cancel()
-        self.outbox.stop()
+            notices.call_on(self.task.get_loop(), self.task.cancel)
+        await self.outbox.stop()
 
     # -- the host's tools -------------------------------------------------------------
     async def act(self, live: "Live", body: HostAction) -> dict:
@@ -543,26 +553,34 @@ def router(tables: Tables, token_of: Callable[[str | None], str | None]) -> APIR
             raise HTTPException(403, "only the host's link may do this")
         return await tables.act(live, body)
 
-    @api.post("/api/games/{game_id}/rematch", status_code=201)
-    async def rematch(game_id: str, request: Request, authorization: str | None = Header(default=None)) -> dict:
-        """The same table again (game, options, seats, clock, talk) with new links; each
-        seat of this game finds its new link in its table."""
-        live, _, host = await table_of(game_id, authorization)
-        if not host:
-            raise HTTPException(403, "only the host's link makes a rematch")
+    @api.post("/api/games/{game_id}/rematch", status_code=201, responses={
+        200: {"description": "the rematch was made before: its id and the asking seat's link"},
+        403: {"description": "a spectator; or a seat while the game runs (the host may at any time)"}})
+    async def rematch(game_id: str, request: Request, response: Response,
+                      authorization: str | None = Header(default=None)) -> dict:
+        """The same table again (game, options, seats, clock, talk) with new links: made by
+        the host at any time, or by a seat once the game is over; whoever makes it gets the
+        new game's host link.  Each seat of this game finds its own new link in its table,
+        or here (200) once the rematch is made."""
+        live, seat, host = await table_of(game_id, authorization)
+        if not host and (seat is None or not (live.state.is_over() or live.table.ended)):
+            raise HTTPException(403, "a rematch is made by the host, or by a seat once the game is over")
         t = live.table
-        if t.rematch is not None:
-            raise HTTPException(409, f"this game's rematch is game {t.rematch['id']}")
-        from .app import NewGame
-        options = {k: v for k, v in live.row.options.items()}
-        body = NewGame(game=live.row.game, options=options, seats=[s["kind"] for s in live.row.seats])
-        new, tokens = await server.create(body, limits.client_address(request))
-        token = await tables.created(new, t.settings)
-        seats = [{"seat": i, "kind": new.row.seats[i]["kind"], "token": tok} for i, tok in tokens.items()]
-        t.rematch = {"id": new.row.id, "tokens": {str(s["seat"]): s["token"] for s in seats}}
-        await server.committed(tables.save(live))
+        async with live.lock:  # one rematch, however many ask at once
+            if t.rematch is not None:
+                response.status_code = 200
+                mine = [s for s in (seat,) if s is not None and str(s) in t.rematch["tokens"]]
+                return {"id": t.rematch["id"], "host": None,
+                        "seats": [{"seat": s, "kind": "human", "token": t.rematch["tokens"][str(s)]} for s in mine]}
+            from .app import NewGame
+            body = NewGame(game=live.row.game, options=dict(live.row.options), seats=[s["kind"] for s in live.row.seats])
+            new, tokens = await server.create(body, limits.client_address(request))
+            token = await tables.created(new, t.settings)
+            seats = [{"seat": i, "kind": new.row.seats[i]["kind"], "token": tok} for i, tok in tokens.items()]
+            t.rematch = {"id": new.row.id, "tokens": {str(s["seat"]): s["token"] for s in seats}}
+            await server.committed(tables.save(live))
         await tables.push(live)
-        return {"id": new.row.id, "seats": seats, "host": token}
+        return {"id": new.row.id, "seats": seats if host else [s for s in seats if s["seat"] == seat], "host": token}
 
     @api.websocket("/api/games/{game_id}/table/ws")
     async def table_ws(websocket: WebSocket, game_id: str, token: str | None = None) -> None:

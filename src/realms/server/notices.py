@@ -10,7 +10,9 @@ transaction before it sends them, so a notice is sent at most once even across a
 (one claimed and not sent when the process died is not sent again); a send that failed
 without reaching the receiver (refused connection, HTTP 429 or 5xx, SMTP temporary
 error) is tried again after ``BACKOFF`` seconds doubled per attempt, at most ``ATTEMPTS``
-times.
+times.  The claims and outcomes go through the store's writer, in the answers' commits
+(no lock of their own to wait for); ``CLAIM`` notices are claimed and sent at once, so a
+crash loses at most that many, those in flight.
 
 A webhook gets a JSON POST ``{"content", "text", "username"}``: Discord's incoming webhooks
 read ``content``, Slack's ``text``.  Its URL must be http(s) and, unless the server was
@@ -48,8 +50,9 @@ BACKOFF = 5.0
 ATTEMPTS = 8
 #: seconds a webhook or an SMTP server may take
 SEND_TIMEOUT = 10.0
-#: notices claimed at once
-CLAIM = 50
+#: notices claimed, and sent, at once: at most this many are in flight when the process
+#: dies, and are then never sent (at most once)
+CLAIM = 4
 MAX_URL = 2000
 EMAIL = re.compile(r"^[^@\s]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}$")
 
@@ -76,7 +79,7 @@ def _private(host: str) -> bool:
             infos = socket.getaddrinfo(host, None)
         except OSError:
             return True
-        addrs = [ipaddress.ip_address(i[4][0].split("%")[0]) for i in infos]
+        addrs = [ipaddress.ip_address(str(i[4][0]).split("%")[0]) for i in infos]
     return not addrs or any(not a.is_global or a.is_multicast for a in addrs)
 
 
@@ -135,7 +138,7 @@ def send_email(settings: Settings, to: str, subject: str, body: str) -> None:
     msg["From"], msg["To"], msg["Subject"] = settings.smtp_from, to, subject
     msg.set_content(body)
     try:
-        with smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=SEND_TIMEOUT) as smtp:
+        with smtplib.SMTP(settings.smtp_host or "", settings.smtp_port, timeout=SEND_TIMEOUT) as smtp:
             smtp.send_message(msg)
     except ConnectionRefusedError:
         raise Failed("connection refused", again=True) from None
@@ -147,6 +150,21 @@ def send_email(settings: Settings, to: str, subject: str, body: str) -> None:
         raise Failed(type(exc).__name__, again=False) from None
 
 
+def call_on(loop, fn) -> None:
+    """``fn`` on ``loop`` from any thread; nothing if that loop is closed."""
+    try:
+        loop.call_soon_threadsafe(fn)
+    except RuntimeError:
+        pass
+
+
+async def _committed(done) -> None:
+    """Wait for a write of the store's writer; a cancelled waiter leaves the write alone
+    (the writer sets its result whatever happens here, and a cancelled future would
+    refuse it)."""
+    await asyncio.shield(asyncio.wrap_future(done))
+
+
 class Outbox:
     """Sends the queued notices of one store, in the background."""
 
@@ -155,31 +173,36 @@ class Outbox:
         self.store, self.settings, self.clock, self.every = store, settings, clock, every
         self.task: asyncio.Task | None = None
         self.wake = asyncio.Event()
+        self.stopping = False
 
     def queue(self, key: str, game_id: str, channel: str, target: str, subject: str, body: str) -> None:
         """Queue a notice (once per ``key``); the sender is woken once it is committed."""
         fut = tabledb.queue_notice(self.store, key, game_id, channel, target, subject, body, self.clock())
-        loop = asyncio.get_running_loop()
-        fut.add_done_callback(lambda f: loop.call_soon_threadsafe(self.wake.set))
+        task = self.task
+        if task is not None and not task.done():  # woken on the sender's own loop
+            fut.add_done_callback(lambda f: call_on(task.get_loop(), self.wake.set))
 
     async def send_due(self) -> int:
-        """Send the notices due now; how many were sent."""
-        rows = await asyncio.to_thread(tabledb.claim_due, self.store, self.clock(), CLAIM)
-        sent = 0
-        for row in rows:
-            try:
-                await asyncio.to_thread(self._send, row)
-            except Failed as exc:
-                again = exc.again and row["attempts"] + 1 < ATTEMPTS
-                log.warning("notice %s (%s) not sent: %s%s", row["id"], row["channel"], exc,
-                            "; tried again later" if again else "; given up")
-                next_at = self.clock() + BACKOFF * 2 ** row["attempts"] if again else None
-                await asyncio.to_thread(tabledb.settle_notice, self.store, row["id"],
-                                        "queued" if again else "failed", self.clock(), next_at)
-                continue
-            await asyncio.to_thread(tabledb.settle_notice, self.store, row["id"], "sent", self.clock())
-            sent += 1
-        return sent
+        """Send the notices due now, ``CLAIM`` at once; how many were sent."""
+        rows: list[dict] = []
+        await _committed(tabledb.claim_due(self.store, self.clock(), CLAIM, rows))
+        sent = await asyncio.gather(*(self._deliver(row) for row in rows))
+        return sum(sent)
+
+    async def _deliver(self, row: dict) -> bool:
+        """Send one claimed notice and queue its outcome; whether it was sent."""
+        try:
+            await asyncio.to_thread(self._send, row)
+        except Failed as exc:
+            again = exc.again and row["attempts"] + 1 < ATTEMPTS
+            log.warning("notice %s (%s) not sent: %s%s", row["id"], row["channel"], exc,
+                        "; tried again later" if again else "; given up")
+            next_at = self.clock() + BACKOFF * 2 ** row["attempts"] if again else None
+            await _committed(tabledb.settle_notice(self.store, row["id"], "queued" if again else "failed",
+                                                   self.clock(), next_at))
+            return False
+        await _committed(tabledb.settle_notice(self.store, row["id"], "sent", self.clock()))
+        return True
 
     def _send(self, row: dict) -> None:
         if row["channel"] == "webhook":
@@ -188,7 +211,9 @@ class Outbox:
             send_email(self.settings, row["target"], row["subject"], row["body"])
 
     async def run(self) -> None:
-        while True:
+        """Send what is due, then wait for a notice queued or ``every`` seconds; until
+        :meth:`stop` (the pass under way is finished: a notice claimed is sent)."""
+        while not self.stopping:
             try:
                 while await self.send_due():
                     pass
@@ -201,9 +226,25 @@ class Outbox:
                 pass
 
     def start(self) -> None:
+        """Start the sender on this loop (once: an app served by a second loop, in tests,
+        keeps the first's)."""
+        if self.task is not None and not self.task.done():
+            return
         self.wake = asyncio.Event()
+        self.stopping = False
         self.task = asyncio.get_running_loop().create_task(self.run())
 
-    def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
+    async def stop(self) -> None:
+        """Stop after the pass under way (its claimed notices sent, at most
+        ``SEND_TIMEOUT`` seconds and a few more); cancelled if it takes longer."""
+        self.stopping = True
+        if self.task is not None and self.task.get_loop() is not asyncio.get_running_loop():
+            call_on(self.task.get_loop(), self.task.cancel)  # an app served by two loops (tests)
+        elif self.task is not None:
+            self.wake.set()
+            try:
+                await asyncio.wait_for(asyncio.shield(self.task), SEND_TIMEOUT + 5)
+            except asyncio.TimeoutError:
+                self.task.cancel()
+            except asyncio.CancelledError:
+                pass

@@ -15,6 +15,7 @@ answers, and never hold a request up; reads are plain queries, run in a thread.
 from __future__ import annotations
 
 import json
+from concurrent.futures import Future
 
 from sqlalchemy import Column, Float, Integer, String, Table as _Table, Text, delete, insert, select, update
 
@@ -70,6 +71,14 @@ def put_table(store: Store, game_id: str, settings: dict, host: str, state: dict
     return store.submit_call(write)
 
 
+def put_table_now(store: Store, game_id: str, settings: dict, host: str, state: dict, watch: bool) -> None:
+    """A new game's row, committed before returning (its creation's 201 waits for it, as for
+    the game's own row)."""
+    with store.engine.begin() as conn:
+        conn.execute(insert(tables_table).values(game_id=game_id, settings=json.dumps(settings), host=host,
+                                                 state=json.dumps(state), watch=int(watch)))
+
+
 def get_table(store: Store, game_id: str) -> tuple[dict, str, dict] | None:
     """(settings, host hash, state) of a game, None for a game with no row."""
     with store.engine.connect() as conn:
@@ -118,30 +127,34 @@ def queue_notice(store: Store, key: str, game_id: str, channel: str, target: str
     return store.submit_call(write)
 
 
-def claim_due(store: Store, now: float, limit: int) -> list[dict]:
-    """Mark up to ``limit`` queued notices due by ``now`` as being sent, in one committed
-    transaction, and return them: a notice is claimed before it is sent, so a crash in
-    between never sends it twice (it is not sent at all: at most once)."""
-    with store.engine.begin() as conn:
+def claim_due(store: Store, now: float, limit: int, out: list) -> "Future":
+    """Queue the claim of up to ``limit`` queued notices due by ``now``: marked as being
+    sent in the writer's transaction, put in ``out`` (dicts) once it is committed.  A
+    notice is claimed before it is sent, so a crash in between never sends it twice (it
+    is not sent at all: at most once); the writer's transaction, not one of its own, so
+    that the claim waits for no lock the answers' commits hold."""
+    def write(conn) -> None:
         rows = conn.execute(select(outbox_table).where(outbox_table.c.state == "queued",
                                                        outbox_table.c.next_at <= now)
                             .order_by(outbox_table.c.id).limit(limit)
                             .with_for_update(skip_locked=True)).all()  # PostgreSQL: one sender each
         if rows:
-            conn.execute(update(outbox_table).where(outbox_table.c.id.in_([r.id for r in rows]),
-                                                    outbox_table.c.state == "queued")
+            conn.execute(update(outbox_table).where(outbox_table.c.id.in_([r.id for r in rows]))
                          .values(state="sending", attempts=outbox_table.c.attempts + 1))
-    return [dict(r._mapping) for r in rows]
+        out[:] = [dict(r._mapping) for r in rows]
+    return store.submit_call(write)
 
 
-def settle_notice(store: Store, notice_id: int, state: str, now: float, next_at: float | None = None) -> None:
-    """A notice sent (``sent``), given up (``failed``) or to try again at ``next_at``
-    (``queued``)."""
+def settle_notice(store: Store, notice_id: int, state: str, now: float, next_at: float | None = None) -> "Future":
+    """Queue a notice's outcome: sent (``sent``), given up (``failed``) or to try again at
+    ``next_at`` (``queued``)."""
     values = {"state": state, "done_at": None if state == "queued" else now}
     if next_at is not None:
         values["next_at"] = next_at
-    with store.engine.begin() as conn:
+
+    def write(conn) -> None:
         conn.execute(update(outbox_table).where(outbox_table.c.id == notice_id).values(**values))
+    return store.submit_call(write)
 
 
 def notices(store: Store, game_id: str | None = None) -> list[dict]:

@@ -125,6 +125,26 @@ function render(view) {
     a.id = "rematch-link";
     a.href = `/games/${view.rematch.id}#token=${view.rematch.token}`;
     rm.appendChild(a);
+  } else if (view.over && mySeat !== null && !view.rematch) {
+    const b = el("button", "Rematch (new links for everyone)");
+    b.type = "button";
+    b.id = "seat-rematch";
+    b.onclick = async () => {
+      try {
+        const made = await send("POST", `/api/games/${gameId}/rematch`);
+        rm.innerHTML = "";
+        const a = el("a", "Rematch: your seat in the new game");
+        a.id = "rematch-link";
+        a.href = `/games/${made.id}#token=${made.seats[0].token}`;
+        rm.append(a, " · ");
+        if (made.host) {
+          const h = el("a", "its host's link");
+          h.href = `/games/${made.id}#host=${made.host}`;
+          rm.appendChild(h);
+        }
+      } catch (e) { say("talk-error", e.message); }
+    };
+    rm.appendChild(b);
   }
   renderTalk(view);
   if (view.notices) {
