@@ -140,8 +140,9 @@ class Deadlines:
             return old
         passed = old is not None and (old.ended or (old.key is None and old.passed))
         new = self.rounds[gid] = Round(key, None if key is None else self.clock(), passed, over)
-        written = self.server.store.submit_round(gid, key, new.started, passed, over)
-        written.add_done_callback(lambda fut: _unwritten(gid, fut))
+        if self.server.owns(gid):  # in a cluster, the owner's round is the one kept
+            written = self.server.store.submit_round(gid, key, new.started, passed, over)
+            written.add_done_callback(lambda fut: _unwritten(gid, fut))
         return new
 
     def due(self, live: "Live") -> float | None:
