@@ -5,6 +5,10 @@ cleared first so each run is cold) and Monte Carlo at two trial counts.
 
 CPU time of this process (``time.process_time``), so other load on a shared machine
 inflates the figures less; one core.
+
+``--versus N``: strength instead — one ``general`` against three ``random`` bots in
+4-player games of a type, N seeds each played four times with the general in every seat
+(paired seats), its wins with Wilson's 95% interval and the game length.
 """
 
 from __future__ import annotations
@@ -34,10 +38,28 @@ def general_games_per_second(games: int) -> float:
     return games / (time.process_time() - t)
 
 
+def versus(seeds: int, kind: str, start: int = 0) -> dict:
+    """One general against three random bots, each seed in all four seats (see the module)."""
+    from realms.games.version2.odds import wilson
+
+    wins = games = turns = 0
+    t = time.process_time()
+    for g in range(start, start + seeds):
+        for seat in range(4):
+            bots = [GeneralBot(bot_seed(g, i)) if i == seat else RandomBot(bot_seed(g, i)) for i in range(4)]
+            s = play(GAME.new_game({"players": 4, "type": kind}, g), bots)
+            wins += s.winners == [seat]
+            games += 1
+            turns += s.turn
+    lo, hi = wilson(wins / games, games)
+    return {"kind": kind, "games": games, "wins": wins, "rate": wins / games, "interval": (lo, hi),
+            "turns": turns / games, "seconds": time.process_time() - t}
+
+
 def odds_time(method: str, trials: int = 2000) -> tuple[float, dict]:
     from realms.games.version2 import exact
 
-    for cached in (exact.union_matrix, exact.union_stack, exact.duel_chance, exact.shot_at_foot_chance):
+    for cached in (exact.union_matrix, exact.union_stack, exact.duel_chance, exact.shot_at_foot):
         cached.cache_clear()
     compute = GAME.calculator().compute
     t = time.process_time()
@@ -49,7 +71,17 @@ def odds_time(method: str, trials: int = 2000) -> tuple[float, dict]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--versus", type=int, default=0, help="seeds of general v three random bots, per game type")
+    ap.add_argument("--types", default="capitol,resistance,abundance")
     args = ap.parse_args()
+    if args.versus:
+        for kind in args.types.split(","):
+            r = versus(args.versus, kind)
+            lo, hi = r["interval"]
+            print(f"general v 3 random, 4 players, {kind}: {r['wins']}/{r['games']} = {100 * r['rate']:.1f}% "
+                  f"(95%: {100 * lo:.1f}-{100 * hi:.1f}), {r['turns']:.1f} game turns, {r['seconds']:.0f} s CPU",
+                  flush=True)
+        return
     for kind in ("capitol", "resistance", "abundance"):
         rate, n = decisions_per_second(args.games, 4, kind)
         print(f"random bots, 4 players, {kind}: {rate:,.0f} decisions/s ({n} decisions)")

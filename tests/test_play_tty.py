@@ -140,3 +140,93 @@ def test_undo_takes_back_a_move_while_nothing_has_happened_since(keyboard, tmp_p
     assert undone, "never undid a move"
     k.type("q")
     k.until(re.compile(rb"--resume"))
+
+
+# -- a filtered list's numbers, the odds, several units at once -----------------
+def _terminal(lines: list[str], seed: int = 5):
+    """A Hy Breasil game at a scripted keyboard (seat 1; auto bots), its screen in a buffer."""
+    import io
+
+    from realms.core.game import get_game
+    from realms.sim.runner import make_bots
+    from realms.tty import Seat, Terminal
+
+    game = get_game("hy-breasil")
+    state = game.new_game({"players": 3, "turns": 2}, seed)
+    agents = make_bots(game, ["auto"] * 3, 3, seed)
+    typed = iter(lines)
+    out = io.StringIO()
+
+    def read(prompt: str) -> str:
+        out.write(prompt + "\n")
+        return next(typed, "q")
+
+    term = Terminal(game, state, {0: Seat(0)}, {1: agents[1], 2: agents[2]}, read=read, out=out, autosave=None)
+    return term, out
+
+
+def _to_move(term) -> None:
+    """Play seat 1's decisions (first option) until it is asked to move units."""
+    from realms.core.match import bot_answers
+
+    while True:
+        for _ in bot_answers(term.state, term.agents, 100_000):
+            pass
+        d = term.state.pending()[0]
+        if d.player == 0 and d.kind == "hb.move" and any(">" in o.key for o in d.options):
+            return
+        term.state.answer_index(d, 0)
+
+
+def test_a_number_after_a_filter_picks_from_the_filtered_list():
+    """Typing a filter, then 1, answers the first option listed by the filter, not the
+    first option of the whole list (which launched an unwanted attack)."""
+    term, out = _terminal([])
+    _to_move(term)
+    d = term.state.pending()[0]
+    first = d.options[0].label.lower()
+    word = next(w for w in reversed(d.options[-1].label.lower().split()) if w not in first)
+    matching = [o for o in d.options if word in o.label.lower()]
+    assert matching[0].key != d.options[0].key  # "1" of the whole list would be another option
+    typed = iter([word, "1"])
+    term.read = lambda prompt: next(typed, "q")
+    version = len(term.state.answers)
+    assert term.ask(d)
+    assert term.state.answers[version] == (0, matching[0].key)
+    listed = out.getvalue()
+    assert "   1. " in listed
+
+
+def test_several_units_in_one_answer_and_the_odds_before_an_attack():
+    """``N xK`` moves K units by option N (the same question asked again after each), and
+    the odds the game advises are printed before the decision."""
+    term, out = _terminal([])
+    _to_move(term)
+    d = term.state.pending()[0]
+    units = (term.game.controls(term.state.view(0), d) or {}).get("moves", {}).get("units", {})
+    index, key = next((i, o.key) for i, o in enumerate(d.options)
+                      if ">" in o.key and units.get(o.key.split(">")[0], 0) >= 2)
+    version = len(term.state.answers)
+    typed = iter([f"{index + 1} x2"])
+    term.read = lambda prompt: next(typed, "q")
+    assert term.ask(d)
+    assert term.state.answers[version:version + 2] == [(0, key), (0, key)]
+    # the odds: a position with a battle at stake prints the game's advice
+    from realms.games.hy_breasil import GAME
+
+    advised = []
+    for _ in range(400):
+        d = term.state.pending()[0]
+        if d.player == 0 and GAME.advice(term.state.view(0), [d]):
+            advised = GAME.advice(term.state.view(0), [d])
+            break
+        for _ in __import__("realms.core.match", fromlist=["bot_answers"]).bot_answers(term.state, term.agents, 100_000):
+            pass
+        d = term.state.pending()[0]
+        if d.player == 0:
+            term.state.answer_index(d, len(d.options) - 1 if d.kind == "hb.move" else 0)
+    assert advised, "no battle was at stake for seat 1"
+    out.truncate(0)
+    term.read = lambda prompt: "q"
+    term.ask(term.state.pending()[0])
+    assert f"Odds: {advised[0]['text']}" in out.getvalue()

@@ -57,8 +57,10 @@ def _parse_clock(text: str | None, players: int):
 def play(game_id, seats, bots, pairs, seed, resume_file, clock_text, autosave) -> None:
     """Play GAME in the terminal against bots, or with friends taking turns at one keyboard.
 
-    At the prompt: a number answers, words filter the options, u undoes your last
-    decision (while nothing has happened since), s FILE saves, q saves and quits."""
+    At the prompt: a number answers (after a filter, the number listed), N xK answers
+    option N K times (several units moved at once), words filter the options, b shows
+    the board again, u undoes your last decision (while nothing has happened since),
+    s FILE saves, q saves and quits."""
     import secrets
 
     from realms.core.game import OptionError as GameOptionError, UnknownGame, get_game

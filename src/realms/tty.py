@@ -3,9 +3,14 @@ taking turns at one keyboard.
 
 The screen shows what the web page shows, as text: the position as the game describes it
 (``Game.describe``, or the scores), the viewer's panels (``Game.panels``), the chronicle
-lines that seat may read, and the decision with numbered options.  At the prompt:
+lines that seat may read, what the game advises before the decision (``Game.advice``: the
+exact odds of the battles at stake), and the decision with numbered options.  At the prompt:
 
-- a number answers with that option;
+- a number answers with that option; after a filter, the numbers are those of the
+  filtered list (``1``: the first option listed);
+- ``N xK`` (``12 x3``) answers option N K times, while the game asks the same again and
+  offers it: several units moved in one answer (the game's ``controls`` "moves");
+- ``b``: the board again, each nation's or player's areas and units (``Game.describe``);
 - any other text filters the options (``north`` lists the options naming North…);
 - ``u`` undoes your own last decision while no die has been rolled, nobody else has
   decided and nothing hidden was shown since (the web app's rule);
@@ -125,6 +130,7 @@ class Terminal:
         left = self.time_left(decision.player)
         if left is not None:
             self.say(f"  {self.names[decision.player]}: {left}" + (" (this turn)" if self.clock.spec.kind == "turn" else ""))
+        self.advise(person, decision)
         options = decision.options
         shown = list(range(len(options)))
         while True:
@@ -133,9 +139,18 @@ class Terminal:
                 text = self.read(f"{self.names[decision.player]}> ").strip()
             except EOFError:
                 text = "q"
-            if text.isdigit() and 1 <= int(text) <= len(options):
-                self.answer(person, decision, int(text) - 1)
+            number, times = _number_and_times(text)
+            if number is not None and 1 <= number <= len(shown):
+                self.answer(person, decision, shown[number - 1])
+                if times > 1:
+                    self.repeat(person, decision, options[shown[number - 1]].key, times - 1)
                 return True
+            if number is not None:
+                self.say(f"No option {number}: the options listed are 1 to {len(shown)}.")
+                continue
+            if text == "b":
+                self.show(person, board=True)
+                continue
             if text == "q":
                 self.save(self.autosave)
                 return False
@@ -148,13 +163,41 @@ class Terminal:
                 continue
             if text in ("", "?"):
                 shown = list(range(len(options)))
-                self.say("Type a number to answer, words to filter, u to undo, s FILE to save, q to quit.")
+                self.say("Type a number to answer (N xK: K times), words to filter, b for the board, u to undo, "
+                         "s FILE to save, q to quit.")
                 continue
             words = text.lower().split()
             shown = [i for i, o in enumerate(options) if all(w in o.label.lower() for w in words)]
             if not shown:
                 self.say(f"No option matches {text[:40]!r}.")
                 shown = list(range(len(options)))
+
+    def repeat(self, person: Seat, first: Decision, key: str, more: int) -> None:
+        """Answer ``key`` ``more`` times again while the same seat is asked the same kind
+        of question and it is still offered (the units left to move); the undo point is the
+        last answer's."""
+        for _ in range(more):
+            pending = self.state.pending()
+            d = pending[0] if pending else None
+            if d is None or d.player != first.player or d.kind != first.kind:
+                break
+            index = next((i for i, o in enumerate(d.options) if o.key == key), None)
+            if index is None:
+                break
+            self.answer(person, d, index)
+
+    def advise(self, person: Seat, decision: Decision) -> None:
+        """What the game advises before the decision (the odds of the battles at stake),
+        from the seat's view alone."""
+        if self.game.advice is None:
+            return
+        try:
+            entries = self.game.advice(self.state.view(person.seat), [decision])
+        except Exception as exc:  # advice is a help: it never stops the game
+            self.say(f"  (no odds: {type(exc).__name__})")
+            return
+        for e in entries[:3]:
+            self.say(f"  Odds: {e['text']}")
 
     def answer(self, person: Seat, decision: Decision, index: int) -> None:
         before = self.state.clone()
@@ -191,10 +234,10 @@ class Terminal:
     def names(self) -> list[str]:
         return list(self.state.result()["players"])
 
-    def show(self, person: Seat) -> None:
+    def show(self, person: Seat, board: bool = False) -> None:
         view = self.state.view(person.seat)
         lines = self.state.chronicle_for(person.seat)
-        fresh = lines[person.shown:]
+        fresh = [] if board else lines[person.shown:]
         person.shown = len(lines)
         if fresh:
             self.say("")
@@ -214,8 +257,8 @@ class Terminal:
     def list_options(self, decision: Decision, options, shown: list[int]) -> None:
         self.say("")
         self.say(f"{decision.prompt}" + (f"  ({decision.section})" if decision.section else ""))
-        for i in shown[:PAGE]:
-            self.say(f"  {i + 1:3}. {options[i].label}")
+        for k, i in enumerate(shown[:PAGE]):
+            self.say(f"  {k + 1:3}. {options[i].label}")
         if len(shown) > PAGE:
             self.say(f"  … {len(shown) - PAGE} more: type words to filter")
 
@@ -237,6 +280,14 @@ class Terminal:
             self.say(f"Cannot save {path}: {exc.strerror}")
             return
         self.say(f"Saved the record to {path} (realms play … --resume {path}).")
+
+
+def _number_and_times(text: str) -> tuple[int | None, int]:
+    """``"12"`` → (12, 1); ``"12 x3"`` or ``"12x3"`` → (12, 3); anything else (None, 1)."""
+    head, sep, tail = text.replace(" ", "").partition("x")
+    if head.isdigit() and (not sep or (tail.isdigit() and int(tail) >= 1)):
+        return int(head), int(tail) if sep else 1
+    return None, 1
 
 
 def resume(game: Game, record: Record, source: str) -> GameState:

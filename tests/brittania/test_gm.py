@@ -289,6 +289,19 @@ def test_a_newcomer_takes_an_eliminated_players_colour(tmp_path):
     assert state.output[state.board.index["essex"]] == 11
 
 
+def test_a_lead_of_the_attack_leads_the_posts_attack_not_the_order_before_it(folder, tmp_path):
+    """PLAYER KINGS: "assign your King to personally Lead an Attack or Defense"; a lead
+    naming its kind but no state ("Alfred will lead the attack") leads the post's attack,
+    though a defence was written after it (RULINGS BR-Q8)."""
+    post = tmp_path / "t.txt"
+    post.write_text('[post author="Ann"][b]4 Grain to Conquer Sussex[/b] [b]5 Grain to Defend Kent[/b] '
+                    "[b]Alfred will lead the attack[/b][/post]", encoding="utf-8")
+    code, out = realms("gm", "orders", folder, post, "--json")
+    assert code == 0, out
+    ann = json.loads(out)["players"]["Ann"]
+    assert [(o["kind"], o["target"]) for o in ann["orders"]][-1] == ("lead", "conquer:sussex")
+
+
 def test_a_newcomer_names_his_king_as_he_likes(tmp_path):
     """BR-Q6 and BR-Q30: a newcomer "creates their King (read below!)" as every player
     does, so his line names him freely ("Newcomer in Yellow: Essex, King Offa, Rich."); a

@@ -79,6 +79,30 @@ def test_orders_glued_by_forum_markup_are_two_orders():
                                                    "1 Grain", "to Defend Kent&co"]
 
 
+def test_styling_codes_inside_bold_are_no_part_of_an_order():
+    """SMF's [color], [size], [i] inside bold leave only their text (TURN ORDER: "they must
+    be bolded")."""
+    posts = read_text('[post author="Ann"][b][size=10pt]King Alfred leads the attack[/size][/b] '
+                      '[b][color=green]2 Grain to Defend Kent[/color][/b][/post]', "t")
+    assert [text for _, text in posts[0].bold] == ["King Alfred leads the attack", "2 Grain to Defend Kent"]
+
+
+@pytest.mark.parametrize("head, edited, pm", [
+    ('author="Ann" edited="yes"', True, False),
+    ('author="Ann" edited="November 27, 2026, 09:14:02 PM"', True, False),
+    ('author="Ann" edited', True, False),
+    ('author="Ann" edited="no" pm="yes"', False, True),
+    ("author=Ann Smith pm=yes", False, True),
+])
+def test_an_edit_is_marked_as_people_copy_it(head, edited, pm):
+    """An edited post is reported (TURN ORDER: "You cannot edit your orders once you've send
+    the post!"; RULINGS BR-Q28) however the game master marks it: yes, bare, or the date
+    SMF shows; an unquoted author runs to the next attribute, as in SMF's quotes."""
+    post = read_text(f"[post {head}][b]2 Grain to Defend Kent[/b][/post]", "t")[0]
+    assert (post.edited, post.pm) == (edited, pm)
+    assert post.author in ("Ann", "Ann Smith")
+
+
 def test_bad_files_are_refused_in_one_line(thread1, tmp_path):
     """Issue 26 item 7: a device or a binary file is one line of error, read boundedly."""
     code, out = realms("gm", "orders", thread1, "/dev/zero")

@@ -13,14 +13,14 @@ from realms.games.brittania.gm import names_of
 from realms.games.brittania.orders import Order
 from realms.games.brittania.phrases import Unreadable, examples, fold, read_lines
 
-PLAYERS = ["Ann", "Bob", "Carl", "Bjorn_Ironside", "Æthelflæd", "The Canadian kitten"]
+PLAYERS = ["Ann", "Bob", "Carl", "Bjorn_Ironside", "Æthelflæd", "The Canadian kitten", "TheSaxonFox"]
 EXAMPLES = examples()
 
 
 @pytest.fixture(scope="module")
 def names():
     s = GAME.new_game({"names": PLAYERS}, 1)
-    return dataclasses.replace(names_of(s), kings=["Alfred", "Edmund", "Aed", "Brian", "Owain", "Niall"],
+    return dataclasses.replace(names_of(s), kings=["Alfred", "Edmund", "Aed", "Brian", "Owain", "Niall", "Cynan"],
                                owner={"essex": 0, "dublin": 0, "mide": 0, "connachta": 0, "powys": 0})
 
 

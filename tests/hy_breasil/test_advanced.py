@@ -424,10 +424,11 @@ def test_submit_attacker_withdraws_all_units(hb):
 
 
 def test_hb_q30_units_with_nowhere_to_withdraw_stay(hb):
-    """HB-Q30 (§9.2, §6.3.2): the attacker withdraws by the rules of attacker retreats,
-    which destroy no unit: with no adjacent empty or own land, its units stay where
-    their move began — at sea, or on the land they set out from across the sea — and
-    may move again this phase; the submitted nation's land is closed to them."""
+    """HB-Q30 (§9.2, §6.3.2, §6.3.3): the attacker withdraws by the rules of attacker
+    retreats: with no adjacent empty or own land its units "must stay" — where their move
+    began, at sea or on the land they set out from — and their move is spent ("each unit
+    can move only once during the movement and combat phase"): only the units that never
+    moved may still move, and those left at sea are lost when the phase ends (HB-Q18)."""
     s = hb.game(players=3, rules=["submission"])
     sea, p, home = hb.first(
         ((sea, p, h) for sea in hb.board.seas for p in hb.coast(sea) for h in hb.coast(sea)
@@ -435,7 +436,7 @@ def test_hb_q30_units_with_nowhere_to_withdraw_stay(hb):
     att = hb.nation(s, 0, {sea: 5, home: 2})
     dfd = hb.nation(s, 1, {p: 2})
     hb.filler(s, [a for a in hb.land_nbrs(p)], owner=2)
-    d = hb.run(s, ("move", att.id, 1))
+    d = hb.run(s, ("move", att.id, 1), ("end_movement", att.id, 1))
     for src in (sea, sea, sea, home):
         d = hb.answer(s, hb.mv(src, p))
     d = hb.answer(s, "fight")
@@ -446,11 +447,19 @@ def test_hb_q30_units_with_nowhere_to_withdraw_stay(hb):
     assert dfd.units == {p: 2} and s.area_nation[home] == att.id
     (stay,) = hb.logged(s, "withdraw-stay")
     assert stay.data["units"] == 4 and set(stay.data["areas"]) == hb.ids([sea, home])
-    # their move is not spent: the units at sea must still land (HB-Q18), not in p
-    assert d.kind == "hb.move" and "done" not in d.keys
-    sources = {k.split(">")[0] for k in d.keys if ">" in k}
-    assert sources == hb.ids([sea, home])
-    assert not [k for k in d.keys if ">" in k and hb.a(k.split(">")[1]) == p]
+    # their move is spent: the three that withdrew to sea and the one back home have moved
+    assert s.moved[sea] == 3 and s.moved[home] == 1
+    assert d.kind == "hb.move" and "done" not in d.keys   # two at sea never moved: they must land
+    moves = [k for k in d.keys if ">" in k]
+    assert not [k for k in moves if hb.a(k.split(">")[1]) == p]
+    for _ in range(2):
+        landing = next(k for k in d.keys if ">" in k and hb.a(k.split(">")[0]) == sea)
+        d = hb.answer(s, landing)
+    # the home unit that never moved may still go; the one that withdrew there may not
+    assert {hb.a(k.split(">")[0]) for k in d.keys if ">" in k} == {home} and att.units[sea] == 3
+    d = hb.answer(s, "done")
+    lost = hb.logged(s, "lost-at-sea")
+    assert [e.data["units"] for e in lost] == [3] and sea not in att.units
     assert hb.invariants(s) == []
 
 

@@ -161,8 +161,9 @@ def test_hy_breasil_against_three_auto_bots(server, page, tmp_path):
 
 def test_undo_and_odds_in_the_page(server, page, tmp_path):
     """Play Hy Breasil by the option buttons until the page offers Undo (a move: no die,
-    nobody else decided since), click it: the page goes back one version, to the decision
-    it showed before; on the way the Odds section shows a battle at stake."""
+    nobody else decided since), click it: the page goes back to the decision it showed
+    before the gesture (one version, or as many as units it moved); on the way the Odds
+    section shows a battle at stake."""
     gid, token = create_in_lobby(page, server, "hy-breasil", seed=7, turns=3)
     odds_seen = undone = False
     for _ in range(200):
@@ -174,11 +175,13 @@ def test_undo_and_odds_in_the_page(server, page, tmp_path):
             v = int(page.evaluate("document.body.dataset.version"))
             s = state(server, gid, token)
             assert s["can_undo"]
-            page.click("#undo")
-            page.wait_for_function(f"document.body.dataset.version === '{v - 1}'", timeout=15000)
+            page.click("#undo")  # a move of several units in one gesture is taken back whole
+            page.wait_for_function(f"Number(document.body.dataset.version) < {v} && "
+                                   "document.body.dataset.undoing === undefined", timeout=15000)
             wait_board(page)
             back = state(server, gid, token)
-            assert back["version"] == v - 1 and page.inner_text("#prompt").startswith(back["pending"][0]["prompt"])
+            assert back["version"] <= v - 1 and page.inner_text("#prompt").startswith(back["pending"][0]["prompt"])
+            assert page.evaluate("document.body.dataset.version") == str(back["version"])
             assert page.inner_text("#error") == ""
             undone = True
         if odds_seen and undone:
@@ -255,9 +258,10 @@ def test_brian_boru_through_a_draft_and_a_trick(server, page, tmp_path):
     assert page.locator("#board circle[id^='town-']").count() > 10
 
 
-def test_replay_viewer_of_a_finished_game_steps_by_turn(server, page, tmp_path):
-    """A finished game's page has a turn slider: each stop shows the board as that turn
-    began (replayed on the server), the last one the end."""
+def test_replay_viewer_of_a_finished_game_steps_by_decision(server, page, tmp_path):
+    """A finished game's page has a slider over every decision (the replay stops at every
+    decision, not only at turn starts) and buttons to the next turn: each
+    stop shows the board as it was then (replayed on the server), the last one the end."""
     r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 3}, "seed": 11,
                                                 "seats": ["auto", "auto", "random"]})
     gid = r.json()["id"]
@@ -266,22 +270,26 @@ def test_replay_viewer_of_a_finished_game_steps_by_turn(server, page, tmp_path):
         if reply.status_code == 200:
             break
         time.sleep(0.05)
-    turns = reply.json()["turns"]
+    turns, answers = reply.json()["turns"], reply.json()["answers"]
     page.goto(f"{server}/games/{gid}")
     page.wait_for_selector("#replay:not([hidden])")
-    page.wait_for_function("document.getElementById('replay-at').textContent.includes('the end')")
+    page.wait_for_function(f"document.getElementById('replay-at').textContent.includes('decision {answers} of')")
     slider = page.locator("#replay-slider")
-    assert int(slider.get_attribute("max")) == len(turns)
+    assert int(slider.get_attribute("max")) == answers
     second = turns[1]
-    slider.evaluate("(s, v) => { s.value = v; s.dispatchEvent(new Event('input')); }", 1)
+    slider.evaluate("(s) => { s.value = 0; s.dispatchEvent(new Event('input')); }")
+    page.click("button[aria-label='next turn']")
     page.wait_for_function(f"document.body.dataset.board === 'at-{second['at']}'", timeout=15000)
-    assert f"turn {second['turn']} begins" in page.inner_text("#replay-at")
+    assert f"turn {second['turn']}, decision {second['at']} of {answers}" in page.inner_text("#replay-at")
     # the scores and the chronicle move with the board
     page.wait_for_function(f"document.body.dataset.replayed === '{second['at']}'", timeout=15000)
     past = httpx.get(f"{server}/api/games/{gid}", params={"at": second["at"]}).json()
-    assert page.locator("#chronicle li").all_inner_texts() == past["chronicle"][-60:]
+    assert page.locator("#chronicle li").all_inner_texts() == past["chronicle"]
     shown = page.locator("#scores tr td:nth-child(3)").all_inner_texts()
     assert shown == [str(x) for x in past["scores"]]
+    # one decision on: the board of the next answer
+    page.click("button[aria-label='next decision']")
+    page.wait_for_function(f"document.body.dataset.board === 'at-{second['at'] + 1}'", timeout=15000)
     end = httpx.get(f"{server}/api/games/{gid}").json()
     assert past["chronicle"] != end["chronicle"]
     shot(page, "replay-viewer", tmp_path)

@@ -42,7 +42,7 @@ def start_server(database: str, tries: int = 3) -> tuple[subprocess.Popen, str]:
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )
         url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 120  # a loaded machine warms the games slowly
         while time.monotonic() < deadline:
             if proc.poll() is not None:
                 err = proc.stderr.read().decode()
@@ -56,7 +56,7 @@ def start_server(database: str, tries: int = 3) -> tuple[subprocess.Popen, str]:
                 time.sleep(0.1)
         else:
             proc.kill()
-            raise RuntimeError("server did not answer /api/health within 30 s")
+            raise RuntimeError("server did not answer /api/health within 120 s")
     raise RuntimeError(f"no free port for the server in {tries} tries")
 
 

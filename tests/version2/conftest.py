@@ -62,6 +62,7 @@ class V2:
         s.missions = [("none",)] * players
         s._moves = {}
         s._own = {}
+        s.order = list(range(players))
         s.first = 0
         s.active = 0
         s.turn = turn
@@ -98,16 +99,16 @@ class V2:
                 s.set_units(f, list(units))
 
     @staticmethod
-    def inf(mp: int = 1, exp: int = 0, spent: int = 0) -> tuple:
-        return (0, mp, exp, spent)
+    def inf(mp: int = 1, exp: int = 0) -> tuple:
+        return (0, mp, exp)
 
     @staticmethod
-    def cav(mp: int = 2, exp: int = 0, spent: int = 0) -> tuple:
-        return (1, mp, exp, spent)
+    def cav(mp: int = 2, exp: int = 0) -> tuple:
+        return (1, mp, exp)
 
     @staticmethod
-    def art(mp: int = 1, exp: int = 0, spent: int = 0) -> tuple:
-        return (2, mp, exp, spent)
+    def art(mp: int = 1, exp: int = 0) -> tuple:
+        return (2, mp, exp)
 
     @staticmethod
     def script(*rolls) -> Script:

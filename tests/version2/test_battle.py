@@ -126,6 +126,7 @@ def test_2_3_4_2_defender_retreats_before_battle(v2):
     s, a, b = _battle(v2, [v2.inf()] * 2, [v2.inf(0), v2.cav()])
     c = next(g for g in s.board.adj[b] if g != a and s.board.terrain[g] >= 2)
     v2.own(s, 1, c)
+    s.treasure[0] = 50                   # the turn goes on after the attack
     d = _attack(v2, s, a, b, [])
     assert d.kind == "v2.defend" and d.player == 1 and list(d.keys) == ["face", f"retreat:{c}"]
     v2.answer(s, f"retreat:{c}")
@@ -178,14 +179,18 @@ def test_2_3_5_plunder_half(v2):
     assert s.treasure == [15, 15]
 
 
-def test_2_3_3_always_able_to_attack(v2):
-    """2.3.3 hint: units are always able to attack, even without move points left
-    (V2-Q15: once a turn; V2-Q16: then they are spent)."""
-    s, a, b = _battle(v2, [v2.inf(0)], [])
+def test_2_3_3_a_move_point_for_every_attack(v2):
+    """2.3.3: "for every move-point it has, either attack or move": an infantry that has
+    moved "cannot attack any more", nor can one without move points; its attack spends
+    its move point, so it attacks once (V2-Q15, V2-Q16)."""
+    s, a, b = _battle(v2, [v2.inf(0), v2.inf()], [])
     v2.own(s, 1, s.board.land[-1])                     # player 1 stays in the game
+    s.treasure[0] = 50                                 # the turn goes on after the attack
     d = v2.run(s, ("act", 0))
     assert f"attack:{b}" in d.keys
-    _attack(v2, s, a, b, [])
-    d = v2.run(s, ("act", 0))
-    assert s.units[b] == [v2.inf(0, spent=1)]
+    d = v2.answer(s, f"attack:{b}")
+    assert [k for k in d.keys if k.startswith(("add:", "all:"))] == [f"add:{a}:i1.0"]   # not the moved one
+    v2.answer(s, f"add:{a}:i1.0")
+    d = v2.answer(s, "go")
+    assert s.units[b] == [v2.inf(0)] and s.units[a] == [v2.inf(0)]
     assert not any(k.startswith("attack:") for k in d.keys)

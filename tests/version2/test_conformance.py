@@ -24,7 +24,10 @@ def test_conformance(players):
 
 
 def test_conformance_reaches_every_decision_kind():
-    report = check_game(GAME, {"players": 4, "type": "abundance", "turn_limit": 6}, range(6), deep_every=211)
+    """Random play reaches every decision kind: Resistance, whose neutral armies always
+    face the battle (a random defender with many fields to retreat to rarely does, V2-Q19),
+    on two seeds that between them see artillery orders and a battle's third fight-turn."""
+    report = check_game(GAME, {"players": 3, "type": "resistance", "turn_limit": 10}, [3, 6], deep_every=211)
     assert KINDS <= report.kinds, KINDS - report.kinds
 
 

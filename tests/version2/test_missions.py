@@ -7,7 +7,7 @@ import json
 import pytest
 
 from realms.games.version2 import GAME
-from realms.games.version2.missions import KINDS, hidden, mission_code
+from realms.games.version2.missions import KINDS, fulfilled, hidden, mission_code
 
 
 @pytest.mark.parametrize("players", [2, 3, 6])
@@ -100,6 +100,47 @@ def test_2_4_helping_another_player(v2):
     s3.missions[2] = ("none",)
     v2.run(s3, ("end_turn", 2))
     assert s3.winners == [3]
+
+
+def test_2_4_a_fulfilled_mission_undone_still_wins(v2):
+    """2.4: a mission fulfilled when the fourth game turn begins counts: the active player
+    "has the opportunity to fulfil his own mission in his turn … If he fails the other
+    player whose mission has been 'fulfilled', wins the game" — taking back one of the
+    other's fields does not undo it (V2-Q33)."""
+    s = v2.game(players=3, turn=4)
+    a, b = v2.pair("meadows", "meadows")
+    v2.own(s, 0, a, units=[v2.inf()])
+    v2.own(s, 1, b)
+    far = next(f for f in s.board.land if s.owner[f] == v2.NOBODY and f not in s.board.adj[a])
+    v2.own(s, 1, far)
+    _land(v2, s, 2, 1, start=len(s.board.land) - 1)
+    s.missions = [("none",), ("land", 2), ("none",)]
+    s.treasure[0] = 50                                     # player 0 has more to do than end his turn
+    d = v2.run(s, ("turn", 0))
+    assert d.player == 0 and s.helped == [1] and not s.over
+    v2.answer(s, f"attack:{b}")
+    v2.answer(s, f"add:{a}:i1.0")
+    v2.answer(s, "go")                                     # b is player 0's: player 1 holds one field
+    assert s.owner[b] == 0 and s.land_count(1) == 1 and not s.over
+    v2.answer(s, "end")
+    assert s.over and s.winners == [1] and "helped by P1" in s.events[-1].text
+
+
+def test_2_4_noted_missions_are_noted_anew_when_redealt(v2):
+    """2.4, V2-Q101: a search's determinized copy re-deals the hidden missions; the list of
+    players noted fulfilled this turn would tell of them, so it is noted anew."""
+    from realms.core.dice import Dice
+    from realms.games.version2.missions import redeal
+
+    s = v2.game(players=3, turn=5)
+    _land(v2, s, 0, 1)
+    _land(v2, s, 1, 1, start=1)
+    _land(v2, s, 2, 1, start=2)
+    s.missions = [("none",), ("fields",), ("none",)]
+    s.helped = [1]
+    redeal(s, 0, Dice(3))
+    assert s.missions[0] == ("none",)
+    assert s.helped == [q for q in (1, 2) if fulfilled(s, q)]
 
 
 def test_2_4_1_free_the_world(v2):

@@ -5,6 +5,24 @@ Every event carries its **audience**: who may read it while the game runs.
 (a secret kept until the game ends, e.g. a hidden mission's details).  Views, the
 chronicle, a seat's record and the web app filter by it (:meth:`Event.seen_by`), never by
 matching the text.  Once the game is over every event is public.
+
+A battle is told by the events that carry ``data["battle"]``, a dict that names the board
+element fought over (``area``: the id of its ``area-…``/``town-…`` element) and what the
+event adds to the battle; the web page draws its battle panel from these alone, naming no
+game.  Its keys, each optional but ``area``: ``open`` (this event begins a battle: with
+``sides`` [attacker's name, defender's name] and ``units`` [attackers, defenders]);
+``round`` (the round's number), ``dice`` [attacker's dice, defender's dice] with ``die``
+(the faces, default 6), ``need`` [the number each side hits on], ``hits`` [hits each
+scored], ``adds`` [what each side adds to its roll], ``lost`` [units each lost];
+``retreat`` (the name of the side retreating) with ``round`` (after which round; 0:
+before the first); ``close`` (this event ends it: ``winner`` 0, 1 or None and ``units``
+left); ``odds`` (the battle now, before its next round, as the values of the game's
+``calculator`` by argument name: the page asks the server for its exact odds) or
+``chances`` ({outcome: probability}, worked out by the game itself).
+
+What an event shows on the board is its ``data["marks"]``: ``from`` [element ids] and
+``to`` (an element id): units moved (the page draws arrows); ``taken`` [element ids] with
+``seat`` (who took them) and ``from_seat`` (whose they were, or None): areas taken.
 """
 
 from __future__ import annotations

@@ -86,6 +86,7 @@ class Game:
     #: "requires"}}}``: the page writes several orders (each a key, its amount answered to
     #: the ``amount_kind`` decision asked next) within the budget, lists them, then sends
     #: them and the ``send`` key; ``form`` names the round the orders are for.
+    #: ``"warn"``: ``{key: text}``, what an answer costs (units lost), asked before it is sent.
     controls: Callable[[dict, Decision], dict] | None = None
     #: ``no_answer(decision) -> (round, key) | None``: for a decision a deadline may end,
     #: the round it belongs to (its deadline runs from when the round is first seen) and
@@ -97,6 +98,10 @@ class Game:
     #: where the game stands in lists (``realms games``, the lobby, which opens on the
     #: first): lower first, then by id
     rank: int = 100
+    #: what the game is, in a line for people (the lobby)
+    description: str = ""
+    #: ``{label: options}``: ready-made option sets the lobby offers ("a quick game")
+    presets: dict = field(default_factory=dict)
     #: ``describe(view) -> [line, …]``: the position as text for the terminal
     #: (``realms play``), from the viewer's view alone
     describe: Callable[[dict], list[str]] | None = None

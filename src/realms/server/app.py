@@ -106,7 +106,9 @@ from realms.core.match import bot_answers
 from realms.core.mapgraph import MapError
 from realms.core.options import shown
 
-from . import botworker, cluster, fairshare, heavy, limits, notices, sockets
+from starlette.middleware.gzip import GZipMiddleware
+
+from . import botworker, cluster, fairshare, heavy, limits, notices, sockets, story
 from .deadlines import Deadlines
 from .host import Tables, parse_settings, router as table_router
 from .fastpath import AnswerFastPath
@@ -1139,14 +1141,21 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
             {"id": g.id, "name": g.name, "min_players": g.min_players, "max_players": g.max_players,
              "seat_kinds": [c["kind"] for c in seat_choices(g)], "seat_choices": seat_choices(g),
              "default_bot": next(iter(g.bots), "random"),
-             "score_name": g.score_name, "options": [o.to_json() for o in g.schema]}
+             "score_name": g.score_name, "options": [o.to_json() for o in g.schema],
+             "description": g.description, "presets": g.presets}
             for g in games().values()
         ]}
 
     @app.get("/api/games")
     async def list_games() -> dict:
-        """The newest games, for spectators."""
-        return {"games": await asyncio.to_thread(server.store.list_games)}
+        """The newest games, for spectators, each with its ``status`` where it is live in
+        this process (story.status: over, whose decision is awaited)."""
+        found = await asyncio.to_thread(server.store.list_games)
+        for g in found:
+            live = server.live.get(g["id"])
+            if live is not None:
+                g["status"] = story.status(live)
+        return {"games": found}
 
     @app.post("/api/games", status_code=201, response_model=Created,
               dependencies=[Depends(limits.creation_limit(creations))], responses={
@@ -1311,6 +1320,10 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
                 await box.close(reason="this page fell too far behind; reload it")
             else:
                 box.drop()
+
+    story.install(app, server, _token_from_header, lambda body: server.create(NewGame(**body)))
+    # every response over 1 KB compressed for a client that accepts it (a state, the board)
+    app.add_middleware(GZipMiddleware, minimum_size=1000)
 
     # -- the browser client ---------------------------------------------------------------
     @app.get("/", include_in_schema=False)

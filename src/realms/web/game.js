@@ -4,6 +4,14 @@
 // asked again after each unit moved) is answered by a gesture: choose a source, a count
 // and a destination, and the page sends that key as many times, each answer a normal POST
 // with the version the previous one got back.
+import { Story } from "./story.js";
+import { BattlePanel, battlesOf, battleOfEvent } from "./battle.js";
+import { Chronicle } from "./chronicle.js";
+import { Playback, sinceSummary } from "./playback.js";
+import { showResults } from "./results.js";
+import { tuneBoard } from "./board.js";
+import { remember } from "./mygames.js";
+
 const $ = (id) => document.getElementById(id);
 const gameId = location.pathname.split("/").filter(Boolean).pop();
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -43,6 +51,8 @@ async function loadBoard(version, at = null) {
   if (seq !== boardSeq) return;
   $("board").innerHTML = text.replace(/^<\?xml[^>]*>\s*/, "");
   boardVersion = at === null ? version : -1;
+  tuneBoard($("board"));
+  if (at === null) playback.redraw();
   if (at === null) renderDecision();
   document.body.dataset.board = at === null ? version : `at-${at}`;
 }
@@ -99,13 +109,20 @@ async function post(path, body) {
   sending = true;
   $("error").textContent = "";
   try {
-    const r = await fetch(`/api/games/${gameId}/${path}`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-Realms-Socket": socketName, ...auth },
-      body: JSON.stringify(body),
-    });
-    const data = await r.json();
-    if (r.ok) { render(data); return true; }
+    let r;
+    try {
+      r = await fetch(`/api/games/${gameId}/${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-Realms-Socket": socketName, ...auth },
+        body: JSON.stringify(body),
+      });
+    } catch {
+      $("error").textContent = "The server could not be reached (is the connection down?): your decision was not sent. Try again once it is back.";
+      document.body.dataset.offlineError = "yes";
+      return false;
+    }
+    const data = await r.json().catch(() => ({ detail: r.statusText }));
+    if (r.ok) { decided(data.version); render(data); return true; }
     $("error").textContent = `${r.status}: ${typeof data.detail === "string" ? data.detail : JSON.stringify(data.detail)}`;
     if (r.status === 409) await refresh();
     return false;
@@ -115,7 +132,22 @@ async function post(path, body) {
 }
 
 const answer = (key) => post("answers", { key, version: current.version });
-const undo = () => gesture || post("undo", { version: current.version });
+// Undo takes back the whole gesture the last decision was part of (three units moved in
+// one gesture: one Undo), one answer at a time while the server allows it
+let lastGesture = null; // {version: after the gesture, answers: how many it sent}
+async function undo() {
+  if (gesture) return;
+  const n = lastGesture && lastGesture.version === current.version ? lastGesture.answers : 1;
+  lastGesture = null;
+  document.body.dataset.undoing = "on";
+  try {
+    for (let i = 0; i < n; i++) {
+      if (!(await post("undo", { version: current.version })) || !current.can_undo) break;
+    }
+  } finally {
+    delete document.body.dataset.undoing;
+  }
+}
 
 function text(el, s) { el.textContent = s; return el; }
 
@@ -162,10 +194,16 @@ function renderDecision() {
   moveSrc = null;
   const kept = new Set(controls.keep_in_view || []);
   for (const o of d.options) {
-    (kept.has(o.key) ? keep : opts).appendChild(button(o.label, () => answer(o.key), "option", o.key));
+    (kept.has(o.key) ? keep : opts).appendChild(button(o.label, () => warned(controls, o.key) && answer(o.key), "option", o.key));
   }
   if (d.options.length > 12) offerFilter(opts);
   wireBoard(d);
+}
+
+// an answer that costs units (``controls.warn``) is sent only once the player agrees
+function warned(controls, key) {
+  const why = controls.warn?.[key];
+  return !why || confirm(`${why} Go on?`);
 }
 
 // a text box above a long list of options that hides those whose labels do not match
@@ -193,7 +231,7 @@ function renderMoves(d, controls) {
   for (const o of d.options) {
     const parts = o.key.split(sep);
     if (parts.length !== 2) {
-      if (kept.has(o.key)) keep.appendChild(button(o.label, () => answer(o.key), "option", o.key));
+      if (kept.has(o.key)) keep.appendChild(button(o.label, () => warned(controls, o.key) && answer(o.key), "option", o.key));
       else others.push(o);
       continue;
     }
@@ -252,6 +290,20 @@ const answerOther = (key) => { moveSrc = null; return answer(key); };
 // posts the answers they stand for, each order's key and amount, then the sending key.
 let draft = { form: null, items: [], pick: null, amount: null };
 
+// the draft is kept in this browser until it is sent: a reload finds it again
+const draftKey = `realms-draft-${gameId}-${(token || "").slice(0, 12)}`;
+function keepDraft() {
+  try { localStorage.setItem(draftKey, JSON.stringify(draft)); } catch { /* no storage: kept in the page only */ }
+}
+function savedDraft(form) {
+  try {
+    const d = JSON.parse(localStorage.getItem(draftKey) || "null");
+    return d && d.form === form && Array.isArray(d.items) ? d : null;
+  } catch {
+    return null;
+  }
+}
+
 function orderChoices(spec) {
   const used = new Set(draft.items.map((o) => o.key));
   const once = new Set(draft.items.map((o) => spec.items[o.key].once).filter(Boolean));
@@ -267,8 +319,9 @@ function orderChoices(spec) {
 
 function renderOrders(d, controls) {
   const spec = controls.orders;
-  if (draft.form !== spec.form) draft = { form: spec.form, items: [], pick: null, amount: null };
+  if (draft.form !== spec.form) draft = savedDraft(spec.form) || { form: spec.form, items: [], pick: null, amount: null };
   draft.items = draft.items.filter((o) => spec.items[o.key]);
+  keepDraft();
   const opts = $("options"), keep = $("keep");
   const { left, out } = orderChoices(spec);
   const form = document.createElement("div");
@@ -369,6 +422,7 @@ function renderOrders(d, controls) {
 // when the game sent the orders itself (nothing else was possible)
 async function sendOrders(spec) {
   if (gesture || !current) return;
+  if (!draft.items.length && !confirm(`Send no orders at all for this ${current.turn_word || "turn"}?`)) return;
   const steps = [];
   const order = [...draft.items.filter((o) => !spec.items[o.key].requires), ...draft.items.filter((o) => spec.items[o.key].requires)];
   for (const o of order) {
@@ -390,7 +444,10 @@ async function sendOrders(spec) {
     delete document.body.dataset.gesture;
   }
   const ok = sent === steps.length;
-  if (ok) draft = { form: spec.form, items: [], pick: null, amount: null };
+  if (ok) {
+    draft = { form: spec.form, items: [], pick: null, amount: null };
+    localStorage.removeItem(draftKey);
+  }
   $("status").textContent = ok ? "Your orders are sent; they stay hidden until the turn resolves." : "";
   document.body.dataset.sent = ok ? "yes" : "no";
   if (current.version !== boardVersion) loadBoard(current.version);
@@ -443,11 +500,76 @@ async function moveUnits(key, n) {
     delete document.body.dataset.gesture;
   }
   $("status").textContent = done < n && !$("error").textContent ? `Moved ${done} of ${n}: no more could go there.` : "";
+  lastGesture = done > 1 ? { version: current.version, answers: done } : null;
   document.body.dataset.moved = `${done}`;
   delete $("move-count").dataset.src; // the count offered next: all that are left
   if (current.version !== boardVersion) loadBoard(current.version);
   else renderDecision();
 }
+
+// --- the story: chronicle, battles, others' moves played back -------------------------------
+
+const story = new Story(gameId, auth);
+const battlePanel = new BattlePanel($("battle-panel"), async (n) => {
+  const r = await fetch(`/api/games/${gameId}/odds?event=${n}`, { headers: auth });
+  return r.ok ? r.json() : null;
+});
+const chronicle = new Chronicle($("chronicle-box"), (b) => battlePanel.show(b, Infinity, battlePrompt(b)));
+const playback = new Playback({ bar: $("playback"), pace: $("pace"), skip: $("skip") }, {
+  chronicle,
+  element: (id) => boardElement(id),
+  showBattle: (e, quiet) => {
+    const b = battleOfEvent(battlesOf(story.events), e.n);
+    if (b) battlePanel.show(b, quiet ? Infinity : e.n, battlePrompt(b));
+  },
+  done: () => showOpenBattle(),
+});
+
+// the battle going on, if any, in its panel with the decision it asks
+function showOpenBattle() {
+  const battles = battlesOf(story.events);
+  const last = battles[battles.length - 1];
+  if (last && !last.steps.some((e) => e.battle.close)) battlePanel.show(last, Infinity, battlePrompt(last));
+}
+let synced = false;
+// what the seat saw when it last decided: the scores, and how far the story went
+let sinceMine = null;
+
+// the pending decision, said in the panel of the battle it belongs to (still going on)
+function battlePrompt(b) {
+  const d = current?.pending[0];
+  const closed = b.steps.some((e) => e.battle.close);
+  return d && !closed ? `${d.prompt}` : "";
+}
+
+// "since your last turn", once the seat's decision is back after others played, and the
+// story has caught up with the state shown
+function maybeSince() {
+  const state = current, events = story.events;
+  // others decided since: the state is past the version the seat's own last answer made
+  if (!state || !sinceMine || state.version <= sinceMine.after || state.seat === null || !state.pending.length) return;
+  if (story.version !== state.version || events.length <= sinceMine.events) return;
+  sinceSummary($("since"), state.seat, state.seats.map((x) => x.name), sinceMine.scores, state.scores,
+    events.slice(sinceMine.events), (id) => areaName(id));
+  sinceMine = { scores: [...state.scores], events: events.length, after: state.version };
+}
+
+// the seat sent a decision: the marks of the moves before it go, and the summary
+function decided(after) {
+  playback.clear();
+  $("since").hidden = true;
+  sinceMine = { scores: [...(current?.scores || [])], events: story.events.length, after };
+}
+
+story.onChange((events, fresh) => {
+  chronicle.update(events);
+  if (synced) playback.play(fresh.map((i) => events[i]));
+  else showOpenBattle();
+  synced = true;
+  const state = current;
+  maybeSince();
+  document.body.dataset.events = events.length;
+});
 
 // --- the turn's deadline ----------------------------------------------------------------------
 
@@ -533,7 +655,9 @@ function render(state) {
     box.appendChild(items);
     panels.appendChild(box);
   }
-  renderChronicle(state.chronicle);
+  story.sync(state.version).then(maybeSince);
+  chronicle.setSeats(names, state.turn_word);
+  if (state.over) showResults($("results"), state, gameId, auth);
   $("record-link").href = "#";
   $("record-link").onclick = async (e) => {
     e.preventDefault();
@@ -586,44 +710,68 @@ function renderScores(state) {
   });
 }
 
-function renderChronicle(lines) {
-  const ol = $("chronicle");
-  ol.innerHTML = "";
-  for (const line of lines.slice(-60)) ol.appendChild(text(document.createElement("li"), line));
-  ol.scrollTop = ol.scrollHeight;
-}
 
-// a slider over the turns of a finished game: each stop shows the board, the scores and
-// the chronicle as the turn began
+// a finished game replayed decision by decision: a slider over every answer, buttons to the
+// next or previous decision and turn; each stop shows the board, the scores, the chronicle
+// as they were, and the last line told
 let replayWired = false;
 async function wireReplay(version) {
   const r = await fetch(`/api/games/${gameId}/turns`);
   if (!r.ok) { replayWired = false; return; }
   const data = await r.json();
-  const stops = data.turns.map((t) => ({ at: t.at, label: t.turn === 0 ? "setup" : `${data.word} ${t.turn} begins` }));
-  stops.push({ at: data.answers, label: "the end" });
+  const starts = data.turns;
+  const turnAt = (at) => {
+    let t = starts[0];
+    for (const x of starts) if (x.at <= at) t = x;
+    return t ? (t.turn === 0 ? "setup" : `${data.word} ${t.turn}`) : "";
+  };
   const s = $("replay-slider");
   s.min = 0;
-  s.max = stops.length - 1;
+  s.max = data.answers;
   s.step = 1;
-  s.value = stops.length - 1;
+  s.value = data.answers;
+  const box = $("replay");
+  if (!box.querySelector(".replay-steps")) {
+    const steps = document.createElement("span");
+    steps.className = "replay-steps";
+    const go = (label, name, fn) => {
+      const b = button(label, () => { s.value = fn(Number(s.value)); show(true); }, "replay-step");
+      b.setAttribute("aria-label", name);
+      b.title = name;
+      steps.appendChild(b);
+    };
+    go("« turn", "previous turn", (v) => [...starts].reverse().find((t) => t.at < v)?.at ?? 0);
+    go("‹", "previous decision", (v) => Math.max(0, v - 1));
+    go("›", "next decision", (v) => Math.min(data.answers, v + 1));
+    go("turn »", "next turn", (v) => starts.find((t) => t.at > v)?.at ?? data.answers);
+    box.appendChild(steps);
+  }
   let seq = 0;
   const show = async (load) => {
-    const stop = stops[Number(s.value)];
-    $("replay-at").textContent = `${stop.label} (answer ${stop.at} of ${data.answers})`;
+    const at = Number(s.value);
+    $("replay-at").textContent = `${turnAt(at)}, decision ${at} of ${data.answers}`;
     if (!load) return;
-    loadBoard(version, stop.at);
+    loadBoard(version, at);
     const mine = ++seq;
-    const past = await fetch(`/api/games/${gameId}?at=${stop.at}`);
+    const past = await fetch(`/api/games/${gameId}?at=${at}`);
     if (!past.ok || mine !== seq) return;
     const p = await past.json();
     if (mine !== seq) return;
     renderScores(p);
     renderChronicle(p.chronicle);
-    document.body.dataset.replayed = stop.at;
+    $("playback").textContent = p.chronicle[p.chronicle.length - 1] || "";
+    $("playback-box").hidden = false;
+    document.body.dataset.replayed = at;
   };
   s.oninput = () => show(true);
   show(false);
+}
+
+function renderChronicle(lines) {
+  const ol = $("chronicle");
+  ol.innerHTML = "";
+  for (const line of lines) ol.appendChild(text(document.createElement("li"), line));
+  ol.scrollTop = ol.scrollHeight;
 }
 
 async function refresh() {
@@ -635,6 +783,7 @@ async function refresh() {
       : `${r.status}: ${data.detail || "the server refused"}`;
     return fail(why);
   }
+  if (token && data.seat !== null) remember(gameId, data.game, [{ seat: data.seat, token }]);
   render(data);
   return true;
 }

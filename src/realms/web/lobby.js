@@ -1,6 +1,8 @@
 // The lobby: create a game (game, seats, options, seed), hand out the seats' links, spectate.
 // The options form is drawn from the schema each game declares in the catalog; the server
 // checks what is sent with the same schema, so a refused value comes back as an error line.
+import { drawMyGames, remember } from "./mygames.js";
+
 const $ = (id) => document.getElementById(id);
 let catalog = [];
 
@@ -25,8 +27,38 @@ function seatRow(i, kind) {
 
 function defaultBot(g) { return g.default_bot; }
 
+// what the game is, its player range, and its presets (ready-made option sets)
+function describeGame(g) {
+  const about = $("game-about");
+  about.textContent = `${g.description || g.name} For ${g.min_players}–${g.max_players} players.`;
+  const box = $("presets");
+  box.innerHTML = "";
+  for (const [label, options] of Object.entries(g.presets || {})) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "preset";
+    b.textContent = label;
+    b.onclick = () => applyPreset(g, options);
+    box.appendChild(b);
+  }
+}
+
+// a preset: its options set in the form, every other option back to its default
+function applyPreset(g, options) {
+  for (const o of g.options) {
+    const el = $(`opt-${o.name}`);
+    if (!el || o.name === "players") continue;
+    const v = options[o.name];
+    if (o.type === "bool") el.checked = v === undefined ? !!o.default : !!v;
+    else if (o.type === "choices") {
+      document.querySelectorAll(`.opt-${o.name}-choice`).forEach((c) => { c.checked = (v ?? o.default ?? []).includes(c.value); });
+    } else el.value = v === undefined ? "" : Array.isArray(v) ? v.join(", ") : String(v);
+  }
+}
+
 function resetSeats() {
   const g = currentGame();
+  describeGame(g);
   const box = $("seats");
   box.innerHTML = "";
   const n = Math.max(g.min_players, Math.min(4, g.max_players));
@@ -42,11 +74,35 @@ function hint(o) {
   return `${o.help}${bounds} Default: ${shown(o.default)}.`;
 }
 
+// the option's help, shown by a button (a touch screen has no hover)
+function helpButton(o) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.className = "help";
+  b.textContent = "?";
+  b.setAttribute("aria-label", `what is ${o.name.replace(/_/g, " ")}?`);
+  b.setAttribute("aria-expanded", "false");
+  b.onclick = (ev) => {
+    ev.preventDefault();
+    const open = b.nextElementSibling?.classList.contains("help-text");
+    if (open) b.nextElementSibling.remove();
+    else {
+      const t = document.createElement("span");
+      t.className = "help-text";
+      t.textContent = hint(o);
+      b.after(t);
+    }
+    b.setAttribute("aria-expanded", String(!open));
+  };
+  return b;
+}
+
 function control(o) {
   const id = `opt-${o.name}`;
   const label = document.createElement("label");
   label.title = hint(o);
   label.append(`${o.name.replace(/_/g, " ")} `);
+  queueMicrotask(() => label.after(helpButton(o)));
   let input;
   if (o.type === "int") {
     input = document.createElement("input");
@@ -145,9 +201,14 @@ function chosenOptions(g) {
 
 function seatKinds() { return [...document.querySelectorAll(".seat-kind")].map((s) => s.value); }
 
+let statuses = {};
+const nameOf = (id) => catalog.find((c) => c.id === id)?.name ?? id;
+
 async function loadRecent() {
   const r = await fetch("/api/games");
   const data = await r.json();
+  statuses = Object.fromEntries(data.games.map((g) => [g.id, g.status]));
+  drawMyGames($("my-games"), nameOf, (id) => statuses[id]);
   const ul = $("recent");
   ul.innerHTML = "";
   for (const g of data.games) {
@@ -156,7 +217,7 @@ async function loadRecent() {
     a.href = `/games/${g.id}`;
     a.textContent = `${catalog.find((c) => c.id === g.game)?.name ?? g.game} ${g.id}`;
     li.appendChild(a);
-    li.append(` — ${g.seats.join(", ")}`);
+    li.append(` — ${g.seats.join(", ")}${g.status ? ` (${g.status})` : ""}`);
     ul.appendChild(li);
   }
 }
@@ -180,6 +241,7 @@ async function create(ev) {
     $("create-error").textContent = typeof d === "string" ? d : JSON.stringify(d);
     return;
   }
+  remember(data.id, g.id, data.seats.map((s) => ({ seat: s.seat, token: s.token })));
   $("created").hidden = false;
   $("created-id").textContent = data.id;
   const ul = $("seat-links");

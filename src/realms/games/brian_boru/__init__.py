@@ -65,6 +65,7 @@ def _bots() -> dict:
 GAME = Game(
     id=GAME_ID,
     name="Brian Boru",
+    description="Card drafting, trick taking and area majorities in Ireland around the year 1000. A few rounds.",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     state_class=BBState,

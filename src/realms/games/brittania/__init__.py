@@ -45,6 +45,8 @@ def _bots() -> dict:
 GAME = Game(
     id=GAME_ID,
     name="Brittania",
+    description="Conquest in Britain and Ireland about 900–1000: orders written at the same time, hidden until the turn resolves. 20 turns.",
+    presets={"a quick game (5 turns)": {"turns": 5}, "the full game (20 turns)": {}},
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     state_class=BRState,

@@ -116,6 +116,19 @@ def walked_into(s: "BRState", target: int, defence: int) -> bool:
     return o != INDEPENDENT and defence == 0 and s.lead[o] != ("defend", target)
 
 
+def _battle_data(s: "BRState", a: Attack, o: int, target: int, rolls: tuple[int, int], adds: tuple[int, int],
+                 won: bool) -> dict:
+    """One attack as a battle of one round (``Event`` docstring: ``battle``): each side's
+    d10 and what it adds, the result, and the attacker's chance before the dice (the
+    higher total wins, a tie holds)."""
+    die = s.tables.n["die"]
+    diff = adds[1] - adds[0]
+    wins = sum(1 for x in range(1, die + 1) for y in range(1, die + 1) if x - y > diff) / die ** 2
+    return {"area": s.board.states[target].id, "open": True, "close": True, "round": 1, "die": die,
+            "sides": [s.names[a.player], s.who(o)], "dice": [[rolls[0]], [rolls[1]]], "adds": list(adds),
+            "winner": 0 if won else 1, "chances": {"attacker takes it": wins, "defender holds": 1 - wins}}
+
+
 def battle(s: "BRState", target: int, attackers: list[Attack], ordered: int) -> tuple[int, list[int]]:
     """Fight every attack on ``target``; the victor (or ``NONE``) and the failed leads."""
     o = s.owner[target]
@@ -143,7 +156,8 @@ def battle(s: "BRState", target: int, attackers: list[Attack], ordered: int) -> 
                   f"{f' {dbonus:+d}' if dbonus else ''} = {dfn}: {'taken' if won else 'held'}.",
                   attacker=a.player, defender=o, state=s.board.states[target].id, grain=a.grain,
                   spent=a.spent, roll=ar, bonus=abonus, total=att, defence=share, defence_roll=dr,
-                  defence_bonus=dbonus, defence_total=dfn, won=won)
+                  defence_bonus=dbonus, defence_total=dfn, won=won,
+                  battle=_battle_data(s, a, o, target, (ar, dr), (a.grain + abonus, share + dbonus), won))
             if won:
                 winners.append(a)
             elif s.lead[a.player] == ("conquer", target):
@@ -189,7 +203,9 @@ def fight(s: "BRState") -> None:
         s.owner[target] = victor
         s.log("conquest", f"{s.names[victor]} conquers {s.sname(target)} from {s.who(old)}; "
               f"its output falls from {before} to {s.output[target]}.",
-              player=victor, loser=old, state=s.board.states[target].id, before=before, after=s.output[target])
+              player=victor, loser=old, state=s.board.states[target].id, before=before, after=s.output[target],
+              marks={"taken": [s.board.states[target].id], "seat": victor,
+                     "from_seat": None if old == INDEPENDENT else old})
         if old != INDEPENDENT and s.capital[old] == target:
             s.capital[old] = NONE
             s.log("capital-captured", f"{s.names[old]}'s capital {s.sname(target)} is captured.",

@@ -8,7 +8,7 @@ Two formats: a forum thread page saved as HTML from SMF, the software such games
 mark in ``.modified``), or a text file of posts in the forum's own codes::
 
     [post author="Ann"] … [b]10 Grain to Conquer Kent.[/b] [quote author="Bob"]…[/quote] [/post]
-    [post author="Bob" edited="yes"] … [/post]
+    [post author="Bob" edited="yes"] … [/post]    (or a bare edited, or the edit's date)
     [post author="Cid" pm="yes"] … (orders sent by personal message) [/post]
 
 Inside bold, SMF's lists (``[list][li]``, ``<ul><li>``), ``<br>`` and block elements end a
@@ -114,9 +114,22 @@ def _lines(parts: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 # -- the text format ----------------------------------------------------------------------
 TAG = re.compile(r"\[(/?)(post|quote|b|li|list|\*|br|hr|tr|td)(?=[\s\]=])([^\]]*)\]", re.I)
-ATTR = re.compile(r'(\w+)\s*=\s*"([^"]*)"')
+#: an attribute: quoted, bare (``edited``), or unquoted up to the next attribute as SMF
+#: writes quotes (``author=Old Tom date=…``)
+ATTR = re.compile(r'(\w+)(?:\s*=\s*(?:"([^"]*)"|((?:(?!\s+\w+\s*=)[^"\]])+)))?')
 BREAKS = {"li", "list", "*", "br", "hr", "tr", "td"}
-YES = ("yes", "true", "1")
+#: SMF's codes that only style the text inside bold (``[color=red]``, ``[size=10pt]``, …)
+INLINE = re.compile(r"\[/?(?:color|size|font|i|u|s|sup|sub|tt|glow|shadow|center|left|right|pre|url|iurl|"
+                    r"email|ftp|abbr|acronym|bdo|black|blue|green|red|white|move|nobbc)(?:=[^\]]*)?\]", re.I)
+#: an ``edited``/``pm`` attribute says no only so; its presence, or a date, says yes
+NO = ("no", "false", "0")
+
+
+def _said(attrs: dict[str, str], name: str) -> bool:
+    """Whether a post's attribute is set: ``edited="yes"``, a bare ``edited``, or the date
+    of the edit as SMF shows it (``edited="November 27, 2026, 09:14:02 PM"``)."""
+    value = attrs.get(name, "").strip().lower()
+    return bool(value) and value not in NO
 
 
 def read_text(text: str, source: str) -> list[Post]:
@@ -129,18 +142,18 @@ def read_text(text: str, source: str) -> list[Post]:
     line = 1
     for m in TAG.finditer(text):
         if post is not None and bold and not quote:
-            parts.append((line, htmllib.unescape(text[pos:m.start()])))
+            parts.append((line, htmllib.unescape(INLINE.sub("", text[pos:m.start()]))))
         line += text.count("\n", pos, m.start())
         pos = m.start()
         closing, tag = m.group(1) == "/", m.group(2).lower()
         if tag == "post" and not closing:
             if post is not None:
                 raise GMError(f"{source}:{line}: a post begins before the post of line {post.line} ends")
-            attrs = {k.lower(): v for k, v in ATTR.findall(m.group(3))}
+            attrs = {a[1].lower(): next((v for v in a.groups()[1:] if v is not None), "yes")
+                     for a in ATTR.finditer(m.group(3))}
             if not attrs.get("author", "").strip():
                 raise GMError(f'{source}:{line}: a post without its author (write [post author="Name"])')
-            post = Post(htmllib.unescape(attrs["author"].strip()), line, attrs.get("edited", "").lower() in YES,
-                        pm=attrs.get("pm", "").lower() in YES)
+            post = Post(htmllib.unescape(attrs["author"].strip()), line, _said(attrs, "edited"), pm=_said(attrs, "pm"))
             parts, quote, bold = [], 0, 0
         elif tag == "post":
             if post is None:

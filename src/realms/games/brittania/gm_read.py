@@ -223,13 +223,14 @@ def settle(c: "BRState", p: int, seat: Seat, names: Names) -> tuple[list[Order],
 
 def _resolve_leads(c: "BRState", p: int, seat: Seat) -> list[Written]:
     """A lead written without its kind ("King leads in Kent") leads the post's attack on
-    that state, else its defence; one naming no state ("Hywel leads.") the attack or
-    defence written just before it."""
+    that state, else its defence; one naming no state ("Hywel leads.", "Hywel will lead
+    the attack") the attack or defence (of its kind, if said) written just before it."""
     out = []
     for i, w in enumerate(seat.written):
         kind, _, state = w.order.target.partition(":")
         if w.order.kind == "lead" and state == "?":
-            before = [x.order for x in seat.written[:i] if x.order.kind in ("conquer", "defend")]
+            before = [x.order for x in seat.written[:i] if x.order.kind in ("conquer", "defend")
+                      and kind in ("?", x.order.kind)]
             if before:
                 kind, state = before[-1].kind, before[-1].target
         if w.order.kind == "lead" and kind == "?":

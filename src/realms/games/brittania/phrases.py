@@ -47,6 +47,8 @@ CLEAR = 10
 HINT = 65
 #: a misspelt verb is read when it scores at least this ("conqeur": conquer 86)
 VERB_GOOD = 80
+#: a player is named by a part of his name this long or longer, when only his holds it
+PART = 5
 #: words that fill no slot a sentence may hold beside its order ("Okay, send …")
 LOOSE = 2
 
@@ -65,7 +67,8 @@ class Unreadable(ValueError):
     def __init__(self, message: str, hint: str | None = None, missing: str = "") -> None:
         super().__init__(message)
         self.hint = hint
-        #: the slot the sentence lacks ("state"), when that is why it does not read
+        #: the slots the sentence lacks ("state", or "state and verb"), when that is why it
+        #: does not read
         self.missing = missing
         #: the orders the rest of the sentence gave ("Conquer Sussex with 10 grain, then
         #: invest the rest in Essex": the attack)
@@ -91,6 +94,10 @@ class Grammar:
     words: dict[tuple[str, ...], str]
     numbers: dict[str, int]
     longest: int
+    #: forum shorthand (folded words) → the words it stands for ("w /" → "with")
+    short: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
+    #: words read as fillers right before an amount ("the remaining 6 grain")
+    qualifiers: frozenset[str] = frozenset()
 
 
 @cache
@@ -100,7 +107,9 @@ def grammar() -> Grammar:
     for slot, entries in data["words"].items():
         for entry in entries:
             words.setdefault(tuple(fold(entry).split()), slot)
-    return Grammar(words, dict(data["numbers"]), max(len(k) for k in words))
+    short = {tuple(fold(k).split()): tuple(fold(v).split()) for k, v in data.get("short", {}).items()}
+    qualifiers = frozenset(fold(w) for w in data.get("qualifier", {}).get("words", []))
+    return Grammar(words, dict(data["numbers"]), max(len(k) for k in words), short, qualifiers)
 
 
 def examples() -> list[dict]:
@@ -141,7 +150,8 @@ class Names:
 
     def player(self, text: str, fuzzy: bool = True) -> int:
         """A player named in an order: by forum name (any case, diacritics, an alias), by
-        a unique prefix or word of his name ("bjorn", "kitten"), by colour or king; a
+        a unique prefix, word or part of his name ("bjorn", "kitten", "saxonfox"), by
+        colour or king; a
         misspelt name (``fuzzy``) only when one is clearly nearest."""
         key = compact(text)
         if not key:
@@ -157,6 +167,10 @@ class Names:
             hits = [i for i, n in enumerate(self.players) if compact(n).startswith(key)
                     or (len(words) == 1 and len(words[0]) >= 3 and words[0] in fold(n).split())]
             if len(hits) == 1:
+                return hits[0]
+        if len(key) >= PART:
+            hits = [i for i, n in enumerate(self.players) if key in compact(n)]
+            if len(hits) == 1:                  # "saxonfox" for TheSaxonFox
                 return hits[0]
         if not fuzzy:
             raise Unreadable(f"unknown player {text!r}")
@@ -182,7 +196,7 @@ def _fuzzy(text: str, choices: dict[str, str], what: str) -> str:
 
 
 # -- words into slots -----------------------------------------------------------------------
-TOKEN = re.compile(r"\d+|[a-z][a-z0-9]*(?:'[a-z]+)?|[(),:\-/&+\"#]")
+TOKEN = re.compile(r"@mention|\d+|[a-z][a-z0-9]*(?:'[a-z]+)?|[(),:\-/&+\"#]")
 SEPARATORS = {",", ":", "-", "/", "&", "+", '"'}
 BULLET = re.compile(r"^\s*(?:[-*•·+>]+|\(?\d{1,2}[.)]|\(?[a-h][.)]|#\d+)\s+")
 SENTENCE = re.compile(r"(?<!\bst)(?<!\bmt)([.!?;]+)(?=\s|$)")
@@ -196,8 +210,29 @@ class Slot:
 
 
 def _tokens(text: str) -> list[str]:
+    text = re.sub(r"@[^\s,:;]+", "@mention", text)        # "@lady_gwen" is one word
     text = re.sub(r"(\d+)([a-z]+)", r"\1 \2", fold(text))
-    return [t[:-2] if t.endswith("'s") and len(t) > 3 else t for t in TOKEN.findall(text)]
+    toks = [t[:-2] if t.endswith("'s") and len(t) > 3 else t for t in TOKEN.findall(text)]
+    return _unshortened(toks, grammar().short)
+
+
+def _unshortened(toks: list[str], short: dict[tuple[str, ...], tuple[str, ...]]) -> list[str]:
+    """``toks`` with forum shorthand spelt out, the longest first ("w /" → "with")."""
+    if not short:
+        return toks
+    longest = max(len(k) for k in short)
+    out: list[str] = []
+    i = 0
+    while i < len(toks):
+        for size in range(min(longest, len(toks) - i), 0, -1):
+            if tuple(toks[i:i + size]) in short:
+                out += short[tuple(toks[i:i + size])]
+                i += size
+                break
+        else:
+            out.append(toks[i])
+            i += 1
+    return out
 
 
 def slots(text: str, names: Names) -> list[Slot]:
@@ -211,6 +246,10 @@ def slots(text: str, names: Names) -> list[Slot]:
     i = 0
     while i < len(toks):
         t = toks[i]
+        if t.startswith("@"):                   # "@Bob 10 grain to …": whom the line is for
+            out.append(Slot("filler", None, t))
+            i += 1
+            continue
         if t == "#":
             out.append(Slot("filler", None, t))
             i += 1
@@ -221,6 +260,10 @@ def slots(text: str, names: Names) -> list[Slot]:
             continue
         if t in "()":
             out.append(Slot(t, None, t))
+            i += 1
+            continue
+        if t in g.qualifiers and i + 1 < len(toks) and (toks[i + 1].isdigit() or toks[i + 1] in g.numbers):
+            out.append(Slot("filler", None, t))     # "the remaining 6 grain"
             i += 1
             continue
         if t.isdigit() or t in g.numbers:
@@ -313,6 +356,10 @@ def _chunks(items: list[Slot]) -> list[list[Slot]]:
         elif it.kind == ")":
             depth = max(0, depth - 1)
             chunks.append([])
+        elif trade and it.kind == "sep" and it.text in (":", "-") and chunks[-1] and chunks[-1][-1].kind == "trade":
+            chunks[-1].append(Slot("filler", None, "with"))     # "trade route: Bob"
+        elif trade and it.kind == "sep" and it.text in (",", "&", "+") and not depth:
+            chunks.append([Slot("filler", None, "and")])        # "Trade routes: Bob, Carl"
         elif it.kind == "sep" or (it.kind == "filler" and it.text in ("and", "then") and not depth):
             chunks.append([it] if trade and it.text == "and" else [])
         else:
@@ -379,6 +426,8 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
     if not order_like(items):
         return []
     chunks = [c for c in _chunks(items) if not _remark(c)]
+    if any(_has(c, *GRAIN_VERBS) for c in chunks):     # "5 grain to defend Essex (my capital)"
+        chunks = [c for c in chunks if not all(it.kind in ("capital", "filler") for it in c)]
     kept = [it for c in chunks for it in c]
     if not order_like(kept):
         return []
@@ -387,6 +436,8 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
     if any(it.kind == "blocker" for it in kept):
         words = ", ".join(sorted({it.text for it in kept if it.kind == "blocker"}))
         raise Unreadable(f"a remark, not an order (a negation, a condition or a report: {words!r})")
+    if (other := _someone_else(kept, names, seat)) is not None:
+        raise Unreadable(f"a remark about {other}, not an order (another player is its subject)")
     orders: list[Order] = []
     failed: Unreadable | None = None
     groups = _groups(chunks)
@@ -413,6 +464,41 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
     return orders
 
 
+def _someone_else(kept: list[Slot], names: Names, seat: int | None) -> str | None:
+    """The other player named before a sentence's verb, its subject ("Bob is attacking
+    Kent with 10 grain", "Carl will attack …", "Edmund attacks …" for Carl's king), or
+    after "by" ("Kent will be attacked by Bob"): what someone else does is no order of
+    the writer's.  A trade route names its partner, so it is never such a sentence."""
+    if seat is None or _has(kept, "trade", "cancel"):
+        return None
+    verb = next((k for k, it in enumerate(kept) if it.kind in (*GRAIN_VERBS, "lead", "capital", "move")), len(kept))
+    for k, it in enumerate(kept):
+        if k < verb or (k and kept[k - 1].text == "by"):
+            other = _someone(it, names, seat)
+            if other is not None:
+                return names.players[other]
+    return None
+
+
+def _someone(it: Slot, names: Names, seat: int) -> int | None:
+    """The player other than the writer a word names, or whose king it names."""
+    if it.kind == "kingname":
+        return _kings_player(it.text, names, seat)
+    if it.kind != "word" or len(it.text) < 3:
+        return None
+    try:
+        p = names.player(it.text, fuzzy=False)
+    except Unreadable:
+        return None
+    return p if p != seat else None
+
+
+def _kings_player(name: str, names: Names, seat: int) -> int | None:
+    """The one other player whose king ``name`` is, when it is not the writer's king."""
+    seats = [i for i, k in enumerate(names.kings) if k and compact(k) == compact(name)]
+    return seats[0] if len(seats) == 1 and seats[0] != seat else None
+
+
 def _from_removed(group: list[Slot]) -> list[Slot]:
     """The group without "from STATE" (where an attack starts: not its target)."""
     out: list[Slot] = []
@@ -432,7 +518,7 @@ def _state_of(group: list[Slot], names: Names, verb: str, amount: int | None) ->
         return ids[0]
     run = _word_run(group)
     if not run:
-        raise Unreadable(f"no state named for the {verb}", missing="state")
+        raise Unreadable(f"no state named for the {verb}", missing="state" if verb != "order" else "state and verb")
     try:
         return names.state(run)
     except Unreadable as exc:
@@ -485,7 +571,7 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
         _loose(group)
         return [Order("capital", state, 0 if free or amount == 0 else 20)]
     verbs = list(dict.fromkeys(k for k in kinds if k in GRAIN_VERBS))
-    lead = "lead" in kinds
+    lead = "lead" in kinds or (bool(verbs) and _king_goes(group, names, seat))
     if len(verbs) > 1:
         raise Unreadable(f"two orders ({' and '.join(verbs)}) in one sentence; one a line")
     if not verbs:
@@ -507,6 +593,8 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
     paired = _paired(group, verb)
     if paired:
         return paired
+    if lead and amount is None and not _has(group, "state") and not _word_run(group):
+        return [Order("lead", f"{verb}:?")]     # "Alfred will lead the attack"
     state = _state_of(group, names, verb, amount)
     if amount is None:
         if lead:
@@ -518,6 +606,22 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
     if lead:
         out.append(Order("lead", f"{verb}:{state}"))
     return out
+
+
+def _king_goes(group: list[Slot], names: Names, seat: int | None) -> bool:
+    """The writer's king goes with an attack or defence though no word says "lead": "…
+    with King Alfred", "… w/ the King", "…, Eochaid with them"; a king in a remark ("for the King!") or as the
+    subject of the order ("Aed marches on Tir Conaill": a tale, maybe) leads nothing."""
+    own = compact(names.kings[seat]) if seat is not None and seat < len(names.kings) else None
+    for k, it in enumerate(group):
+        if it.kind not in ("king", "kingname") or (it.kind == "kingname" and own and compact(it.text) != own):
+            continue
+        before = [x for x in group[:k] if x.kind not in ("king", "kingname")
+                  and not (x.kind == "filler" and x.text in ("the", "my", "our"))]
+        after = [x for x in group[k + 1:] if x.kind != "kingname"]
+        if (before and before[-1].text == "with") or (after and after[0].kind == "escort"):
+            return True
+    return False
 
 
 def _paired(group: list[Slot], verb: str) -> list[Order]:
@@ -548,6 +652,8 @@ def _trade(group: list[Slot], names: Names) -> list[Order]:
     by the longest run of words naming one; words after them are a remark ("accepted!")."""
     kinds = [it.kind for it in group]
     kind = "cancel" if "cancel" in kinds else "trade"
+    if kind == "cancel" and sum(1 for it in group if it.text == "with") > 1:
+        raise Unreadable("a trade route ended and another named in one sentence; one a line")
     after = next((i for i in range(len(group) - 1, -1, -1) if group[i].text == "with"), None)
     span = group[after + 1:] if after is not None else [it for it in group if it.kind not in ("trade", "cancel")]
     words = [it for it in span if not (it.kind == "filler" and it.text != "the")]
@@ -589,7 +695,8 @@ def read_lines(lines: list[str], names: Names, seat: int | None = None) -> list[
     why not).  An order cut in two by a full stop or a line break ("Attack Kent! 10
     grain!", "10 Grain to" / "Conquer Kent") is read whole: a sentence that does not read
     is read again with the next one, and taken so when that reads; one lacking only its
-    state takes the one state of the chatter just before it ("Ayr. 10 grain. Go.")."""
+    state takes the one state of the chatter just before it ("Ayr. 10 grain. Go."); one
+    left with an amount only, no verb and no state ("Orders (10 Grain):"), is chatter."""
     units = [(i, text, q) for i, line in enumerate(lines) for text, q in sentences(line)]
     out: list[tuple[int, str, list[Order] | Unreadable]] = []
     k = 0
@@ -599,13 +706,15 @@ def read_lines(lines: list[str], names: Names, seat: int | None = None) -> list[
             out.append((i, text, read_sentence(text, names, seat, q)))
         except Unreadable as exc:
             after = _after_state(units[k - 1][1], text, q, names, seat) \
-                if exc.missing == "state" and k and out and out[-1][2] == [] else None
+                if exc.missing.startswith("state") and k and out and out[-1][2] == [] else None
             joined = None if exc.orders or after else _joined(units, k, names, seat)
             if after is not None:
                 out.append((i, after[0], after[1]))
             elif joined is not None:
                 out.append((i, joined[0], joined[1]))
                 k += 1
+            elif exc.missing == "state and verb" and not exc.orders:
+                out.append((i, text, []))       # "Orders (10 Grain):": an amount, no order
             else:
                 out.append((i, text, exc))
                 if exc.orders:
@@ -629,8 +738,16 @@ def _after_state(before: str, text: str, question: bool, names: Names, seat: int
 
 
 def _joined(units, k: int, names: Names, seat: int | None):
+    """Sentence ``k`` read with the next one, when that one gives no order alone (an order
+    the next sentence gives alone never swallows the one before it: "Essex shall be …
+    with 4 grain. Trade with Bob.")."""
     if k + 1 >= len(units):
         return None
+    try:
+        if read_sentence(units[k + 1][1], names, seat, units[k + 1][2]):
+            return None
+    except Unreadable:
+        pass
     text = f"{units[k][1].rstrip(' ,:-')}, {units[k + 1][1]}"
     try:
         orders = read_sentence(text, names, seat, units[k + 1][2])

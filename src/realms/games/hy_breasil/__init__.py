@@ -33,6 +33,8 @@ def _draw(state: HBState | None, options: dict) -> str:
 GAME = Game(
     id=GAME_ID,
     name="Hy Breasil",
+    description="Nations enter Hy Breasil from the sea, grow, split and fall; each player guides several in turn. About 15 turns.",
+    presets={"a quick game (3 turns)": {"turns": 3}, "the full game": {}},
     rank=0,  # the flagship: first in the lists, and the game the lobby opens on
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,

@@ -143,7 +143,10 @@ def begin(s: "HBState", nid: int) -> None:
     dfd = s.nations[bt[DEF]]
     s.log("battle", f"{s.Who(att)} attack {s.who(dfd)} in {s.board.names[bt[AREA]]} "
           f"with {bt[AU]} against {bt[DU]}.", nation=nid, defender=dfd.id, area=s.board.ids[bt[AREA]],
-          attackers=bt[AU], defenders=bt[DU], terrain=s.board.terrain[bt[AREA]])
+          attackers=bt[AU], defenders=bt[DU], terrain=s.board.terrain[bt[AREA]],
+          battle={"area": s.board.ids[bt[AREA]], "open": True, "sides": [att.name, dfd.name],
+                  "units": [bt[AU], bt[DU]], "odds": _odds_values(s, bt, att, dfd)},
+          marks={"from": sorted({s.board.ids[a] for a in bt[STARTS:]}), "to": s.board.ids[bt[AREA]]})
     s.then(("battle_round", nid))
 
 
@@ -163,12 +166,16 @@ def battle_round(s: "HBState", nid: int) -> None:
         if d >= need_a:
             hits_a += 1
     hits_d = 0
-    for d in _rolls(dice, bt[DU] + bt[DW]):
+    dice_d = _rolls(dice, bt[DU] + bt[DW])
+    for d in dice_d:
         if d >= need_d:
             hits_d += 1
     city = bt[CITY]
-    if city and _rolls(dice, 1)[0] >= s.tables.hit_on:
-        hits_d += 1  # §9.3.1: the city fights like an army, without terrain or race benefit
+    if city:
+        city_die = _rolls(dice, 1)[0]
+        dice_d.append(city_die)
+        if city_die >= s.tables.hit_on:
+            hits_d += 1  # §9.3.1: the city fights like an army, without terrain or race benefit
     # §9.3.1: dice that miss the armies for the terrain still hit the city (HB-Q42)
     need_c = attacker_needs_on_city(s, area, att)
     city_only = 0
@@ -177,6 +184,7 @@ def battle_round(s: "HBState", nid: int) -> None:
             if need_c <= d < need_a:
                 city_only += 1
     bt[DEF_RETREATED] = 0
+    _log_round(s, bt, att, dfd, dice_a, dice_d, (need_a, need_d), (hits_a, hits_d))
     # Hits that can fall only one way fall now (as the engine would apply a question with
     # one answer); a question is asked from its frame, the defender's hits in the next.
     if _fall(s, 0, hits_a, city_only) is not None:
@@ -186,6 +194,43 @@ def battle_round(s: "HBState", nid: int) -> None:
         s.then(("allocate", nid, 1, hits_d), ("after_round", nid))
     else:
         _after_round(s, nid)
+
+
+def _log_round(s: "HBState", bt: list[int], att: "Nation", dfd: "Nation", dice_a: list[int], dice_d: list[int],
+               need: tuple[int, int], hits: tuple[int, int]) -> None:
+    """A round's dice in the chronicle (§6.3.1), as a line and as the battle's data
+    (``Event`` docstring: ``battle``): the page shows them as dice beside the odds."""
+    n = battle_round_number(s) + 1
+    area = s.board.ids[bt[AREA]]
+    s.log("battle-round", f"Round {n} in {s.board.names[bt[AREA]]}: the {att.name} roll "
+          f"{' '.join(map(str, dice_a))} ({hits[0]} {verb(hits[0], 'hits', 'hit')} on {need[0]}+), the {dfd.name} "
+          f"{' '.join(map(str, dice_d)) or 'nothing'} ({hits[1]} {verb(hits[1], 'hits', 'hit')} on {need[1]}+).",
+          battle={"area": area, "round": n, "dice": [dice_a, dice_d], "need": list(need), "hits": list(hits),
+                  "units": [bt[AU] + bt[AW], bt[DU] + bt[DW]], "odds": _odds_values(s, bt, att, dfd)})
+
+
+def battle_round_number(s: "HBState") -> int:
+    """The rounds fought so far in the battle going on: its round lines since it began."""
+    n = 0
+    events = s.events
+    for i in range(len(events) - 1, -1, -1):
+        kind = events[i].kind
+        if kind == "battle":
+            return n
+        if kind == "battle-round":
+            n += 1
+    return n
+
+
+def _odds_values(s: "HBState", bt: list[int], att: "Nation", dfd: "Nation | None") -> dict:
+    """The battle now, before its next round, as the game's calculator takes it
+    (``odds_cli``): the page asks for its exact odds."""
+    area = bt[AREA]
+    races = s.races_on
+    return {"attackers": bt[AU] + bt[AW], "attackers_wounded": bt[AW], "defenders": bt[DU] + bt[DW],
+            "defenders_wounded": bt[DW], "terrain": s.board.terrain[area], "fervour": bool(att.fervour),
+            "attacker_race": att.race if races else None,
+            "defender_race": dfd.race if races and dfd is not None else None, "city": bool(bt[CITY])}
 
 
 def _rolls(dice: Any, n: int) -> list[int]:
@@ -346,7 +391,9 @@ def log_retreat(s: "HBState", nation: "Nation", kind: str, src: int, dst: int) -
             places.append(key)
     names = and_list([b.names[b.index[a]] for a in places])
     text = f"{s.Who(nation)} {kind} {units(len(to))} from {b.names[src]} to {names}."
-    data = {"nation": nation.id, "area": b.ids[src], "to": to}
+    data: dict = {"nation": nation.id, "area": b.ids[src], "to": to}
+    if kind == "retreat" and s.battle is not None:
+        data["battle"] = {"area": b.ids[src], "retreat": nation.name, "round": battle_round_number(s)}
     if not (len(to) > 1 and s.amend_data(kind, text, data)):
         s.log_data(kind, text, data)
 
@@ -393,7 +440,8 @@ def retreat(s: "HBState", nid: int, side: int, count: int) -> Decision | None:
         return f"Retreat a unit to {s.label_area(key)}"
 
     return Decision(nation.owner, "hb.retreat", (first,) + tuple(b.ids[a] for a in targets),
-                    f"The {nation.name} may retreat unwounded units from {b.names[bt[AREA]]} ({unhurt} unwounded).",
+                    f"After round {battle_round_number(s)}, the {nation.name} may retreat unwounded units from "
+                    f"{b.names[bt[AREA]]} ({unhurt} unwounded).",
                     "§6.3.2", label, {"nation": nation.id, "area": b.ids[bt[AREA]], "unwounded": unhurt})
 
 
@@ -463,7 +511,10 @@ def _battle_end(s: "HBState", nid: int) -> None:
         winner = "none"
     fallen = _hold_removals(s)
     s.log("battle-result", text, nation=nid, defender=bt[DEF], area=b.ids[area], winner=winner,
-          attackers_left=survivors, defenders_left=bt[DU] + bt[DW])
+          attackers_left=survivors, defenders_left=bt[DU] + bt[DW],
+          battle={"area": b.ids[area], "close": True, "winner": {"attacker": 0, "defender": 1}.get(winner),
+                  "units": [survivors, bt[DU] + bt[DW]]},
+          marks={"taken": [b.ids[area]], "seat": bt[ATT_OWNER], "from_seat": bt[DEF_OWNER]} if survivors else {})
     if fallen:
         s.events.extend(fallen)
     if (s.cities >> area) & 1 and (not bt[CITY] or s.area_nation[area] == EMPTY):

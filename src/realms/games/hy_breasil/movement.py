@@ -404,7 +404,7 @@ def _log_taken(s: "HBState", n: "Nation", src: int, dst: int) -> None:
         text = f"{s.Who(n)} come ashore from {and_list([name_of[a] for a in seas])} and take {took}."
     else:
         text = f"{s.Who(n)} spread into {took}."
-    data = {"nation": n.id, "areas": areas, "seas": seas}
+    data = {"nation": n.id, "areas": areas, "seas": seas, "marks": {"taken": areas, "seat": n.owner}}
     if not (grow and s.amend_data("expansion", text, data)):
         s.log_data("expansion", text, data)
 

@@ -22,6 +22,9 @@ HELP = """Exact odds of a Hy Breasil battle (§6.3.1–6.3.2).
 ARGUMENTS = (
     Argument("attackers", int, "Attacking units.", short="-a"),
     Argument("defenders", int, "Defending units (armies; a city comes on top).", short="-d"),
+    Argument("attackers_wounded", int, "Of the attackers, how many are wounded (a battle in progress, §6.3.1).",
+             default=0, metavar="N"),
+    Argument("defenders_wounded", int, "Of the defenders, how many are wounded.", default=0, metavar="N"),
     Argument("terrain", str, "§6.3.1: the attacker needs 5+ in forest or hills.", default="plains",
              choices=("plains", "forest", "hills")),
     Argument("fervour", bool, "§6.1 Religious fervour: +1 to the attacker's dice."),
@@ -62,7 +65,7 @@ def compute(values: dict) -> tuple[dict, str]:
 
 
 def _compute(v: dict) -> tuple[dict, str]:
-    from .odds import monte_carlo, odds_table, solve
+    from .odds import monte_carlo, odds_table, solve, solve_position
 
     mods = {k: v[k] for k in MODIFIERS}
     table, output = v["table"], v["output"]
@@ -93,8 +96,15 @@ def _compute(v: dict) -> tuple[dict, str]:
         raise CalculatorError("-o/--output writes the --table heat map: add --table N")
     if v["attackers"] is None or v["defenders"] is None:
         raise CalculatorError("give --attackers and --defenders (or --table N)")
-    if v["method"] == "exact":
+    wounded = v.get("attackers_wounded") or 0, v.get("defenders_wounded") or 0
+    if not 0 <= wounded[0] <= v["attackers"] or not 0 <= wounded[1] <= v["defenders"]:
+        raise CalculatorError("--attackers-wounded/--defenders-wounded: from 0 to the side's units")
+    if v["method"] == "exact" and any(wounded):
+        r = solve_position(v["attackers"] - wounded[0], wounded[0], v["defenders"] - wounded[1], wounded[1], **mods)
+    elif v["method"] == "exact":
         r = solve(v["attackers"], v["defenders"], **mods)
+    elif any(wounded):
+        raise CalculatorError("wounded units are solved exactly only: drop --method monte-carlo")
     else:
         r = monte_carlo(v["attackers"], v["defenders"], runs=v["runs"], seed=v["seed"], **mods)
     return r.to_json(), "\n".join(_summary(r))

@@ -1,12 +1,13 @@
 """§9.2 Submission: a nation may submit to the nation that attacks it.
 
 The defender is offered submission before the first round of every battle.  If it
-submits, the attacker withdraws all its units (as in an attacker's retreat, which
-destroys no unit: RULINGS HB-Q30), the two may not attack each other, half the VP the
-submitted nation earns (rounded up, per award) go to its master's owner, and the master
-gains its abilities.  Submission ends when the submitted nation's event is Strong leader
-or Reinforcements, when the master is removed, submits to a third nation or has a Civil
-war; on Weak leader the submitted nation is absorbed into its master.
+submits, the attacker withdraws all its units (as in an attacker's retreat; units with
+no land to go to stay where their move began, the move spent: RULINGS HB-Q30), the two
+may not attack each other, half the VP the submitted nation earns (rounded up, per
+award) go to its master's owner, and the master gains its abilities.  Submission ends
+when the submitted nation's event is Strong leader or Reinforcements, when the master is
+removed, submits to a third nation or has a Civil war; on Weak leader the submitted
+nation is absorbed into its master.
 """
 
 from __future__ import annotations
@@ -50,9 +51,9 @@ def servants(s: "HBState", n: "Nation") -> list["Nation"]:
 @STEPS.step("withdraw")
 def withdraw(s: "HBState", nid: int) -> Decision | None:
     """§9.2: the attacker withdraws every unit from the area by the attacker-retreat rules
-    (§6.3.2): to neighbouring land that is empty or its own.  Retreat destroys no unit;
-    units with nowhere to go stay out of the area, where their move began, and may move
-    again this phase (RULINGS HB-Q30)."""
+    (§6.3.2): to neighbouring land that is empty or its own.  Units with nowhere to go
+    "must stay" (§6.3.2): out of the area, where their move began, their move spent, as
+    each unit moves only once a phase (§6.3.3; RULINGS HB-Q30)."""
     from .combat import retreat_targets
 
     bt = s.battle
@@ -71,15 +72,18 @@ def withdraw(s: "HBState", nid: int) -> Decision | None:
 
 def _stay(s: "HBState", att: "Nation") -> None:
     """HB-Q30: no land to withdraw to, so the units stay where they stood before the
-    attack (``battle[11:]``, one start area per unit moved in), their move not spent."""
+    attack (``battle[11:]``, one start area per unit moved in), their move spent (§6.3.3):
+    units left so at sea are lost when the phase ends (HB-Q18)."""
     from .combat import STARTS
     from .state import and_list, units, verb
 
     bt = s.battle
     starts = bt[STARTS:]
+    moved = s.moved
     for a in starts:
         att.units[a] = att.units.get(a, 0) + 1
         s.occupy(a, att)
+        moved[a] = moved.get(a, 0) + 1
     bt[3] = 0
     s.battle = None
     b = s.board

@@ -27,6 +27,8 @@ def _bots() -> dict:
 GAME = Game(
     id=GAME_ID,
     name="version²",
+    description="Hex conquest with infantry, cavalry and artillery, production and warehouses, and secret missions. Up to 40 turns.",
+    presets={"a quick game (10 turns)": {"turn_limit": 10}, "the full game (40 turns)": {}},
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     state_class=V2State,

@@ -91,14 +91,15 @@ def _attack(arg, i):
 def field_moves(us: list, near: tuple, owner: list, p: int) -> tuple:
     """The classes of the units on a field that can move (2.3.3) — and ``all`` where two
     or more can, to move them together — its own neighbours they can move to, and the
-    foreign neighbours they can attack if any unit can (V2-Q15).  Equal units are one
+    foreign neighbours they can attack if any unit can: the same units, as an attack
+    spends a move point as a move does (V2-Q15).  Equal units are one
     class, so the work is per class, not per unit (stacks grow large)."""
     classes = set(us)
     movers: list = sorted([u for u in classes if u[1] > 0])
     if movers and (len(movers) > 1 or us.count(movers[0]) > 1):
         movers.append("all")
     dests = [g for g in near if owner[g] == p]
-    if not movers and all(u[3] for u in classes):
+    if not movers:
         return movers, dests, ()
     return movers, dests, tuple(g for g in near if owner[g] != p)
 

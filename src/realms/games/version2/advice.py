@@ -21,7 +21,7 @@ def _odds(view: dict, attackers: list, defenders: list, t: int) -> dict:
     board = load_board(view["map"])
     owner = view["owner"][t]
     capitol = owner != NOBODY and view["capitol"][t] == owner
-    return battle_odds([tuple(u[:4]) for u in attackers], [tuple(u[:4]) for u in defenders],
+    return battle_odds([tuple(u[:3]) for u in attackers], [tuple(u[:3]) for u in defenders],
                        TERRAINS[board.terrain[t]], capitol=capitol, warehouse=bool(view["warehouse"][t]),
                        trials=TRIALS, seed=t)
 

@@ -3,13 +3,13 @@
 Any field not one's own that lies next to an own field with a unit able to attack may be
 attacked (V2-Q14: entering an empty neutral or enemy field is an attack, a non-violent
 conquest).  The attacker picks the units one by one, from any adjacent own fields and any
-subset (V2-Q18), then starts the battle.  A unit able to attack has move points left, or
-has not yet used this turn's one attack without move points; recruits of this turn
-cannot attack (V2-Q15).  An attack costs a move point, or that free attack (V2-Q16).
+subset (V2-Q18), then starts the battle.  A unit attacks with a move point and spends it
+(2.3.3: "for every move-point it has, either attack or move"; V2-Q15, V2-Q16), so
+recruits of this turn (0 move points) cannot attack.
 
 An empty field is conquered at once; otherwise a defending player chooses to face the
-battle or to retreat all his units to one adjacent field of his own (V2-Q19), each losing
-a move point; neutral armies always face it (V2-Q6).
+battle or to retreat all his units to another field he owns (V2-Q19), each losing a
+move point; neutral armies always face it (V2-Q6).
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING
 from realms.core.decision import Decision
 
 from . import missions
-from .rules import ARMS
+from .board import TERRAINS
+from .rules import ARM_LETTER, ARMS
 from .state import describe_units, parse_class, unit_class
 from .steps import STEPS
 
@@ -31,12 +32,13 @@ NOBODY = -1
 
 
 def can_attack(u: tuple) -> bool:
-    """Move points left, or this turn's one attack without them still unused (V2-Q15)."""
-    return u[1] > 0 or not u[3]
+    """A move point left to attack with (2.3.3, V2-Q15)."""
+    return u[1] > 0
 
 
 def spend_attack(u: tuple) -> tuple:
-    return (u[0], u[1] - 1, u[2], u[3]) if u[1] > 0 else (u[0], u[1], u[2], 1)
+    """The unit after its attack: one move point spent (2.3.3, V2-Q16)."""
+    return (u[0], u[1] - 1, u[2])
 
 
 
@@ -49,7 +51,7 @@ def label(s: "V2State", key: str) -> str:
 
 def available(s: "V2State", f: int) -> list[tuple]:
     """Units on ``f`` able to attack and not yet picked."""
-    left = [u for u in s.units[f] if u[1] > 0 or not u[3]]
+    left = [u for u in s.units[f] if u[1] > 0]
     taken: dict[tuple, int] = {}
     for g, u in s.pick[1]:
         if g == f:
@@ -83,7 +85,7 @@ def pick_keys(s: "V2State", p: int) -> list[str]:
         left = []
         total = 0
         for u in sorted(set(us)):
-            if u[1] > 0 or not u[3]:
+            if u[1] > 0:
                 c = us.count(u) - taken.get((f, u), 0) if taken else us.count(u)
                 if c > 0:
                     left.append(u)
@@ -145,7 +147,8 @@ def launch(s: "V2State", p: int) -> None:
     if not s.units[t]:
         whose = "neutral" if dfd == NOBODY else s.names[dfd] + "'s"
         s.log("conquest", f"{s.names[p]} takes {whose} undefended {s.field_name(t)} without a fight "
-              f"({describe_units(attackers)}).", player=p, field=t, defender=dfd, peaceful=True)
+              f"({describe_units(attackers)}).", player=p, field=t, defender=dfd, peaceful=True,
+              marks=taken_marks(t, p, dfd))
         conquer(s, p, t, attackers)
         s.then(("act", p))
         return
@@ -157,12 +160,42 @@ def launch(s: "V2State", p: int) -> None:
     whose = "the neutral army on" if dfd == NOBODY else s.names[dfd] + "'s"
     s.log("attack", f"{s.names[p]} attacks {whose} {s.field_name(t)} with {describe_units(attackers)} "
           f"against {describe_units(defenders)}.", player=p, field=t, defender=dfd,
-          attackers=len(attackers), defenders=len(defenders))
-    frames = [("defend",)] if dfd != NOBODY and retreat_fields(s, dfd, t) else []
+          attackers=len(attackers), defenders=len(defenders),
+          battle={"area": str(t), "open": True, "sides": [s.names[p], "the neutral army" if dfd == NOBODY else s.names[dfd]],
+                  "units": [len(attackers), len(defenders)], "odds": odds_values(s, t, dfd, attackers, defenders)})
+    frames = [("defend",)] if dfd != NOBODY and refuges(s, dfd, t) else []
     s.then(*frames, ("orders", 0), ("orders", 1), ("round",), ("act", p))
 
 
+def taken_marks(t: int, p: int, loser: int) -> dict:
+    """Field ``t`` taken by ``p`` from ``loser`` (``Event`` docstring: ``marks``)."""
+    return {"taken": [str(t)], "seat": p, "from_seat": None if loser == NOBODY else loser}
+
+
+def army_text(units: list) -> str:
+    """Units as the calculator writes an army (``odds_cli``): ``3i,1c+2,2a``."""
+    counts: dict = {}
+    for u in units:
+        counts[(u[0], u[2])] = counts.get((u[0], u[2]), 0) + 1
+    return ",".join(f"{n}{ARM_LETTER[arm]}" + (f"+{exp}" if exp else "") for (arm, exp), n in sorted(counts.items()))
+
+
+def odds_values(s: "V2State", t: int, dfd: int, attackers: list, defenders: list) -> dict:
+    """The battle as it begins, as the game's calculator takes it (``odds_cli``): the
+    page asks for its odds."""
+    return {"attacker": army_text(attackers), "defender": army_text(defenders),
+            "terrain": TERRAINS[s.board.terrain[t]], "capitol": dfd != NOBODY and s.capitol[t] == dfd,
+            "warehouse": bool(s.warehouse[t])}
+
+
+def refuges(s: "V2State", player: int, t: int) -> list[int]:
+    """Where a defender may retreat before the battle: "to another hex-field he already
+    owns" (2.3.4.2), near or far (V2-Q19)."""
+    return [f for f in s.own_fields(player) if f != t]
+
+
 def retreat_fields(s: "V2State", player: int, t: int) -> list[int]:
+    """Where a defender may retreat during the battle: an own field next to it (V2-Q25)."""
     owner = s.owner
     return [f for f in s.board.adj[t] if owner[f] == player]
 
@@ -171,7 +204,7 @@ def retreat_fields(s: "V2State", player: int, t: int) -> list[int]:
 def defend(s: "V2State") -> Decision:
     b = s.battle
     t, d = b["target"], b["dfd"]
-    keys = ["face"] + [f"retreat:{f}" for f in retreat_fields(s, d, t)]
+    keys = ["face"] + [f"retreat:{f}" for f in refuges(s, d, t)]
     return Decision(d, "v2.defend", keys,
                     f"{s.names[d]}: {s.names[b['att']]} attacks {s.field_name(t)} with "
                     f"{describe_units(b['side'][0])}. Face the battle, or retreat (every unit loses a move point)?",
@@ -185,11 +218,12 @@ def defend_answer(s: "V2State", player: int, key: str) -> None:
         return
     b = s.battle
     f = int(key.split(":")[1])
-    units = [(u[0], u[1] - 1, u[2], u[3]) for u in b["side"][1]]
+    units = [(u[0], u[1] - 1, u[2]) for u in b["side"][1]]
     s.add_units(f, units)
     b["side"][1] = []
     s.log("retreat", f"{s.names[player]} retreats from {s.field_name(b['target'])} to {s.field_name(f)} "
-          "before the battle.", player=player, field=b["target"], to=f, before=True)
+          "before the battle.", player=player, field=b["target"], to=f, before=True,
+          battle={"area": str(b["target"]), "retreat": s.names[player], "round": 0})
 
 
 def conquer(s: "V2State", p: int, t: int, attackers: list[tuple]) -> None:
@@ -215,6 +249,6 @@ def conquer(s: "V2State", p: int, t: int, attackers: list[tuple]) -> None:
         s.log("capitol-falls", f"{s.names[owner_of_capitol]}'s capitol on {s.field_name(t)} falls to {s.names[p]}.",
               player=p, loser=owner_of_capitol, field=t)
     s.set_owner(t, p)
-    s.add_units(t, [u[:4] for u in attackers])
+    s.add_units(t, [u[:3] for u in attackers])
     if loser != NOBODY and s.alive[loser] and loser not in s.owner:
         missions.eliminate(s, loser, p)

@@ -1,13 +1,14 @@
 """The battle (2.3.4.2–2.3.4.4), fight-turn by fight-turn.
 
 ``s.battle`` holds the two sides (0 the attacker, 1 the defender) as lists of units
-``(arm, move_points, experience, spent, origin)`` — the origin is the field an attacker
+``(arm, move_points, experience, origin)`` — the origin is the field an attacker
 came from, to which it retreats — with the artillery orders, the round, the sizes at the
 start and each side's complete retreat (the round its foot troops leave, or 0).
 
 A round (V2-Q21…Q24): in rounds 1, 3, 5 … the artillery of both sides fires as ordered
-(at artillery: one duel; at foot troops: three foot units defend, and the shot destroys
-one of them if it beats all three rolls; random: at a unit of the enemy chosen at random).
+(at artillery: one duel; at foot troops: the gun's one attack roll against three foot
+units, each defending itself and destroyed if its total is less; random: at the kind of
+a unit of the enemy chosen at random).
 Then the foot troops (infantry and cavalry) form fighting groups: one unit of the smaller
 army each, the larger army's units shared out among the groups up to 3:1 in a new random
 order each round, the rest in reserve (reserves so step in for the fallen).  In a group
@@ -29,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision
 
-from .attack import conquer, retreat_fields
+from .attack import conquer, retreat_fields, taken_marks
 from .modifiers import factor, ground, side_modifiers
 from .rules import ARTILLERY, INFANTRY
 from .state import describe_units
@@ -102,9 +103,14 @@ def fight_round(s: "V2State") -> None:
     if (rnd - 1) % rules.fire_every == 0:
         artillery_fire(s, b, mods, kills)
     foot_battle(s, b, mods, kills)
+    before = [len(sides[0]), len(sides[1])]
     for side in (0, 1):
         if kills[side]:
             sides[side] = [u for i, u in enumerate(sides[side]) if i not in kills[side]]
+    lost = [len(kills[0]), len(kills[1])]
+    s.log("battle-round", f"Fight-turn {rnd} on {s.field_name(b['target'])}: {side_name(s, b, 0)} loses {lost[0]}, "
+          f"{side_name(s, b, 1)} loses {lost[1]}.", field=b["target"],
+          battle={"area": str(b["target"]), "round": rnd, "lost": lost, "units": before})
     lost_guns(s, b)
     for side in (0, 1):
         if b["retreat"][side] and rnd >= b["retreat"][side] and sides[side]:
@@ -171,14 +177,22 @@ def artillery_fire(s: "V2State", b: dict, mods: list[int], kills: list[set]) -> 
                         rules.defend[ARTILLERY], fac(1 - side, v[2], gun[2])):
                     kills[1 - side].add(j)
             else:
-                targets = s.dice.shuffled(their_foot)[: rules.foot_targets]
-                die = rules.die
-                first = theirs[targets[0]]
-                shot = (s.dice.below(die) + 1) * rules.attack[ARTILLERY] * fac(side, gun[2], first[2])
-                best = max((s.dice.below(die) + 1) * rules.defend[theirs[j][0]]
-                           * fac(1 - side, theirs[j][2], gun[2]) for j in targets)
-                if best < shot:
-                    kills[1 - side].add(targets[0])
+                at_foot(s, gun, side, theirs, their_foot, fac, kills[1 - side])
+
+
+def at_foot(s: "V2State", gun: tuple, side: int, theirs: list, their_foot: list[int], fac,
+            killed: set) -> None:
+    """2.3.4.2: "if it attacks the foot troops, three units have to defend themselves" —
+    the gun attacks once (one roll, 2.3.4.3), and each of three random foot units (all
+    there are, if fewer) defends itself against it: each whose total is less is
+    destroyed (V2-Q20)."""
+    rules = s.rules
+    die = rules.die
+    roll = (s.dice.below(die) + 1) * rules.attack[ARTILLERY]
+    for j in s.dice.shuffled(their_foot)[: rules.foot_targets]:
+        v = theirs[j]
+        if (s.dice.below(die) + 1) * rules.defend[v[0]] * fac(1 - side, v[2], gun[2]) < roll * fac(side, gun[2], v[2]):
+            killed.add(j)
 
 
 def foot_battle(s: "V2State", b: dict, mods: list[int], kills: list[set]) -> None:
@@ -240,13 +254,14 @@ def leave(s: "V2State", b: dict, side: int, dest: int) -> None:
     b["side"][side] = []
     s.log("retreat", f"{side_name(s, b, side)} retreats from {s.field_name(b['target'])}"
           f"{', losing ' + f'{lost} infantry' if lost else ''}.",
-          player=side_player(b, side), field=b["target"], lost=lost)
+          player=side_player(b, side), field=b["target"], lost=lost,
+          battle={"area": str(b["target"]), "retreat": side_name(s, b, side), "round": b["round"]})
 
 
 def go_home(s: "V2State", b: dict, side: int, units: list, dest: int) -> None:
     for u in units:
-        f = u[4] if side == 0 else dest
-        s.add_units(f, [(u[0], u[1] - 1, u[2], u[3])])
+        f = u[3] if side == 0 else dest
+        s.add_units(f, [(u[0], u[1] - 1, u[2])])
 
 
 def offer_keys(s: "V2State", b: dict, side: int) -> list[str]:
@@ -308,7 +323,8 @@ def offer_answer(s: "V2State", player: int, key: str, side: int) -> None:
         go_home(s, b, side, guns, dest)
         b["retreat"][side] = b["round"] + s.rules.complete_delay
         s.log("retreat-begins", f"{s.names[player]} begins a complete retreat from {s.field_name(b['target'])}"
-              f"{': the artillery leaves first' if guns else ''}.", player=player, field=b["target"])
+              f"{': the artillery leaves first' if guns else ''}.", player=player, field=b["target"],
+              battle={"area": str(b["target"]), "retreat": s.names[player], "round": b["round"]})
         if not b["side"][side]:
             b["retreat"][side] = 0
         return
@@ -332,21 +348,25 @@ def battle_end(s: "V2State") -> None:
     def seasoned(units):
         if not fought:
             return units
-        return [(u[0], u[1], min(top, u[2] + 1), u[3], u[4]) for u in units]
+        return [(u[0], u[1], min(top, u[2] + 1), u[3]) for u in units]
 
     if A and not fought:
         s.log("conquest", f"{s.names[att]} takes {s.field_name(t)} with {describe_units(A)}.",
-              player=att, field=t, defender=dfd, peaceful=True)
+              player=att, field=t, defender=dfd, peaceful=True, marks=taken_marks(t, att, dfd),
+              battle={"area": str(t), "close": True, "winner": 0, "units": [len(A), 0]})
         conquer(s, att, t, A)
     elif A:
         s.log("battle-won", f"{s.names[att]} wins the battle for {s.field_name(t)} with {describe_units(A)} left.",
-              player=att, field=t, defender=dfd, survivors=len(A), rounds=b["round"])
+              player=att, field=t, defender=dfd, survivors=len(A), rounds=b["round"], marks=taken_marks(t, att, dfd),
+              battle={"area": str(t), "close": True, "winner": 0, "units": [len(A), 0]})
         conquer(s, att, t, seasoned(A))
     elif D:
-        s.add_units(t, [u[:4] for u in seasoned(D)])
+        s.add_units(t, [u[:3] for u in seasoned(D)])
         s.log("battle-lost", f"{side_name(s, b, 1)} holds {s.field_name(t)} with {describe_units(D)} left.",
-              player=att, field=t, defender=dfd, survivors=len(D), rounds=b["round"])
+              player=att, field=t, defender=dfd, survivors=len(D), rounds=b["round"],
+              battle={"area": str(t), "close": True, "winner": 1, "units": [0, len(D)]})
     else:
         whose = "neutral" if dfd == NOBODY else s.names[dfd] + "'s"
         s.log("battle-void", f"Both armies are gone from {s.field_name(t)}; it stays {whose}.",
-              player=att, field=t, defender=dfd, rounds=b["round"])
+              player=att, field=t, defender=dfd, rounds=b["round"],
+              battle={"area": str(t), "close": True, "winner": None, "units": [0, 0]})

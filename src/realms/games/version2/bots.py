@@ -24,7 +24,7 @@ from .board import load_board
 from .rules import load_rules
 
 NOBODY = -1
-#: a unit's experience (a unit is ``[arm, move points, experience, spent]``)
+#: a unit's experience (a unit is ``[arm, move points, experience]``)
 _EXPERIENCE = itemgetter(2)
 
 
@@ -84,7 +84,7 @@ class _Look:
     def eligible(self, f: int) -> list:
         out = self._eligible.get(f)
         if out is None:
-            out = self._eligible[f] = [u for u in self.units[f] if u[1] > 0 or not u[3]]
+            out = self._eligible[f] = [u for u in self.units[f] if u[1] > 0]   # 2.3.3: a move point
         return out
 
     def surplus(self, f: int) -> int:
@@ -164,8 +164,8 @@ class GeneralBot:
         if len(keys) == 1:
             return 0
         kind = decision.kind
-        if kind == "v2.orders":
-            return keys.index("artillery")
+        if kind == "v2.orders":   # three foot units defend against a gun, one gun against it (2.3.4.2)
+            return keys.index("foot")
         if kind == "v2.attack-units":
             return keys.index(self._pick(keys))
         look = _Look(view(), decision.player)
@@ -215,7 +215,7 @@ class GeneralBot:
                 plan.append(f"all:{f}")
             else:
                 for u in take:
-                    plan.append(f"add:{f}:{'ica'[u[0]]}{u[1]}.{u[2]}{'x' if u[3] else ''}")
+                    plan.append(f"add:{f}:{'ica'[u[0]]}{u[1]}.{u[2]}")
             if not d and plan:
                 break
         self.plan = plan

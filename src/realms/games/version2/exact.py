@@ -5,16 +5,17 @@ on at every retreat offer (no retreat before the round limit, V2-Q26), and each 
 artillery keeps the orders given (``random`` by default) throughout.  Under that policy the
 battle's state after a fight-turn is the count of each side's foot troops and artillery,
 and the next fight-turn depends on the state and the round only (fire in rounds 1, 3, 5
-…, the attacker's tiredness, the round limit) — provided that within each side every
+…, tiredness, the round limit) — provided that within each side every
 unit has the same experience and infantry and cavalry fight with the same values, so
 that the units of an arm are interchangeable.  Then a fight-turn of :mod:`.battle` is, in
 counts:
 
 * artillery fire (V2-Q20): the guns fire one after another at a random enemy unit's kind
   (or as ordered); a shot at artillery kills its random target if it wins the duel, a
-  shot at foot troops kills the first of ``min(3, foot)`` random foot units if it beats
-  all their rolls; several shots may fall on the same unit, so the distinct kills are
-  counted as the shots go;
+  shot at foot troops is one attack roll against ``min(3, foot)`` random foot units, each
+  killed if its defence falls short (given the roll, independently); several shots may
+  fall on the same unit, so the distinct kills are counted as the shots go (the
+  targets already hit are a hypergeometric share of a shot's);
 * the foot battle (V2-Q22, Q23): ``n`` units of the smaller side each head a group, the
   larger side's units dealt round to at most 3 a group (sizes ``m // n`` or one more);
   a head dies if any of its group's attacks succeeds, and each head kills its group's
@@ -33,7 +34,7 @@ The chain is walked forward round by round, each distinct transition computed on
 tests check it against the game's own battle steps (:func:`.odds.monte_carlo`) on many
 armies.
 
->>> r = exact_odds([(0, 1, 0, 0)] * 3, [(0, 1, 0, 0)], "meadows")
+>>> r = exact_odds([(0, 1, 0)] * 3, [(0, 1, 0)], "meadows")
 >>> round(r["conquest"], 4) > 0.9
 True
 """
@@ -70,13 +71,15 @@ def duel_chance(die: int, att: int, att_factor: int, dfn: int, def_factor: int) 
 
 
 @lru_cache(maxsize=None)
-def shot_at_foot_chance(die: int, att: int, att_factor: int, dfn: int, def_factor: int, k: int) -> float:
-    """V2-Q20: a gun's shot beats all ``k`` defending foot units' rolls."""
-    total = 0.0
+def shot_at_foot(die: int, att: int, att_factor: int, dfn: int, def_factor: int, k: int) -> tuple[float, ...]:
+    """V2-Q20: the chances that a gun's one attack roll destroys 0 … ``k`` of ``k``
+    defending foot units, each rolling its own defence against it."""
+    out = [0.0] * (k + 1)
     for a in range(1, die + 1):
         below = sum(1 for d in range(1, die + 1) if d * dfn * def_factor < a * att * att_factor) / die
-        total += below ** k
-    return total / die
+        for j, p in enumerate(binomial(k, below)):
+            out[j] += p / die
+    return tuple(out)
 
 
 def binomial(n: int, p: float) -> list[float]:
@@ -126,8 +129,8 @@ class Chain:
         self.foot_att, self.foot_def = foot_att.pop(), foot_def.pop()
 
     def round_key(self, rnd: int) -> tuple:
-        """What of the round number a fight-turn depends on: fire, and the attacker's
-        tiredness (constant once at its most, 2.3.4.4)."""
+        """What of the round number a fight-turn depends on: fire, and tiredness
+        (constant once at its most, 2.3.4.4)."""
         m = self.rules.mod
         tired = 0
         if rnd >= m["tiredness_from"]:
@@ -229,19 +232,26 @@ class Chain:
         else:
             p_art = 1.0 if order == "artillery" else 0.0
         kill_art = duel_chance(r.die, r.attack[ARTILLERY], fac_s, r.defend[ARTILLERY], fac_e)
-        kill_foot = shot_at_foot_chance(r.die, r.attack[ARTILLERY], fac_s, self.foot_def, fac_e,
-                                        min(r.foot_targets, foot)) if foot else 0.0
+        k = min(r.foot_targets, foot)
         dist = {(0, 0): 1.0}
         for _ in range(shots):
             nxt: dict = {}
+
+            def add(key: tuple[int, int], q: float) -> None:
+                if q:
+                    nxt[key] = nxt.get(key, 0.0) + q
+
             for (ka, kf), p in dist.items():
                 a = p_art * (guns - ka) / guns * kill_art if guns else 0.0
-                f = (1 - p_art) * (foot - kf) / foot * kill_foot if foot else 0.0
-                for k, q in (((ka + 1, kf), a), ((ka, kf + 1), f), ((ka, kf), 1 - a - f)):
-                    if q:
-                        nxt[k] = nxt.get(k, 0.0) + p * q
+                add((ka + 1, kf), p * a)
+                add((ka, kf), p * (p_art - a))
+                if foot:
+                    for x, h in overlap(foot, kf, k):   # x of the targets already hit
+                        for j, q in enumerate(shot_at_foot(r.die, r.attack[ARTILLERY], fac_s, self.foot_def,
+                                                           fac_e, k - x)):
+                            add((ka, kf + j), p * (1 - p_art) * h * q)
             dist = nxt
-        out = np.zeros((min(shots, guns) + 1, min(shots, foot) + 1))
+        out = np.zeros((min(shots, guns) + 1, min(shots * k, foot) + 1))
         for (ka, kf), p in dist.items():
             out[ka, kf] += p
         return out

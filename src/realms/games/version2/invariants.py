@@ -40,7 +40,7 @@ def units_where_they_may_be(s: "V2State", memory: dict) -> str | None:
         if s.owner[f] == NOBODY and s.game_type != "resistance":
             return f"units on neutral field {f} in a {s.game_type} game"
         for u in us:
-            if not (0 <= u[0] <= 2 and u[1] <= full[u[0]] and u[3] in (0, 1) and u[2] >= 0):
+            if not (len(u) == 3 and 0 <= u[0] <= 2 and u[1] <= full[u[0]] and u[2] >= 0):
                 return f"field {f} holds a malformed unit {u}"
         if us != sorted(us):
             return f"units on field {f} are not in order"

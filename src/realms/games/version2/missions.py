@@ -5,7 +5,8 @@ adapted to the number of players (V2-Q31):
 
 - ``free``: free the world from a player (never oneself): he must lose his last field
   to you; if someone else takes it, the mission becomes ``land`` (V2-Q32).
-- ``land``: hold ``ceil(min(2/N, 2/3) × land fields)`` land fields (fords excluded).
+- ``land``: hold ``ceil(2/N × land fields)`` land fields (fords excluded): with two
+  players, every land field.
 - ``capitols``: conquer two capitols over the game (not dealt with 2 players, who have
   one enemy capitol only).
 - ``warehouses``: warehouses on ``ceil(land fields / N)`` land fields of one's own.
@@ -14,9 +15,11 @@ adapted to the number of players (V2-Q31):
 - ``fields``: as many fields as the two players with the largest lands together (with
   two players, twice the other's).
 
-Missions are checked from the beginning of the fourth game turn: the active player's
-after each of his actions (he wins at once), everyone else's at the end of the active
-player's turn — the first of them in turn order wins (2.4, V2-Q33).  The game also
+Missions are checked from the beginning of the fourth game turn, at the start of every
+player's turn and after each of his actions: the active player's own wins at once; any
+other player's found fulfilled is noted, and if the active player has not fulfilled his
+own by the end of his turn, the first noted player in turn order after him wins — even if
+the active player has undone that mission since (2.4, V2-Q33).  The game also
 ends when one player is left (V2-Q34) and at the turn limit (V2-Q35).
 """
 
@@ -57,7 +60,8 @@ def deal_missions(s: "V2State") -> None:
 
 
 def land_target(s: "V2State") -> int:
-    return math.ceil(min(2 / s.n, s.rules.land_share_max) * len(s.board.land))
+    """2.4.1: "Conquer 2/Number of players land hex-fields!" (V2-Q31)."""
+    return math.ceil(2 * len(s.board.land) / s.n)
 
 
 def _two_largest(values: list[int]) -> int:
@@ -152,14 +156,32 @@ def check_active(s: "V2State", p: int) -> bool:
     return False
 
 
+def note_others(s: "V2State", p: int) -> None:
+    """At the start of ``p``'s turn and after each of his actions: the other players whose
+    mission is fulfilled now are noted (2.4: "If this takes place, the active player has
+    the opportunity to fulfil his own mission in his turn")."""
+    if not checking(s):
+        return
+    helped = s.helped
+    for q in range(s.n):
+        if q != p and q not in helped and s.alive[q] and fulfilled(s, q):
+            helped.append(q)
+
+
 def check_others(s: "V2State", p: int) -> bool:
-    """At the end of ``p``'s turn: another player whose mission ``p`` has fulfilled wins;
-    several → the first of them in turn order after ``p`` (2.4)."""
+    """At the end of ``p``'s turn, his own mission unfulfilled: a player noted fulfilled
+    during it wins ("If he fails the other player whose mission has been 'fulfilled',
+    wins"); several → "the player that would be next in turn" (2.4)."""
     if not checking(s):
         return False
+    note_others(s, p)
+    if not s.helped:
+        return False
+    order = s.order
+    pos = order.index(p)
     for i in range(1, s.n):
-        q = (p + i) % s.n
-        if s.alive[q] and fulfilled(s, q):
+        q = order[(pos + i) % s.n]
+        if q in s.helped and s.alive[q]:
             win_by_mission(s, q, helped_by=p)
             return True
     return False
@@ -199,7 +221,9 @@ def redeal(s: "V2State", player: int | None, dice) -> None:
     """Re-deal the missions ``player`` has not seen (everyone's for a spectator): the other
     seats get kinds other than his own, no kind twice (V2-Q30), adapted as dealt (V2-Q31);
     a ``free`` mission against a player already gone becomes ``land`` (V2-Q32).  For the
-    search's determinized copies; a finished game shows every mission, so nothing moves."""
+    search's determinized copies; a finished game shows every mission, so nothing moves.
+    The players noted fulfilled this turn (2.4) are noted anew from the new missions: who
+    was noted tells of a hidden mission."""
     if s.over:
         return
     others = [p for p in range(s.n) if p != player]
@@ -220,3 +244,6 @@ def redeal(s: "V2State", player: int | None, dice) -> None:
         else:
             m = (kind,)
         s.missions[p] = m
+    s.helped = [q for q in s.helped if q == player]
+    if s.active in range(s.n):
+        note_others(s, s.active)

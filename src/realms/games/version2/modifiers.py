@@ -7,9 +7,9 @@ one modifier from dominating and lets them offset each other ("although this sta
 contrast to some preceding modifications", desperation against minority).
 
 Per side and round: majority or minority (by units in the battle), desperation when far
-outnumbered, morale once half the army is lost, the attacker's tiredness from the third
-fight-turn (the defender stands on his ground; the same tiredness on both sides would
-cancel out), and for the defender the terrain and a building or his own capitol.
+outnumbered, morale once half the army is lost, tiredness from the third fight-turn on
+both sides (any unit "fighting the twentieth turn"), and for the defender the terrain
+and a building or his own capitol.
 
 With a D4, rolls that differ stand at least a third apart (4 : 3), so a net modifier
 under a third only decides equal rolls — which otherwise go to the defender (2.3.4.3) —
@@ -46,7 +46,7 @@ def side_modifiers(rules: "Rules", sizes: list[int], start: list[int], rnd: int,
                     v += m["desperation"]
         if 2 * mine <= start[s]:
             v += m["morale_loss"]
-        if s == 0 and rnd >= m["tiredness_from"]:
+        if rnd >= m["tiredness_from"]:
             v += max(m["tiredness_max"], m["tiredness_per_round"] * (rnd - m["tiredness_from"] + 1))
         if s == 1:
             v += defence

@@ -33,9 +33,9 @@ def apply_one(s: "V2State", p: int, key: str) -> None:
 
 def move_unit(s: "V2State", p: int, f: int, t: int, u: tuple) -> None:
     s.take_unit(f, u)
-    s.add_units(t, [(u[0], u[1] - 1, u[2], u[3])])
+    s.add_units(t, [(u[0], u[1] - 1, u[2])])
     s.log("move", f"{s.names[p]} moves {ARMS[u[0]]} from {s.field_name(f)} to {s.field_name(t)}.",
-          player=p, field=f, to=t, arm=ARMS[u[0]])
+          player=p, field=f, to=t, arm=ARMS[u[0]], marks={"from": [str(f)], "to": str(t)})
 
 
 def apply(s: "V2State", p: int, rest: str) -> None:
@@ -44,9 +44,9 @@ def apply(s: "V2State", p: int, rest: str) -> None:
     if c == "all":
         moving = [u for u in s.units[f] if u[1] > 0]
         s.set_units(f, [u for u in s.units[f] if u[1] <= 0])
-        s.add_units(t, [(u[0], u[1] - 1, u[2], u[3]) for u in moving])
+        s.add_units(t, [(u[0], u[1] - 1, u[2]) for u in moving])
         s.log("move", f"{s.names[p]} moves {describe_units(moving)} from {s.field_name(f)} to {s.field_name(t)}.",
-              player=p, field=f, to=t, units=len(moving))
+              player=p, field=f, to=t, units=len(moving), marks={"from": [str(f)], "to": str(t)})
         return
     move_unit(s, p, f, t, parse_class(c))
 

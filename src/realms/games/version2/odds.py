@@ -38,7 +38,7 @@ def parse_army(text: str, where: str = "army") -> list[tuple]:
             raise ArmyError(f"{where}: {part!r} is not a count and an arm (i, c, a), e.g. 4i")
         if exp and not exp.isdigit():
             raise ArmyError(f"{where}: {part!r}: experience after '+' must be a whole number")
-        units += [(ARM_LETTER.index(body[-1]), 1, int(exp or 0), 0)] * int(body[:-1] or 1)
+        units += [(ARM_LETTER.index(body[-1]), 1, int(exp or 0))] * int(body[:-1] or 1)
     if not units:
         raise ArmyError(f"{where}: no units")
     return sorted(units)
@@ -102,6 +102,15 @@ def battle_odds(attacker: str | list, defender: str | list, terrain: str = "mead
                        seed=seed, rules=rules)
 
 
+def wilson(p: float, n: int) -> tuple[float, float]:
+    """Wilson's 95% interval of a chance ``p`` seen in ``n`` trials (its ends exact at 0
+    and 1, where rounding would leave them a hair inside)."""
+    z = 1.96
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (0.0 if p <= 0 else max(0.0, centre - half)), (1.0 if p >= 1 else min(1.0, centre + half))
+
+
 def monte_carlo(att: list, dfd: list, terrain: str, *, capitol: bool = False, warehouse: bool = False,
                 orders: str = "random", trials: int = 2000, seed: int = 0, rules: Rules | None = None) -> dict:
     """``trials`` battles of the unit lists ``att`` and ``dfd`` fought by the game's battle
@@ -138,13 +147,10 @@ def monte_carlo(att: list, dfd: list, terrain: str, *, capitol: bool = False, wa
             for u in s.units[f]:
                 survivors[side][u[0]] += 1
     p = wins / trials
-    z = 1.96
-    centre = (p + z * z / (2 * trials)) / (1 + z * z / trials)
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / (1 + z * z / trials)
     return {
         "method": f"Monte Carlo, {trials} battles through the game's battle steps",
         "exact": False,
-        "conquest": p, "conquest_95": [max(0.0, centre - half), min(1.0, centre + half)],
+        "conquest": p, "conquest_95": list(wilson(p, trials)),
         "attacker_breaks_off": breaks / trials, "both_destroyed": void / trials,
         "defender_holds": 1 - p,
         "attacker_survivors": {ARMS[k]: survivors[0][k] / trials for k in range(3)},
@@ -169,8 +175,8 @@ REFERENCE = (
     ("6 veterans (3) v 6 infantry", "6i+3", "6i", "meadows", {}, ("experience", "superior")),
     ("6 v 6 infantry, once each", "6i+1", "6i", "meadows", {}, ("experience",)),
     ("4i 2a v 4i 2a", "4i,2a", "4i,2a", "meadows", {}, ()),
-    ("12 v 12 infantry (tiredness)", "12i", "12i", "meadows", {}, ("tiredness_per_round",)),
-    ("3 v 3 artillery (tiredness)", "3a", "3a", "meadows", {}, ("tiredness_per_round",)),
+    ("4i 3a v 8i (artillery fire at foot troops)", "4i,3a", "8i", "meadows", {"orders": "foot"}, ()),
+    ("12 v 12 infantry, mountains (tiredness)", "12i", "12i", "mountains", {}, ("tiredness_per_round",)),
 )
 
 

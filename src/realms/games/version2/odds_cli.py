@@ -9,8 +9,6 @@ monte-carlo``, Monte Carlo through the game's own battle steps on a scratch boar
 
 from __future__ import annotations
 
-import math
-
 from realms.core.game import Argument, Calculator, CalculatorError
 
 HELP = """Odds of a version² battle (2.3.4), fought by the game's battle code.
@@ -45,17 +43,9 @@ def calculator() -> Calculator:
     return Calculator(HELP, ARGUMENTS, compute)
 
 
-def _interval(p: float, n: int) -> tuple[float, float]:
-    """Wilson's 95% interval of a chance ``p`` seen in ``n`` battles."""
-    z = 1.96
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def compute(v: dict) -> tuple[dict, str]:
     """The battle the values describe: its JSON object and its text."""
-    from .odds import ArmyError, battle_odds
+    from .odds import ArmyError, battle_odds, wilson
     from .battle import ORDERS
 
     for name in ("attacker", "defender"):
@@ -85,7 +75,7 @@ def compute(v: dict) -> tuple[dict, str]:
         out["unresolved"] = r["unresolved"]
     else:
         out.update({"trials": n, "seed": v.get("seed") or 0,
-                    "interval_95": {k: list(_interval(p, n)) for k, p in chances.items()}})
+                    "interval_95": {k: list(wilson(p, n)) for k, p in chances.items()}})
     names = {"conquest": "attacker conquers the field", "attacker_breaks_off": "attacker retreats (breaks off)",
              "attacker_destroyed": "attacker destroyed", "both_destroyed": "of which both armies destroyed"}
     lines = [f"{v['attacker']} attack {v['defender']} on {v.get('terrain') or 'meadows'}"

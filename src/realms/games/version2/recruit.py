@@ -1,7 +1,7 @@
 """Recruitment (2.3.2): at any time in one's turn, on one's own land fields (V2-Q10: also
 a field conquered this turn, no limit per field), infantry anywhere on land, cavalry on
 meadows, artillery in mountains, paid from the treasure, which never goes negative.  A
-recruit has 0 move points and may not attack this turn (V2-Q15).  One unit per decision,
+recruit has 0 move points: it can neither move nor attack this turn (V2-Q15).  One unit per decision,
 or as many of one arm as the treasure pays for (``recruit:12:i:max``)."""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def apply(s: "V2State", p: int, rest: str) -> None:
     cost = s.rules.cost[a]
     n = s.treasure[p] // cost if many else 1
     s.treasure[p] -= n * cost
-    s.add_units(f, [(a, 0, 0, 1)] * n)
+    s.add_units(f, [(a, 0, 0)] * n)
     what = ARMS[a] if n == 1 else f"{n} {ARMS[a]}"
     s.log("recruit", f"{s.names[p]} recruits {what} on {s.field_name(f)}.", player=p, field=f, arm=ARMS[a], count=n)
 

@@ -50,7 +50,6 @@ class Rules:
     mod: dict
     terrain_mod: tuple[int, ...]
     experience: tuple[int, ...]
-    land_share_max: float
     capitols: int
     first_turn: int
 
@@ -121,8 +120,7 @@ def parse_rules(text: str, source: str = "rules.toml") -> Rules:
         foot_targets=need("battle.foot_targets"), round_limit=need("battle.round_limit"),
         infantry_loss_divisor=need("battle.infantry_loss_divisor"),
         mod=mod, terrain_mod=tuple(terrain_mod), experience=tuple(exp),
-        land_share_max=float(need("missions.land_share_max", float)), capitols=need("missions.capitols"),
-        first_turn=need("missions.first_turn"),
+        capitols=need("missions.capitols"), first_turn=need("missions.first_turn"),
     )
 
 

@@ -4,10 +4,10 @@ Everything is a flat list indexed by field or player, so a clone is a handful of
 copies.  ``owner[f]`` is the player holding field ``f`` (``NOBODY`` for neutral fields and
 the sea); ``capitol[f]`` is the player whose capitol stands there; ``warehouse[f]`` is 1
 where a warehouse stands.  Units are individuals (V2-Q29) kept as compact records, the
-tuple ``(arm, move_points, experience, spent)`` — ``spent`` is 1 once the unit has used
-its one attack without move points this turn, or was recruited this turn (V2-Q15) —
-in a sorted list per field, so that equal units are interchangeable and decisions name a
-unit by its class (``i1.0``: an infantry with 1 move point and no experience).
+tuple ``(arm, move_points, experience)``, in a sorted list per field, so that equal units
+are interchangeable and decisions name a unit by its class (``i1.0``: an infantry with 1
+move point and no experience).  ``order`` is the turn order, the seats mixed up at the
+start (2.2).
 
 Missions (2.4.1) are secret: a seat's :meth:`view` shows its own mission only, until the
 game is over.
@@ -31,18 +31,16 @@ _CLASSES: dict = {}
 
 
 def unit_class(u: tuple) -> str:
-    """The key of a unit's class: arm letter, move points, ``.`` experience, ``x`` if spent."""
+    """The key of a unit's class: arm letter, move points, ``.`` experience."""
     c = _CLASSES.get(u)
     if c is None:
-        c = _CLASSES[u] = f"{ARM_LETTER[u[0]]}{u[1]}.{u[2]}{'x' if u[3] else ''}"
+        c = _CLASSES[u] = f"{ARM_LETTER[u[0]]}{u[1]}.{u[2]}"
     return c
 
 
 def parse_class(key: str) -> tuple:
-    spent = 1 if key.endswith("x") else 0
-    body = key[1:-1] if spent else key[1:]
-    mp, exp = body.split(".")
-    return (ARM_LETTER.index(key[0]), int(mp), int(exp), spent)
+    mp, exp = key[1:].split(".")
+    return (ARM_LETTER.index(key[0]), int(mp), int(exp))
 
 
 def describe_units(units) -> str:
@@ -74,10 +72,11 @@ class V2State(GameState):
         Field("rules", snap=False), Field("board", snap=False), Field("names", snap=False),
         Field("n", snap=False), Field("game_type", snap=False), Field("turn_limit", snap=False),
         # the position
-        Field("turn"), Field("first"), Field("active"),
+        Field("turn"), Field("order", list), Field("first"), Field("active"),
         Field("owner", list), Field("capitol", list), Field("warehouse", list),
         Field("units", copy_lists), Field("treasure", list), Field("alive", list),
-        Field("missions", list), Field("capitols_taken", list), Field("eliminated_by", list),
+        Field("missions", list), Field("helped", list), Field("capitols_taken", list),
+        Field("eliminated_by", list),
         Field("pick", copy_pick), Field("battle", copy_battle),
         Field("over"), Field("winners", list), Field("end_reason"),
         # a cache of move options per field (actions.py), dropped where things change
@@ -96,6 +95,8 @@ class V2State(GameState):
         self.game_type: str = options["type"]
         self.turn_limit: int = options["turn_limit"]
         self.turn = 0
+        #: the turn order (2.2: "the players now get mixed up"), ``first`` its head
+        self.order = list(range(n))
         self.first = 0
         self.active = NOBODY
         self.owner = [NOBODY] * size
@@ -105,6 +106,9 @@ class V2State(GameState):
         self.treasure = [0] * n
         self.alive = [True] * n
         self.missions: list[tuple] = [("none",)] * n
+        #: the players whose mission was found fulfilled during the active player's turn
+        #: (2.4: they win at its end unless he fulfils his own), in the order found
+        self.helped: list[int] = []
         self.capitols_taken = [0] * n
         self.eliminated_by = [NOBODY] * n
         #: the attack being prepared: [target, [(field, unit), ...]] or None
@@ -143,6 +147,7 @@ class V2State(GameState):
             "turn": self.turn,
             "turn_limit": self.turn_limit,
             "first": self.first,
+            "order": list(self.order),
             "active": self.active if self.active != NOBODY else None,
             "you": me,
             "players": [

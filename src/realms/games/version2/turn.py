@@ -1,7 +1,7 @@
 """The sequence of a game turn (2.3, 2.3.1).
 
-A game turn runs from the first player round the table (V2-Q7: the order is fixed after
-the first player is drawn).  A player's turn: he gains his production once (2.3.1;
+A game turn runs from the first player round the table in the turn order the set-up mixed
+(2.2; V2-Q7: fixed for the game).  A player's turn: he gains his production once (2.3.1;
 V2-Q9: in the first turn too), his units' move points are restored (2.3.2, 2.3.3), and
 then he recruits, moves, attacks, builds or pulls down warehouses in any order until he
 ends the turn — each of these a choice of the one decision ``v2.action`` (called
@@ -28,14 +28,14 @@ NOBODY = -1
 @STEPS.step("turn")
 def turn(s: "V2State", p: int) -> None:
     """2.3.1: production added to the treasure; move points restored (negative ones
-    recover by the unit type's full allowance, 2.3.4.2) and this turn's free attack
-    renewed (V2-Q15)."""
+    recover by the unit type's full allowance, 2.3.4.2)."""
     s.active = p
+    s.helped = []
     full = s.rules.move
     units = s.units
     for f in s.own_fields(p):
         if units[f]:
-            s.set_units(f, [(u[0], min(full[u[0]], u[1] + full[u[0]]), u[2], 0) for u in units[f]])
+            s.set_units(f, [(u[0], min(full[u[0]], u[1] + full[u[0]]), u[2]) for u in units[f]])
     gain = s.production(p)
     s.treasure[p] += gain
     s.log("turn", f"Turn {s.turn}: {s.names[p]} gains {gain} (treasure {s.treasure[p]}).",
@@ -56,9 +56,12 @@ def label(s: "V2State", key: str) -> str:
 @STEPS.step("act")
 def act(s: "V2State", p: int, moving: int = 0) -> Decision | None:
     """The player's next action; asked as ``v2.move`` right after a move (the same
-    options: a page offers its move gesture then, ``page.controls``), else ``v2.action``."""
+    options: a page offers its move gesture then, ``page.controls``), else ``v2.action``.
+    Before it, the missions are checked (2.4): the player's own wins at once; others'
+    found fulfilled are noted, to win at the end of his turn."""
     if s.over or missions.check_active(s, p):
         return None
+    missions.note_others(s, p)
     return Decision(p, "v2.move" if moving else "v2.action", action_keys(s, p),
                     f"{s.names[p]}: recruit, move, attack, build or pull down a warehouse — or end your turn.",
                     SECTION, lambda k: label(s, k))
@@ -91,17 +94,20 @@ def act_answer(s: "V2State", player: int, key: str, p: int, moving: int = 0) -> 
 
 @STEPS.step("end_turn")
 def end_turn(s: "V2State", p: int) -> None:
-    """The turn passes to the next player still in the game; when it comes round past the
-    first player a new game turn begins (2.3), up to the turn limit (V2-Q35)."""
+    """The turn passes to the next player in the turn order still in the game; when it
+    comes round past the first player a new game turn begins (2.3), up to the turn limit
+    (V2-Q35)."""
     if missions.check_others(s, p):
         return
-    pos = (p - s.first) % s.n
-    q = p
+    order = s.order
+    pos = order.index(p)
+    i = pos
     for _ in range(s.n):
-        q = (q + 1) % s.n
-        if s.alive[q]:
+        i = (i + 1) % s.n
+        if s.alive[order[i]]:
             break
-    if (q - s.first) % s.n <= pos:
+    q = order[i]
+    if i <= pos:
         if s.turn >= s.turn_limit:
             missions.end_by_limit(s)
             return

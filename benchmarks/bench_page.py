@@ -1,0 +1,124 @@
+"""The game page on the wire: bytes and time to interactive.
+
+Starts ``realms serve`` from the sources given (``--src``, default this checkout's) on a
+loopback port, opens a Hy Breasil game page (a person and two auto bots, two turns) in
+headless chromium (/usr/bin/chromium) and measures
+
+- the page: the bytes received (compressed as sent: the Network domain's encoded length,
+  HTTP and WebSocket frames) and the time from navigation to interactive (the decision's
+  buttons shown and the board of the state drawn);
+- the whole two-turn game played through the page (the answer kept in view, "End
+  movement", else the first option; others' moves shown at once): the bytes received in all, and
+  the number of board pictures fetched;
+- the worst contrast of a board label with its halo (``data-label-contrast``).
+
+    .venv/bin/python benchmarks/bench_page.py [--src /path/to/src] [--seed 7]
+
+Times depend on the machine's load: the script prints ``uptime`` with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--src", default=str(HERE.parent / "src"), help="the sources to serve (PYTHONPATH)")
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--turns", type=int, default=2)
+    args = ap.parse_args()
+    os.environ["PYTHONPATH"] = args.src
+    from server.test_durability import start_server
+    from playwright.sync_api import sync_playwright
+
+    db = f"/tmp/bench-page-{os.getpid()}.db"
+    proc, url = start_server(db)
+    try:
+        r = httpx.post(f"{url}/api/games", json={"game": "hy-breasil", "options": {"turns": args.turns},
+                                                 "seed": args.seed, "seats": ["human", "auto", "auto"]})
+        gid, token = r.json()["id"], r.json()["seats"][0]["token"]
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
+                                        args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.add_init_script("localStorage.setItem('realms-pace', '0')")
+            page.on("dialog", lambda d: d.accept())
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Network.enable")
+            got = {"http": 0, "ws": 0, "boards": 0}
+            cdp.on("Network.loadingFinished", lambda e: got.__setitem__("http", got["http"] + e["encodedDataLength"]))
+            cdp.on("Network.webSocketFrameReceived",
+                   lambda e: got.__setitem__("ws", got["ws"] + len(e["response"]["payloadData"].encode())))
+            page.on("request", lambda rq: got.__setitem__("boards", got["boards"] + ("board.svg" in rq.url)))
+            start = time.perf_counter()
+            page.goto(f"{url}/games/{gid}#token={token}")
+            page.wait_for_selector("#options button, #keep button", timeout=60000)
+            page.wait_for_function("document.body.dataset.board === document.body.dataset.version", timeout=60000)
+            tti = time.perf_counter() - start
+            page.wait_for_timeout(500)
+            first = dict(got)
+            contrast = page.evaluate("document.body.dataset.labelContrast")
+            print(f"game page: {first['http'] + first['ws']:,} bytes ({first['http']:,} HTTP, {first['ws']:,} "
+                  f"WebSocket), interactive in {tti:.2f} s", flush=True)
+            answers = 0
+            over = ("!!document.querySelector('#results:not([hidden])') || "
+                    "document.getElementById('status').textContent.startsWith('The game is over')")
+            while not page.evaluate(over):
+                v = page.evaluate("document.body.dataset.version")
+                buttons = page.locator("#options button.option:not(.hidden):visible")
+                keep = page.locator("#keep button:visible")
+                sources = page.locator("#options button.source:visible")
+                if keep.count() == 0 and sources.count():  # a move: a source, then a destination
+                    sources.first.click()
+                    page.locator("#board .target").first.dispatch_event("click")
+                    page.wait_for_function(f"document.body.dataset.version !== '{v}' && "
+                                           "document.body.dataset.gesture === undefined", timeout=120000)
+                    answers += 1
+                    continue
+                back = page.locator("#move-back:visible")
+                if buttons.count() + keep.count() == 0 and back.count():  # a source chosen: choose again
+                    back.click()
+                    continue
+                if buttons.count() + keep.count() == 0:
+                    page.wait_for_function(f"document.body.dataset.version !== '{v}' || {over}", timeout=120000)
+                    continue
+                target = keep.last if keep.count() else buttons.first
+                label = target.inner_text()
+                target.click()
+                try:
+                    page.wait_for_function(f"document.body.dataset.version !== '{v}' && "
+                                           "document.body.dataset.gesture === undefined", timeout=120000)
+                except Exception:
+                    page.screenshot(path="/tmp/bench-page-stuck.png", full_page=True)
+                    raise RuntimeError(f"the page did not move on after {label!r} (version {v}): "
+                                       f"{page.inner_text('#prompt')!r} {page.inner_text('#error')!r} "
+                                       f"{page.inner_text('#status')!r}") from None
+                answers += 1
+            page.wait_for_timeout(500)
+            browser.close()
+        load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()
+        print(f"sources: {args.src}")
+        print(f"whole {args.turns}-turn game through the page ({answers} clicks): {got['http'] + got['ws']:,} bytes "
+              f"({got['http']:,} HTTP, {got['ws']:,} WebSocket), {got['boards']} board pictures")
+        print(f"worst label contrast: {contrast or 'not measured (no halo in these sources)'}")
+        print(f"load: {load}")
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        for suffix in ("", "-wal", "-shm"):
+            Path(db + suffix).unlink(missing_ok=True)
+
+
+if __name__ == "__main__":
+    main()
