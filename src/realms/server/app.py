@@ -42,7 +42,7 @@ package, so the page works without internet):
   their 200 carries them, and a second copy of 19 KB cost the server and the page
 
 - a game's table (``host``): ``GET /api/games/{id}/table``, ``WS …/table/ws``, ``POST
-  …/talk``, ``PUT …/notices``, ``POST …/seat/back``, ``POST …/host``, ``POST …/rematch``
+  …/talk``, ``PUT …/notices``, ``POST …/seat/back``, ``POST …/host``
 
 Who asks is checked before what is asked: a request without a seat's token that only a
 seat may make is 403 whatever its version.  Every request body is at most 64 KiB (413),
@@ -1321,7 +1321,14 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
             else:
                 box.drop()
 
-    story.install(app, server, _token_from_header, lambda body: server.create(NewGame(**body)))
+    async def remade(body: dict) -> tuple[Live, dict[int, str]]:
+        """A game made by a rematch, with a table of the settings given (``host``), and its
+        people's seats' tokens."""
+        live, tokens = await server.create(NewGame(**body))
+        await tables.created(live, parse_settings(body.get("table")))
+        return live, tokens
+
+    story.install(app, server, _token_from_header, remade)
     # every response over 1 KB compressed for a client that accepts it (a state, the board)
     app.add_middleware(GZipMiddleware, minimum_size=1000)
 

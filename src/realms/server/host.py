@@ -7,7 +7,7 @@ A game's creator may send ``table`` with the game: ``{"clock": {kind, minutes, i
 misses}, "talk": "full"|"public"|"none"}`` (``core.clock``, ``talk``); the 201 then
 carries ``host``, the token of the host's link (kept as its SHA-256 only), which may pause,
 resume and extend the clocks, give a seat a new link (the old one stops working), end the
-game and make its rematch.
+game.
 
 Clocks: a watcher looks at the games in memory every ``EVERY`` seconds.  A seat's turn
 begins when the watcher first sees it awaited and ends when it sees it no longer
@@ -26,16 +26,14 @@ store's writer whenever it changes, so a restart keeps each turn's instant (cloc
 API (token: a seat's, or the host's where said):
 
 - ``GET /api/games/{id}/table`` → the table as the token sees it (clocks, talk, stand-ins,
-  its own notice addresses, its seat's rematch link); ``WS /api/games/{id}/table/ws``: it
+  its own notice addresses); ``WS /api/games/{id}/table/ws``: it
   and each change, and each new message the token may read (``{"type": "talk", …}``).
 - ``POST /api/games/{id}/talk`` ``{text, to}`` (a seat) → 201 the message.
 - ``PUT /api/games/{id}/notices`` ``{webhook, email}`` (a seat) → the table.
 - ``POST /api/games/{id}/seat/back`` (a seat a bot holds) → the table.
 - ``POST /api/games/{id}/host`` ``{action: pause|resume|extend|reissue|end, minutes, seat}``
   (the host) → the table (``reissue``: and ``token``, the seat's new one).
-- ``POST /api/games/{id}/rematch`` (the host; or a seat once the game is over) → 201 as a
-  creation (a seat gets its own link and the new host link); each seat of the old game
-  finds its new link in its table (``rematch``), or by the same call (200).
+- A rematch (``story``: ``POST /api/games/{id}/rematch``) keeps the table's settings.
 """
 
 from __future__ import annotations
@@ -49,12 +47,12 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from fastapi import APIRouter, Header, HTTPException, Request, Response, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Header, HTTPException, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 
 from realms.core.clock import MAX_EXTEND_MINUTES, ClockError, ClockSpec, TableClock
 
-from . import botworker, limits, notices, tabledb, talk
+from . import botworker, notices, tabledb, talk
 from .notices import Outbox
 from .store import hash_token
 
@@ -114,8 +112,6 @@ class Table:
     #: who played for a seat: [{"seat", "by", "from", "to"}], "to" None while it plays
     stand_ins: list = field(default_factory=list)
     ended: bool = False
-    #: the rematch: {"id", "tokens": {seat: token}}
-    rematch: dict | None = None
     over_said: bool = False
     messages: list = field(default_factory=list)
     sockets: dict = field(default_factory=dict)  # websocket -> seat (None: spectator or host)
@@ -124,14 +120,14 @@ class Table:
 
     def state_json(self) -> dict:
         return {"clock": self.clock.to_json(), "subs": {str(k): v for k, v in self.subs.items()},
-                "stand_ins": self.stand_ins, "ended": self.ended, "rematch": self.rematch,
+                "stand_ins": self.stand_ins, "ended": self.ended,
                 "over_said": self.over_said}
 
     @classmethod
     def from_row(cls, settings: dict, host: str, state: dict) -> "Table":
         return cls(settings, host, TableClock.from_json(state["clock"]),
                    {int(k): v for k, v in state["subs"].items()}, state["stand_ins"], state["ended"],
-                   state["rematch"], state["over_said"])
+                   state["over_said"])
 
     def held(self) -> dict[int, str]:
         """The seats a bot plays for good, with its kind."""
@@ -233,11 +229,7 @@ class Tables:
             "stand_ins": t.stand_ins,
             "messages": [m for m in t.messages if talk.visible(m, seat, over)][-talk.SHOWN:],
             "notices": t.subs.get(seat, {"webhook": None, "email": None}) if seat is not None else None,
-            "rematch": None,
         }
-        if t.rematch is not None:
-            out["rematch"] = {"id": t.rematch["id"],
-                              "token": t.rematch["tokens"].get(str(seat)) if seat is not None else None}
         return out
 
     async def push(self, live: "Live", message: dict | None = None) -> None:
@@ -503,7 +495,7 @@ def router(tables: Tables, token_of: Callable[[str | None], str | None]) -> APIR
     @api.get("/api/games/{game_id}/table")
     async def get_table(game_id: str, authorization: str | None = Header(default=None)) -> dict:
         """The game's table as the token sees it: clocks, talk, bots holding seats, its own
-        notice addresses and rematch link."""
+        notice addresses."""
         live, seat, host = await table_of(game_id, authorization)
         return tables.view(live, seat, host)
 
@@ -552,35 +544,6 @@ def router(tables: Tables, token_of: Callable[[str | None], str | None]) -> APIR
         if not host:
             raise HTTPException(403, "only the host's link may do this")
         return await tables.act(live, body)
-
-    @api.post("/api/games/{game_id}/rematch", status_code=201, responses={
-        200: {"description": "the rematch was made before: its id and the asking seat's link"},
-        403: {"description": "a spectator; or a seat while the game runs (the host may at any time)"}})
-    async def rematch(game_id: str, request: Request, response: Response,
-                      authorization: str | None = Header(default=None)) -> dict:
-        """The same table again (game, options, seats, clock, talk) with new links: made by
-        the host at any time, or by a seat once the game is over; whoever makes it gets the
-        new game's host link.  Each seat of this game finds its own new link in its table,
-        or here (200) once the rematch is made."""
-        live, seat, host = await table_of(game_id, authorization)
-        if not host and (seat is None or not (live.state.is_over() or live.table.ended)):
-            raise HTTPException(403, "a rematch is made by the host, or by a seat once the game is over")
-        t = live.table
-        async with live.lock:  # one rematch, however many ask at once
-            if t.rematch is not None:
-                response.status_code = 200
-                mine = [s for s in (seat,) if s is not None and str(s) in t.rematch["tokens"]]
-                return {"id": t.rematch["id"], "host": None,
-                        "seats": [{"seat": s, "kind": "human", "token": t.rematch["tokens"][str(s)]} for s in mine]}
-            from .app import NewGame
-            body = NewGame(game=live.row.game, options=dict(live.row.options), seats=[s["kind"] for s in live.row.seats])
-            new, tokens = await server.create(body, limits.client_address(request))
-            token = await tables.created(new, t.settings)
-            seats = [{"seat": i, "kind": new.row.seats[i]["kind"], "token": tok} for i, tok in tokens.items()]
-            t.rematch = {"id": new.row.id, "tokens": {str(s["seat"]): s["token"] for s in seats}}
-            await server.committed(tables.save(live))
-        await tables.push(live)
-        return {"id": new.row.id, "seats": seats if host else [s for s in seats if s["seat"] == seat], "host": token}
 
     @api.websocket("/api/games/{game_id}/table/ws")
     async def table_ws(websocket: WebSocket, game_id: str, token: str | None = None) -> None:

@@ -136,8 +136,9 @@ def install(app: FastAPI, server: Any, token_of: Any, create: Any) -> None:
         async with live.lock:
             again = getattr(live, "rematch", None)
             if again is None:
+                table = getattr(live, "table", None)  # its clock and talk (host.py)
                 body = {"game": live.game.id, "options": dict(live.row.options), "seed": None,
-                        "seats": [s["kind"] for s in live.row.seats]}
+                        "seats": [s["kind"] for s in live.row.seats], "table": table.settings if table else None}
                 made, tokens = await create(body)
                 again = live.rematch = {"id": made.row.id, "tokens": [tokens.get(i) for i in range(len(made.row.seats))]}
         return {"id": again["id"], "seat": seat, "token": again["tokens"][seat]}

@@ -1,6 +1,6 @@
 // The game's table on the game page (server/host.py): each seat's clock, the bots that
-// play for people, table talk, the seat's notices and the host's tools.  It keeps to its
-// own section and socket (/api/games/{id}/table/ws), beside the game's.  Everything a
+// play for people, table talk, the seat's notices and the host's tools (a rematch is the
+// results panel's).  It keeps to its own section and socket (/api/games/{id}/table/ws), beside the game's.  Everything a
 // person wrote is shown as text (textContent), never as markup.
 
 const $ = (id) => document.getElementById(id);
@@ -50,7 +50,6 @@ function build() {
     <h2>Table</h2>
     <div id="table-clock"></div>
     <div id="table-bots"></div>
-    <div id="table-rematch"></div>
     <h3 class="muted">Talk</h3>
     <ol id="talk-log"></ol>
     <form id="talk-form" hidden>
@@ -74,7 +73,6 @@ function build() {
         <button type="button" id="host-extend">Extend</button></label>
       <label>New link for <select id="host-seat"></select> <button type="button" id="host-reissue">Make</button></label>
       <button type="button" id="host-end">End the game</button>
-      <button type="button" id="host-rematch">Rematch</button>
       <ul class="links" id="host-links"></ul>
       <div class="error" id="host-error"></div>
     </details>`;
@@ -86,7 +84,6 @@ function build() {
   $("notice-sound").onchange = () => localStorage.setItem("realms-sound", $("notice-sound").checked ? "1" : "0");
   $("notice-browser").onclick = () => ("Notification" in window) && Notification.requestPermission();
   for (const action of ["pause", "resume", "extend", "reissue", "end"]) $(`host-${action}`).onclick = () => host(action);
-  $("host-rematch").onclick = rematch;
 }
 
 // --- drawing the table -----------------------------------------------------------------------
@@ -118,34 +115,6 @@ function render(view) {
     bots.appendChild(line);
   }
   if (view.ended) bots.appendChild(el("div", "The host ended the game.", "error"));
-  const rm = $("table-rematch");
-  rm.innerHTML = "";
-  if (view.rematch && view.rematch.token) {
-    const a = el("a", "Rematch: your seat in the new game");
-    a.id = "rematch-link";
-    a.href = `/games/${view.rematch.id}#token=${view.rematch.token}`;
-    rm.appendChild(a);
-  } else if (view.over && mySeat !== null && !view.rematch) {
-    const b = el("button", "Rematch (new links for everyone)");
-    b.type = "button";
-    b.id = "seat-rematch";
-    b.onclick = async () => {
-      try {
-        const made = await send("POST", `/api/games/${gameId}/rematch`);
-        rm.innerHTML = "";
-        const a = el("a", "Rematch: your seat in the new game");
-        a.id = "rematch-link";
-        a.href = `/games/${made.id}#token=${made.seats[0].token}`;
-        rm.append(a, " · ");
-        if (made.host) {
-          const h = el("a", "its host's link");
-          h.href = `/games/${made.id}#host=${made.host}`;
-          rm.appendChild(h);
-        }
-      } catch (e) { say("talk-error", e.message); }
-    };
-    rm.appendChild(b);
-  }
   renderTalk(view);
   if (view.notices) {
     $("notice-box").hidden = false;
@@ -251,15 +220,6 @@ async function host(action) {
     const view = await send("POST", `/api/games/${gameId}/host`, body);
     render(view);
     if (view.token) link(`New link for ${nameOf(body.seat)} (the old one no longer works)`, `/games/${gameId}#token=${view.token}`);
-  } catch (e) { say("host-error", e.message); }
-}
-
-async function rematch() {
-  say("host-error", "");
-  try {
-    const made = await send("POST", `/api/games/${gameId}/rematch`);
-    for (const s of made.seats) link(`Rematch: ${nameOf(s.seat)}`, `/games/${made.id}#token=${s.token}`);
-    link("Rematch: the host's link", `/games/${made.id}#host=${made.host}`);
   } catch (e) { say("host-error", e.message); }
 }
 
