@@ -194,7 +194,7 @@ def test_the_lobby_offers_each_bots_declared_levels(client):
     parameters the game does not offer is refused."""
     hb = next(g for g in client.get("/api/catalog").json()["games"] if g["id"] == "hy-breasil")
     choices = {c["kind"]: c["label"] for c in hb["seat_choices"]}
-    assert choices["auto:level=easy"] == "auto (easy)" and choices["auto:level=hard"] == "auto (hard)"
+    assert choices["auto:level=easy"] == "auto (easy)" and choices["auto:level=hard"] == "auto (steady)"
     assert choices["auto"] == "auto (normal)" and choices["human"] == "human"
     assert hb["seat_kinds"] == list(choices)
     out = new_game(client, seats=["human", "auto:level=easy", "auto:level=hard"], options={"turns": 1})

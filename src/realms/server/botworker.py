@@ -34,7 +34,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from realms.core.agents import GENERIC_BOTS, Agent, bot_seed, parse_bot
+from realms.core.agents import Agent, bot_seed, generic_bots, parse_bot
 from realms.core.engine import GameState
 from realms.core.game import get_game, games
 from realms.core.match import bot_answers
@@ -75,7 +75,7 @@ class Job:
 
 def bot_factories(game) -> dict:
     """The bots a game may be played by, by name: every game's and its own."""
-    return {**GENERIC_BOTS, **game.bots}
+    return {**generic_bots(), **game.bots}
 
 
 def make_agents(game, kinds, seed: int) -> dict[int, Agent]:
