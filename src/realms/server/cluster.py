@@ -45,6 +45,8 @@ from typing import TYPE_CHECKING, Any, Callable
 from fastapi import HTTPException
 from sqlalchemy import Column, Float, Integer, MetaData, String, Table, create_engine, select, text
 
+from .store import create_tables
+
 if TYPE_CHECKING:
     from .app import Live, Server
 
@@ -107,7 +109,7 @@ class Cluster:
         self.store = server.store
         self.id = process_id()
         self.address = address
-        metadata.create_all(self.store.engine)
+        create_tables(self.store.engine, metadata)
         #: the games whose lease this process holds, and until when (monotonic) it may act
         self.owned: set[str] = set()
         self.valid_until = 0.0
@@ -459,7 +461,7 @@ def report(database: str) -> list[dict]:
 
     engine = create_engine(database_url(database))
     try:
-        metadata.create_all(engine)
+        create_tables(engine, metadata)
         with engine.connect() as conn:
             now = conn.execute(text(f"SELECT {NOW}")).scalar()
             procs = conn.execute(select(processes_table)).all()

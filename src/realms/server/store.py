@@ -140,6 +140,21 @@ def _closed(conn: Any) -> Any:
     return None
 
 
+#: the advisory lock processes starting at once on one PostgreSQL database make their
+#: tables under, one at a time (two ``CREATE TABLE`` of one name at once: one fails)
+TABLES_LOCK = 0x7265616C  # "real"
+
+
+def create_tables(engine: Engine, tables: MetaData) -> None:
+    """The tables of ``tables`` not yet in the database (PostgreSQL: under ``TABLES_LOCK``)."""
+    if engine.dialect.name != "postgresql":
+        tables.create_all(engine)
+        return
+    with engine.begin() as conn:
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({TABLES_LOCK})")
+        tables.create_all(conn)
+
+
 def hash_token(token: str) -> str:
     """What the store keeps of a seat's token: its SHA-256 (a token is 192 random bits, so
     a plain hash is as hard to turn back as the token is to guess), so that a copy of the
@@ -194,7 +209,7 @@ class Store:
     def __init__(self, url: str | None = None) -> None:
         self.url = database_url(url)
         self.engine: Engine = self._make_engine(self.url)
-        metadata.create_all(self.engine)
+        create_tables(self.engine, metadata)
         self._widen_seed()
         self._hash_tokens()
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
