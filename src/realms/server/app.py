@@ -108,7 +108,7 @@ from realms.core.options import shown
 
 from starlette.middleware.gzip import GZipMiddleware
 
-from . import botworker, fairshare, heavy, limits, notices, sockets, story
+from . import botworker, cluster, fairshare, heavy, limits, notices, sockets, story
 from .deadlines import Deadlines
 from .host import Tables, parse_settings, router as table_router
 from .fastpath import AnswerFastPath
@@ -666,7 +666,6 @@ class Server:
         #: must still see the states after it as newer)
         self.undos: dict[str, int] = {}
         self.deadlines = Deadlines(self)
-        self.tables = Tables(self)
         #: the WebSockets open per address
         self.socket_count = sockets.PerAddress()
         #: the thread new games are set up in, one at a time: a game's setup may cost
@@ -679,6 +678,15 @@ class Server:
         self.fair = fairshare.FairShare()
         #: the finished games in memory, the least recently asked for first
         self.finished: "OrderedDict[str, None]" = OrderedDict()
+        self.tables = Tables(self)
+        #: this process's part in a cluster on one PostgreSQL database (``cluster``); None:
+        #: the only process
+        self.cluster: "cluster.Cluster | None" = None
+
+    def owns(self, game_id: str) -> bool:
+        """Whether this process does the game's once-only work (bots, deadlines, clocks,
+        notices): always alone, while it holds the game's lease in a cluster."""
+        return self.cluster is None or self.cluster.owns(game_id)
 
     async def committed(self, done: Future) -> None:
         """Wait for a write of the store's to be committed (its exception if it failed).
@@ -826,7 +834,7 @@ class Server:
         seats = [{"kind": k, "token_hash": hash_token(tokens[i]) if i in tokens else None}
                  for i, k in enumerate(body.seats)]
         game_id = secrets.token_hex(8)
-        row = GameRow(game_id, game.id, options, seed, seats, [])
+        row = GameRow(game_id, game.id, options, seed, seats, [], None if self.cluster is None else (0, 0))
         agents = make_agents(game, seats, seed)
         self.store.create(game_id, game.id, options, seed, seats, [])
         return Live(row=row, game=game, state=state, agents=agents), tokens
@@ -852,6 +860,13 @@ class Server:
 
     # -- answering ----------------------------------------------------------------------
     async def answer(self, live: Live, seat: int | None, body: Answer, socket: str | None = None) -> bytes:
+        """:meth:`_answer`; in a cluster, once more on the game caught up from the database
+        after a 409 if it had moved on in another process (``cluster.Cluster.answer``)."""
+        if self.cluster is None:
+            return await self._answer(live, seat, body, socket)
+        return await self.cluster.answer(self._answer, live, seat, body, socket)
+
+    async def _answer(self, live: Live, seat: int | None, body: Answer, socket: str | None = None) -> bytes:
         """Apply ``seat``'s answer, commit it and return the new state (JSON, UTF-8); the
         bots whose turn follows play on in the background (:meth:`continue_bots`).  The
         other pages get it over their sockets; ``socket``, the asking page's, not again."""
@@ -860,6 +875,8 @@ class Server:
                 raise HTTPException(403, "spectators cannot answer; send the seat's token")
             if live.ended:
                 raise HTTPException(403, "the game's host ended the game")
+            if self.cluster is not None:
+                self.cluster.current(live)
             if body.version != live.version and not live.still_asked(seat, body.version):
                 raise HTTPException(409, f"stale version {body.version}: the game is at version {live.version}")
             if not any(d.player == seat for d in live.state.pending()):
@@ -884,6 +901,8 @@ class Server:
                 # forget the cached game so that it is rebuilt from what was committed
                 self.live.pop(live.row.id, None)
                 new.release()
+                if isinstance(exc, cluster.Conflict):
+                    raise HTTPException(409, f"stale version {body.version}: another process answered it first") from None
                 raise HTTPException(503, f"the answer could not be stored: {type(exc).__name__}") from None
             live.settle(before, new, seat, start)
             self.continue_bots(live)
@@ -903,6 +922,8 @@ class Server:
                 raise HTTPException(403, "spectators cannot undo; send the seat's token")
             if live.ended:
                 raise HTTPException(403, "the game's host ended the game")
+            if self.cluster is not None:
+                self.cluster.current(live)
             if body.version != v:
                 raise HTTPException(409, f"stale version {body.version}: the game is at version {v}")
             if live.state.is_over():
@@ -926,7 +947,7 @@ class Server:
             assert last.n == v - 1 and last.seat == seat
             try:
                 await self.committed(self.store.submit_undo(live.row.id, last.n, seat))
-            except UndoConflict:
+            except (UndoConflict, cluster.Conflict):
                 self.live.pop(live.row.id, None)
                 raise HTTPException(409, "the stored game differs from the one shown; reload it") from None
             except Exception as exc:
@@ -949,7 +970,8 @@ class Server:
     def continue_bots(self, live: Live) -> None:
         """Start ``live``'s bots in the background if they are to move (after an answer, a
         game's creation, or a restart that found them mid-turn), unless they are already."""
-        if (live.bots is None or live.bots.done()) and not live.ended and bots_to_move(live.state, live.agents):
+        if (live.bots is None or live.bots.done()) and not live.ended and bots_to_move(live.state, live.agents) \
+                and self.owns(live.row.id):
             live.bots = asyncio.get_running_loop().create_task(self._bots_in_batches(live))
 
     async def _bots_in_batches(self, live: Live) -> None:
@@ -1046,7 +1068,8 @@ class Server:
 def create_app(database: str | None = None, creations: limits.TokenBucket | None = None,
                clock: "Callable[[], float] | None" = None, bots: "botworker.Bots | None" = None,
                work: "heavy.Lanes | None" = None, notice_settings: "notices.Settings | None" = None,
-               table_every: float | None = None, watch_tables: bool = True) -> FastAPI:
+               table_every: float | None = None, watch_tables: bool = True, several: bool = False,
+               address: str = "") -> FastAPI:
     """The app over ``database``; ``creations`` bounds the games each client may create
     (default: ``limits.CREATE_BURST`` at once, ``limits.CREATE_PER_MINUTE`` a minute);
     ``clock`` is the turn deadlines' and the tables' clocks' (default: the wall clock;
@@ -1055,8 +1078,11 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     app); ``work`` likewise, the heavy work's (default: :data:`HEAVY`);
     ``notice_settings``: SMTP and webhooks (``notices``); ``table_every``: seconds between
     the table watcher's looks (``host.EVERY``); ``watch_tables`` False: no table watcher
-    nor notice sender (tests run their passes themselves)."""
+    nor notice sender (tests run their passes themselves); ``several``: one of several
+    processes on a PostgreSQL ``database`` (``cluster``), reached at ``address``."""
     server = Server(database, bots, work)
+    if several:
+        server.cluster = server.store.cluster = cluster.Cluster(server, address)
     creations = limits.TokenBucket() if creations is None else creations
     server.creations = creations
     deadlines = server.deadlines
@@ -1071,12 +1097,16 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        if server.cluster is not None:
+            server.cluster.start()
         deadlines.start()
         if watch_tables:
             tables.start()
         yield
         await tables.stop()
         deadlines.stop()
+        if server.cluster is not None:
+            await server.cluster.stop()
         if bots is not None:
             bots.close()
         if work is not None:
@@ -1097,7 +1127,8 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
 
     @app.get("/api/health")
     async def health() -> dict:
-        return {"status": "ok"}
+        """``ok``; in a cluster also this process's id, the games it owns, whether it listens."""
+        return {"status": "ok"} if server.cluster is None else {"status": "ok", **server.cluster.health()}
 
     @app.get("/api/catalog")
     async def catalog() -> dict:
@@ -1135,6 +1166,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         settings = parse_settings(body.table)  # refused before anything is made
         live, tokens = await server.create(body, limits.client_address(request))
         host = await tables.created(live, settings)
+        server.push_soon(live)
         return {"id": live.row.id,
                 "seats": [{"seat": i, "kind": live.row.seats[i]["kind"], "token": t} for i, t in tokens.items()],
                 "host": host}
@@ -1289,8 +1321,9 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
             else:
                 box.drop()
 
-    async def remade(body: dict) -> tuple:
-        """A game made by a rematch, with a table of the settings given (``host``)."""
+    async def remade(body: dict) -> tuple[Live, dict[int, str]]:
+        """A game made by a rematch, with a table of the settings given (``host``), and its
+        people's seats' tokens."""
         live, tokens = await server.create(NewGame(**body))
         await tables.created(live, parse_settings(body.get("table")))
         return live, tokens

@@ -39,9 +39,15 @@ FULL_GC_AFTER = 1000
 @click.option("--smtp-from", default="realms@localhost", show_default=True, help="The notices' sender address.")
 @click.option("--public-url", default=None, metavar="URL",
               help="The address people open the server at, for links in the notices (e.g. https://realms.example.org).")
+@click.option("--workers", type=click.IntRange(1), default=1, show_default=True,
+              help="Processes to serve with, on one port (a PostgreSQL database only): any of them answers "
+                   "any request; one that dies is started again and its games are taken over.")
+@click.option("--check", is_flag=True,
+              help="Print the processes serving DATABASE (PostgreSQL) and the games each holds, then exit.")
+@click.option("--reuse-port", is_flag=True, hidden=True)
 def serve(host: str, port: int, database: str, log_level: str, games_at_once: int, games_per_minute: float,
           trusted_proxies: tuple[str, ...], allow_local_webhooks: bool, smtp_host: str | None, smtp_port: int,
-          smtp_from: str, public_url: str | None) -> None:
+          smtp_from: str, public_url: str | None, workers: int, check: bool, reuse_port: bool) -> None:
     """Play in the browser: the lobby at http://HOST:PORT/, the API's docs at /docs.
 
     Games and every answer are stored in DATABASE (a SQLite file by default); after a
@@ -59,12 +65,26 @@ def serve(host: str, port: int, database: str, log_level: str, games_at_once: in
     # the bots think in a process of their own (server/botworker.py), started and warmed
     # now, killed by the kernel should this process end without closing it
     from .notices import Settings
-    from .store import StoreError
+    from .store import StoreError, database_url
 
+    several = database_url(database).startswith("postgresql")
+    if (check or workers > 1) and not several:
+        raise click.ClickException("--workers and --check need a PostgreSQL database (postgresql://…)")
+    if check:
+        _check(database)
+        return
+    if workers > 1:
+        from . import workers as launcher
+
+        ctx = click.get_current_context()
+        local = "127.0.0.1" if host in ("0.0.0.0", "") else "[::1]" if host == "::" else host
+        sys.exit(launcher.run(workers, launcher.child_args(ctx.command, ctx.params), f"http://{local}:{port}",
+                              lambda s: click.echo(s, err=True)))
     bots, work = Bots(tied=True), Lanes(tied=True)
     try:
         app = create_app(database, creations=TokenBucket(games_at_once, games_per_minute), bots=bots, work=work,
-                         notice_settings=Settings(smtp_host, smtp_port, smtp_from, allow_local_webhooks, public_url))
+                         notice_settings=Settings(smtp_host, smtp_port, smtp_from, allow_local_webhooks, public_url),
+                         several=several, address=f"{host}:{port}")
     except StoreError as exc:
         raise click.ClickException(str(exc)) from None
     for game in games().values():
@@ -89,8 +109,31 @@ def serve(host: str, port: int, database: str, log_level: str, games_at_once: in
         click.echo(f"realms: players on your network open http://{_network_address()}:{port}/", err=True)
     # no access log: uvicorn formats each request's line (its path quoted, its client's
     # address) before the logger drops it below "info"
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="auto", access_log=log_level in ("info", "debug"),
-                log_config=log_config(), **proxy_options(trusted_proxies))
+    options = dict(log_level=log_level, ws="auto", access_log=log_level in ("info", "debug"),
+                   log_config=log_config(), **proxy_options(trusted_proxies))
+    if reuse_port:  # one of --workers' processes: the port shared, the kernel spreads the connections
+        import socket
+
+        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((host, port))
+        uvicorn.Server(uvicorn.Config(app, **options)).run(sockets=[sock])
+        return
+    uvicorn.run(app, host=host, port=port, **options)
+
+
+def _check(database: str) -> None:
+    """``--check``: each process of the cluster, when last seen, and the games it holds."""
+    from .cluster import report
+
+    for proc in report(database):
+        games = proc["games"]
+        shown = " ".join(games[:20]) + (f" … ({len(games)} in all)" if len(games) > 20 else "")
+        if proc["id"] is None:
+            click.echo(f"held by nobody now (taken over within seconds): {len(games)} games: {shown}")
+        else:
+            click.echo(f"{proc['id']} at {proc['address']}, seen {proc['seen']} s ago: {len(games)} games: {shown}")
 
 
 def proxy_options(trusted: tuple[str, ...]) -> dict:

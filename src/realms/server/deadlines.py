@@ -140,8 +140,9 @@ class Deadlines:
             return old
         passed = old is not None and (old.ended or (old.key is None and old.passed))
         new = self.rounds[gid] = Round(key, None if key is None else self.clock(), passed, over)
-        written = self.server.store.submit_round(gid, key, new.started, passed, over)
-        written.add_done_callback(lambda fut: _unwritten(gid, fut))
+        if self.server.owns(gid):  # in a cluster, the owner's round is the one kept
+            written = self.server.store.submit_round(gid, key, new.started, passed, over)
+            written.add_done_callback(lambda fut: _unwritten(gid, fut))
         return new
 
     def due(self, live: "Live") -> float | None:
@@ -172,7 +173,7 @@ class Deadlines:
         rows = await asyncio.to_thread(self.server.store.unfinished, kinds)
         loaded = []
         for gid, kind, options in rows:
-            if gid in self.server.live or not deadline_seconds(get_game(kind), options):
+            if gid in self.server.live or not self.server.owns(gid) or not deadline_seconds(get_game(kind), options):
                 continue
             try:
                 await self.server.get(gid)
@@ -187,6 +188,8 @@ class Deadlines:
         the games whose round was ended."""
         ended = []
         for gid, live in list(self.server.live.items()):
+            if not self.server.owns(gid):  # another process of a cluster ends its rounds
+                continue
             due = self.due(live)
             if due is not None and self.clock() >= due and await self.expire(live):
                 ended.append(gid)

@@ -277,7 +277,7 @@ class Tables:
     async def look(self) -> None:
         """Load the games whose clocks run that are not in memory (after a restart)."""
         for gid in await asyncio.to_thread(tabledb.watched, self.server.store):
-            if gid not in self.server.live:
+            if gid not in self.server.live and self.server.owns(gid):
                 try:
                     await self.server.get(gid)
                 except Exception:
@@ -285,7 +285,7 @@ class Tables:
 
     async def sweep(self) -> None:
         for live in list(self.server.live.values()):
-            if getattr(live, "table", None) is not None:
+            if getattr(live, "table", None) is not None and self.server.owns(live.row.id):
                 try:
                     await self.tend(live)
                 except Exception:
@@ -440,10 +440,10 @@ class Tables:
         new[seat]["token_hash"] = hash_token(token)  # the store keeps a link's hash only
         await self.server.committed(tabledb.put_seats(self.server.store, live.row.id, new))
         seats[seat]["token_hash"] = new[seat]["token_hash"]
-        for ws, s in list(live.sockets.items()):
+        for box, s in list(live.sockets.items()):
             if s == seat:
-                live.sockets.pop(ws, None)
-                await _close(ws, 4403, "this seat's link was replaced by the game's host")
+                live.sockets.pop(box, None)
+                await box.close(4403, "this seat's link was replaced by the game's host")
         for ws, (s, _) in list(live.table.sockets.items()):
             if s == seat:
                 live.table.sockets.pop(ws, None)

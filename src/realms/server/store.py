@@ -140,6 +140,21 @@ def _closed(conn: Any) -> Any:
     return None
 
 
+#: the advisory lock processes starting at once on one PostgreSQL database make their
+#: tables under, one at a time (two ``CREATE TABLE`` of one name at once: one fails)
+TABLES_LOCK = 0x7265616C  # "real"
+
+
+def create_tables(engine: Engine, tables: MetaData) -> None:
+    """The tables of ``tables`` not yet in the database (PostgreSQL: under ``TABLES_LOCK``)."""
+    if engine.dialect.name != "postgresql":
+        tables.create_all(engine)
+        return
+    with engine.begin() as conn:
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({TABLES_LOCK})")
+        tables.create_all(conn)
+
+
 def hash_token(token: str) -> str:
     """What the store keeps of a seat's token: its SHA-256 (a token is 192 random bits, so
     a plain hash is as hard to turn back as the token is to guess), so that a copy of the
@@ -169,6 +184,9 @@ class GameRow:
     seed: int
     seats: list[dict]
     answers: list[tuple[int, str]]
+    #: the game's head (``cluster``: its writes counted) read before its answers; None
+    #: for a store of one process
+    seq: tuple[int, int] | None = None
 
 
 def database_url(url: str | None) -> str:
@@ -191,7 +209,7 @@ class Store:
     def __init__(self, url: str | None = None) -> None:
         self.url = database_url(url)
         self.engine: Engine = self._make_engine(self.url)
-        metadata.create_all(self.engine)
+        create_tables(self.engine, metadata)
         self._widen_seed()
         self._hash_tokens()
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
@@ -209,6 +227,9 @@ class Store:
         self._closing = False
         self._commits = 0
         self.checkpoints = 0
+        #: several processes on this database (``cluster.Cluster``): each write of a game
+        #: checked against its head in the transaction that makes it; None: one process
+        self.cluster: Any = None
 
     @staticmethod
     def _make_engine(url: str) -> Engine:
@@ -325,6 +346,8 @@ class Store:
             fut: Future = Future()
             fut.set_result(None)
             return fut
+        if self.cluster is not None:
+            return self.cluster.guarded(self._enqueue, ("append", game_id, start, list(answers)), start + len(answers))
         return self._enqueue(("append", game_id, start, list(answers)))
 
     def submit_round(self, game_id: str, round_: str | None, started: float | None, passed: bool,
@@ -342,6 +365,8 @@ class Store:
         """Queue the deletion of answer number ``n`` of a game, which must be its last
         stored answer and ``player``'s (else the future fails with :class:`UndoConflict`);
         done once committed."""
+        if self.cluster is not None:
+            return self.cluster.guarded(self._enqueue, ("undo", game_id, n, player), n)
         return self._enqueue(("undo", game_id, n, player))
 
     def _enqueue(self, op: tuple) -> Future:
@@ -407,6 +432,12 @@ class Store:
         different games: a game has one write in flight at a time) go in together."""
         rows: list[tuple] = []
         for op in ops:
+            if op[0] == "guard":  # the head's check before the write it carries (``cluster``)
+                if rows:
+                    _insert_answers(conn, rows)
+                    rows = []
+                op, check = op[1], op[2]
+                check(conn)
             if op[0] == "append":
                 _, g, start, answers = op
                 rows.extend((g, start + i, p, k) for i, (p, k) in enumerate(answers))
@@ -451,6 +482,8 @@ class Store:
                     {"game_id": game_id, "n": i, "player": p, "key": k}
                     for i, (p, k) in enumerate(answers)
                 ])
+            if self.cluster is not None:
+                self.cluster.created(conn, game_id, len(answers))
 
     def append(self, game_id: str, start: int, answers: list[tuple[int, str]]) -> None:
         """Answers number ``start``, ``start + 1``… of a game, committed before returning."""
@@ -474,6 +507,7 @@ class Store:
             row = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
             if row is None:
                 return None
+            seq = None if self.cluster is None else self.cluster.head(conn, game_id)
             rows = conn.execute(
                 select(answers_table.c.n, answers_table.c.player, answers_table.c.key)
                 .where(answers_table.c.game_id == game_id)
@@ -485,7 +519,7 @@ class Store:
                 raise RuntimeError(f"game {game_id}: answer #{i} missing in the database")
             answers.append((p, k))
         return GameRow(row.id, row.game, json.loads(row.options), row.seed,
-                       hashed_seats(json.loads(row.seats))[0], answers)
+                       hashed_seats(json.loads(row.seats))[0], answers, seq)
 
     def rounds(self) -> dict[str, tuple]:
         """The deadline rounds kept of the games not over: game id -> (round JSON or

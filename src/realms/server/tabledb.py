@@ -136,7 +136,8 @@ def claim_due(store: Store, now: float, limit: int, out: list) -> "Future":
     def write(conn) -> None:
         rows = conn.execute(select(outbox_table).where(outbox_table.c.state == "queued",
                                                        outbox_table.c.next_at <= now)
-                            .order_by(outbox_table.c.id).limit(limit)).all()
+                            .order_by(outbox_table.c.id).limit(limit)
+                            .with_for_update(skip_locked=True)).all()  # PostgreSQL: one sender each
         if rows:
             conn.execute(update(outbox_table).where(outbox_table.c.id.in_([r.id for r in rows]))
                          .values(state="sending", attempts=outbox_table.c.attempts + 1))

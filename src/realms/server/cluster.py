@@ -1,0 +1,477 @@
+"""Several server processes on one PostgreSQL database: any of them answers any request.
+
+``realms serve --database postgresql://…`` makes its server one process of a cluster
+(:class:`Cluster`); SQLite keeps the one process it always had, none of this running.
+
+Each process keeps the games it was asked for in memory, as one process does; what makes
+them agree lives in the database, in three tables of this module's own:
+
+- ``realms_heads``: a game's head ``(seq, undone)`` — its writes counted, its undos
+  counted — and its version.  Every write of a game (answers, an undo) carries the head
+  the writing process last knew, checked and moved on by one ``UPDATE … WHERE seq = :known``
+  in the very transaction that stores the answers (:meth:`Cluster.guarded`): the second
+  writer of a version waits for the first's row lock, then finds the head moved and fails
+  with :class:`Conflict` (the server answers 409), so a game never forks.  The same
+  transaction notifies ``realms`` with a pointer ``"game version seq undone"`` (never a
+  state: ``NOTIFY`` carries at most 8,000 bytes and takes a lock at commit).
+- ``realms_leases``: one owner per game at a time, with an expiry (``LEASE_SECONDS``).
+  Only the owner plays the game's bots, ends its deadlines and clocks and sends its notices
+  (:meth:`Cluster.owns`).  Each process renews its leases every ``LEASE_EVERY`` seconds and
+  claims the expired ones with ``FOR UPDATE SKIP LOCKED`` (two claimants never wait for
+  each other, and never both win), so a dead process's games are taken over within
+  ``LEASE_SECONDS + LEASE_EVERY``.  A lease lost by a process that only paused cannot make
+  anything happen twice: its late write meets a moved head.
+- ``realms_processes``: each process's id, address and last renewal, for
+  ``realms serve --check`` (:func:`report`) and ``/api/health``.
+
+Every process listens to ``realms`` on a connection of its own (:meth:`Cluster.listen`):
+a game in its memory whose head moved elsewhere is caught up from the database (the new
+answers applied, or the game rebuilt after an undo) and pushed to its pages.  A lost
+listening connection is opened again and every game in memory compared with its head, so
+nothing notified meanwhile is missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import secrets
+import socket
+import time
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any, Callable
+
+from fastapi import HTTPException
+from sqlalchemy import Column, Float, Integer, MetaData, String, Table, create_engine, select, text
+
+from .store import create_tables
+
+if TYPE_CHECKING:
+    from .app import Live, Server
+
+log = logging.getLogger("realms.server")
+
+#: seconds a lease lasts past its last renewal
+LEASE_SECONDS = 3.0
+#: seconds between two renewals (and claims of expired leases)
+LEASE_EVERY = 1.0
+#: leases one process claims at once (the others are left to the next tick or to others)
+CLAIM_AT_ONCE = 200
+#: a process not seen for this many seconds is forgotten by ``--check``
+PROCESS_GONE = 60.0
+#: the channel the heads' moves are notified on
+CHANNEL = "realms"
+#: seconds between two attempts to open the listening connection again
+LISTEN_AGAIN = 0.5
+
+metadata = MetaData()
+
+heads_table = Table(
+    "realms_heads", metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("seq", Integer, nullable=False),  # the game's writes (answers committed, undos) so far
+    Column("undone", Integer, nullable=False),  # the undos among them
+    Column("version", Integer, nullable=False),  # the answers stored
+)
+
+leases_table = Table(
+    "realms_leases", metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("owner", String(120), nullable=False),
+    Column("expires", Float, nullable=False),  # the database's clock, seconds since the epoch
+)
+
+processes_table = Table(
+    "realms_processes", metadata,
+    Column("id", String(120), primary_key=True),
+    Column("address", String(200), nullable=False),
+    Column("started", Float, nullable=False),
+    Column("seen", Float, nullable=False),
+)
+
+NOW = "extract(epoch from clock_timestamp())::float8"
+
+
+class Conflict(RuntimeError):
+    """A write of a game whose head moved since the writing process last knew it."""
+
+
+def process_id() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class Cluster:
+    """This process's part in a cluster of servers on one PostgreSQL database."""
+
+    def __init__(self, server: "Server", address: str = "") -> None:
+        self.server = server
+        self.store = server.store
+        self.id = process_id()
+        self.address = address
+        create_tables(self.store.engine, metadata)
+        #: the games whose lease this process holds, and until when (monotonic) it may act
+        self.owned: set[str] = set()
+        self.valid_until = 0.0
+        #: the games a catch-up is running for, and those to catch up once more after it
+        self._catching: dict[str, asyncio.Task] = {}
+        self._again: set[str] = set()
+        self.tasks: list[asyncio.Task] = []
+        #: the listening connection's backend pid (tests end it to check the reconnect)
+        self.listener_pid: int | None = None
+        self.listening = asyncio.Event()
+        #: catch-ups after a reconnect (what ``/api/health`` and tests read)
+        self.reconnects = 0
+
+    # -- the heads ---------------------------------------------------------------------------
+    def created(self, conn, game_id: str, answers: int) -> None:
+        """A new game's head and its lease (this process's), in its creation's transaction."""
+        conn.execute(heads_table.insert().values(game_id=game_id, seq=0, undone=0, version=answers))
+        conn.execute(text(f"INSERT INTO realms_leases (game_id, owner, expires) VALUES (:g, :o, {NOW} + :t)"),
+                     {"g": game_id, "o": self.id, "t": LEASE_SECONDS})
+        self.owned.add(game_id)
+
+    def head(self, conn, game_id: str) -> tuple[int, int]:
+        """A game's head, read before its answers (a game stored before the cluster gets one)."""
+        row = conn.execute(select(heads_table.c.seq, heads_table.c.undone)
+                           .where(heads_table.c.game_id == game_id)).first()
+        if row is None:
+            conn.execute(text("INSERT INTO realms_heads (game_id, seq, undone, version) "
+                              "SELECT :g, 0, 0, count(*) FROM answers WHERE game_id = :g ON CONFLICT DO NOTHING"),
+                         {"g": game_id})
+            conn.execute(text("INSERT INTO realms_leases (game_id, owner, expires) VALUES (:g, '', 0) "
+                              "ON CONFLICT DO NOTHING"), {"g": game_id})
+            conn.commit()
+            row = conn.execute(select(heads_table.c.seq, heads_table.c.undone)
+                               .where(heads_table.c.game_id == game_id)).first()
+        return (row.seq, row.undone)
+
+    def guarded(self, enqueue: Callable[[tuple], Future], op: tuple, version: int) -> Future:
+        """Queue the store's write ``op`` of a game behind the check of its head: the head
+        this process knows (its live game's, whose lock the writer holds) moved on in the
+        same transaction, else :class:`Conflict`; the move notified."""
+        game_id, undo = op[1], op[0] == "undo"
+        live = self.server.live.get(game_id)
+        known = None if live is None else live.row.seq
+        if live is None or known is None:
+            fut: Future = Future()
+            fut.set_exception(Conflict(f"game {game_id}: not in this process's memory"))
+            return fut
+        seq, undone = known[0] + 1, known[1] + (1 if undo else 0)
+
+        def check(conn) -> None:
+            moved = conn.execute(text("UPDATE realms_heads SET seq = :s, undone = :u, version = :v "
+                                      "WHERE game_id = :g AND seq = :ks AND undone = :ku"),
+                                 {"s": seq, "u": undone, "v": version, "g": game_id, "ks": known[0], "ku": known[1]})
+            if moved.rowcount != 1:
+                raise Conflict(f"game {game_id}: another process wrote it first")
+            conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{game_id} {version} {seq} {undone}"})
+
+        row = live.row
+
+        def moved_on(f: Future) -> None:
+            if f.exception() is None:
+                row.seq = (seq, undone)
+
+        fut = enqueue(("guard", op, check))
+        fut.add_done_callback(moved_on)
+        return fut
+
+    def current(self, live: "Live") -> None:
+        """409 if ``live`` is no longer the game in memory (caught up meanwhile): the caller
+        holds its lock and would write from a state that is gone."""
+        if self.server.live.get(live.row.id) is not live:
+            raise HTTPException(409, "the game moved on in another process; send the answer again")
+
+    # -- answering through any process ----------------------------------------------------------
+    async def answer(self, answer: Callable, live: "Live", *args) -> bytes:
+        """``answer(live, *args)``; on a 409, once more on the game caught up from the
+        database if it had moved on elsewhere (an answer to the version another process
+        showed the page is then taken; a second answer to one version is still 409)."""
+        known = live.row.seq
+        try:
+            return await answer(live, *args)
+        except HTTPException as exc:
+            if exc.status_code != 409:
+                raise
+            fresh = await self.catch_up(live.row.id, load=True)
+            if fresh is None or (fresh is live and live.row.seq == known):
+                raise
+            return await answer(fresh, *args)
+
+    # -- ownership ---------------------------------------------------------------------------------
+    def owns(self, game_id: str) -> bool:
+        """Whether this process may do the game's once-only work now (its lease held)."""
+        return game_id in self.owned and time.monotonic() < self.valid_until
+
+    def _tick(self, done: list[str]) -> tuple[set[str], set[str]]:
+        """One renewal: this process seen, its leases renewed, expired ones claimed, the
+        leases of finished games (``done``) deleted.  (owned, newly claimed)."""
+        with self.store.engine.begin() as conn:
+            conn.execute(text(f"INSERT INTO realms_processes (id, address, started, seen) VALUES (:i, :a, {NOW}, {NOW}) "
+                              f"ON CONFLICT (id) DO UPDATE SET seen = {NOW}"), {"i": self.id, "a": self.address})
+            if done:
+                conn.execute(text("DELETE FROM realms_leases WHERE owner = :o AND game_id = ANY(:g)"),
+                             {"o": self.id, "g": done})
+            kept = conn.execute(text(f"UPDATE realms_leases SET expires = {NOW} + :t WHERE owner = :o "
+                                     "RETURNING game_id"), {"t": LEASE_SECONDS, "o": self.id}).scalars().all()
+            claimed = conn.execute(text(
+                f"WITH c AS (SELECT game_id FROM realms_leases WHERE expires < {NOW} ORDER BY expires "
+                "LIMIT :k FOR UPDATE SKIP LOCKED) "
+                f"UPDATE realms_leases l SET owner = :o, expires = {NOW} + :t FROM c WHERE l.game_id = c.game_id "
+                "RETURNING l.game_id"), {"k": CLAIM_AT_ONCE, "o": self.id, "t": LEASE_SECONDS}).scalars().all()
+            conn.execute(text(f"DELETE FROM realms_processes WHERE seen < {NOW} - :g"), {"g": PROCESS_GONE})
+        return set(kept) | set(claimed), set(claimed)
+
+    async def lease_loop(self) -> None:
+        """Renew and claim every ``LEASE_EVERY`` seconds; take over what was claimed."""
+        while True:
+            started = time.monotonic()
+            done = [g for g in self.owned if (live := self.server.live.get(g)) is not None and live.state.is_over()]
+            try:
+                owned, claimed = await asyncio.to_thread(self._tick, done)
+            except Exception:
+                log.exception("cluster: the leases could not be renewed")
+            else:
+                lost = self.owned - owned
+                self.owned = owned
+                self.valid_until = started + LEASE_SECONDS - LEASE_EVERY / 2
+                for gid in lost:
+                    live = self.server.live.get(gid)
+                    if live is not None and live.bots is not None:
+                        live.bots.cancel()
+                if claimed:
+                    await self.take_over(claimed)
+                for gid in owned:
+                    live = self.server.live.get(gid)
+                    if live is None:
+                        self._soon(gid)  # owned but not in memory (dropped after a failed write)
+                    else:
+                        self.server.continue_bots(live)  # owned again, or since before the first renewal
+            await asyncio.sleep(max(0.0, LEASE_EVERY - (time.monotonic() - started)))
+
+    async def take_over(self, claimed: set[str]) -> None:
+        """The games just claimed: their deadline rounds as stored, each caught up and set
+        going (bots, deadlines and clocks are this process's from now)."""
+        rounds = await asyncio.to_thread(self.store.rounds)
+        from .deadlines import Round
+
+        for gid in claimed:
+            if gid in rounds:
+                key, started, passed = rounds[gid]
+                self.server.deadlines.rounds[gid] = Round(key, started, passed)
+            log.info("cluster: game %s taken over by %s", gid, self.id)
+            self._soon(gid, full=True)
+
+    # -- catching up -----------------------------------------------------------------------------
+    def _soon(self, gid: str, full: bool = False) -> None:
+        """Catch ``gid`` up in the background (once more after the running catch-up, if any)."""
+        if gid in self._catching:
+            self._again.add(gid)
+            return
+
+        async def run() -> None:
+            try:
+                again = True
+                while again:
+                    self._again.discard(gid)
+                    await self.catch_up(gid, full)
+                    again = gid in self._again
+            except HTTPException:
+                pass  # no such game any more
+            except Exception:
+                log.exception("cluster: game %s could not be caught up", gid)
+            finally:
+                self._catching.pop(gid, None)
+
+        self._catching[gid] = asyncio.get_running_loop().create_task(run())
+
+    async def catch_up(self, gid: str, full: bool = False, load: bool = False) -> "Live | None":
+        """The game in memory made what the database holds (the answers written elsewhere
+        applied, or the game rebuilt after an undo or with ``full``), pushed to its pages,
+        its bots set going if this process owns it; loaded if not in memory and owned (or
+        ``load``).
+        The game now in memory, or None."""
+        server = self.server
+        live = server.live.get(gid)
+        if live is None:
+            return await server.get(gid) if load or self.owns(gid) else None
+        async with live.lock:
+            if server.live.get(gid) is not live:
+                return server.live.get(gid)
+            fresh = await asyncio.to_thread(self._read_since, gid, live.version, live.row.seq)
+            if fresh is None and not full:
+                return live
+            try:
+                new = self._extended(live, *fresh) if fresh is not None and fresh[1] is not None and not full else None
+            except Exception:  # never: the answers stored after one's own replay on it
+                log.exception("cluster: game %s's new answers did not apply; rebuilt", gid)
+                new = None
+            if new is None:
+                new = await self._rebuilt(live, full)
+        server.continue_bots(new)
+        server.push(new)
+        server.note_finished(new)
+        return new
+
+    def _read_since(self, gid: str, version: int, known: tuple[int, int] | None) -> tuple | None:
+        """In one snapshot: the game's head, and its answers from ``version`` on if the head
+        has only answers past ``known`` (else None: rebuild).  None if the head is ``known``."""
+        with self.store.engine.connect().execution_options(isolation_level="REPEATABLE READ") as conn:
+            with conn.begin():
+                row = conn.execute(select(heads_table.c.seq, heads_table.c.undone)
+                                   .where(heads_table.c.game_id == gid)).first()
+                if row is None or (row.seq, row.undone) == known:
+                    return None
+                if known is None or row.undone != known[1] or row.seq < known[0]:
+                    return (row.seq, row.undone), None
+                from .store import answers_table
+                answers = conn.execute(select(answers_table.c.player, answers_table.c.key)
+                                       .where(answers_table.c.game_id == gid, answers_table.c.n >= version)
+                                       .order_by(answers_table.c.n)).all()
+        return (row.seq, row.undone), [(p, k) for p, k in answers]
+
+    def _extended(self, live: "Live", head: tuple[int, int], answers: list) -> "Live":
+        """``live`` with ``answers`` (written elsewhere after its own) applied."""
+        before = live.state
+        new = before.clone()
+        try:
+            for p, key in answers:
+                new.apply(p, key)
+        except Exception:
+            new.release()
+            raise
+        live.settle_bots(before, new)
+        live.row.seq = head
+        live.mirrored = (0, 0)
+        return live
+
+    async def _rebuilt(self, old: "Live", full: bool) -> "Live":
+        """``old`` rebuilt from the database (an undo made elsewhere, or a game taken over),
+        keeping its pages; a version gone back counts as an undo for the pages' order."""
+        from .app import rebuild
+
+        server, gid = self.server, old.row.id
+        row = await asyncio.to_thread(server.store.load, gid)
+        if row is None:
+            raise HTTPException(404, "no such game")
+        new = await asyncio.to_thread(rebuild, row)
+        new.undos = old.undos + (1 if new.version <= old.version and row.seq != old.row.seq else 0)
+        server.undos[gid] = new.undos
+        new.deadlines, new.owner, new.stand_ins, new.ended = old.deadlines, old.owner, old.stand_ins, old.ended
+        new.sockets, new.named = old.sockets, old.named
+        if full:
+            await server.tables.attach(new)
+            if old.table is not None:
+                new.table.sockets = old.table.sockets
+            new.ended = new.table.ended
+        else:
+            new.table = old.table
+        server.live[gid] = new
+        return new
+
+    # -- the listening connection ------------------------------------------------------------------
+    def _conninfo(self) -> str:
+        url = self.store.engine.url
+        return url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    async def listen(self) -> None:
+        """LISTEN on ``CHANNEL`` until cancelled; opened again whenever lost, each time
+        followed by a catch-up of every game in memory whose head moved meanwhile."""
+        import psycopg
+
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                        self._conninfo(), autocommit=True, application_name=f"realms-listen {self.id}"[:63]) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    self.listener_pid = conn.info.backend_pid
+                    if self.listening.is_set():
+                        self.reconnects += 1
+                    await self._catch_up_all()
+                    self.listening.set()
+                    async for note in conn.notifies():
+                        self._heard(note.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("cluster: the listening connection was lost (%s); opening it again", type(exc).__name__)
+            await asyncio.sleep(LISTEN_AGAIN)
+
+    def _heard(self, payload: str) -> None:
+        try:
+            gid, _version, seq, undone = payload.split()
+            head = (int(seq), int(undone))
+        except ValueError:
+            log.warning("cluster: a notification not understood: %r", payload[:100])
+            return
+        live = self.server.live.get(gid)
+        if live is not None and (live.row.seq is None or head[0] > live.row.seq[0]):
+            self._soon(gid)
+        elif live is None and self.owns(gid):
+            self._soon(gid)
+
+    async def _catch_up_all(self) -> None:
+        """Every game in memory whose head moved: caught up (after a lost connection)."""
+        ids = list(self.server.live)
+        if not ids:
+            return
+
+        def heads() -> dict[str, tuple[int, int]]:
+            with self.store.engine.connect() as conn:
+                rows = conn.execute(select(heads_table.c.game_id, heads_table.c.seq, heads_table.c.undone)
+                                    .where(heads_table.c.game_id.in_(ids))).all()
+            return {r.game_id: (r.seq, r.undone) for r in rows}
+
+        for gid, head in (await asyncio.to_thread(heads)).items():
+            live = self.server.live.get(gid)
+            if live is not None and live.row.seq != head:
+                self._soon(gid)
+
+    # -- running ---------------------------------------------------------------------------------------
+    def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        self.tasks = [loop.create_task(self.lease_loop()), loop.create_task(self.listen())]
+
+    async def stop(self) -> None:
+        """Stop, handing this process's leases back (another takes them at once)."""
+        for task in self.tasks + list(self._catching.values()):
+            task.cancel()
+        try:
+            await asyncio.to_thread(self._release)
+        except Exception:
+            log.exception("cluster: the leases could not be handed back")
+
+    def _release(self) -> None:
+        with self.store.engine.begin() as conn:
+            conn.execute(text("UPDATE realms_leases SET expires = 0 WHERE owner = :o"), {"o": self.id})
+            conn.execute(text("DELETE FROM realms_processes WHERE id = :i"), {"i": self.id})
+
+    def health(self) -> dict:
+        return {"process": self.id, "games_owned": len(self.owned), "listening": self.listening.is_set(),
+                "reconnects": self.reconnects}
+
+
+def report(database: str) -> list[dict]:
+    """The processes of the cluster on ``database`` (those that renewed their leases in the
+    last ``2 * LEASE_SECONDS``) and the games each holds:
+    ``[{id, address, seen (seconds ago), games: [ids]}]``, then the games nobody holds
+    (``id: None``); what ``realms serve --check`` prints."""
+    from .store import database_url
+
+    engine = create_engine(database_url(database))
+    try:
+        create_tables(engine, metadata)
+        with engine.connect() as conn:
+            now = conn.execute(text(f"SELECT {NOW}")).scalar()
+            procs = conn.execute(select(processes_table)).all()
+            leases = conn.execute(select(leases_table)).all()
+    finally:
+        engine.dispose()
+    out: dict[Any, dict] = {p.id: {"id": p.id, "address": p.address, "seen": round(now - p.seen, 1), "games": []}
+                            for p in procs if now - p.seen <= 2 * LEASE_SECONDS}
+    orphans: dict[str, Any] = {"id": None, "address": "", "seen": None, "games": []}
+    for lease in leases:
+        held = lease.expires >= now and lease.owner in out
+        (out[lease.owner] if held else orphans)["games"].append(lease.game_id)
+    return list(out.values()) + ([orphans] if orphans["games"] else [])

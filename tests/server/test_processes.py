@@ -1,0 +1,326 @@
+"""Several ``realms serve`` processes on one PostgreSQL database (``server/cluster.py``),
+each a real process on a loopback port: any of them takes any answer, a second answer to
+one version through another process is refused (409), never a fork; a push made through
+one process reaches a page watching through another; a killed owner's games are taken
+over and their bots move again; a lost listening connection catches up once back.
+
+Every wait is on a condition, bounded, and says what it waited for."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from .conftest import PG, drop_database, fresh_database
+from .test_durability import free_port
+
+pytestmark = [pytest.mark.postgres,
+              pytest.mark.skipif(not PG, reason="needs REALMS_TEST_POSTGRES=postgresql://…")]
+
+WAIT = 90.0
+
+
+def _wait(what: str, ok, seconds: float = WAIT, every: float = 0.05):
+    deadline = time.monotonic() + seconds
+    while True:
+        found = ok()
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {seconds} s for {what}")
+        time.sleep(every)
+
+
+class Process:
+    """One ``realms serve`` on a loopback port, in a process group of its own."""
+
+    def __init__(self, database: str, log: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = log
+        with open(log, "wb") as err:
+            self.proc = subprocess.Popen([sys.executable, "-m", "realms.server", "--port", str(self.port),
+                                          "--database", database, "--log-level", "info"],
+                                         stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
+        self.health = _wait(f"process {self.port}'s health", self._health)
+
+    def _health(self) -> dict | None:
+        if self.proc.poll() is not None:
+            pytest.fail(f"the server exited: {self.log.read_text()[-3000:]}")
+        try:
+            r = httpx.get(self.url + "/api/health", timeout=2)
+            return r.json() if r.status_code == 200 and r.json().get("listening") else None
+        except httpx.HTTPError:
+            return None
+
+    def kill(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait(30)
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    """``start()`` another process on one fresh PostgreSQL database; all killed after."""
+    database = fresh_database("postgresql", tmp_path)
+    started: list[Process] = []
+
+    def start() -> Process:
+        p = Process(database, tmp_path / f"serve-{len(started)}.log")
+        started.append(p)
+        return p
+
+    start.database = database
+    yield start
+    for p in started:
+        p.kill()
+    drop_database(database)
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(url: str, seats=("human", "auto", "auto", "auto")) -> tuple[str, str]:
+    r = httpx.post(url + "/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seats": list(seats)},
+                   timeout=60)
+    assert r.status_code == 201, r.text
+    return r.json()["id"], r.json()["seats"][0]["token"]
+
+
+def awaiting_person(url: str, gid: str, tok: str) -> dict:
+    """The state through ``url`` once seat 0 (a person) is to answer (the bots have played)."""
+    def ready():
+        s = httpx.get(f"{url}/api/games/{gid}", headers=bearer(tok), timeout=30).json()
+        return s if s["pending"] else None
+
+    return _wait(f"game {gid} to await its person through {url}", ready)
+
+
+def answer(url: str, gid: str, tok: str, state: dict, choice: int = 0) -> httpx.Response:
+    options = state["pending"][0]["options"]
+    return httpx.post(f"{url}/api/games/{gid}/answers", headers=bearer(tok), timeout=60,
+                      json={"key": options[min(choice, len(options) - 1)]["key"], "version": state["version"]})
+
+
+def stored_answers(database: str, gid: str) -> int:
+    from sqlalchemy import create_engine, text
+
+    from realms.server.store import database_url
+
+    engine = create_engine(database_url(database))
+    try:
+        with engine.connect() as conn:
+            return conn.execute(text("SELECT count(*) FROM answers WHERE game_id = :g"), {"g": gid}).scalar()
+    finally:
+        engine.dispose()
+
+
+def test_two_answers_for_one_version_through_two_processes_one_200_one_409(cluster):
+    a, b = cluster(), cluster()
+    gid, tok = create(a.url)
+    state = awaiting_person(a.url, gid, tok)
+    assert awaiting_person(b.url, gid, tok)["version"] == state["version"]  # both hold the game now
+    results: list[httpx.Response] = []
+    go = threading.Barrier(2)
+
+    def send(url: str, choice: int) -> None:
+        go.wait()
+        results.append(answer(url, gid, tok, state, choice))
+
+    threads = [threading.Thread(target=send, args=(a.url, 0)), threading.Thread(target=send, args=(b.url, 1))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    codes = sorted(r.status_code for r in results)
+    assert codes == [200, 409], [r.text for r in results]
+    won = next(r for r in results if r.status_code == 200).json()
+    # both processes show the one game the winner made, and the record has no fork
+    for url in (a.url, b.url):
+        _wait(f"{url} to show the answer taken",
+              lambda: httpx.get(f"{url}/api/games/{gid}", headers=bearer(tok)).json()["version"] >= won["version"])
+    record = httpx.get(f"{a.url}/api/games/{gid}/record", headers=bearer(tok)).json()
+    assert record == httpx.get(f"{b.url}/api/games/{gid}/record", headers=bearer(tok)).json()
+
+
+def test_a_push_from_an_answer_through_one_process_reaches_a_page_on_another(cluster):
+    from websockets.sync.client import connect
+
+    a, b = cluster(), cluster()
+    gid, tok = create(a.url)
+    state = awaiting_person(a.url, gid, tok)
+    with connect(f"ws://127.0.0.1:{b.port}/api/games/{gid}/ws", open_timeout=30) as page:  # a spectator on b
+        assert json.loads(page.recv(timeout=30))["version"] == state["version"]
+        r = answer(a.url, gid, tok, state)
+        assert r.status_code == 200, r.text
+        seen = [json.loads(page.recv(timeout=WAIT))["version"]]
+        while seen[-1] < r.json()["version"]:
+            seen.append(json.loads(page.recv(timeout=WAIT))["version"])
+        assert r.json()["version"] in seen
+
+
+def test_a_killed_owners_games_are_taken_over_and_their_bots_move_again(cluster):
+    a, b = cluster(), cluster()
+    gid, tok = create(a.url)
+    state = awaiting_person(a.url, gid, tok)
+    assert gid in _held(cluster.database, a.health["process"])
+    a.kill()
+    # the person answers through b (as often as the game asks); only the game's owner
+    # plays its bots, and a is dead: b takes the game over and its bots answer again
+    killed_at = state["version"]
+
+    def bots_moved() -> bool:
+        if bot_answers_since(cluster.database, gid, killed_at):
+            return True
+        s = httpx.get(f"{b.url}/api/games/{gid}", headers=bearer(tok), timeout=30).json()
+        if s["pending"]:
+            assert answer(b.url, gid, tok, s).status_code in (200, 409)  # 409: a state just gone
+        return False
+
+    _wait("a bot's answer stored after its owner's death", bots_moved, every=0.2)
+    assert gid in _held(cluster.database, b.health["process"])
+    after = awaiting_person(b.url, gid, tok)
+    assert stored_answers(cluster.database, gid) >= after["version"] > killed_at
+
+
+def bot_answers_since(database: str, gid: str, n: int) -> int:
+    """The answers of seats other than seat 0 (the person) stored from number ``n`` on."""
+    from sqlalchemy import create_engine, text
+
+    from realms.server.store import database_url
+
+    engine = create_engine(database_url(database))
+    try:
+        with engine.connect() as conn:
+            return conn.execute(text("SELECT count(*) FROM answers WHERE game_id = :g AND n >= :n AND player <> 0"),
+                                {"g": gid, "n": n}).scalar()
+    finally:
+        engine.dispose()
+
+
+def _held(database: str, process: str) -> list[str]:
+    """The games ``realms serve --check`` says ``process`` holds (waited for)."""
+    def look():
+        out = subprocess.run([sys.executable, "-m", "realms.server", "--check", "--database", database],
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        line = next((ln for ln in out.stdout.splitlines() if ln.startswith(process)), "")
+        return line.split("games: ", 1)[1].split() if "games: " in line else None
+
+    return _wait(f"--check to show the games {process} holds", look)
+
+
+def test_a_lost_listening_connection_reconnects_and_catches_up(cluster):
+    from sqlalchemy import create_engine, text
+    from websockets.sync.client import connect
+
+    from realms.server.store import database_url
+
+    a, b = cluster(), cluster()
+    gid, tok = create(a.url)
+    state = awaiting_person(a.url, gid, tok)
+    engine = create_engine(database_url(cluster.database), isolation_level="AUTOCOMMIT")
+    with connect(f"ws://127.0.0.1:{b.port}/api/games/{gid}/ws", open_timeout=30) as page, engine.connect() as conn:
+        assert json.loads(page.recv(timeout=30))["version"] == state["version"]
+        # b stopped while its listening connection is ended and the answer is made: the
+        # answer's notification cannot reach it; once running again it reconnects, catches up
+        os.kill(b.proc.pid, signal.SIGSTOP)
+        try:
+            ended = conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                      "WHERE application_name = :n"),
+                                 {"n": f"realms-listen {b.health['process']}"[:63]}).scalars().all()
+            assert ended == [True]
+            _wait("b's listening connection to end", lambda: not conn.execute(text(
+                "SELECT 1 FROM pg_stat_activity WHERE application_name = :n"),
+                {"n": f"realms-listen {b.health['process']}"[:63]}).first())
+            r = answer(a.url, gid, tok, state)
+            assert r.status_code == 200, r.text
+        finally:
+            os.kill(b.proc.pid, signal.SIGCONT)
+        seen = [json.loads(page.recv(timeout=WAIT))["version"]]
+        while seen[-1] < r.json()["version"]:
+            seen.append(json.loads(page.recv(timeout=WAIT))["version"])
+    engine.dispose()
+    assert _wait("b's health to count the reconnect",
+                 lambda: httpx.get(b.url + "/api/health").json()["reconnects"] >= 1)
+
+
+def test_an_answer_made_on_a_stale_copy_meets_the_moved_head_and_forks_nothing(tmp_path):
+    """Two apps of a cluster in this process, the second deaf (its listener stopped) so its
+    copy of the game stays at the version both saw: its answer passes its own version check
+    and is refused by the head's check in the database's transaction."""
+    from fastapi.testclient import TestClient
+
+    from realms.server.app import create_app
+
+    database = fresh_database("postgresql", tmp_path)
+    try:
+        with TestClient(create_app(database, several=True)) as a, TestClient(create_app(database, several=True)) as b:
+            r = a.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 2},
+                                           "seats": ["human", "auto", "auto", "auto"]})
+            gid, tok = r.json()["id"], r.json()["seats"][0]["token"]
+            state = _wait("the person awaited", lambda: (s := a.get(f"/api/games/{gid}", headers=bearer(tok)).json())
+                          ["pending"] and s)
+            assert b.get(f"/api/games/{gid}", headers=bearer(tok)).json()["version"] == state["version"]
+            deaf = b.app.state.server.cluster
+            b.portal.call(lambda: deaf.tasks[1].cancel())
+            options = state["pending"][0]["options"]
+            first = a.post(f"/api/games/{gid}/answers", headers=bearer(tok),
+                           json={"key": options[0]["key"], "version": state["version"]})
+            assert first.status_code == 200, first.text
+            assert b.app.state.server.live[gid].version == state["version"]  # b's copy is stale
+            second = b.post(f"/api/games/{gid}/answers", headers=bearer(tok),
+                            json={"key": options[-1]["key"], "version": state["version"]})
+            assert second.status_code == 409, second.text
+            # b now holds the game as stored, a's answer in it, not its own (a's bots may
+            # have played on since)
+            n = state["version"] + 1
+            kept = b.get(f"/api/games/{gid}/record", headers=bearer(tok)).json()["answers"]
+            assert kept[:n] == a.get(f"/api/games/{gid}/record", headers=bearer(tok)).json()["answers"][:n]
+            assert len(kept) >= n
+        assert stored_answers(database, gid) >= first.json()["version"]
+    finally:
+        drop_database(database)
+
+
+def test_workers_start_processes_on_one_port_that_check_lists_and_a_dead_one_is_started_again(cluster, tmp_path):
+    port = free_port()
+    with open(tmp_path / "workers.log", "wb") as err:
+        parent = subprocess.Popen([sys.executable, "-m", "realms.server", "--port", str(port), "--workers", "2",
+                                   "--database", cluster.database], stdout=subprocess.DEVNULL, stderr=err,
+                                  start_new_session=True)
+    try:
+        def processes() -> list[str] | None:
+            out = subprocess.run([sys.executable, "-m", "realms.server", "--check", "--database", cluster.database],
+                                 capture_output=True, text=True, timeout=60)
+            ids = [ln.split(" at ", 1)[0] for ln in out.stdout.splitlines() if " at 127.0.0.1:" in ln]
+            return ids if len(ids) == 2 else None
+
+        first = _wait("--check to list the two processes", processes)
+        # any of them answers: a game made through the one port is there for both
+        gid, tok = create(f"http://127.0.0.1:{port}")
+        awaiting_person(f"http://127.0.0.1:{port}", gid, tok)
+        victim = int(first[0].split(":")[1])
+        os.kill(victim, signal.SIGKILL)
+        again = _wait("a new process in the dead one's place",
+                      lambda: (ids := processes()) and first[0] not in ids and ids)
+        assert first[1] in again
+    finally:
+        os.killpg(parent.pid, signal.SIGTERM)
+        try:
+            parent.wait(60)
+        except subprocess.TimeoutExpired:
+            os.killpg(parent.pid, signal.SIGKILL)
+            parent.wait(30)
