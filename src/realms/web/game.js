@@ -9,7 +9,8 @@ import { BattlePanel, battlesOf, battleOfEvent } from "./battle.js";
 import { Chronicle } from "./chronicle.js";
 import { Playback, sinceSummary } from "./playback.js";
 import { showResults } from "./results.js";
-import { tuneBoard } from "./board.js";
+import { halo, tuneBoard } from "./board.js";
+import { applyPalette, paletteChooser } from "./palette.js";
 import { remember } from "./mygames.js";
 
 const $ = (id) => document.getElementById(id);
@@ -28,6 +29,7 @@ let sending = false;
 let moveSrc = null;      // the source chosen for a move gesture
 let gesture = false;     // a move gesture is sending its answers
 let gameNames = {};      // game id -> name, from the catalog
+let gamePalettes = {};   // game id -> its seats' colours (Game.palette), from the catalog
 
 // the parts of an option key that may name a board element: "a>b", "a:b", "a,b" …
 const keyParts = (key) => key.split(/[>:,|\s]+/).filter(Boolean);
@@ -51,6 +53,7 @@ async function loadBoard(version, at = null) {
   if (seq !== boardSeq) return;
   $("board").innerHTML = text.replace(/^<\?xml[^>]*>\s*/, "");
   boardVersion = at === null ? version : -1;
+  applyPalette($("board"), gamePalettes[current?.game]);
   tuneBoard($("board"));
   if (at === null) playback.redraw();
   if (at === null) renderDecision();
@@ -624,6 +627,8 @@ function render(state) {
   $("title").textContent = `${gameNames[state.game] || state.game} · game ${state.id}`;
   document.title = `${gameNames[state.game] || state.game} — realms`;
   $("who").textContent = me === null ? "spectating" : `you are ${names[me]} (seat ${me + 1})`;
+  paletteChooser($("pace-box"), gamePalettes[state.game], names,
+    () => { applyPalette($("board"), gamePalettes[state.game]); halo($("board").querySelector("svg")); });
   $("version").textContent = state.version;
   document.body.dataset.version = state.version;
   const d = state.pending[0];
@@ -819,7 +824,7 @@ function connect() {
 
 async function main() {
   try {
-    for (const g of (await (await fetch("/api/catalog")).json()).games) gameNames[g.id] = g.name;
+    for (const g of (await (await fetch("/api/catalog")).json()).games) [gameNames[g.id], gamePalettes[g.id]] = [g.name, g.palette];
   } catch { /* the ids will do */ }
   if (await refresh()) connect();
 }
