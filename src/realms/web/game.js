@@ -24,6 +24,7 @@ const socketName = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) =>
 let current = null;      // the last state payload shown
 let boardVersion = -1;   // version of the board picture shown
 let boardSeq = 0;
+let boardLoading = null; // version of the board being fetched (asked for once)
 let selection = [];      // areas clicked so far for a multi-part option ("src>dst")
 let sending = false;
 let moveSrc = null;      // the source chosen for a move gesture
@@ -45,12 +46,16 @@ function areaName(part) {
 }
 
 async function loadBoard(version, at = null) {
+  if (at === null && version === boardLoading) return;
   const seq = ++boardSeq;
+  boardLoading = at === null ? version : null;
   const url = at === null ? `/api/games/${gameId}/board.svg?v=${version}` : `/api/games/${gameId}/board.svg?at=${at}`;
-  const r = await fetch(url);
-  if (!r.ok || seq !== boardSeq) return;
+  const r = await fetch(url).catch(() => null);
+  if (seq === boardSeq && !r?.ok) boardLoading = null;
+  if (!r?.ok || seq !== boardSeq) return;
   const text = await r.text();
   if (seq !== boardSeq) return;
+  boardLoading = null;
   $("board").innerHTML = text.replace(/^<\?xml[^>]*>\s*/, "");
   boardVersion = at === null ? version : -1;
   applyPalette($("board"), gamePalettes[current?.game]);
@@ -619,16 +624,22 @@ function renderDeadline(deadline) {
 
 // --- the page -------------------------------------------------------------------------------
 
+// what the catalog tells of the game: its name, and its seats' colours (the chooser and the board)
+function named(state) {
+  $("title").textContent = `${gameNames[state.game] || state.game} · game ${state.id}`;
+  document.title = `${gameNames[state.game] || state.game} — realms`;
+  const repaint = () => { applyPalette($("board"), gamePalettes[state.game]); halo($("board").querySelector("svg")); };
+  paletteChooser($("pace-box"), gamePalettes[state.game], state.seats.map((s) => s.name), repaint);
+  return repaint;
+}
+
 function render(state) {
   if (current && !newer(state, current)) return; // an older push arriving late
   current = state;
   const me = state.seat;
   const names = state.seats.map((s) => s.name);
-  $("title").textContent = `${gameNames[state.game] || state.game} · game ${state.id}`;
-  document.title = `${gameNames[state.game] || state.game} — realms`;
+  named(state);
   $("who").textContent = me === null ? "spectating" : `you are ${names[me]} (seat ${me + 1})`;
-  paletteChooser($("pace-box"), gamePalettes[state.game], names,
-    () => { applyPalette($("board"), gamePalettes[state.game]); halo($("board").querySelector("svg")); });
   $("version").textContent = state.version;
   document.body.dataset.version = state.version;
   const d = state.pending[0];
@@ -822,10 +833,12 @@ function connect() {
   };
 }
 
+// the catalog and the game fetched side by side: the game does not wait for the catalog
 async function main() {
-  try {
-    for (const g of (await (await fetch("/api/catalog")).json()).games) [gameNames[g.id], gamePalettes[g.id]] = [g.name, g.palette];
-  } catch { /* the ids will do */ }
+  fetch("/api/catalog").then((r) => r.json()).then((catalog) => {
+    for (const g of catalog.games) [gameNames[g.id], gamePalettes[g.id]] = [g.name, g.palette];
+    if (current) named(current)();
+  }).catch(() => { /* the ids will do */ });
   if (await refresh()) connect();
 }
 
