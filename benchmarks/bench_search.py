@@ -10,6 +10,12 @@ Prints, as JSON lines:
   far): its win share with the Wilson 95% interval (shared wins count
   as fractions), the median, mean and 95th percentile time per decision it took, its games' mean score, and the machine's load
   average (1, 5, 15 minutes) before and after, since other work on the cores slows it;
+* with ``--baseline BOT``: every seed is played twice, ``--bot`` and then ``BOT`` at the
+  same seat against the same opponents (same deal, same opponents' seeds), and the line
+  adds the baseline's win share and the paired difference with its 95% interval: how
+  ``hard`` is measured against ``normal`` for the lobby's labels;
+* ``model`` (``--models``): each shipped value model's size, load time and the time to
+  score one position (the game's features of a view and the prediction);
 * ``adapters`` (``--adapters``): random answers per second through the engine's own loop,
   the PettingZoo AEC and parallel environments, OpenSpiel's Python game and Gymnasium's
   single-seat environment (its bots' answers counted too), for each game, one process.
@@ -24,6 +30,19 @@ a busy machine; the JSON line says how many games were played):
     .venv/bin/python benchmarks/bench_search.py --game brittania --options '{"players": 12}' \
         --opponent steward --bot ismcts:iters=16 --games 200
     .venv/bin/python benchmarks/bench_search.py --adapters
+
+The levels (``hard`` against ``normal`` at the same seat on the same seeds; the learned
+value shipped in each game's package):
+
+    .venv/bin/python benchmarks/bench_search.py --game brian-boru --opponent greedy \
+        --bot ismcts:iters=30:value=learned --baseline greedy --games 400
+    .venv/bin/python benchmarks/bench_search.py --game version2 --opponent general \
+        --bot ismcts:iters=8:value=learned --baseline general --games 400
+    .venv/bin/python benchmarks/bench_search.py --game hy-breasil --opponent auto \
+        --bot ismcts:iters=16:value=learned --baseline auto --games 400
+    .venv/bin/python benchmarks/bench_search.py --game brittania --options '{"players": 12}' \
+        --opponent steward --bot ismcts:iters=16:value=learned --baseline steward --games 400
+    .venv/bin/python benchmarks/bench_search.py --models
 """
 
 from __future__ import annotations
@@ -77,17 +96,46 @@ def one_game(job: tuple) -> dict:
             "score": game.current_scores(state)[seat], "others": game.current_scores(state)}
 
 
+def paired_job(job: tuple) -> dict:
+    """One seed played twice: ``bot`` at the seat, then ``baseline`` at the same seat
+    against the same opponents (the same deal and the same opponents' seeds)."""
+    game_id, options, seed, bot, opponent, baseline = job
+    row = one_game((game_id, options, seed, bot, opponent))
+    base = one_game((game_id, options, seed, baseline, opponent))
+    row["base_won"], row["base_times"] = base["won"], base["times"]
+    return row
+
+
+def paired_difference(rows: list[dict]) -> dict:
+    """The bot's win share less the baseline's on the same seeds and seats: the mean
+    difference and its 95% interval (normal, from the differences' spread)."""
+    diffs = [r["won"] - r["base_won"] for r in rows]
+    mean = statistics.fmean(diffs)
+    se = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("nan")
+    base = sum(r["base_won"] for r in rows)
+    low, high = wilson(base, len(rows))
+    return {"baseline_win_share": round(base / len(rows), 3), "baseline_ci95": [round(low, 3), round(high, 3)],
+            "difference": round(mean, 3), "difference_ci95": [round(mean - 1.96 * se, 3), round(mean + 1.96 * se, 3)],
+            "seeds_differing": sum(1 for d in diffs if d),
+            "pairs": [[r["seed"], r["won"], r["base_won"]] for r in rows]}
+
+
 def match(args) -> dict:
     options = json.loads(args.options)
-    jobs = [(args.game, options, args.seed + i, args.bot, args.opponent) for i in range(args.games)]
+    if args.baseline:
+        jobs = [(args.game, options, args.seed + i, args.bot, args.opponent, args.baseline) for i in range(args.games)]
+        play_one = paired_job
+    else:
+        jobs = [(args.game, options, args.seed + i, args.bot, args.opponent) for i in range(args.games)]
+        play_one = one_game
     start, load_before = time.perf_counter(), os.getloadavg()
     rows = []
     with Pool(args.workers) if args.workers > 1 else nullcontext() as pool:
         try:
-            for row in (pool.imap(one_game, jobs) if pool else map(one_game, jobs)):
+            for row in (pool.imap(play_one, jobs) if pool else map(play_one, jobs)):
                 rows.append(row)
-                if len(rows) % 10 == 0:
-                    print(f"{len(rows)} games, won {sum(r['won'] for r in rows):.1f}", file=sys.stderr, flush=True)
+                base = f", baseline won {sum(r['base_won'] for r in rows):.1f}" if args.baseline else ""
+                print(f"{len(rows)} games, won {sum(r['won'] for r in rows):.1f}{base}", file=sys.stderr, flush=True)
                 if args.minutes and time.perf_counter() - start > 60 * args.minutes:
                     break
         except KeyboardInterrupt:  # stopped by hand (kill -INT): the games played so far
@@ -95,7 +143,7 @@ def match(args) -> dict:
     won = sum(r["won"] for r in rows)
     times = sorted(t for r in rows for t in r["times"])
     low, high = wilson(won, len(rows))
-    return {
+    out = {
         "match": f"{args.game}: 1 {args.bot} v {args.opponent}", "options": options, "games": len(rows),
         "seed": args.seed, "win_share": round(won / len(rows), 3), "ci95": [round(low, 3), round(high, 3)],
         "fair_share": round(1 / (len(rows[0]["others"])), 3),
@@ -107,6 +155,11 @@ def match(args) -> dict:
         "load_1_5_15": {"before": [round(x, 2) for x in load_before],
                         "after": [round(x, 2) for x in os.getloadavg()]},
     }
+    out["per_seed"] = [[r["seed"], r["won"]] for r in rows]
+    if args.baseline:
+        out["baseline"] = args.baseline
+        out.update(paired_difference(rows))
+    return out
 
 
 # -- adapters -----------------------------------------------------------------------------
@@ -192,6 +245,34 @@ def adapters(games: int) -> list[dict]:
     return out
 
 
+def models() -> list[dict]:
+    """Each shipped value model: its file's size, the time to load it (median of 5) and to
+    score one position (features of a view and the prediction, median of 200)."""
+    from realms.core.game import games
+    from realms.search.value import ValueModel, shipped_path
+
+    out = []
+    for game in games().values():
+        if game.features is None or not shipped_path(game).exists():
+            continue
+        path = shipped_path(game)
+        loads = []
+        for _ in range(5):
+            start = time.perf_counter()
+            model = ValueModel.load(path)
+            loads.append(time.perf_counter() - start)
+        view = game.new_game({}, 1).view(0)
+        scores = []
+        for _ in range(200):
+            start = time.perf_counter()
+            model.predict(game.features(view))
+            scores.append(time.perf_counter() - start)
+        out.append({"model": game.id, "bytes": path.stat().st_size, "load_ms": round(1000 * statistics.median(loads), 2),
+                    "features_and_predict_us": round(1e6 * statistics.median(scores), 1),
+                    "trained": model.data.get("trained"), "load_1_5_15": [round(x, 2) for x in os.getloadavg()]})
+    return out
+
+
 def main() -> None:
     # a match in the background ignores SIGINT unless told: kill -INT (or -TERM) stops it
     # with the games played so far
@@ -202,6 +283,7 @@ def main() -> None:
     ap.add_argument("--options", default='{"players": 4}', help="game options as JSON")
     ap.add_argument("--bot", default="ismcts:ms=200")
     ap.add_argument("--opponent", default="auto")
+    ap.add_argument("--baseline", help="also play every seed with this bot at the seat: the paired difference")
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
@@ -209,8 +291,12 @@ def main() -> None:
                     help="stop after the game that ends past this many minutes (0: play them all)")
     ap.add_argument("--adapters", action="store_true", help="measure the adapters' step rates instead")
     ap.add_argument("--adapter-games", type=int, default=5)
+    ap.add_argument("--models", action="store_true", help="the shipped value models' sizes and load times instead")
     args = ap.parse_args()
-    if args.adapters:
+    if args.models:
+        for row in models():
+            print(json.dumps(row), flush=True)
+    elif args.adapters:
         for row in adapters(args.adapter_games):
             print(json.dumps(row), flush=True)
     else:

@@ -15,6 +15,18 @@ per person answer (its main process, and its bots' process: Linux's /proc), whic
 machine changes much less than the latency.
 
     .venv/bin/python benchmarks/bench_server.py [--games 100] [--seconds 10] [--bots auto] [--opponents 1,3]
+
+``--webhooks``: every person's seat is subscribed to a webhook (a receiver in this
+process, on 127.0.0.1, the server started with ``--allow-local-webhooks``), so the
+notices' outbox works under the load; after the SIGKILL and the restart the receiver's
+count says whether each notice arrived once (``X-Realms-Notice``: the outbox key).
+
+``--misbehave``: the held run again with one misbehaving client of each kind beside the
+well-behaved games (:func:`misbehave`): a spectator's WebSocket that never reads, a
+client asking for uncached replays of a finished game, one creating bots-only games of
+``ismcts`` bots, one creating games on islands made from seeds, one opening WebSockets
+by the hundred, and twelve Brittania seats answering the same version at once; the
+well-behaved games' latency is compared with the run without them.
 """
 
 from __future__ import annotations
@@ -34,7 +46,14 @@ import time
 import httpx
 import uvloop
 from websockets.asyncio.client import connect as ws_connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidMessage
+
+
+def player_address(i: int) -> str:
+    """The loopback address the ``i``-th well-behaved player connects from (Linux answers
+    all of 127.0.0.0/8): the server bounds what one address may hold, as it would on the
+    internet; the misbehaving clients connect from 127.0.0.1."""
+    return f"127.1.{i // 250}.{i % 250 + 1}"
 
 
 def free_port() -> int:
@@ -43,11 +62,124 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start(database: str) -> tuple[subprocess.Popen, str]:
+class Receiver:
+    """A webhook receiver on 127.0.0.1: how many times each notice key arrived."""
+
+    def __init__(self) -> None:
+        import threading
+        from collections import Counter
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        self.keys: Counter = Counter()
+        keys = self.keys
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers["Content-Length"]))
+                keys[self.headers.get("X-Realms-Notice", "")] += 1
+                self.send_response(204)
+                self.end_headers()
+
+            def log_message(self, *args) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/hook"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+
+async def misbehave(url: str, stop: asyncio.Event, counts: dict, kinds: set[str]) -> None:
+    """One misbehaving client of each of ``kinds`` (all: :data:`MISBEHAVING`), until
+    ``stop``; what each got in ``counts``."""
+    host, port = url.split("//", 1)[1].split(":")
+
+    async def never_reads() -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as c:
+            gid = (await c.get("/api/games")).json()["games"][0]["id"]
+        raw = socket.socket()
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        raw.connect((host, int(port)))
+        raw.sendall((f"GET /api/games/{gid}/ws HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\n"
+                     "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                     "Sec-WebSocket-Version: 13\r\n\r\n").encode())
+        await stop.wait()  # and never reads a byte
+        raw.close()
+
+    async with httpx.AsyncClient(base_url=url, timeout=60) as c:  # the game to replay, made first
+        finished = None if "replays" not in kinds else (await c.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 15},
+                                                     "seats": ["auto"] * 4})).json()["id"]
+
+    async def replays() -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=60) as c:
+            gid = finished
+            while not (await c.get(f"/api/games/{gid}")).json()["over"] and not stop.is_set():
+                await asyncio.sleep(0.5)
+            n = 0
+            while not stop.is_set():
+                n += 1
+                for path in (f"/api/games/{gid}?at={n}", f"/api/games/{gid}/board.svg?at={n}"):
+                    r = await c.get(path)
+                    counts[f"replay {r.status_code}"] = counts.get(f"replay {r.status_code}", 0) + 1
+
+    async def creates(body: dict, name: str) -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=120) as c:
+            while not stop.is_set():
+                r = await c.post("/api/games", json=body)
+                counts[f"{name} {r.status_code}"] = counts.get(f"{name} {r.status_code}", 0) + 1
+                if r.status_code != 201:
+                    await asyncio.sleep(1)
+
+    async def sockets() -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=30) as c:
+            gid = (await c.get("/api/games")).json()["games"][0]["id"]
+        held = []
+        for _ in range(200):
+            try:
+                ws = await ws_connect(f"ws{url[4:]}/api/games/{gid}/ws", compression=None)
+                await ws.recv()
+                held.append(ws)
+                counts["sockets open"] = counts.get("sockets open", 0) + 1
+            except Exception:  # refused before the handshake ends (HTTP 403) or closed at once
+                counts["sockets refused"] = counts.get("sockets refused", 0) + 1
+        await stop.wait()
+        for ws in held:
+            await ws.close()
+
+    async def simultaneous() -> None:
+        async with httpx.AsyncClient(base_url=url, timeout=60) as c:
+            r = await c.post("/api/games", json={"game": "brittania", "seats": ["human"] * 12})
+            gid, tokens = r.json()["id"], {s["seat"]: s["token"] for s in r.json()["seats"]}
+            while not stop.is_set():
+                spectator = (await c.get(f"/api/games/{gid}")).json()
+                if spectator["over"]:
+                    break
+                seen = [(await c.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {tokens[p]}"})).json()
+                        for p in spectator["awaiting"]]
+
+                async def send(state: dict, p: int) -> None:
+                    r = await c.post(f"/api/games/{gid}/answers", headers={"Authorization": f"Bearer {tokens[p]}"},
+                                     json={"key": state["pending"][0]["options"][0]["key"],
+                                           "version": state["version"]})
+                    counts[f"simultaneous {r.status_code}"] = counts.get(f"simultaneous {r.status_code}", 0) + 1
+
+                await asyncio.gather(*(send(st, p) for st, p in zip(seen, spectator["awaiting"]) if st["pending"]))
+
+    clients = {"never-reads": never_reads, "replays": replays, "sockets": sockets, "simultaneous": simultaneous,
+               "bots-only": lambda: creates({"game": "hy-breasil", "seats": ["ismcts"] * 4}, "bots-only"),
+               "map-seed": lambda: creates({"game": "hy-breasil", "options": {"map_seed": 7},
+                                            "seats": ["human", "auto"]}, "map_seed")}
+    await asyncio.gather(*(clients[k]() for k in MISBEHAVING if k in kinds))
+
+
+#: the misbehaving clients of ``--misbehave``
+MISBEHAVING = ("never-reads", "replays", "sockets", "simultaneous", "bots-only", "map-seed")
+
+
+def start(database: str, webhooks: bool = False) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    # the load creates every game from one address: lift the per-client creation limit
-    proc = subprocess.Popen([sys.executable, "-m", "realms.server", "--port", str(port), "--database", database,
-                             "--games-at-once", "100000"],
+    # the server's own limits per address: each player creates its game from its own
+    proc = subprocess.Popen([sys.executable, "-m", "realms.server", "--port", str(port), "--database", database]
+                            + (["--allow-local-webhooks"] if webhooks else []),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     for _ in range(300):
@@ -61,29 +193,33 @@ def start(database: str) -> tuple[subprocess.Popen, str]:
 
 
 async def create_games(url: str, n: int, seats: list[str]) -> list[dict]:
-    async with httpx.AsyncClient(base_url=url, timeout=30) as c:
-        out = []
-        for i in range(n):
+    """``n`` games, each created by its player from the player's own address."""
+    out = []
+    for i in range(n):
+        transport = httpx.AsyncHTTPTransport(local_address=player_address(i))
+        async with httpx.AsyncClient(base_url=url, timeout=30, transport=transport) as c:
             r = await c.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 15},
                                                  "seed": 1000 + i, "seats": seats})
             r.raise_for_status()
             out.append({"id": r.json()["id"], "token": r.json()["seats"][0]["token"], "acked": 0})
-        return out
+    return out
 
 
 class Conn:
     """A minimal HTTP/1.1 keep-alive client: a load script must cost less than the server
     it measures (httpx's pool costs more CPU than the server per request here)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, source: str | None = None) -> None:
         host, port = url.split("//", 1)[1].split(":")
         self.host, self.port = host, int(port)
+        self.source = source
         self.reader = self.writer = None
 
     async def request(self, method: str, path: str, token: str, body: dict | None = None,
                       socket: str = "") -> tuple[int, dict]:
         if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            self.reader, self.writer = await asyncio.open_connection(
+                self.host, self.port, local_addr=(self.source, 0) if self.source else None)
         data = json.dumps(body).encode() if body is not None else b""
         named = f"X-Realms-Socket: {socket}\r\n" if socket else ""
         head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nAuthorization: Bearer {token}\r\n{named}"
@@ -116,7 +252,8 @@ async def load(url: str, games: list[dict], seconds: float, latencies: list[floa
 
     async def play(i: int, g: dict) -> None:
         nonlocal done
-        conn = Conn(url)
+        source = player_address(i)  # each player from an address of its own, as on the internet
+        conn = Conn(url, source)
         ws = reader = None
         pushed: list[str] = []  # the last push that asks something (or ends the game)
         arrived = asyncio.Event()
@@ -139,7 +276,7 @@ async def load(url: str, games: list[dict], seconds: float, latencies: list[floa
             # named as a page names its socket: the state of its own answers comes in their 200s only
             name = f"bench{i}"
             ws = await ws_connect(f"ws{url[4:]}/api/games/{g['id']}/ws?token={g['token']}&socket={name}", max_size=None,
-                                  compression=None)
+                                  compression=None, local_addr=(source, 0))
             state = json.loads(await ws.recv())
             reader = asyncio.create_task(read())
             k = 0
@@ -228,9 +365,15 @@ def measure(args, opponents: int) -> dict:
     seats = ["human"] + [args.bots] * opponents
     out: dict = {"opponents": opponents}
 
-    proc, url = start(database)
+    receiver = Receiver() if args.webhooks else None
+    proc, url = start(database, args.webhooks)
     try:
         games = asyncio.run(create_games(url, args.games, seats))
+        if receiver is not None:
+            with httpx.Client(base_url=url, timeout=30) as c:
+                for g in games:
+                    c.put(f"/api/games/{g['id']}/notices", headers={"Authorization": f"Bearer {g['token']}"},
+                          json={"webhook": receiver.url}).raise_for_status()
 
         def run(rate: float, title: str, key: str) -> None:
             lat: list[float] = []
@@ -254,6 +397,23 @@ def measure(args, opponents: int) -> dict:
         print(f"{args.games} games at once ({' vs '.join(seats)}), {'database ' + args.database if args.database else 'SQLite file'}, "
               f"{args.seconds:.0f} s per run, every answer committed before its 200", flush=True)
         run(args.rate, f"  held {args.rate:.0f}/s offered", "held")
+        if args.misbehave:
+            async def beside() -> None:
+                stop, counts = asyncio.Event(), {}
+                bad = asyncio.create_task(misbehave(url, stop, counts, set(args.misbehave.split(","))))
+                await asyncio.sleep(3)  # the misbehaving clients at work first
+                await asyncio.to_thread(run, args.rate, f"  held {args.rate:.0f}/s offered, misbehaving clients beside",
+                                        "misbehaved")
+                stop.set()
+                try:
+                    await asyncio.wait_for(bad, 60)
+                except Exception as exc:  # a misbehaving client's own failure is not the measure
+                    counts["misbehaving client error"] = repr(exc)[:200]
+                out["counts"] = counts
+                print(f"  the misbehaving clients got: {counts}", flush=True)
+
+            asyncio.run(beside())
+            return out
         run(0.0, "  flat out", "flat")
 
         # SIGKILL mid-run, restart, count acknowledged answers that are missing
@@ -261,14 +421,17 @@ def measure(args, opponents: int) -> dict:
             task = asyncio.create_task(load(url, games, 3.0, None))
             await asyncio.sleep(1.5)
             os.kill(proc.pid, signal.SIGKILL)
-            await task
+            try:
+                await task
+            except (OSError, EOFError, ConnectionClosed, InvalidMessage):
+                pass  # a client that was connecting when the server died
 
         asyncio.run(kill_mid_run())
         proc.wait(10)
     finally:
         if proc.poll() is None:
             proc.kill()
-    proc, url = start(database)
+    proc, url = start(database, args.webhooks)
     try:
         lost = 0
         with httpx.Client(base_url=url, timeout=30) as c:
@@ -277,10 +440,39 @@ def measure(args, opponents: int) -> dict:
                 lost += max(0, g["acked"] - v)
         out["lost"] = (lost, sum(g["acked"] for g in games))
         print(f"  after SIGKILL mid-run and restart: {lost} acknowledged answers lost (of {out['lost'][1]})", flush=True)
+        if receiver is not None:
+            out["notices"] = notices_after(database, receiver)
+            print("  notices: {} queued, {} arrived once, {} arrived more than once, {} claimed when the server "
+                  "was killed (never sent: at most once), {} not sent".format(*out["notices"]), flush=True)
     finally:
         proc.terminate()
         proc.wait(10)
     return out
+
+
+def notices_after(database: str, receiver: Receiver, seconds: float = 60.0) -> tuple:
+    """Once the restarted server's outbox is empty (or ``seconds`` passed): (queued,
+    arrived once, arrived twice or more, left 'sending' by the kill, neither sent nor
+    sending)."""
+    from realms.server import tabledb
+    from realms.server.store import Store
+
+    store = Store(database)
+    try:
+        end = time.monotonic() + seconds
+        while True:
+            rows = tabledb.notices(store)
+            if not any(r["state"] == "queued" for r in rows) or time.monotonic() > end:
+                break
+            time.sleep(0.5)
+        keys = {r["key"] for r in rows}
+        once = sum(1 for k in keys if receiver.keys[k] == 1)
+        twice = sum(1 for k in keys if receiver.keys[k] > 1)
+        sending = sum(1 for r in rows if r["state"] == "sending" and not receiver.keys[r["key"]])
+        unsent = sum(1 for r in rows if r["state"] != "sending" and not receiver.keys[r["key"]])
+        return len(keys), once, twice, sending, unsent
+    finally:
+        store.close()
 
 
 def main() -> None:
@@ -291,6 +483,10 @@ def main() -> None:
     ap.add_argument("--opponents", default="1,3", help="numbers of bot opponents to measure, comma-separated")
     ap.add_argument("--rate", type=float, default=500.0, help="answers/s offered in all for the latency run")
     ap.add_argument("--database", help="database URL (default: a temporary SQLite file)")
+    ap.add_argument("--webhooks", action="store_true", help="every person's seat subscribed to a local webhook")
+    ap.add_argument("--misbehave", nargs="?", const=",".join(MISBEHAVING), default="",
+                    help="the held run again beside one misbehaving client of each kind named (default: all of "
+                         f"{', '.join(MISBEHAVING)}; no flat-out run, no SIGKILL)")
     args = ap.parse_args()
     # the load script's loop is uvloop, as the server's is (uvicorn's): it must cost less
     # than the server it measures
@@ -300,6 +496,13 @@ def main() -> None:
         print(f"| {name} | {' | '.join(cells)} | {aim} |")
 
     print()
+    if args.misbehave:
+        row("measure", [f"person v {r['opponents']} {args.bots}" for r in results], "aim")
+        print("|---" * (len(results) + 2) + "|")
+        row("latency, well-behaved games alone", [r["held"][1] for r in results], "p99 < 50 ms")
+        row("the same beside misbehaving clients", [r["misbehaved"][1] for r in results], "p99 < 50 ms")
+        row("answers per second there", [f"{r['misbehaved'][0]:.0f}" for r in results], f"≥ {args.rate:.0f}")
+        return
     row("measure", [f"person v {r['opponents']} {args.bots}" for r in results], "aim")
     print("|---" * (len(results) + 2) + "|")
     row(f"answers per second at {args.rate:.0f}/s offered", [f"{r['held'][0]:.0f}" for r in results],
@@ -308,6 +511,10 @@ def main() -> None:
     row("server CPU per person answer there", [r["held"][2] for r in results])
     row("flat out: answers/s, latency", [f"{r['flat'][0]:.0f}, {r['flat'][1]}" for r in results])
     row("answers lost after SIGKILL mid-run", [f"{r['lost'][0]} of {r['lost'][1]}" for r in results], "0")
+    if args.webhooks:
+        row("notices: queued, once, twice+, lost to the kill", [", ".join(map(str, (n[0], n[1], n[2], n[3] + n[4])))
+                                                                for n in (r["notices"] for r in results)],
+            "twice+ 0")
 
 if __name__ == "__main__":
     main()

@@ -68,7 +68,8 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
              lazy={"odds": "realms.cli_odds:odds", "play": "realms.cli_play:play", "gm": "realms.cli_gm:gm",
                    "serve": "realms.server.cli:serve", "sweep": "realms.cli_design:sweep",
-                   "compare": "realms.cli_design:compare"})
+                   "compare": "realms.cli_design:compare", "selfplay": "realms.cli_learn:selfplay",
+                   "train": "realms.cli_learn:train"})
 @click.version_option(package_name="realms")
 def cli() -> None:
     """Play, simulate and analyse historical conquest board games."""

@@ -22,6 +22,24 @@ def _parse_options(game, pairs: tuple[str, ...]) -> dict:
     return out
 
 
+def _parse_clock(text: str | None, players: int):
+    """``turn:MINUTES`` or ``bank:MINUTES[+SECONDS]`` as the people's clocks (None: none)."""
+    from realms.core.clock import ClockError, ClockSpec, TableClock
+
+    if not text:
+        return None
+    kind, _, rest = text.partition(":")
+    minutes, _, increment = rest.partition("+")
+    try:
+        body = {"kind": kind, "minutes": float(minutes)}
+        if increment:
+            body["increment"] = float(increment)
+        return TableClock.new(ClockSpec.from_json(body), players)
+    except ValueError as exc:
+        why = str(exc) if isinstance(exc, ClockError) else "expected turn:MINUTES or bank:MINUTES+SECONDS"
+        raise click.ClickException(f"--clock: {why}") from None
+
+
 @click.command("play")
 @click.argument("game_id", metavar="GAME")
 @click.option("--seat", "seats", type=int, multiple=True,
@@ -31,9 +49,12 @@ def _parse_options(game, pairs: tuple[str, ...]) -> dict:
 @click.option("--seed", type=int, default=None, help="Seed of the game (default: random).")
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False, exists=True),
               help="Go on with a game saved with 's FILE' or at 'q'.")
+@click.option("--clock", "clock_text", default=None, metavar="turn:MIN|bank:MIN+SEC",
+              help="A clock for the people: MIN minutes a turn, or a bank of MIN minutes and SEC seconds a "
+                   "decision; the time left is shown at each prompt, and a turn run out is played by the bot.")
 @click.option("--save", "autosave", default="realms-play.json", show_default=True,
               help="Where 'q' and the end of the game save the record.")
-def play(game_id, seats, bots, pairs, seed, resume_file, autosave) -> None:
+def play(game_id, seats, bots, pairs, seed, resume_file, clock_text, autosave) -> None:
     """Play GAME in the terminal against bots, or with friends taking turns at one keyboard.
 
     At the prompt: a number answers (after a filter, the number listed), N xK answers
@@ -68,5 +89,8 @@ def play(game_id, seats, bots, pairs, seed, resume_file, autosave) -> None:
         agents = make_bots(game, spec if len(spec) > 1 else spec * n, n, state.seed)
     except GameOptionError as exc:
         raise click.ClickException(str(exc)) from None
+    clock = _parse_clock(clock_text, n)
+    stand_in = make_bots(game, [next(iter(game.bots), "random")] * n, n, state.seed)[people[0]] if clock else None
     Terminal(game, state, {p: Seat(p) for p in people},
-             {i: a for i, a in enumerate(agents) if i not in people}, autosave=autosave).run()
+             {i: a for i, a in enumerate(agents) if i not in people}, autosave=autosave,
+             clock=clock, stand_in=stand_in).run()

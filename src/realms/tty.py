@@ -16,14 +16,22 @@ exact odds of the battles at stake), and the decision with numbered options.  At
   decided and nothing hidden was shown since (the web app's rule);
 - ``s FILE`` saves the game's record (resume with ``--resume FILE``); ``q`` saves to the
   autosave file and quits.
+
+With a clock (``--clock turn:30`` a turn, ``--clock bank:60+10`` a bank and an increment a
+decision; ``core.clock``) each prompt shows the person's time left; an answer typed after
+it ran out is not taken: the game's default bot (``stand_in``) plays the rest of that
+turn, as the web app does for a silent seat.  The person at the keyboard keeps the seat
+(the web app's bot that takes a seat for good is for people who are away).
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
 
 from realms.core.agents import Agent
+from realms.core.clock import TableClock
 from realms.core.decision import Decision
 from realms.core.engine import GameState
 from realms.core.game import Game
@@ -52,6 +60,10 @@ class Terminal:
     read: Callable[[str], str] = input
     out: TextIO | None = None
     autosave: str | None = None
+    #: the people's clocks (None: none), read at ``now``; ``stand_in`` plays a turn run out
+    clock: TableClock | None = None
+    now: Callable[[], float] = time.time
+    stand_in: Agent | None = None
     _last_person: int | None = field(default=None, init=False)
 
     def say(self, text: str = "") -> None:
@@ -67,10 +79,46 @@ class Terminal:
                 view = lambda s=seat: self.state.view(s)  # noqa: E731
                 self.state.answer_index(decision, self.agents[seat].choose(decision, view))
                 continue
+            self.tick()
             if not self.ask(decision):
                 return self.state
+            if self.clock is not None and seat in self.clock.expired(self.now()):
+                self.ran_out(seat)
         self.show_end()
         return self.state
+
+    # -- the clock ---------------------------------------------------------------------
+    def tick(self) -> None:
+        """The clock sees who is awaited now (a person's turn begins or ends)."""
+        if self.clock is not None:
+            awaited = {d.player for d in self.state.pending() if d.player in self.people}
+            self.clock.observe(awaited, self.state.answers, self.now())
+
+    def time_left(self, seat: int) -> str | None:
+        """"12:34 left" for ``seat``'s turn, None without a clock."""
+        left = None if self.clock is None else self.clock.left(seat, self.now())
+        if left is None:
+            return None
+        s = int(left + 0.999)
+        return f"{s // 3600}:{s // 60 % 60:02}:{s % 60:02} left" if s >= 3600 else f"{s // 60}:{s % 60:02} left"
+
+    def ran_out(self, seat: int) -> None:
+        """``seat``'s time ran out: the answer typed after it is taken back (the clock is
+        read when an answer comes) and the stand-in plays the rest of the turn."""
+        self.clock.run_out(seat)
+        self.say(f"{self.names[seat]}: your time ran out; the bot plays the rest of your turn.")
+        person = self.people[seat]
+        if person.undo is not None and len(self.state.answers) == len(person.undo[0].answers) + 1:
+            self.state = person.undo[0]
+        person.undo = None
+        agent = self.stand_in
+        while agent is not None and (mine := self.state.pending_for(seat)):
+            found = self.game.no_answer(mine[0]) if self.game.no_answer is not None else None
+            if found is not None:
+                self.state.apply(seat, found[1])
+            else:
+                self.state.answer_index(mine[0], agent.choose(mine[0], lambda: self.state.view(seat)))
+        self.tick()
 
     def ask(self, decision: Decision) -> bool:
         """Show the position to the deciding person and take one answer; False: quit."""
@@ -79,6 +127,9 @@ class Terminal:
             self.read(f"\n{self.names[decision.player]}, your turn: press Enter (others look away) ")
         self._last_person = decision.player
         self.show(person)
+        left = self.time_left(decision.player)
+        if left is not None:
+            self.say(f"  {self.names[decision.player]}: {left}" + (" (this turn)" if self.clock.spec.kind == "turn" else ""))
         self.advise(person, decision)
         options = decision.options
         shown = list(range(len(options)))

@@ -8,7 +8,7 @@ from functools import partial
 
 import pytest
 
-from realms.core.agents import GENERIC_BOTS, RandomBot, SeatView, parse_bot, state_behind
+from realms.core.agents import RandomBot, SeatView, generic_bots, parse_bot, state_behind
 from realms.core.game import OptionError, games, get_game
 from realms.core.match import play
 from realms.search.ismcts import ISMCTSBot, student
@@ -114,7 +114,7 @@ def test_a_new_root_answer_waits_until_every_answer_tried_can_be_compared(game_i
 
 def test_registered_as_a_generic_bot_with_parameters():
     game = get_game("brian-boru")
-    assert "ismcts" in GENERIC_BOTS
+    assert "ismcts" in generic_bots()
     bots = make_bots(game, ["ismcts:iters=7:horizon=3:policy=greedy", "random", "ismcts"], 3, 0)
     assert (bots[0].iters, bots[0].horizon, bots[0].policy) == (7, 3, "greedy")
     assert bots[2].iters > 0 and bots[2].ms is None

@@ -71,10 +71,10 @@ def test_docs_load_their_scripts_from_the_app_not_a_cdn(client, page):
 
 def test_create_gives_a_token_to_each_human_seat_only(client):
     out = new_game(client, seats=["human", "auto", "human", "random"])
-    assert set(out) == {"id", "seats"}
+    assert set(out) == {"id", "seats", "host"}  # host: the host's link (server/host.py)
     assert [(s["seat"], s["kind"]) for s in out["seats"]] == [(0, "human"), (2, "human")]
     tokens = [s["token"] for s in out["seats"]]
-    assert len(set(tokens)) == 2
+    assert len(set(tokens)) == 2 and out["host"] not in tokens
     assert all(len(t) >= 22 for t in tokens)  # ≥ 128 random bits in URL-safe base64
 
 
@@ -194,7 +194,7 @@ def test_the_lobby_offers_each_bots_declared_levels(client):
     parameters the game does not offer is refused."""
     hb = next(g for g in client.get("/api/catalog").json()["games"] if g["id"] == "hy-breasil")
     choices = {c["kind"]: c["label"] for c in hb["seat_choices"]}
-    assert choices["auto:level=easy"] == "auto (easy)" and choices["auto:level=hard"] == "auto (hard)"
+    assert choices["auto:level=easy"] == "auto (easy)" and choices["auto:level=hard"] == "auto (steady)"
     assert choices["auto"] == "auto (normal)" and choices["human"] == "human"
     assert hb["seat_kinds"] == list(choices)
     out = new_game(client, seats=["human", "auto:level=easy", "auto:level=hard"], options={"turns": 1})

@@ -688,13 +688,13 @@ def test_the_lobby_offers_the_auto_bots_levels(server, page, tmp_path):
     page.select_option("#game", "hy-breasil")
     seats = page.locator("select.seat-kind")
     labels = seats.nth(1).locator("option").all_inner_texts()
-    assert {"auto (easy)", "auto (normal)", "auto (hard)"} <= set(labels)
+    assert {"auto (easy)", "auto (normal)", "auto (steady)"} <= set(labels)
     page.select_option("select.seat-kind >> nth=1", label="auto (easy)")
-    page.select_option("select.seat-kind >> nth=2", label="auto (hard)")
+    page.select_option("select.seat-kind >> nth=2", label="auto (steady)")
     shot(page, "lobby-bot-levels", tmp_path)
     link, gid, token = create_and_read_link(page)
     kinds = [s["kind"] for s in state(server, gid, token)["seats"]]
     assert kinds[:3] == ["human", "auto:level=easy", "auto:level=hard"]
     link.click()
     page.wait_for_selector("#scores tr >> nth=3")
-    assert "auto (hard)" in page.inner_text("#scores") and "auto (easy)" in page.inner_text("#scores")
+    assert "auto (steady)" in page.inner_text("#scores") and "auto (easy)" in page.inner_text("#scores")

@@ -256,3 +256,26 @@ def test_undos_count_the_games_own_undos(client):
     # a game rebuilt in the same process (after a failed write) keeps its count
     client.app.state.server.live.pop(a["id"])
     assert me(client, a["id"], a["seats"][0]["token"])["undos"] == 2
+
+
+def test_a_charge_takes_more_tokens_and_makes_the_client_wait():
+    now = [0.0]
+    bucket = TokenBucket(burst=3, per_minute=60, clock=lambda: now[0])
+    assert bucket.take("a") == 0.0
+    bucket.charge("a", 4.5)  # 2 left, 4.5 taken: 2.5 owed
+    assert bucket.take("a") == pytest.approx(3.5)  # a token a second: 3.5 s to the next
+    now[0] = 3.5
+    assert bucket.take("a") == 0.0
+    assert bucket.take("b") == 0.0  # another client's bucket is its own
+
+
+def test_a_creation_is_charged_the_cpu_of_its_setup(client, monkeypatch):
+    """A game whose setup costs CPU (an island made from a seed) takes tokens for it."""
+    from realms.server import limits
+
+    monkeypatch.setattr(limits, "SETUP_FREE_SECONDS", 0.0)
+    monkeypatch.setattr(limits, "SETUP_TOKENS_PER_SECOND", 1e9)  # any setup empties the bucket
+    body = {"game": "hy-breasil", "options": {"turns": 2}, "seats": ["human", "auto"]}
+    assert client.post("/api/games", json=body).status_code == 201
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1

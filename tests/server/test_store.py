@@ -9,6 +9,8 @@ import sqlite3
 import threading
 import time
 
+import pytest
+
 from realms.server import store as store_module
 from realms.server.store import Store
 
@@ -73,3 +75,57 @@ def test_the_wal_is_checkpointed_by_a_thread_of_its_own_not_by_a_commit(tmp_path
     finally:
         store.close()
     assert store._checkpointer is None
+
+
+def test_a_postgresql_url_without_its_driver_is_a_one_line_error(monkeypatch):
+    import sys
+
+    from click.testing import CliRunner
+
+    from realms.server.cli import serve
+    from realms.server.store import Store, StoreError
+
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if the extra were not installed
+    with pytest.raises(StoreError, match=r"pip install 'realms\[postgres\]'"):
+        Store("postgresql://nobody@127.0.0.1/none")
+    out = CliRunner().invoke(serve, ["--database", "postgresql://nobody@127.0.0.1/none"])
+    assert out.exit_code == 1
+    assert out.output.strip().splitlines() == ["Error: a postgresql database needs the 'psycopg' package: "
+                                               "pip install 'realms[postgres]'"]
+
+
+def test_tokens_are_stored_hashed(tmp_path):
+    """The database keeps a hash of each seat's token, never the token."""
+    from fastapi.testclient import TestClient
+
+    from realms.server.app import create_app
+
+    db = str(tmp_path / "realms.db")
+    with TestClient(create_app(db)) as c:
+        r = c.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seats": ["human", "auto"]})
+        assert r.status_code == 201, r.text
+        token = r.json()["seats"][0]["token"]
+    raw = sqlite3.connect(db).execute("SELECT seats FROM games").fetchone()[0]
+    assert token not in raw and store_module.hash_token(token) in raw
+
+
+def test_a_game_stored_with_plain_tokens_keeps_its_seats(tmp_path):
+    """A database written before tokens were hashed: its tokens are hashed when a store
+    opens it, and each still opens its seat."""
+    import json
+
+    from fastapi.testclient import TestClient
+
+    from realms.server.app import create_app
+
+    db = str(tmp_path / "realms.db")
+    Store(db).create("old", "hy-breasil", {"turns": 2, "players": 2}, 7,
+                     [{"kind": "human", "token": "plain-old-token"}, {"kind": "auto", "token": None}], [])
+    with TestClient(create_app(db)) as c:
+        s = c.get("/api/games/old", headers={"Authorization": "Bearer plain-old-token"})
+        assert s.status_code == 200, s.text
+        assert s.json()["seat"] == 0
+        assert c.get("/api/games/old", headers={"Authorization": "Bearer wrong"}).status_code == 403
+    seats = json.loads(sqlite3.connect(db).execute("SELECT seats FROM games").fetchone()[0])
+    assert seats == [{"kind": "human", "token_hash": store_module.hash_token("plain-old-token")},
+                     {"kind": "auto", "token_hash": None}]

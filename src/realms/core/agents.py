@@ -86,17 +86,39 @@ class RandomBot:
 AgentFactory = Callable[..., Agent]
 
 
-def _ismcts(seed: int = 0, **params: str) -> Agent:
-    """The information-set MCTS bot (``realms.search.ismcts``), loaded when first asked."""
-    from realms.search.ismcts import ISMCTSBot
+#: Bots that work for every game and come with the core; a game adds its own through
+#: ``Game.bots``, and other packages add generic ones through the ``realms.bots`` entry
+#: point group (the search bot does: ``ismcts``), as games register through
+#: ``realms.games``.  A factory takes the bot's seed, and a bot with parameters takes them
+#: as keywords (strings, as written in ``--bots NAME:KEY=VALUE:…``).
+GENERIC_BOTS: dict[str, AgentFactory] = {"random": RandomBot}
 
-    return ISMCTSBot(seed, **params)
+_REGISTERED: dict[str, AgentFactory] | None = None
 
 
-#: Bots that work for every game; a game adds its own through ``Game.bots``.  A factory
-#: takes the bot's seed, and a bot with parameters takes them as keywords (strings, as
-#: written in ``--bots NAME:KEY=VALUE:…``).
-GENERIC_BOTS: dict[str, AgentFactory] = {"random": RandomBot, "ismcts": _ismcts}
+def _entry_point_factory(ep) -> AgentFactory:
+    """A factory that imports the registered bot only when a bot is first made, so that
+    listing the bots loads no search module."""
+    found: list = []
+
+    def make(seed: int = 0, **params: str) -> Agent:
+        if not found:
+            found.append(ep.load())
+        return found[0](seed, **params)
+
+    make.__qualname__ = make.__name__ = f"bot({ep.value})"
+    return make
+
+
+def generic_bots() -> dict[str, AgentFactory]:
+    """Every generic bot by name: the core's (:data:`GENERIC_BOTS`) and those registered
+    in the ``realms.bots`` entry point group.  A game's own bots come from ``Game.bots``."""
+    global _REGISTERED
+    if _REGISTERED is None:
+        from importlib.metadata import entry_points
+
+        _REGISTERED = {ep.name: _entry_point_factory(ep) for ep in entry_points(group="realms.bots")}
+    return {**_REGISTERED, **GENERIC_BOTS}
 
 
 def parse_bot(spec: str) -> tuple[str, dict[str, str]]:

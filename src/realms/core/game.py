@@ -131,6 +131,16 @@ class Game:
     #: seat, each in 0..1 (a search cuts its rollouts short and scores them with it);
     #: default: each seat's share of :meth:`current_scores` (:meth:`evaluation`)
     evaluate: Callable[[GameState], list[float]] | None = None
+    #: ``features(view) -> {name: [value for seat 0, …]}``: what a learned evaluation
+    #: (``realms train``, ``realms.search.value``) reads of a position, from the deciding
+    #: seat's view alone (``state.view(seat)``), so it can show nothing the seat may not
+    #: see; every name present in every position, one finite number per seat.  A game
+    #: without it has no learned evaluation.
+    features: Callable[[dict], dict[str, list[float]]] | None = None
+    #: decision kinds a search leaves to its policy bot: the sub-picks of a choice the
+    #: search has made as one (the units of an attack whose target it chose), or questions
+    #: with one sensible answer, so that its budget goes where answers differ
+    unsearched_kinds: frozenset = frozenset()
 
     # -- analysis through the contract (owner: analysis work) ---------------------------
     # Each hook is a function, so a game's analysis modules load only when used.

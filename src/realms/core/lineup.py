@@ -4,12 +4,12 @@ game's (:func:`~realms.core.agents.bot_seed`), so that a game is the game of its
 
 from __future__ import annotations
 
-from .agents import GENERIC_BOTS, Agent, bot_seed, parse_bot
+from .agents import Agent, bot_seed, generic_bots, parse_bot
 from .game import Game, OptionError
 
 
 def bot_names(game: Game) -> list[str]:
-    return sorted({*GENERIC_BOTS, *game.bots})
+    return sorted({*generic_bots(), *game.bots})
 
 
 def make_bots(game: Game, spec: list[str], players: int, seed: int) -> list[Agent]:
@@ -18,7 +18,7 @@ def make_bots(game: Game, spec: list[str], players: int, seed: int) -> list[Agen
         spec = spec * players
     if len(spec) != players:
         raise OptionError(f"--bots names {len(spec)} bots for {players} players (give one, or one per seat)")
-    factories = {**GENERIC_BOTS, **game.bots}
+    factories = {**generic_bots(), **game.bots}
     agents = []
     for seat, written in enumerate(spec):
         try:

@@ -43,6 +43,12 @@ position the seat was already asked in (answers that lead back to it, such as an
 called off) gets the policy's answer without a search, so that a search cut at a horizon
 cannot circle for ever.
 
+The learned evaluation (``value=learned``: :mod:`realms.search.value`) scores the horizon
+from the features of the searching seat's view of the determinized copy, so it too uses
+only what the seat may know.  Decisions of the kinds a game leaves to the policy
+(``Game.unsearched_kinds``: the units of an attack whose target the search chose) get the
+policy's answer, at the root and inside the tree: the budget goes to the choices.
+
 Simultaneous decisions (several pending) are taken one after another inside the tree, the
 deciding seat's first at the root.  With an iteration budget the bot is deterministic for a
 given seed (its own generator drives determinizations, rollouts and ties); a time budget
@@ -57,7 +63,7 @@ import statistics
 import time
 from typing import Any
 
-from realms.core.agents import GENERIC_BOTS, Agent, SeatView, ViewFn, state_behind
+from realms.core.agents import Agent, SeatView, ViewFn, generic_bots, state_behind
 from realms.core.decision import Decision
 from realms.core.dice import Dice
 from realms.core.engine import GameState
@@ -68,6 +74,8 @@ DEFAULT_ITERS = 50
 #: ``policy=game``: the game's first registered bot (random answers if it has none)
 GAME_POLICY = "game"
 OPPONENT_MODELS = ("policy", "search")
+#: the evaluation at the horizon: the game's hand-written one, or its shipped learned one
+VALUES = ("hand", "learned")
 #: the samples on which a root answer is compared with the policy's before any verdict
 MIN_PAIRED = 3
 
@@ -144,14 +152,17 @@ class ISMCTSBot:
     least 2, or 10 with a time budget); ``c`` the UCB exploration constant (default 0.7;
     at the root it is scaled by the spread of the rewards seen there); ``widen`` and
     ``alpha`` the progressive widening (default 2 and 0.5); ``early`` 1 (the default)
-    stops once no answer is seen to matter, 0 spends the whole budget.
+    stops once no answer is seen to matter, 0 spends the whole budget; ``value`` the
+    evaluation at the horizon: ``hand`` (the game's ``evaluate``, the default), ``learned``
+    (the model shipped with the game, :mod:`realms.search.value`) or a model's ``.json``
+    file.
     """
 
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iters: Any = None, ms: Any = None, policy: str = GAME_POLICY,
                  horizon: Any = 10, opponents: str = "policy", z: Any = 3, prior: Any = None,
-                 c: Any = 0.7, widen: Any = 2, alpha: Any = 0.5, early: Any = 1) -> None:
+                 c: Any = 0.7, widen: Any = 2, alpha: Any = 0.5, early: Any = 1, value: str = "hand") -> None:
         if iters is not None and ms is not None:
             raise OptionError("ismcts: give iters or ms, not both")
         self.iters = _number("iters", iters, int, 1, 10**7) if iters is not None else None
@@ -173,6 +184,12 @@ class ISMCTSBot:
         self.widen = _number("widen", widen, float, 0.1, 1000)
         self.alpha = _number("alpha", alpha, float, 0, 1)
         self.early = bool(_number("early", early, int, 0, 1))
+        if value not in VALUES and not str(value).endswith(".json"):
+            raise OptionError(f"ismcts: value must be one of {', '.join(VALUES)} or a model's .json file, "
+                              f"not {str(value)[:30]!r}")
+        self.value = str(value)
+        #: the learned evaluation (``value=learned`` or a file), loaded at the first decision
+        self._model = None
         self.rng = random.Random(seed)
         #: the seed of the policy bot kept for this seat: a bot of the policy with this seed
         #: playing the seat gives the answers the search starts from (with a huge ``z``, its own)
@@ -196,6 +213,14 @@ class ISMCTSBot:
         clock = time.perf_counter
         start = clock()
         hint = self._hint(factory, decision, view)
+        if self.value != "hand" and self._model is None:
+            from .value import model_for
+
+            self._model = model_for(game, self.value)
+        if hint is not None and decision.kind in game.unsearched_kinds:
+            self.last = {"iterations": 0, "seconds": clock() - start, "prior": keys[hint],
+                         "visits": {}, "advantage": {}}
+            return hint
         if len(keys) == 1:
             self.last = {"iterations": 0, "seconds": clock() - start, "prior": keys[0],
                          "visits": {}, "advantage": {}}
@@ -241,7 +266,7 @@ class ISMCTSBot:
             name = next((b for b in game.bots if b != "ismcts"), "random")
         if name == "random":
             return None
-        factories = {**GENERIC_BOTS, **game.bots}
+        factories = {**generic_bots(), **game.bots}
         if name not in factories:
             known = ", ".join(sorted(k for k in factories if k != "ismcts"))
             raise OptionError(f"ismcts: unknown rollout policy {name!r} (known: {known}, game)")
@@ -394,7 +419,7 @@ class ISMCTSBot:
         d = det.first_pending()
         while d is not None and steps < self.horizon and not fresh:
             player = d.player
-            if modelled and player != me:
+            if (modelled and player != me) or (policy is not None and d.kind in game.unsearched_kinds):
                 det.answer_index(d, self._play(d, dice, policy, views))
             else:
                 i, node, fresh = self._select(node, None, d, dice, policy, views)
@@ -402,7 +427,7 @@ class ISMCTSBot:
                 det.answer_index(d, i)
             steps += 1
             d = det.first_pending()
-        reward = self._rollout(det, game, dice, policy, views, self.horizon - steps)
+        reward = self._rollout(det, game, dice, policy, views, self.horizon - steps, me)
         root.visits += 1
         child.rewards.append(reward[me])
         for ch in path:
@@ -466,8 +491,10 @@ class ISMCTSBot:
         raise AssertionError("no new answer although the widening limit allows one")
 
     def _rollout(self, det: GameState, game: Game, dice: Dice, policy: dict | None,
-                 views: dict, answers: int) -> list[float]:
-        """Play on with the policy for at most ``answers`` answers; the rewards by seat."""
+                 views: dict, answers: int, me: int) -> list[float]:
+        """Play on with the policy for at most ``answers`` answers; the rewards by seat:
+        the returns of a finished game, else the evaluation (the learned one from the
+        features of ``me``'s view of this copy, or the game's hand-written one)."""
         below = dice.below
         for _ in range(answers):
             d = det.first_pending()
@@ -479,4 +506,6 @@ class ISMCTSBot:
                 det.answer_index(d, policy[d.player].choose(d, views[d.player]))
         if det.is_over():
             return det.returns()
+        if self._model is not None:
+            return self._model.predict(game.features(det.view(me)))
         return game.evaluation(det)

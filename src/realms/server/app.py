@@ -21,8 +21,10 @@ package, so the page works without internet):
   is over, when the record gives it (and replays exactly).  One person with bots may
   choose it.
 - ``GET /api/games/{id}`` (``Authorization: Bearer TOKEN``; none: a spectator) → ``{view, pending, version, …}``
-- ``POST /api/games/{id}/answers`` ``{key, version}`` → 200 the new state; 409 stale version;
-  422 not an option; 403 not the seat that must decide; 404 unknown game
+- ``POST /api/games/{id}/answers`` ``{key, version}`` → 200 the new state; 409 stale version
+  (an earlier version is taken when the seat's decisions pending now were pending then:
+  seats answering simultaneous decisions at once are applied in turn); 422 not an option;
+  403 not the seat that must decide; 404 unknown game
 - ``POST /api/games/{id}/undo`` ``{version}`` → 200 the state as it was before the seat's last
   answer, which is taken back (and deleted from the database before the 200).  Only a seat's
   own last decision, while nobody else has decided since, no die was rolled in applying
@@ -39,11 +41,19 @@ package, so the page works without internet):
   of the page's own answers and undos that name its socket (``X-Realms-Socket: NAME``):
   their 200 carries them, and a second copy of 19 KB cost the server and the page
 
+- a game's table (``host``): ``GET /api/games/{id}/table``, ``WS …/table/ws``, ``POST
+  …/talk``, ``PUT …/notices``, ``POST …/seat/back``, ``POST …/host``
+
 Who asks is checked before what is asked: a request without a seat's token that only a
 seat may make is 403 whatever its version.  Every request body is at most 64 KiB (413),
 and no error repeats the input it refuses (``limits``).
 
-Work a request can cause: none by the bots.  A game's creation stores it and an answer
+Work a request can cause (docs/architecture.md, "How work is bounded"): pushes are queued
+per socket and sent by its own task (``sockets``); the odds before a decision and the
+replays (``?at=N``, ``board.svg?at=N``, ``/turns``: 429 when the address has too many
+waiting, 503 past their budget) are worked out in processes of their own (``heavy``); the
+bots' turns are shared fairly (``fairshare``); a game's setup runs in one thread, one at a
+time; finished games leave memory past ``FINISHED_KEPT``.  None of it by the bots.  A game's creation stores it and an answer
 stores that answer; the bots play afterwards in the background, at most ``BOT_BATCH``
 answers (or ``BOT_SECONDS`` of their thinking) per commit, the game held meanwhile.
 A game whose bots were cut short by a restart goes on at its first request.
@@ -67,19 +77,21 @@ once per state and seat, by orjson; SQLite commits without a disk sync (``store`
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hmac
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from contextlib import asynccontextmanager
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 import orjson
-from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -96,10 +108,11 @@ from realms.core.options import shown
 
 from starlette.middleware.gzip import GZipMiddleware
 
-from . import botworker, limits, story
+from . import botworker, fairshare, heavy, limits, notices, sockets, story
 from .deadlines import Deadlines
+from .host import Tables, parse_settings, router as table_router
 from .fastpath import AnswerFastPath
-from .store import GameRow, Store, UndoConflict
+from .store import GameRow, Store, UndoConflict, hash_token
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_SEED = 2**31 - 1
@@ -120,6 +133,9 @@ BOT_SLICE = 0.002
 BOT_BATCH = 1000
 #: nor do they think longer than this for one batch: a page sees their turn go on
 BOT_SECONDS = 0.25
+#: finished games kept in memory, the most recently asked for (the others are rebuilt
+#: from the store when asked for again): a finished game is about 14 KB and 2.4 KB an answer
+FINISHED_KEPT = 32
 #: a seed the server draws for a game whose seed no player may know: below 2**53, so that
 #: a record read by JavaScript keeps it exact, and far too many to try one by one
 SECRET_SEEDS = 2**53
@@ -133,10 +149,13 @@ BOOT = secrets.token_hex(4)
 #: a bound on the body alone; the number of seats is the game's own (its player range,
 #: checked on creation with an error naming the range)
 MAX_SEATS = 64
+#: request bodies as sent: no field converted (a version "0", 0.0 or false, a seed "5" or
+#: true are refused, not taken for the numbers), no field unknown
+STRICT = ConfigDict(extra="forbid", strict=True)
 
 
 class NewGame(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     game: str = Field(description="a game id, as GET /api/catalog lists them")
     options: dict[str, Any] = Field(default_factory=dict, description="the game's options by name, as GET /api/catalog "
                                     "declares them, e.g. {\"turns\": 15, \"rules\": [\"races\"]}")
@@ -145,22 +164,26 @@ class NewGame(BaseModel):
         "information (the server then draws a secret one, given in the finished record)"))
     seats: list[str] = Field(min_length=1, max_length=MAX_SEATS, description=(
         "\"human\" or a bot name per seat, as many as the game's player range allows"))
+    table: dict[str, Any] | None = Field(default=None, description=(
+        "the table (server/host.py): {\"clock\": {\"kind\": \"none\"|\"turn\"|\"bank\", \"minutes\", "
+        "\"increment\", \"misses\"}, \"talk\": \"full\"|\"public\"|\"none\"}"))
 
 
 class Answer(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     key: str = Field(max_length=500, description="the key of one of the options pending")
     version: int = Field(ge=0, description="the version of the state the answer was chosen in")
 
 
 class Undo(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
     version: int = Field(ge=0, description="the version of the state shown (the undo takes back answer version - 1)")
 
 
 class Created(BaseModel):
     id: str
     seats: list[dict]
+    host: str | None = None
 
 
 # -- live games ---------------------------------------------------------------------------
@@ -182,9 +205,10 @@ class Live:
     state: GameState
     agents: dict[int, Agent]
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    sockets: dict[Any, int | None] = field(default_factory=dict)  # websocket -> seat
-    #: the sockets their pages named (``?socket=``), by name: a page's answer names its
-    #: socket (``X-Realms-Socket``), which is not sent the state its 200 carries
+    #: the pages watching: each socket's outbox (``sockets.Outbox``) -> its seat
+    sockets: dict[Any, int | None] = field(default_factory=dict)
+    #: the outboxes of the sockets their pages named (``?socket=``), by name: a page's
+    #: answer names its socket (``X-Realms-Socket``), which is not sent the state its 200 carries
     named: dict[str, Any] = field(default_factory=dict)
     #: the last answers, oldest first, when each was a person's, drew no chance and had
     #: no reply from anybody else (``undo[-1].n == version - 1``); at most ``MAX_UNDO``
@@ -210,42 +234,99 @@ class Live:
     _payloads: tuple = (None, -1, {})
     #: (a state, its :func:`kept_hidden`): the last asked for by :meth:`settle`
     _hidden: tuple = (None, None)
-    #: a finished game's (turn, answers) starts, for the replay viewer
-    turn_starts: list | None = None
+    #: the board last drawn: (the state and undo count it is of, its SVG)
+    _board: tuple = (None, -1, None)
     #: the server's turn deadlines (server/deadlines.py), asked for the payload's deadline
     deadlines: "Deadlines | None" = None
+    #: the game's table (server/host.py): clocks, talk, notices; the seats a bot plays for
+    #: a person (seat -> bot kind, also in ``agents``); whether the host ended the game
+    table: Any = None
+    stand_ins: dict = field(default_factory=dict)
+    ended: bool = False
+    #: each seat awaited: (its pending decisions, the version they were first seen pending
+    #: at), so that an answer chosen in an earlier version to a decision still pending is
+    #: taken (:meth:`still_asked`)
+    asked: dict = field(default_factory=dict)
+    #: why the game's odds are no longer worked out (they went over their budget), or ""
+    advice_off: str = ""
+    #: the address that created the game (its bots' turns are shared by address:
+    #: ``fairshare``); a game rebuilt from the store has none known
+    owner: str = "restored"
+
+    @property
+    def people(self) -> bool:
+        """Whether a person plays the game (else its bots play alone)."""
+        return any(s["kind"] == "human" for s in self.row.seats)
+
+    def __post_init__(self) -> None:
+        self.note_asked()
 
     @property
     def version(self) -> int:
         return len(self.state.answers)
 
     def socket_of(self, name: str | None, seat: int | None) -> Any:
-        """The socket a page named ``name``, if it watches as ``seat``; else None."""
-        ws = self.named.get(name) if name else None
-        return ws if ws is not None and self.sockets.get(ws, -1) == seat else None
+        """The outbox of the socket a page named ``name``, if it watches as ``seat``; else None."""
+        box = self.named.get(name) if name else None
+        return box if box is not None and self.sockets.get(box, -1) == seat else None
+
+    def note_asked(self) -> None:
+        """Note when each seat's pending decisions were first seen: a seat whose decisions
+        are the same objects as before keeps its version, any other gets the version now."""
+        mine: dict[int, list] = {}
+        for d in self.state.pending():
+            mine.setdefault(d.player, []).append(d)
+        v = self.version
+        asked = {}
+        for seat, ds in mine.items():
+            old = self.asked.get(seat)
+            same = old is not None and len(old[0]) == len(ds) and all(a is b for a, b in zip(old[0], ds))
+            asked[seat] = old if same else (ds, v)
+        self.asked = asked
+
+    def still_asked(self, seat: int, version: int) -> bool:
+        """Whether ``seat``'s decisions pending now were already pending at ``version`` (an
+        earlier one): its answer chosen then is an answer to them.  Simultaneous decisions
+        (several seats answering one round at once, each its own) are answered so in turn;
+        a seat that answered since, or was asked anew, is stale."""
+        found = self.asked.get(seat)
+        return found is not None and found[1] <= version < self.version
 
     def can_undo(self, seat: int | None) -> bool:
         return seat is not None and bool(self.undo) and self.undo[-1].seat == seat and not self.state.is_over()
 
     def advice(self, seat: int | None, view: dict) -> list[dict]:
-        """The game's advice for ``seat`` before its pending decisions (none for spectators
-        or seats with nothing to decide), computed once per state."""
-        if seat is None or self.game.advice is None:
-            return []
-        decisions = self.state.pending_for(seat)
-        if not decisions:
-            return []
+        """The game's advice for ``seat`` before its pending decisions, as
+        :meth:`Server.advise` worked it out for the state now (none for spectators, seats
+        with nothing to decide, or a state not advised yet)."""
         state, cache = self._advice
-        if state is not self.state:
-            cache = {}
-            self._advice = (self.state, cache)
-        if seat not in cache:
-            try:
-                cache[seat] = self.game.advice(view, decisions)
-            except Exception:  # advice is a help: never let it fail a request
-                log.exception("advice failed for game %s, seat %s", self.row.id, seat)
-                cache[seat] = []
-        return cache[seat]
+        if seat is None or state is not self.state:
+            return []
+        return cache.get(seat, [])
+
+    async def board_now(self) -> str:
+        """The board of the state now (SVG), drawn in a thread once per state: its cost is
+        that of one position, which the game's own work bounds (a replay's is not:
+        ``heavy``)."""
+        state, undos, svg = self._board
+        if state is not self.state or undos != self.undos:
+            state, undos, draw = self.state, self.undos, self.game.draw
+            assert draw is not None  # asked only of a game that draws its board
+            svg = await asyncio.to_thread(draw, state, state.options)
+            self._board = (state, undos, svg)
+        return svg
+
+    def asks(self, seats: set) -> list[tuple]:
+        """What the advice of the state now is asked for: (seat, view, decisions as JSON)
+        of each person's seat of ``seats`` with a decision pending."""
+        state = self.state
+        return [(seat, state.view(seat), [heavy.decision_json(d) for d in state.pending_for(seat)])
+                for seat in sorted({d.player for d in state.pending()} & seats)
+                if self.row.seats[seat]["kind"] == "human"]
+
+    def watching(self, *seats: int | None) -> set:
+        """``seats`` and the seats of the pages watching: those a payload is made for."""
+        return {*seats, *self.sockets.values()}
 
     def settle(self, before: GameState, after: GameState, seat: int, start: int) -> None:
         """Make ``after`` the game: ``before`` was, when ``seat`` gave answer number ``start``.
@@ -253,6 +334,7 @@ class Live:
         showed nobody anything hidden; otherwise nothing before it can be (the bots' replies
         come in the background, so an answer they are to reply to stands from the start)."""
         self.state = after
+        self.note_asked()
         if not bots_to_move(after, self.agents):
             was, now = self.kept_hidden(before), self.kept_hidden(after)
             if is_final(self.game, before, after.answers[start]):
@@ -280,6 +362,7 @@ class Live:
         """Make ``after``, ``before`` and bots' answers, the game: nothing before them can
         be taken back."""
         self.state = after
+        self.note_asked()
         self.forget_undo()
         before.release()
 
@@ -289,14 +372,16 @@ class Live:
         self.undo.clear()
 
     def seat_of(self, token: str | None) -> int | None:
-        """The seat a token belongs to (compared in constant time), None for no token;
+        """The seat a token belongs to (its hash compared, in constant time, with the
+        hashes the store keeps: ``store.hash_token``), None for no token;
         raises 403 for a token of no seat."""
         if not token:
             return None
         found = None
+        given = hash_token(token)
         for i, s in enumerate(self.row.seats):
-            t = s.get("token") or ""
-            if t and hmac.compare_digest(t.encode(), token.encode()) and found is None:
+            t = s.get("token_hash") or ""
+            if t and hmac.compare_digest(t, given) and found is None:
                 found = i
         if found is None:
             raise HTTPException(403, "this token is not a seat of this game")
@@ -533,6 +618,21 @@ def _labels(game: Game) -> dict:
     return _LABELS[game.id]
 
 
+#: the errors of a request whose work goes to the heavy work's process (``heavy``)
+HEAVY_ERRORS: dict[int | str, dict[str, Any]] = {
+    403: {"description": "earlier positions are shown once the game is over"},
+    429: {"description": "too much of this address's heavy work is waiting; Retry-After: 1"},
+    503: {"description": "the work is over its budget of seconds (heavy.REPLAY_SECONDS)"},
+}
+
+
+def _replayed(live: Live, at: int) -> list:
+    """The first ``at`` answers of a finished game, for a replay (403 while it runs)."""
+    if not live.state.is_over():
+        raise HTTPException(403, "earlier positions are shown once the game is over")
+    return [tuple(a) for a in live.state.answers[:at]]
+
+
 def _token_from_header(authorization: str | None) -> str | None:
     if not authorization:
         return None
@@ -542,23 +642,43 @@ def _token_from_header(authorization: str | None) -> str | None:
     return token.strip()
 
 
+#: the worker of the apps of one process that are given none of their own (tests)
+HEAVY = heavy.Lanes()
+
+
 class Server:
     """The games of one database, live in memory."""
 
-    def __init__(self, database: str | None = None) -> None:
+    def __init__(self, database: str | None = None, bots: "botworker.Bots | None" = None,
+                 work: "heavy.Lanes | None" = None) -> None:
         self.store = Store(database)
+        #: the processes that work out what a request may make costly (``heavy``)
+        self.heavy = HEAVY if work is None else work
         self.live: dict[str, Live] = {}
         self._loading = asyncio.Lock()
         #: held by one game's bots while their answers are applied (:meth:`_apply_batch`)
         self.cpu = asyncio.Lock()
-        #: the process the bots think in
-        self.bots = botworker.BOTS
+        #: the process the bots think in (shared by the apps of one process unless given)
+        self.bots = botworker.BOTS if bots is None else bots
         #: the store's futures awaited, each with the loop's future its waiter awaits
         self._commits: list[tuple[Future, asyncio.Future]] = []
         #: each game's undos in this process, kept across a rebuild of the game (a page
         #: must still see the states after it as newer)
         self.undos: dict[str, int] = {}
         self.deadlines = Deadlines(self)
+        self.tables = Tables(self)
+        #: the WebSockets open per address
+        self.socket_count = sockets.PerAddress()
+        #: the thread new games are set up in, one at a time: a game's setup may cost
+        #: seconds of CPU (an island made from a seed), and however many are asked for at
+        #: once, the event loop shares the interpreter with one of them
+        self._setting_up = ThreadPoolExecutor(1, thread_name_prefix="realms-setup")
+        #: the creations' token buckets (``limits``), charged the CPU a game's setup cost
+        self.creations: "limits.TokenBucket | None" = None
+        #: the bots' process, given out fairly between games and addresses
+        self.fair = fairshare.FairShare()
+        #: the finished games in memory, the least recently asked for first
+        self.finished: "OrderedDict[str, None]" = OrderedDict()
 
     async def committed(self, done: Future) -> None:
         """Wait for a write of the store's to be committed (its exception if it failed).
@@ -566,7 +686,10 @@ class Server:
         if not done.done():
             loop = asyncio.get_running_loop()
             if self.store.after_batch is None:
-                self.store.after_batch = lambda: loop.call_soon_threadsafe(self._wake_commits)
+                def wake() -> None:
+                    loop.call_soon_threadsafe(self._wake_commits)
+
+                self.store.after_batch = wake
             waiter = loop.create_future()
             self._commits.append((done, waiter))
             await waiter
@@ -585,6 +708,8 @@ class Server:
     async def get(self, game_id: str) -> Live:
         live = self.live.get(game_id)
         if live is not None:
+            if game_id in self.finished:
+                self.finished.move_to_end(game_id)
             return live
         if len(game_id) > 40:
             raise HTTPException(404, "no such game")
@@ -597,12 +722,77 @@ class Server:
                 live = await asyncio.to_thread(rebuild, row)
                 live.undos = self.undos.get(game_id, 0)
                 live.deadlines = self.deadlines
+                await self.tables.attach(live)
+                live.ended = live.table.ended
                 self.live[game_id] = live
                 self.continue_bots(live)
+                self.note_finished(live)
         return live
 
+    def note_finished(self, live: Live) -> None:
+        """Count ``live`` among the finished games if it is over, and let the least recently
+        asked for of them leave memory past ``FINISHED_KEPT`` (but those pages watch:
+        they leave once their pages have gone and newer games have finished)."""
+        if not live.state.is_over():
+            return
+        self.finished[live.row.id] = None
+        self.finished.move_to_end(live.row.id)
+        for _ in range(len(self.finished) - FINISHED_KEPT):
+            gid = next(iter(self.finished))
+            del self.finished[gid]
+            old = self.live.get(gid)
+            if old is not None and old.sockets:
+                self.finished[gid] = None  # watched: kept, asked again later
+                continue
+            self.live.pop(gid, None)
+            self.undos.pop(gid, None)
+
+    async def advise(self, live: Live, seats: set) -> None:
+        """Work out the game's advice for the state now (the odds before a person's
+        decision) for those of ``seats`` it is not known for, in the odds' process
+        (``heavy``) within ``heavy.ADVICE_SECONDS`` (the game set up there first, once,
+        within ``heavy.SETUP_SECONDS``); a note in its place when the worker is busy, and for
+        good once it went over a budget in this game."""
+        state = live.state
+        if live.game.advice is None:
+            return
+        if live._advice[0] is not state:
+            live._advice = (state, {})
+        known = live._advice[1]
+        asks = live.asks({s for s in seats if s is not None and s not in known})
+        if not asks:
+            return
+        if live.advice_off:
+            got = {seat: [{"kind": "unavailable", "text": live.advice_off}] for seat, _, _ in asks}
+        else:
+            row = live.row
+            try:
+                await self.heavy.odds.run(("setup", row.id), heavy.SETUP_SECONDS, f"game:{row.id}", heavy.set_up,
+                                          row.game, row.options, row.seed)
+                got = await self.heavy.odds.run(("advice", live.row.id, live.undos, live.version,
+                                                 tuple(seat for seat, _, _ in asks)),
+                                                heavy.ADVICE_SECONDS, f"game:{live.row.id}", heavy.advice,
+                                                live.game.id, asks)
+            except heavy.OverBudget as exc:
+                live.advice_off = f"No odds in this game: {exc}."
+                got = {seat: [{"kind": "unavailable", "text": live.advice_off}] for seat, _, _ in asks}
+            except heavy.Busy as exc:
+                got = {seat: [{"kind": "unavailable", "text": f"No odds: {exc}."}] for seat, _, _ in asks}
+            except Exception:  # advice is a help: never let it fail a request
+                log.exception("advice failed for game %s", live.row.id)
+                got = {}
+        if live.state is state and live._advice[0] is state:
+            live._advice[1].update(got)
+            live._payloads = (None, -1, {})
+
     # -- creating -----------------------------------------------------------------------
-    def _create_sync(self, body: NewGame) -> Live:
+    def _timed_create(self, body: NewGame) -> tuple[Live, dict[int, str], float]:
+        """:meth:`_create_sync`, and the CPU seconds its thread spent."""
+        start = time.thread_time()
+        live, tokens = self._create_sync(body)
+        return live, tokens, time.thread_time() - start
+
+    def _create_sync(self, body: NewGame) -> tuple[Live, dict[int, str]]:
         try:
             game = get_game(body.game)
         except UnknownGame:
@@ -616,8 +806,8 @@ class Server:
             if kind not in offered:  # no other parameters: a bot's work is the server's
                 raise HTTPException(422, f"unknown seat kind {shown(kind)} (known: {', '.join(offered)})")
         options = dict(body.options)
-        if "players" in options and options["players"] != n:
-            raise HTTPException(422, f"option 'players' ({shown(options['players'])}) must equal the number "
+        if "players" in options and (type(options["players"]) is not int or options["players"] != n):
+            raise HTTPException(422, f"option 'players' ({shown(options['players'])}) must be the whole number "
                                      f"of seats ({n})")
         options["players"] = n
         try:
@@ -632,19 +822,33 @@ class Server:
             # a bundled file that does not load: the server's fault, and its message may hold a path
             log.exception("game %s could not be set up with options %s", game.id, options)
             raise HTTPException(422, "bad options: the game could not be set up with them") from None
-        seats = [{"kind": k, "token": secrets.token_urlsafe(24) if k == "human" else None} for k in body.seats]
+        tokens = {i: secrets.token_urlsafe(24) for i, k in enumerate(body.seats) if k == "human"}
+        seats = [{"kind": k, "token_hash": hash_token(tokens[i]) if i in tokens else None}
+                 for i, k in enumerate(body.seats)]
         game_id = secrets.token_hex(8)
         row = GameRow(game_id, game.id, options, seed, seats, [])
         agents = make_agents(game, seats, seed)
         self.store.create(game_id, game.id, options, seed, seats, [])
-        return Live(row=row, game=game, state=state, agents=agents)
+        return Live(row=row, game=game, state=state, agents=agents), tokens
 
-    async def create(self, body: NewGame) -> Live:
-        live = await asyncio.to_thread(self._create_sync, body)
+    async def create(self, body: NewGame, owner: str = "local") -> tuple[Live, dict[int, str]]:
+        """A new game created by the address ``owner``, and its people's seats' tokens by
+        seat (given once: the store keeps their hashes).  A game of bots alone is refused
+        (429) past the bounds of ``fairshare``."""
+        if "human" not in body.seats:
+            playing = [g.owner for g in self.live.values() if not g.people and not g.state.is_over()]
+            refused = fairshare.bots_only_refusal(playing, owner)
+            if refused:
+                raise HTTPException(429, refused, headers={"Retry-After": "60"})
+        live, tokens, cpu = await asyncio.get_running_loop().run_in_executor(self._setting_up, self._timed_create,
+                                                                             body)
+        if self.creations is not None:
+            self.creations.charge(owner, (cpu - limits.SETUP_FREE_SECONDS) * limits.SETUP_TOKENS_PER_SECOND)
+        live.owner = owner
         live.deadlines = self.deadlines
         self.live[live.row.id] = live
         self.continue_bots(live)
-        return live
+        return live, tokens
 
     # -- answering ----------------------------------------------------------------------
     async def answer(self, live: Live, seat: int | None, body: Answer, socket: str | None = None) -> bytes:
@@ -654,7 +858,9 @@ class Server:
         async with live.lock:
             if seat is None:  # who asks comes first: a spectator learns nothing of versions
                 raise HTTPException(403, "spectators cannot answer; send the seat's token")
-            if body.version != live.version:
+            if live.ended:
+                raise HTTPException(403, "the game's host ended the game")
+            if body.version != live.version and not live.still_asked(seat, body.version):
                 raise HTTPException(409, f"stale version {body.version}: the game is at version {live.version}")
             if not any(d.player == seat for d in live.state.pending()):
                 if live.state.is_over():
@@ -681,7 +887,9 @@ class Server:
                 raise HTTPException(503, f"the answer could not be stored: {type(exc).__name__}") from None
             live.settle(before, new, seat, start)
             self.continue_bots(live)
+            await self.advise(live, live.watching(seat))
             payload = payload_json(live, seat)
+        self.note_finished(live)
         self.push_soon(live, live.socket_of(socket, seat))
         return payload
 
@@ -693,6 +901,8 @@ class Server:
             v = live.version
             if seat is None:
                 raise HTTPException(403, "spectators cannot undo; send the seat's token")
+            if live.ended:
+                raise HTTPException(403, "the game's host ended the game")
             if body.version != v:
                 raise HTTPException(409, f"stale version {body.version}: the game is at version {v}")
             if live.state.is_over():
@@ -727,7 +937,10 @@ class Server:
             self.undos[live.row.id] = live.undos
             dropped = live.state
             live.state = last.before
+            live.asked = {}
+            live.note_asked()
             dropped.release()
+            await self.advise(live, live.watching(seat))
             payload = payload_json(live, seat)
         self.push_soon(live, live.socket_of(socket, seat))
         return payload
@@ -736,7 +949,7 @@ class Server:
     def continue_bots(self, live: Live) -> None:
         """Start ``live``'s bots in the background if they are to move (after an answer, a
         game's creation, or a restart that found them mid-turn), unless they are already."""
-        if (live.bots is None or live.bots.done()) and bots_to_move(live.state, live.agents):
+        if (live.bots is None or live.bots.done()) and not live.ended and bots_to_move(live.state, live.agents):
             live.bots = asyncio.get_running_loop().create_task(self._bots_in_batches(live))
 
     async def _bots_in_batches(self, live: Live) -> None:
@@ -746,7 +959,7 @@ class Server:
         is durable before any page sees it, and a reload shows it)."""
         while True:
             async with live.lock:
-                if self.live.get(live.row.id) is not live or not bots_to_move(live.state, live.agents):
+                if self.live.get(live.row.id) is not live or live.ended or not bots_to_move(live.state, live.agents):
                     return
                 before = live.state
                 new = before.clone()
@@ -763,8 +976,9 @@ class Server:
                     return
                 live.settle_bots(before, new)
                 live.mirrored = (self.bots.generation, live.version)
-            if live.sockets:
-                await self.push(live)
+                await self.advise(live, live.watching())
+            self.push(live)
+            self.note_finished(live)
 
     async def _think(self, live: Live) -> tuple:
         """The bots' next batch for ``live``, from the bots' process: the answers since its
@@ -773,11 +987,14 @@ class Server:
         generation, since = live.mirrored
         for attempt in range(3):
             start = since if attempt == 0 and generation == self.bots.generation else 0
-            job = botworker.Job(row.id, row.game, row.options, row.seed, tuple(s["kind"] for s in row.seats),
+            kinds = tuple(live.stand_ins.get(i, s["kind"]) for i, s in enumerate(row.seats))  # bots for people
+            job = botworker.Job(row.id, row.game, row.options, row.seed, kinds,
                                 start, tuple(state.answers[start - 1]) if start else None,
-                                tuple(state.answers[start:]), BOT_BATCH, BOT_SECONDS, MAX_BOT_DECISIONS)
+                                tuple(state.answers[start:]), BOT_BATCH,
+                                BOT_SECONDS if live.people else fairshare.BOTS_ONLY_SECONDS, MAX_BOT_DECISIONS)
             try:
-                given = await self.bots.play(job)
+                async with self.fair.turn(live.people, live.owner):
+                    given = await self.bots.play(job)
             except BrokenProcessPool:
                 if attempt:
                     raise
@@ -808,41 +1025,64 @@ class Server:
                 live.bots.cancel()
 
     def push_soon(self, live: Live, skip: Any = None) -> None:
-        """:meth:`push` in a task of its own, if a page besides ``skip`` watches the game
-        (mostly none: a page's own answer comes back in its 200)."""
-        if any(ws is not skip for ws in live.sockets):
-            asyncio.get_running_loop().create_task(self.push(live, skip))
+        """:meth:`push` once the running request has answered, if a page besides ``skip``
+        watches the game (mostly none: a page's own answer comes back in its 200)."""
+        if any(box is not skip for box in live.sockets):
+            asyncio.get_running_loop().call_soon(self.push, live, skip)
 
-    async def push(self, live: Live, skip: Any = None) -> None:
-        """Send the new state to every page watching the game (but ``skip``: the page that
-        has it in its 200), each as its seat sees it (all made before the first is sent, so
-        that every page gets the same version)."""
-        sockets = [(ws, seat) for ws, seat in live.sockets.items() if ws is not skip]
-        cache = {seat: payload_json(live, seat).decode() for seat in {seat for _, seat in sockets}}
-        for ws, seat in sockets:
-            try:
-                await ws.send_text(cache[seat])
-            except Exception:
-                live.sockets.pop(ws, None)
+    def push(self, live: Live, skip: Any = None) -> None:
+        """Queue the new state for every page watching the game (but ``skip``: the page
+        that has it in its 200), each as its seat sees it, all made before the first is
+        queued so that every page gets the same version.  Nothing here waits for a page:
+        each socket's own task sends (``sockets.Outbox``), and a socket too far behind is
+        dropped."""
+        boxes = [(box, seat) for box, seat in live.sockets.items() if box is not skip]
+        cache = {seat: payload_json(live, seat).decode() for seat in {seat for _, seat in boxes}}
+        for box, seat in boxes:
+            if not box.offer(cache[seat]):
+                live.sockets.pop(box, None)
 
 
 def create_app(database: str | None = None, creations: limits.TokenBucket | None = None,
-               clock: "Callable[[], float] | None" = None) -> FastAPI:
+               clock: "Callable[[], float] | None" = None, bots: "botworker.Bots | None" = None,
+               work: "heavy.Lanes | None" = None, notice_settings: "notices.Settings | None" = None,
+               table_every: float | None = None, watch_tables: bool = True) -> FastAPI:
     """The app over ``database``; ``creations`` bounds the games each client may create
     (default: ``limits.CREATE_BURST`` at once, ``limits.CREATE_PER_MINUTE`` a minute);
-    ``clock`` is the turn deadlines' (default: the wall clock; tests move it)."""
-    server = Server(database)
+    ``clock`` is the turn deadlines' and the tables' clocks' (default: the wall clock;
+    tests move it); ``bots``: a bots' process of the app's own, closed when the app shuts
+    down (default: the process's shared one, ``botworker.BOTS``, left running for the next
+    app); ``work`` likewise, the heavy work's (default: :data:`HEAVY`);
+    ``notice_settings``: SMTP and webhooks (``notices``); ``table_every``: seconds between
+    the table watcher's looks (``host.EVERY``); ``watch_tables`` False: no table watcher
+    nor notice sender (tests run their passes themselves)."""
+    server = Server(database, bots, work)
     creations = limits.TokenBucket() if creations is None else creations
+    server.creations = creations
     deadlines = server.deadlines
+    tables = server.tables
     if clock is not None:
         deadlines.clock = clock
+        tables.clock = clock
+    if notice_settings is not None:
+        tables.settings = tables.outbox.settings = notice_settings
+    if table_every is not None:
+        tables.every = table_every
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         deadlines.start()
+        if watch_tables:
+            tables.start()
         yield
+        await tables.stop()
         deadlines.stop()
+        if bots is not None:
+            bots.close()
+        if work is not None:
+            work.close()
         server.stop_bots()
+        server._setting_up.shutdown(wait=False)
         server.store.close()
 
     # /docs with Swagger UI's scripts from an installed package, not a CDN: it works offline
@@ -850,6 +1090,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
                          description="Play realms games (Hy Breasil, Brian Boru…) against people and bots.")
     app.state.server = server
     app.state.deadlines = deadlines
+    app.state.tables = tables
     app.state.creations = creations
     app.add_middleware(limits.BodyLimit, max_bytes=limits.MAX_BODY)
     app.add_exception_handler(RequestValidationError, limits.validation_error)
@@ -890,30 +1131,38 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
                   413: {"description": "a body over 64 KiB"},
                   429: {"description": "this address created too many games lately; Retry-After says "
                                        "in how many seconds it may create the next"}})
-    async def create_game(body: NewGame) -> dict:
-        live = await server.create(body)
-        asyncio.get_running_loop().create_task(server.push(live))
+    async def create_game(body: NewGame, request: Request) -> dict:
+        settings = parse_settings(body.table)  # refused before anything is made
+        live, tokens = await server.create(body, limits.client_address(request))
+        host = await tables.created(live, settings)
         return {"id": live.row.id,
-                "seats": [{"seat": i, "kind": s["kind"], "token": s["token"]}
-                          for i, s in enumerate(live.row.seats) if s["kind"] == "human"]}
+                "seats": [{"seat": i, "kind": live.row.seats[i]["kind"], "token": t} for i, t in tokens.items()],
+                "host": host}
 
-    @app.get("/api/games/{game_id}")
-    async def get_state(game_id: str, authorization: str | None = Header(default=None),
-                        at: int | None = Query(default=None, ge=0)) -> JSONResponse:
+    @app.get("/api/games/{game_id}", responses=HEAVY_ERRORS)
+    async def get_state(request: Request, game_id: str, authorization: str | None = Header(default=None),
+                        at: int | None = Query(default=None, ge=0)) -> Response:
         """The state as the token's seat sees it; ``at`` (finished games only): as it was
         after the first ``at`` answers, as a spectator sees it (the replay viewer's scores
-        and chronicle)."""
+        and chronicle), worked out within ``heavy.REPLAY_SECONDS``."""
         live = await server.get(game_id)
         seat = live.seat_of(_token_from_header(authorization))
         if at is None:
+            await server.advise(live, {seat})
             return json_response(payload_json(live, seat))
-        if not live.state.is_over():
-            raise HTTPException(403, "earlier positions are shown once the game is over")
-        record = live.state.record()
-        record.answers = record.answers[:min(at, len(record.answers))]
-        state = await asyncio.to_thread(live.game.replay, record)
-        past = Live(row=live.row, game=live.game, state=state, agents={})
-        return JSONResponse(state_payload(past, None))
+        answers = _replayed(live, at)
+        row = dataclasses.replace(live.row, answers=[])
+        return json_response(await _heavy(request, ("at", game_id, len(answers)), heavy.past_payload, row, answers))
+
+    async def _heavy(request: Request, key: tuple, fn, *args):
+        """``fn(*args)`` in the heavy work's process (``heavy``), as :data:`HEAVY_ERRORS` says."""
+        try:
+            return await server.heavy.replays.run(key, heavy.REPLAY_SECONDS, limits.client_address(request), fn,
+                                                  *args)
+        except heavy.OverBudget as exc:
+            raise HTTPException(503, str(exc)) from None
+        except heavy.Busy as exc:
+            raise HTTPException(429, str(exc), headers={"Retry-After": "1"}) from None
 
     async def answer_request(game_id: str, authorization: str | None, key: str, version: int,
                              socket: str | None) -> bytes:
@@ -925,11 +1174,12 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     # a well-formed answer is taken before FastAPI's routing (fastpath.py), a malformed one
     # left to the route below, whose checks refuse it
     app.add_middleware(AnswerFastPath, handle=answer_request, max_body=limits.MAX_BODY, max_socket=SOCKET_ID)
+    app.include_router(table_router(tables, _token_from_header))
 
     @app.post("/api/games/{game_id}/answers")
     async def post_answer(game_id: str, body: Answer, authorization: str | None = Header(default=None),
                           x_realms_socket: str | None = Header(default=None, max_length=SOCKET_ID,
-                                                               description=SOCKET_HELP)) -> JSONResponse:
+                                                               description=SOCKET_HELP)) -> Response:
         return json_response(await answer_request(game_id, authorization, body.key, body.version, x_realms_socket))
 
     @app.post("/api/games/{game_id}/undo", responses={
@@ -941,7 +1191,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     })
     async def post_undo(game_id: str, body: Undo, authorization: str | None = Header(default=None),
                         x_realms_socket: str | None = Header(default=None, max_length=SOCKET_ID,
-                                                             description=SOCKET_HELP)) -> JSONResponse:
+                                                             description=SOCKET_HELP)) -> Response:
         """Take back the seat's own last decision, when nobody else has decided since and no
         die was rolled by it; the answer is deleted from the database before the 200, which
         carries the state as it was before that decision."""
@@ -952,44 +1202,59 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
     @app.get("/api/games/{game_id}/record")
     async def get_record(game_id: str, authorization: str | None = Header(default=None)) -> JSONResponse:
         """A finished game's full record (replayable by ``realms replay``); for a running one,
-        only what the asking seat may see."""
+        only what the asking seat may see.  ``stand_ins``: the answers a bot or the game
+        gave for a person's seat (``host``: ``[{seat, by, from, to}]``)."""
         live = await server.get(game_id)
         seat = live.seat_of(_token_from_header(authorization))
-        return JSONResponse(live.game.record_for(live.state, seat))
+        record = live.game.record_for(live.state, seat)
+        if live.table is not None and live.table.stand_ins:  # who played which answers for a person
+            record["stand_ins"] = live.table.stand_ins
+        return JSONResponse(record)
 
-    @app.get("/api/games/{game_id}/board.svg")
-    async def board(game_id: str, at: int | None = Query(default=None, ge=0)) -> Response:
-        """The board now, or (finished games only) after the first ``at`` answers: the replay viewer."""
+    @app.get("/api/games/{game_id}/board.svg", responses=HEAVY_ERRORS)
+    async def board(request: Request, game_id: str, at: int | None = Query(default=None, ge=0)) -> Response:
+        """The board now, or (finished games only) after the first ``at`` answers: the
+        replay viewer's, worked out within ``heavy.REPLAY_SECONDS``."""
         live = await server.get(game_id)
         if live.game.draw is None:
             raise HTTPException(404, f"{live.game.name} has no board picture")
-        state = live.state
         if at is not None:
-            if not state.is_over():
-                raise HTTPException(403, "earlier positions are shown once the game is over")
-            at = min(at, len(state.answers))
-            record = state.record()
-            record.answers = record.answers[:at]
-            state = await asyncio.to_thread(live.game.replay, record)
-        svg = await asyncio.to_thread(live.game.draw, state, state.options)
+            answers = _replayed(live, at)
+            row = live.row
+            svg = await _heavy(request, ("svg", game_id, len(answers)), heavy.board_svg, row.game, row.options,
+                               row.seed, answers)
+        else:
+            svg = await live.board_now()
         return Response(svg, media_type="image/svg+xml")
 
-    @app.get("/api/games/{game_id}/turns")
-    async def turns(game_id: str) -> dict:
+    @app.get("/api/games/{game_id}/turns", responses=HEAVY_ERRORS)
+    async def turns(request: Request, game_id: str) -> dict:
         """A finished game's turns for the replay viewer: where each begins, as the number of
         answers to replay (``board.svg?at=``), and what the game calls a turn."""
         live = await server.get(game_id)
         state = live.state
-        if not state.is_over():
-            raise HTTPException(403, "the replay is shown once the game is over")
-        if live.turn_starts is None:
-            live.turn_starts = await asyncio.to_thread(live.game.turn_starts, state.record())
-        return {"word": live.game.turn_word, "answers": len(state.answers),
-                "turns": [{"turn": t, "at": at} for t, at in live.turn_starts]}
+        answers = _replayed(live, len(state.answers))
+        row = live.row
+        starts = await _heavy(request, ("turns", game_id), heavy.turn_starts, row.game, row.options, row.seed, answers)
+        return {"word": live.game.turn_word, "answers": len(answers),
+                "turns": [{"turn": t, "at": at} for t, at in starts]}
 
     @app.websocket("/api/games/{game_id}/ws")
     async def ws_state(websocket: WebSocket, game_id: str, token: str | None = None,
                        socket: str | None = Query(default=None, max_length=SOCKET_ID)) -> None:
+        """The state, then each new state (``sockets``: sent by a task of the socket's own,
+        the socket dropped when it is ``sockets.QUEUE`` states behind); at most
+        ``sockets.PER_ADDRESS`` open at once from one address (close code 4429)."""
+        address = sockets.address_of(websocket)
+        if not server.socket_count.take(address):
+            await websocket.close(code=sockets.TOO_MANY, reason="too many WebSockets from this address")
+            return
+        try:
+            await _watch(websocket, game_id, token, socket)
+        finally:
+            server.socket_count.give_back(address)
+
+    async def _watch(websocket: WebSocket, game_id: str, token: str | None, socket: str | None) -> None:
         try:
             live = await server.get(game_id)
             seat = live.seat_of(token)
@@ -997,21 +1262,40 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
             await websocket.close(code=4000 + exc.status_code, reason=str(exc.detail)[:120])
             return
         await websocket.accept()
-        live.sockets[websocket] = seat
+        box = sockets.Outbox(websocket)
+        live.sockets[box] = seat
         if socket:
-            live.named[socket] = websocket
-        try:
-            await websocket.send_text(payload_json(live, seat).decode())
-            while True:  # the page sends nothing we need; this notices it leaving
-                await websocket.receive_text()
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            live.sockets.pop(websocket, None)
-            if socket and live.named.get(socket) is websocket:
-                del live.named[socket]
+            live.named[socket] = box
+        await server.advise(live, {seat})
+        box.offer(payload_json(live, seat).decode())
 
-    story.install(app, server, _token_from_header, lambda body: server.create(NewGame(**body)))
+        async def hear() -> None:  # the page sends nothing we need; this notices it leaving
+            while True:
+                await websocket.receive_text()
+
+        listening = asyncio.get_running_loop().create_task(hear())
+        try:
+            await asyncio.wait({box.task, listening}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            listening.cancel()
+            for task in (listening, box.task):
+                if task.done() and not task.cancelled():
+                    task.exception()  # a page that left, or a send that failed: nothing to report
+            live.sockets.pop(box, None)
+            if socket and live.named.get(socket) is box:
+                del live.named[socket]
+            if box.dropped or box.task.done():
+                await box.close(reason="this page fell too far behind; reload it")
+            else:
+                box.drop()
+
+    async def remade(body: dict) -> tuple:
+        """A game made by a rematch, with a table of the settings given (``host``)."""
+        live, tokens = await server.create(NewGame(**body))
+        await tables.created(live, parse_settings(body.get("table")))
+        return live, tokens
+
+    story.install(app, server, _token_from_header, remade)
     # every response over 1 KB compressed for a client that accepts it (a state, the board)
     app.add_middleware(GZipMiddleware, minimum_size=1000)
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import signal
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -32,7 +34,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
-from realms.core.agents import GENERIC_BOTS, Agent, bot_seed, parse_bot
+from realms.core.agents import Agent, bot_seed, generic_bots, parse_bot
 from realms.core.engine import GameState
 from realms.core.game import get_game, games
 from realms.core.match import bot_answers
@@ -48,6 +50,8 @@ MIRRORS = 2000
 NICENESS = 5
 #: seconds between the worker's looks at whether the server is still there
 PARENT_CHECK = 0.5
+#: prctl's option: the signal a process gets when its parent ends
+PR_SET_PDEATHSIG = 1
 
 
 @dataclass(frozen=True)
@@ -71,7 +75,7 @@ class Job:
 
 def bot_factories(game) -> dict:
     """The bots a game may be played by, by name: every game's and its own."""
-    return {**GENERIC_BOTS, **game.bots}
+    return {**generic_bots(), **game.bots}
 
 
 def make_agents(game, kinds, seed: int) -> dict[int, Agent]:
@@ -123,7 +127,7 @@ def play(job: Job) -> tuple | None:
         if mirror is None:
             return None
         answers = mirror.state.answers
-        if len(answers) != job.start or tuple(answers[-1]) != tuple(job.prev):
+        if len(answers) != job.start or tuple(answers[-1]) != tuple(job.prev or ()):
             return None
         for p, key in job.answers:
             mirror.state.apply(p, key)
@@ -141,47 +145,93 @@ def play(job: Job) -> tuple | None:
     return given
 
 
-def _begin(warm: bool) -> None:
+def begin(warm: bool, tied: bool = False) -> None:
     """The worker's start: a lower priority than the server's (``NICENESS``), a watch
     that ends it when the server is gone (killed, the worker would wait for jobs for
-    ever), and every game's tables loaded when ``warm`` (``realms serve``)."""
+    ever), and every game's tables loaded when ``warm`` (``realms serve``).  ``tied``:
+    the kernel also kills it when the server's thread that started it ends
+    (``PR_SET_PDEATHSIG``: Linux), which holds even while the worker's thread runs
+    compiled code that never gives the watch its turn."""
     os.nice(NICENESS)
     parent = os.getppid()
+    if tied:
+        _die_with_parent()
+    if os.getppid() != parent:  # the server went while this process started
+        os._exit(0)
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(PARENT_CHECK)
         os._exit(0)
 
-    threading.Thread(target=watch, name="realms-bots-watch", daemon=True).start()
+    threading.Thread(target=watch, name="realms-worker-watch", daemon=True).start()
     if warm:
         for game in games().values():
             if game.warm is not None:
                 game.warm()
 
 
+def _die_with_parent() -> None:
+    """Ask Linux to SIGKILL this process when its parent ends (elsewhere: the watch alone)."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
+def spawn():
+    """The workers' start method: a fresh interpreter (the server has threads: a fork
+    could copy a held lock)."""
+    return multiprocessing.get_context("spawn")
+
+
+def new_pool(warm: bool, tied: bool) -> ProcessPoolExecutor:
+    """A pool of one worker process begun by :func:`begin`, started now."""
+    pool = ProcessPoolExecutor(1, mp_context=spawn(), initializer=begin, initargs=(warm, tied))
+    pool.submit(int)  # the process starts (and warms) now, not at the first job
+    return pool
+
+
+def kill(pool: ProcessPoolExecutor) -> None:
+    """End ``pool``'s worker processes now (a job in progress is lost) and the pool."""
+    for proc in list((getattr(pool, "_processes", None) or {}).values()):
+        try:
+            proc.kill()
+        except Exception:  # ended already
+            pass
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
 class Bots:
     """The server's side: one worker process, started at the first job (or by
     :meth:`start`), started again if it dies (its mirrors then rebuilt, job by job).
-    ``generation`` counts its starts: a game's mirror is known only within one."""
+    ``generation`` counts its starts: a game's mirror is known only within one.  Once
+    closed (:meth:`close`) it starts no worker again (a server shutting down, whose worker a
+    SIGTERM to the process group ended, must not start another)."""
 
-    def __init__(self) -> None:
+    def __init__(self, tied: bool = False) -> None:
         self._pool: ProcessPoolExecutor | None = None
         self.generation = 0
+        self.tied = tied
+        self.closed = False
 
     def start(self, warm: bool = False) -> None:
+        if self.closed:
+            raise BrokenProcessPool("the server is shutting down: the bots' process is closed")
         if self._pool is None:
-            # spawn: a fresh interpreter (the server has threads: a fork could copy a held lock)
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_begin, initargs=(warm,))
+            self._pool = new_pool(warm, self.tied)
             self.generation += 1
-            self._pool.submit(int)  # the process starts (and warms) now, not at the first job
 
     async def play(self, job: Job) -> tuple | None:
         """The answers of ``job``'s bots (None: send the whole record); a worker that died
         is replaced and the error raised (the game is rebuilt at its next request)."""
         self.start()
         pool = self._pool
+        assert pool is not None
         try:
             return await asyncio.wrap_future(pool.submit(play, job))
         except BrokenProcessPool:
@@ -192,6 +242,13 @@ class Bots:
     def stop(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    def close(self) -> None:
+        """End the worker now, for good."""
+        self.closed = True
+        if self._pool is not None:
+            kill(self._pool)
             self._pool = None
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import gc
+import logging
+import re
 import sys
 
 import click
@@ -27,7 +29,19 @@ FULL_GC_AFTER = 1000
 @click.option("--games-per-minute", type=click.FloatRange(min=0, min_open=True), default=CREATE_PER_MINUTE,
               show_default=True,
               help="Games one address may create a minute, after its burst.")
-def serve(host: str, port: int, database: str, log_level: str, games_at_once: int, games_per_minute: float) -> None:
+@click.option("--trusted-proxy", "trusted_proxies", multiple=True, metavar="ADDRESS",
+              help="A reverse proxy's address whose X-Forwarded-For names the client (repeatable). "
+                   "Without it the header is never trusted: limits count the peer's address.")
+@click.option("--allow-local-webhooks", is_flag=True,
+              help="Take notice webhooks on private and loopback addresses (a server on a home network).")
+@click.option("--smtp-host", default=None, help="Send notices by e-mail through this SMTP server (default: no e-mail).")
+@click.option("--smtp-port", type=click.IntRange(1, 65535), default=25, show_default=True, help="The SMTP server's port.")
+@click.option("--smtp-from", default="realms@localhost", show_default=True, help="The notices' sender address.")
+@click.option("--public-url", default=None, metavar="URL",
+              help="The address people open the server at, for links in the notices (e.g. https://realms.example.org).")
+def serve(host: str, port: int, database: str, log_level: str, games_at_once: int, games_per_minute: float,
+          trusted_proxies: tuple[str, ...], allow_local_webhooks: bool, smtp_host: str | None, smtp_port: int,
+          smtp_from: str, public_url: str | None) -> None:
     """Play in the browser: the lobby at http://HOST:PORT/, the API's docs at /docs.
 
     Games and every answer are stored in DATABASE (a SQLite file by default); after a
@@ -38,15 +52,25 @@ def serve(host: str, port: int, database: str, log_level: str, games_at_once: in
     from realms.core.game import games
 
     from .app import create_app
-    from .botworker import BOTS
+    from .botworker import Bots
+    from .heavy import Lanes
     from .limits import TokenBucket
 
-    app = create_app(database, creations=TokenBucket(games_at_once, games_per_minute))
+    # the bots think in a process of their own (server/botworker.py), started and warmed
+    # now, killed by the kernel should this process end without closing it
+    from .notices import Settings
+    from .store import StoreError
+
+    bots, work = Bots(tied=True), Lanes(tied=True)
+    try:
+        app = create_app(database, creations=TokenBucket(games_at_once, games_per_minute), bots=bots, work=work,
+                         notice_settings=Settings(smtp_host, smtp_port, smtp_from, allow_local_webhooks, public_url))
+    except StoreError as exc:
+        raise click.ClickException(str(exc)) from None
     for game in games().values():
         if game.warm is not None:
             game.warm()
-    # the bots think in a process of their own (server/botworker.py), started and warmed now
-    BOTS.start(warm=True)
+    bots.start(warm=True)
     # what is alive now (modules, tables, the app) lives as long as the process: keep it
     # out of the garbage collector's full passes, which then walk the games only (shorter
     # pauses of every request in flight)
@@ -65,7 +89,46 @@ def serve(host: str, port: int, database: str, log_level: str, games_at_once: in
         click.echo(f"realms: players on your network open http://{_network_address()}:{port}/", err=True)
     # no access log: uvicorn formats each request's line (its path quoted, its client's
     # address) before the logger drops it below "info"
-    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="auto", access_log=log_level in ("info", "debug"))
+    uvicorn.run(app, host=host, port=port, log_level=log_level, ws="auto", access_log=log_level in ("info", "debug"),
+                log_config=log_config(), **proxy_options(trusted_proxies))
+
+
+def proxy_options(trusted: tuple[str, ...]) -> dict:
+    """uvicorn's options for ``--trusted-proxy``: ``X-Forwarded-For`` (the client's address
+    for the per-address limits) read only from the proxies named, never otherwise (uvicorn
+    trusts 127.0.0.1 by default, so every local client could name any address)."""
+    if not trusted:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": ",".join(trusted)}
+
+
+#: what a logged path says of a seat's token (a WebSocket's ``?token=``)
+TOKEN = re.compile(r"(token=)[^&\s\"']+")
+
+
+class HideTokens(logging.Filter):
+    """Every log line through uvicorn's handlers with a seat's token replaced by ``…``
+    (uvicorn logs a WebSocket's path with its query, ``?token=…``, at ``info``)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str):
+            record.msg = TOKEN.sub(r"\1…", record.msg)
+        if isinstance(record.args, tuple):  # the formatters read the arguments themselves
+            record.args = tuple(TOKEN.sub(r"\1…", a) if isinstance(a, str) else a for a in record.args)
+        return True
+
+
+def log_config() -> dict:
+    """uvicorn's logging configuration with :class:`HideTokens` on each of its handlers."""
+    import copy
+
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config.setdefault("filters", {})["hide_tokens"] = {"()": HideTokens}
+    for handler in config["handlers"].values():
+        handler.setdefault("filters", []).append("hide_tokens")
+    return config
 
 
 def _network_address() -> str:

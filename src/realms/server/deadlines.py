@@ -62,8 +62,10 @@ def deadline_seconds(game: Game, options: dict) -> float:
 
 def current_round(live: "Live"):
     """The round of the first pending decision a deadline may end, or None."""
+    no_answer = live.game.no_answer
+    assert no_answer is not None  # a game without it has no deadline
     for d in live.state.pending():
-        found = live.game.no_answer(d)
+        found = no_answer(d)
         if found is not None:
             return found[0]
     return None
@@ -145,7 +147,7 @@ class Deadlines:
     def due(self, live: "Live") -> float | None:
         """When the game's current round ends (None: no deadline, or nothing awaited)."""
         found = self.note(live)
-        if found is None or found.key is None:
+        if found is None or found.key is None or found.started is None:
             return None
         return found.started + deadline_seconds(live.game, live.state.options)
 
@@ -204,8 +206,10 @@ class Deadlines:
             before = live.state
             new = before.clone()
             start = live.version
+            no_answer = live.game.no_answer
+            assert no_answer is not None  # a game without it has no deadline
             try:
-                given = silence(new, live.game.no_answer, round_)
+                given = silence(new, no_answer, round_)
                 await self.server.committed(self.server.store.submit(gid, start, new.answers[start:]))
             except Exception:
                 log.exception("game %s: the deadline's answers could not be played or stored", gid)
@@ -214,10 +218,11 @@ class Deadlines:
                 return False
             noted.ended = True
             live.settle_bots(before, new)
+            await self.server.advise(live, live.watching())
             log.info("game %s: the deadline passed; %d answers given for silent seats", gid, given)
         self.server.continue_bots(live)
-        if live.sockets:
-            await self.server.push(live)
+        self.server.push(live)
+        self.server.note_finished(live)
         return True
 
     async def run(self) -> None:

@@ -57,6 +57,7 @@ class AnswerFastPath:
 
             await self.app(scope, replayed, send)
             return
+        assert match is not None
         try:
             payload = await self.handle(match.group(1), headers.get(b"authorization"), answer[0], answer[1],
                                         headers.get(b"x-realms-socket"))

@@ -10,8 +10,11 @@
   buckets kept are pruned to the clients that still owe tokens: memory stays bounded by the
   clients active in the last ``burst / per_minute`` minutes.  Behind a reverse proxy every
   request comes from the proxy's address unless uvicorn is told to trust its
-  ``X-Forwarded-For`` (``--forwarded-allow-ips``); the header itself is never trusted here,
-  since any client can write it.
+  ``X-Forwarded-For`` (``realms serve --trusted-proxy``); the header itself is never
+  trusted otherwise, since any client can write it.  A game whose setup cost CPU takes
+  more tokens (:meth:`TokenBucket.charge`: ``SETUP_TOKENS_PER_SECOND`` a second of it past
+  ``SETUP_FREE_SECONDS``), so
+  that what one address makes the server compute is bounded, not only its count of games.
 - :func:`validation_error`: FastAPI's 422 for a malformed body, without the ``input``
   FastAPI would echo back (a 60 KiB key would come back whole) and with each location name
   cut to ``SHOWN`` characters, as option errors cut the values they show.
@@ -33,6 +36,11 @@ MAX_BODY = 64 * 1024
 #: game creations a client may make at once, and how many tokens come back a minute
 CREATE_BURST = 20
 CREATE_PER_MINUTE = 10
+#: tokens a game's creation takes for each second of CPU its setup cost past
+#: ``SETUP_FREE_SECONDS`` (an island made from a seed: 2.5-7.5 s; a bundled map: 0.01-0.05 s),
+#: beside the one every creation takes
+SETUP_TOKENS_PER_SECOND = 1.0
+SETUP_FREE_SECONDS = 0.5
 
 
 class BodyLimit:
@@ -113,6 +121,16 @@ class TokenBucket:
             return (1.0 - tokens) / self.rate
         self._buckets[client] = (tokens - 1.0, now)
         return 0.0
+
+    def charge(self, client: str, tokens: float) -> None:
+        """Take ``tokens`` more of ``client``'s (its bucket may go below empty: it waits
+        the longer for its next token)."""
+        if tokens <= 0:
+            return
+        now = self.clock()
+        have, when = self._buckets.get(client, (float(self.burst), now))
+        have = min(float(self.burst), have + (now - when) * self.rate)
+        self._buckets[client] = (have - tokens, now)
 
     def _prune(self, now: float) -> None:
         """Forget the buckets that are full again, at most once per refill of one token."""

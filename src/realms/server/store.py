@@ -15,6 +15,7 @@ server answers.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import queue
 import threading
@@ -22,7 +23,7 @@ import time
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from sqlalchemy import (
     BigInteger,
@@ -52,7 +53,8 @@ games_table = Table(
     Column("game", String(40), nullable=False),
     Column("options", Text, nullable=False),  # JSON, normalized
     Column("seed", BigInteger, nullable=False),  # the server draws seeds up to 2**53
-    Column("seats", Text, nullable=False),  # JSON: [{"kind": "human"|bot, "token": str|None}]
+    # JSON: [{"kind": "human"|bot, "token_hash": hash_token(the seat's token)|None}]
+    Column("seats", Text, nullable=False),
     Column("created", Float, nullable=False),
 )
 
@@ -76,6 +78,14 @@ rounds_table = Table(
     Column("passed", Integer, nullable=False),  # 1: the round before ended at its deadline
     Column("over", Integer, nullable=False),  # 1: the game is over, never watched again
 )
+
+
+class StoreError(RuntimeError):
+    """The database named cannot be used (its driver is not installed); one line."""
+
+
+#: the package each database's driver comes from, and the extra that installs it
+DRIVERS = {"postgresql": ("psycopg", "postgres")}
 
 
 class UndoConflict(RuntimeError):
@@ -120,7 +130,7 @@ def _insert_answers(conn, rows: list[tuple]) -> None:
         conn.exec_driver_sql(head + ", ".join([one] * len(chunk)), tuple(v for r in chunk for v in r))
 
 
-def _closed(conn) -> None:
+def _closed(conn: Any) -> Any:
     """Close ``conn`` (if any) whatever state it is in; None, for the caller to forget it."""
     if conn is not None:
         try:
@@ -128,6 +138,27 @@ def _closed(conn) -> None:
         except Exception:
             pass
     return None
+
+
+def hash_token(token: str) -> str:
+    """What the store keeps of a seat's token: its SHA-256 (a token is 192 random bits, so
+    a plain hash is as hard to turn back as the token is to guess), so that a copy of the
+    database lets nobody play a seat."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def hashed_seats(seats: list[dict]) -> tuple[list[dict], bool]:
+    """``seats`` with each plain ``token`` (as games stored before tokens were hashed
+    kept them) replaced by its ``token_hash``; and whether any was."""
+    out, changed = [], False
+    for seat in seats:
+        if "token" in seat:
+            token = seat["token"]
+            seat = {k: v for k, v in seat.items() if k != "token"}
+            seat["token_hash"] = hash_token(token) if token else None
+            changed = True
+        out.append(seat)
+    return out, changed
 
 
 @dataclass
@@ -162,6 +193,7 @@ class Store:
         self.engine: Engine = self._make_engine(self.url)
         metadata.create_all(self.engine)
         self._widen_seed()
+        self._hash_tokens()
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._writer: threading.Thread | None = None
         self._writer_lock = threading.Lock()
@@ -180,6 +212,14 @@ class Store:
 
     @staticmethod
     def _make_engine(url: str) -> Engine:
+        dialect = url.split(":", 1)[0].split("+", 1)[0]
+        if dialect in DRIVERS:
+            package, extra = DRIVERS[dialect]
+            try:
+                __import__(package)
+            except ImportError:
+                raise StoreError(f"a {dialect} database needs the {package!r} package: "
+                                 f"pip install 'realms[{extra}]'") from None
         if url.startswith("sqlite"):
             engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
@@ -210,6 +250,18 @@ class Store:
         if not isinstance(column["type"], BigInteger):
             with self.engine.begin() as conn:
                 conn.exec_driver_sql("ALTER TABLE games ALTER COLUMN seed TYPE BIGINT")
+
+    def _hash_tokens(self) -> None:
+        """Replace the plain tokens of games stored before tokens were hashed by their
+        hashes (:func:`hashed_seats`), in one transaction: once, the first time a store
+        opens such a database."""
+        with self.engine.begin() as conn:
+            rows = conn.execute(select(games_table.c.id, games_table.c.seats)
+                                .where(games_table.c.seats.like('%"token":%'))).all()
+            for gid, seats in rows:
+                new, changed = hashed_seats(json.loads(seats))
+                if changed:
+                    conn.execute(games_table.update().where(games_table.c.id == gid).values(seats=json.dumps(new)))
 
     def close(self) -> None:
         if self._writer is not None:
@@ -280,6 +332,11 @@ class Store:
         """Queue a game's deadline round (its JSON, when it began, whether the round before
         ended at its deadline, whether the game is over), replacing the one kept."""
         return self._enqueue(("round", game_id, round_, started, int(passed), int(over)))
+
+    def submit_call(self, write: Callable) -> Future:
+        """Queue ``write(conn)``, a write of another module's tables (``tabledb``: a game's
+        clocks, talk, notices), committed in order with the answers around it."""
+        return self._enqueue(("call", write))
 
     def submit_undo(self, game_id: str, n: int, player: int) -> Future:
         """Queue the deletion of answer number ``n`` of a game, which must be its last
@@ -363,6 +420,9 @@ class Store:
                 conn.execute(insert(rounds_table).values(game_id=g, round=round_, started=started,
                                                          passed=passed, over=over))
                 continue
+            if op[0] == "call":
+                op[1](conn)
+                continue
             _, g, n, player = op
             self._delete_last(conn, g, n, player)
         if rows:
@@ -425,7 +485,7 @@ class Store:
                 raise RuntimeError(f"game {game_id}: answer #{i} missing in the database")
             answers.append((p, k))
         return GameRow(row.id, row.game, json.loads(row.options), row.seed,
-                       json.loads(row.seats), answers)
+                       hashed_seats(json.loads(row.seats))[0], answers)
 
     def rounds(self) -> dict[str, tuple]:
         """The deadline rounds kept of the games not over: game id -> (round JSON or

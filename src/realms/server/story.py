@@ -71,7 +71,8 @@ def _probabilities(data: dict) -> dict:
 
 def install(app: FastAPI, server: Any, token_of: Any, create: Any) -> None:
     """Add the routes above to ``app``; ``token_of`` reads a seat's token from the
-    Authorization header, ``create(body)`` makes a new game as ``POST /api/games`` does."""
+    Authorization header, ``create(body)`` makes a new game as ``POST /api/games`` does:
+    (the game, its people's tokens by seat)."""
 
     @app.get("/api/games/{game_id}/events")
     async def events(game_id: str, since: int = Query(default=0, ge=0),
@@ -135,10 +136,11 @@ def install(app: FastAPI, server: Any, token_of: Any, create: Any) -> None:
         async with live.lock:
             again = getattr(live, "rematch", None)
             if again is None:
+                table = getattr(live, "table", None)  # its clock and talk (host.py)
                 body = {"game": live.game.id, "options": dict(live.row.options), "seed": None,
-                        "seats": [s["kind"] for s in live.row.seats]}
-                made = await create(body)
-                again = live.rematch = {"id": made.row.id, "tokens": [s["token"] for s in made.row.seats]}
+                        "seats": [s["kind"] for s in live.row.seats], "table": table.settings if table else None}
+                made, tokens = await create(body)
+                again = live.rematch = {"id": made.row.id, "tokens": [tokens.get(i) for i in range(len(made.row.seats))]}
         return {"id": again["id"], "seat": seat, "token": again["tokens"][seat]}
 
 

@@ -244,13 +244,14 @@ def local_batch_size(n_jobs: int, workers: int) -> int:
     return max(1, min(8, n_jobs // (max(workers, 1) * 8)))
 
 
-def _in_process(game_id: str, options: dict, jobs: list[Job], chronicle: bool) -> Generator[list[dict], None, None]:
+def _in_process(game_id: str, options: dict, jobs: list[Job], chronicle: bool,
+                play: Callable = play_batch) -> Generator[list[dict], None, None]:
     for job in jobs:
-        yield play_batch(game_id, options, [job], chronicle)
+        yield play(game_id, options, [job], chronicle)
 
 
 def _processes(game_id: str, options: dict, jobs: list[Job], chronicle: bool, workers: int,
-               batch_size: int | None) -> Generator[list[dict], None, None]:
+               batch_size: int | None, play: Callable = play_batch) -> Generator[list[dict], None, None]:
     """Batches on a pool of processes, at most two a worker handed out at once (one
     playing, one waiting), so that nothing queued needs cancelling.  When the run stops
     early (Ctrl-C, an error, the caller closing the generator) the workers are terminated
@@ -265,7 +266,7 @@ def _processes(game_id: str, options: dict, jobs: list[Job], chronicle: bool, wo
     def hand_out(n: int) -> int:
         handed = 0
         for b in islice(queued, n):
-            pool.apply_async(play_batch, (game_id, options, b, chronicle),
+            pool.apply_async(play, (game_id, options, b, chronicle),
                              callback=finished.put, error_callback=finished.put)
             handed += 1
         return handed
@@ -289,17 +290,20 @@ def _processes(game_id: str, options: dict, jobs: list[Job], chronicle: bool, wo
 
 
 def executor(game_id: str, options: dict, jobs: list[Job], *, workers: int = 1, cluster=None,
-             chronicle: bool = False, batch_size: int | None = None, on_connect=None) -> Generator[list[dict], None, None]:
+             chronicle: bool = False, batch_size: int | None = None, on_connect=None,
+             play: Callable = play_batch) -> Generator[list[dict], None, None]:
     """Batches of finished lines, as they finish (in any order); on a cluster,
-    ``on_connect(threads)`` is told its worker threads."""
+    ``on_connect(threads)`` is told its worker threads.  ``play(game_id, options, jobs,
+    chronicle)`` plays a batch (a picklable function: :func:`play_batch`, or the self-play
+    recorder of :mod:`realms.sim.selfplay`; a cluster plays only the former)."""
     if cluster is not None:
         from .cluster import run_on_cluster
 
         return run_on_cluster(cluster, game_id, options, jobs, chronicle=chronicle, batch_size=batch_size,
                               on_connect=on_connect)
     if workers <= 1:
-        return _in_process(game_id, options, jobs, chronicle)
-    return _processes(game_id, options, jobs, chronicle, workers, batch_size)
+        return _in_process(game_id, options, jobs, chronicle, play)
+    return _processes(game_id, options, jobs, chronicle, workers, batch_size, play)
 
 
 # =========================================================================== progress

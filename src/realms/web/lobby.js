@@ -230,7 +230,7 @@ async function create(ev) {
   const g = currentGame();
   let options;
   try { options = chosenOptions(g); } catch (e) { $("create-error").textContent = e.message; return; }
-  const body = { game: g.id, options, seats: seatKinds() };
+  const body = { game: g.id, options, seats: seatKinds(), table: tableSettings() };
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   const r = await fetch("/api/games", {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
@@ -275,6 +275,15 @@ async function create(ev) {
     li.appendChild(code);
     ul.appendChild(li);
   }
+  if (data.host) {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = `${location.origin}/games/${data.id}#host=${data.host}`;
+    a.id = "host-link";
+    a.textContent = "The host's link (pause, extend, new seat links, end, rematch): keep it to yourself";
+    li.appendChild(a);
+    ul.appendChild(li);
+  }
   // the links carry the address this page was reached at: a loopback one works on this computer only
   $("loopback-note").hidden = !LOOPBACK.test(location.hostname);
   const li = document.createElement("li");
@@ -284,6 +293,15 @@ async function create(ev) {
   li.appendChild(a);
   ul.appendChild(li);
   loadRecent();
+}
+
+// the table of a game played over days (server/host.py): its clock and its talk
+function tableSettings() {
+  const kind = $("clock-kind").value;
+  const clock = { kind, misses: Number($("clock-misses").value) };
+  if (kind !== "none") clock.minutes = Number($("clock-minutes").value);
+  if (kind === "bank") clock.increment = Number($("clock-increment").value);
+  return { clock, talk: $("talk-mode").value };
 }
 
 async function main() {

@@ -73,6 +73,9 @@ GAME = Game(
     invariants=INVARIANTS,
     hidden=_hidden,
     bots=_bots(),
+    # the seat kinds the lobby offers, labelled as measured (benchmarks/RESULTS.md)
+    bot_variants={"random": "random (easy)", "greedy": "greedy (normal)",
+                  "ismcts:iters=30:value=learned": "search (learned value)"},
     draw=_draw,
     palette=lazy(".draw:palette", __package__),
     describe=lazy(".describe:describe", __package__),
@@ -81,6 +84,7 @@ GAME = Game(
     turn_word="round",
     private_kinds=frozenset({"bb.draft"}),
     scores_now=_scores_now,
+    features=lazy(".features:features", __package__),
     evaluate=lazy(".evaluate:evaluate", __package__),
     watcher=lazy(".stats:BrianBoruWatcher", __package__),
     factions=lazy(".stats:factions", __package__),

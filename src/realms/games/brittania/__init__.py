@@ -54,6 +54,11 @@ GAME = Game(
     invariants=INVARIANTS,
     hidden=_hidden,
     bots=_bots(),
+    # the seat kinds the lobby offers, labelled as measured (benchmarks/RESULTS.md)
+    bot_variants={"random": "random (easy)", "steward": "steward (normal)",
+                  "ismcts:iters=16:value=learned": "search (learned value)"},
+    features=lazy(".features:features", __package__),
+    unsearched_kinds=frozenset({"br.grain", "br.name"}),
     draw=_draw,
     palette=lazy(".draw:palette", __package__),
     advice=lazy(".advice:advice", __package__),

@@ -11,7 +11,7 @@ sea must land while they can, and those that cannot are lost (RULINGS HB-Q18).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, Sequence, cast
 
 from mypy_extensions import mypyc_attr
 
@@ -36,7 +36,7 @@ class Position(Protocol):
     occupied: int
     abilities_on: bool
 
-    def permitted_land(self, n: "Mover") -> int: ...
+    def permitted_land(self, n: Any) -> int: ...  # a Mover: the state's takes its Nation
 
 
 class Mover(Protocol):
@@ -291,15 +291,15 @@ def move(s: "HBState", nid: int, k: int) -> Decision | None:
         if not rows:
             s.then(("fight", nid), ("move", nid, k))
             return None
-        keys = MaskedKeys(rows, ("fight",))
+        keys = MaskedKeys(cast("list[tuple[Sequence[str], int]]", rows), ("fight",))
         prompt = f"Move more units of the {n.name} into {b.names[s.battle[0]]}, or start the battle."
     else:
         asks = diplomacy_asks(s, n)
         if not rows and not asks:
             return None
-        keys = MaskedKeys(rows, (("done",) if may_end else ()) + asks)
+        keys = MaskedKeys(cast("list[tuple[Sequence[str], int]]", rows), (("done",) if may_end else ()) + asks)
         prompt = _move_prompt(n.name, k)
-    return Decision(n.owner, "hb.move", keys, prompt, "§6.3", lambda key: _label(s, key),
+    return Decision(n.owner, "hb.move", cast("Sequence[str]", keys), prompt, "§6.3", lambda key: _label(s, key),
                     _move_info(nid, k))
 
 

@@ -57,6 +57,7 @@ def withdraw(s: "HBState", nid: int) -> Decision | None:
     from .combat import retreat_targets
 
     bt = s.battle
+    assert bt is not None, "a submission's withdrawal follows its battle"
     att = s.nations[nid]
     if bt[3] == 0:
         s.battle = None
@@ -78,6 +79,7 @@ def _stay(s: "HBState", att: "Nation") -> None:
     from .state import and_list, units, verb
 
     bt = s.battle
+    assert bt is not None, "a submission's withdrawal follows its battle"
     starts = bt[STARTS:]
     moved = s.moved
     for a in starts:
@@ -103,9 +105,11 @@ def withdraw_answer(s: "HBState", player: int, key: str, nid: int) -> None:
 def _withdraw_one(s: "HBState", att: "Nation", dst: int) -> None:
     from .combat import log_retreat
 
-    s.battle[3] -= 1
-    s.battle.pop()
-    log_retreat(s, att, "withdraw", s.battle[0], dst)
+    bt = s.battle
+    assert bt is not None, "a submission's withdrawal follows its battle"
+    bt[3] -= 1
+    bt.pop()
+    log_retreat(s, att, "withdraw", bt[0], dst)
     att.units[dst] = att.units.get(dst, 0) + 1
     s.occupy(dst, att)
     s.moved[dst] = s.moved.get(dst, 0) + 1

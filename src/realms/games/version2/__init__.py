@@ -37,6 +37,10 @@ GAME = Game(
     invariants=INVARIANTS,
     hidden=hidden,
     bots=_bots(),
+    # the seat kinds the lobby offers, labelled as measured (benchmarks/RESULTS.md)
+    bot_variants={"random": "random (easy)", "general": "general (normal)",
+                  "ismcts:iters=8:value=learned": "search (learned value)"},
+    unsearched_kinds=frozenset({"v2.attack-units"}),
     draw=lazy(".draw:draw", __package__),
     palette=lazy(".draw:palette", __package__),
     advice=lazy(".advice:advice", __package__),
@@ -44,6 +48,7 @@ GAME = Game(
     panels=lazy(".page:panels", __package__),
     controls=lazy(".page:controls", __package__),
     scores_now=lazy(".analysis:scores_now", __package__),
+    features=lazy(".features:features", __package__),
     evaluate=lazy(".analysis:evaluate", __package__),
     watcher=lazy(".analysis:Version2Watcher", __package__),
     factions=lazy(".analysis:factions", __package__),

@@ -14,14 +14,12 @@ from typing import TYPE_CHECKING, Callable
 
 from realms.core.decision import LazyKeys
 
-from .attack import can_attack
+from .board import NOBODY
 from .rules import ARM_LETTER
 from .state import unit_class
 
 if TYPE_CHECKING:
     from .state import V2State
-
-NOBODY = -1
 
 
 class RunKeys(LazyKeys):

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from realms.core.decision import Decision
 
-from .board import TERRAINS, load_board
+from .board import NOBODY, TERRAINS, load_board
 from .odds import battle_odds
 from .state import describe_units
 
 TRIALS = 400
-NOBODY = -1
-
 
 def _odds(view: dict, attackers: list, defenders: list, t: int) -> dict:
     board = load_board(view["map"])

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from realms.core.decision import Decision
 
 from . import missions
-from .board import TERRAINS
+from .board import NOBODY, TERRAINS
 from .rules import ARM_LETTER, ARMS
 from .state import describe_units, parse_class, unit_class
 from .steps import STEPS
@@ -28,13 +28,6 @@ if TYPE_CHECKING:
     from .state import V2State
 
 SECTION = "2.3.4"
-NOBODY = -1
-
-
-def can_attack(u: tuple) -> bool:
-    """A move point left to attack with (2.3.3, V2-Q15)."""
-    return u[1] > 0
-
 
 def spend_attack(u: tuple) -> tuple:
     """The unit after its attack: one move point spent (2.3.3, V2-Q16)."""

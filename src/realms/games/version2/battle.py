@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from realms.core.decision import Decision
 
 from .attack import conquer, retreat_fields, taken_marks
+from .board import NOBODY
 from .modifiers import factor, ground, side_modifiers
 from .rules import ARTILLERY, INFANTRY
 from .state import describe_units
@@ -40,7 +41,6 @@ if TYPE_CHECKING:
     from .state import V2State
 
 SECTION = "2.3.4.2"
-NOBODY = -1
 ORDERS = ("artillery", "foot", "random")
 
 

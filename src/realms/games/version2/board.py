@@ -29,6 +29,9 @@ from pathlib import Path
 from realms.core.files import parse_toml, read_text
 from realms.core.mapgraph import MapError
 
+#: The player index of nobody: a field no player owns (the neutral armies' and the sea's).
+NOBODY = -1
+
 MAPS = Path(__file__).parent / "data" / "maps"
 
 SEA, FORD, WOODLAND, MEADOWS, MOUNTAINS = range(5)

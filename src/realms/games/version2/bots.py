@@ -20,10 +20,9 @@ from realms.core.agents import ViewFn
 from realms.core.decision import Decision
 from realms.core.dice import Dice
 
-from .board import load_board
+from .board import NOBODY, load_board
 from .rules import load_rules
 
-NOBODY = -1
 #: a unit's experience (a unit is ``[arm, move points, experience]``)
 _EXPERIENCE = itemgetter(2)
 

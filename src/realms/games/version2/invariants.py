@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .board import FORD, SEA
+from .board import FORD, NOBODY, SEA
 
 if TYPE_CHECKING:
     from .state import V2State
-
-NOBODY = -1
 
 
 def treasure_never_negative(s: "V2State", memory: dict) -> str | None:

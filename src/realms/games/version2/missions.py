@@ -28,13 +28,13 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from .board import NOBODY
+
 
 if TYPE_CHECKING:
     from .state import V2State
 
 KINDS = ("free", "land", "capitols", "warehouses", "army", "fields")
-NOBODY = -1
-
 
 def deal_missions(s: "V2State") -> None:
     kinds = [k for k in KINDS if not (k == "capitols" and s.n < 3)]

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .board import NOBODY
+
 if TYPE_CHECKING:
     from .rules import Rules
     from .state import V2State
-
-NOBODY = -1
 
 
 def side_modifiers(rules: "Rules", sizes: list[int], start: list[int], rnd: int, defence: int) -> list[int]:

@@ -19,10 +19,8 @@ from functools import lru_cache
 
 from realms.core.dice import Dice
 
-from .board import TERRAIN_CODE, default_board
+from .board import NOBODY, TERRAIN_CODE, default_board
 from .rules import ARM_LETTER, ARMS, Rules
-
-NOBODY = -1
 
 
 class ArmyError(ValueError):

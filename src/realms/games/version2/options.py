@@ -8,12 +8,16 @@ the rulebook has none; bots and simulations need one).
 
 from __future__ import annotations
 
+import re
+
 from realms.core.options import Option, OptionError
 
 from .board import MAPS, BoardError, load_board
 from .rules import GAME_TYPES
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
+#: a shipped board's name says the players it is made for
+SHIPPED = re.compile(r"board-(\d+)")
 
 OPTIONS: tuple[Option, ...] = (
     Option("type", "choice", "capitol", "Game type: capitol, resistance or abundance (I.2).",
@@ -27,7 +31,8 @@ OPTIONS: tuple[Option, ...] = (
 
 
 def check_options(o: dict, given: frozenset) -> dict:
-    """The board (none: ``board-<players>``) loads and has room for every player.
+    """The board (none: ``board-<players>``) loads, is not a shipped board made for fewer
+    players, and has room for every player.
 
     >>> check_options({"players": 2, "map": None}, frozenset())["map"]
     'board-2'
@@ -37,6 +42,10 @@ def check_options(o: dict, given: frozenset) -> dict:
         b = load_board(board)
     except BoardError as exc:
         raise OptionError(f"option 'map': {exc}") from None
+    made_for = SHIPPED.fullmatch(board)
+    if made_for and int(made_for.group(1)) < o["players"]:
+        raise OptionError(f"option 'map': {board} is the board for {made_for.group(1)} players, "
+                          f"not {o['players']}")
     if len(b.land) < 3 * o["players"]:
         raise OptionError(f"option 'map': {board} has {len(b.land)} land fields, too few for {o['players']} players")
     return {**o, "map": board}

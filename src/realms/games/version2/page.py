@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from realms.core.decision import Decision
 
+from .board import NOBODY
 from .rules import ARM_LETTER
-
-NOBODY = -1
 
 
 def _units(us: list) -> str:

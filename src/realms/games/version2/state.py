@@ -20,11 +20,9 @@ from itertools import compress
 from realms.core.engine import Field, GameState, copy_lists
 from realms.core.events import EVERYONE, Event
 
-from .board import TERRAINS, Board, load_board
+from .board import NOBODY, TERRAINS, Board, load_board
 from .rules import ARM_LETTER, ARMS, Rules, load_rules
 from .steps import GAME_ID, STEPS
-
-NOBODY = -1
 
 
 _CLASSES: dict = {}

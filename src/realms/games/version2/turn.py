@@ -22,8 +22,6 @@ if TYPE_CHECKING:
     from .state import V2State
 
 SECTION = "2.3"
-NOBODY = -1
-
 
 @STEPS.step("turn")
 def turn(s: "V2State", p: int) -> None:

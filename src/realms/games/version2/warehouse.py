@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+
 if TYPE_CHECKING:
     from .state import V2State
 
 SECTION = "2.3.5"
-NOBODY = -1
-
 
 
 def apply(s: "V2State", p: int, word: str, f: int) -> None:

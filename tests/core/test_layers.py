@@ -5,7 +5,9 @@ another and no game by name.  The command line (``realms.cli*``, ``realms.tty``)
 top and may import anything.
 
 Every ``import`` statement counts, those inside functions too (a lazy import is still a
-dependency), and relative imports are resolved against the importing module.
+dependency), and relative imports are resolved against the importing module.  A generic
+bot reaches the core through the ``realms.bots`` entry point group, as games do through
+``realms.games``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 import pytest
 
 import realms
+from realms.core.agents import GENERIC_BOTS, generic_bots
 
 SRC = Path(realms.__file__).parent
 
@@ -124,3 +127,10 @@ def test_imports_are_read_from_functions_and_relative_forms(tmp_path, monkeypatc
     monkeypatch.setattr(__import__(__name__), "SRC", tmp_path / "realms")
     got = [m for _, m in imports(pkg / "m.py")]
     assert got == ["realms.sim.stats", "realms.server.app"]
+
+
+def test_the_search_bot_is_registered_through_the_entry_point_group():
+    bots = generic_bots()
+    assert "ismcts" not in GENERIC_BOTS and "ismcts" in bots
+    bot = bots["ismcts"](3, iters="5")
+    assert type(bot).__module__ == "realms.search.ismcts" and bot.iters == 5

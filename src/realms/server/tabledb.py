@@ -1,0 +1,164 @@
+"""The tables of games played over days, beside the store's (``store.metadata``: made by
+the store's ``create_all``, in SQLite and PostgreSQL alike).
+
+- ``tables``: one row a game whose table has settings (``host.py``): the settings (clock,
+  talk), the host link's SHA-256, the clocks, each seat's notice addresses, who played
+  which decisions for a seat (stand-ins), whether the host ended it, its rematch.
+- ``talk``: the table talk, one row a message (``talk.py``).
+- ``outbox``: the notices to send, one row each, keyed so that a notice is queued once
+  (``notices.py``).
+
+Writes go through the store's writer thread (``Store.submit_call``), in order with the
+answers, and never hold a request up; reads are plain queries, run in a thread.
+"""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import Future
+
+from sqlalchemy import Column, Float, Integer, String, Table as _Table, Text, delete, insert, select, update
+
+from .store import Store, games_table, metadata
+
+tables_table = _Table(
+    "tables",
+    metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("settings", Text, nullable=False),   # JSON: {"clock": ClockSpec, "talk": mode}
+    Column("host", String(64), nullable=False),  # SHA-256 (hex) of the host link's token
+    Column("state", Text, nullable=False),      # JSON: clocks, notices, stand-ins, ended, rematch
+    Column("watch", Integer, nullable=False),   # 1: a clock runs and the game is not over
+)
+
+talk_table = _Table(
+    "talk",
+    metadata,
+    Column("game_id", String(40), primary_key=True),
+    Column("n", Integer, primary_key=True, autoincrement=False),  # the game's message number
+    Column("at", Float, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("to_seat", Integer, nullable=True),  # NULL: to everyone
+    Column("text", Text, nullable=False),
+)
+
+outbox_table = _Table(
+    "outbox",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(200), nullable=False, unique=True),  # one notice, queued once
+    Column("game_id", String(40), nullable=False),
+    Column("channel", String(10), nullable=False),  # webhook | email
+    Column("target", Text, nullable=False),          # the URL or the address
+    Column("subject", Text, nullable=False),
+    Column("body", Text, nullable=False),
+    Column("state", String(10), nullable=False),     # queued | sending | sent | failed
+    Column("attempts", Integer, nullable=False),
+    Column("next_at", Float, nullable=False),
+    Column("done_at", Float, nullable=True),
+)
+
+
+# -- the game's table row --------------------------------------------------------------
+def put_table(store: Store, game_id: str, settings: dict, host: str, state: dict, watch: bool):
+    """Queue the game's whole row (replacing the one kept); a future done once committed."""
+    row = {"game_id": game_id, "settings": json.dumps(settings), "host": host, "state": json.dumps(state),
+           "watch": int(watch)}
+
+    def write(conn) -> None:
+        conn.execute(delete(tables_table).where(tables_table.c.game_id == game_id))
+        conn.execute(insert(tables_table).values(**row))
+    return store.submit_call(write)
+
+
+def put_table_now(store: Store, game_id: str, settings: dict, host: str, state: dict, watch: bool) -> None:
+    """A new game's row, committed before returning (its creation's 201 waits for it, as for
+    the game's own row)."""
+    with store.engine.begin() as conn:
+        conn.execute(insert(tables_table).values(game_id=game_id, settings=json.dumps(settings), host=host,
+                                                 state=json.dumps(state), watch=int(watch)))
+
+
+def get_table(store: Store, game_id: str) -> tuple[dict, str, dict] | None:
+    """(settings, host hash, state) of a game, None for a game with no row."""
+    with store.engine.connect() as conn:
+        r = conn.execute(select(tables_table).where(tables_table.c.game_id == game_id)).first()
+    return None if r is None else (json.loads(r.settings), r.host, json.loads(r.state))
+
+
+def watched(store: Store) -> list[str]:
+    """The games whose clocks run and that are not over (a restarted server loads them)."""
+    with store.engine.connect() as conn:
+        return [r.game_id for r in conn.execute(select(tables_table.c.game_id).where(tables_table.c.watch == 1))]
+
+
+def put_seats(store: Store, game_id: str, seats: list[dict]):
+    """Queue a game's seats (a seat's new link); a future done once committed."""
+    def write(conn) -> None:
+        conn.execute(update(games_table).where(games_table.c.id == game_id).values(seats=json.dumps(seats)))
+    return store.submit_call(write)
+
+
+# -- table talk --------------------------------------------------------------------------
+def put_message(store: Store, game_id: str, msg: dict):
+    def write(conn) -> None:
+        conn.execute(insert(talk_table).values(game_id=game_id, n=msg["n"], at=msg["at"], seat=msg["seat"],
+                                               to_seat=msg["to"], text=msg["text"]))
+    return store.submit_call(write)
+
+
+def messages(store: Store, game_id: str) -> list[dict]:
+    with store.engine.connect() as conn:
+        rows = conn.execute(select(talk_table).where(talk_table.c.game_id == game_id)
+                            .order_by(talk_table.c.n)).all()
+    return [{"n": r.n, "at": r.at, "seat": r.seat, "to": r.to_seat, "text": r.text} for r in rows]
+
+
+# -- the outbox --------------------------------------------------------------------------
+def queue_notice(store: Store, key: str, game_id: str, channel: str, target: str, subject: str, body: str,
+                 now: float):
+    """Queue a notice unless one of the same ``key`` is queued already (checked in the
+    writer's transaction: one writer, so no race)."""
+    def write(conn) -> None:
+        if conn.execute(select(outbox_table.c.id).where(outbox_table.c.key == key)).first() is None:
+            conn.execute(insert(outbox_table).values(key=key, game_id=game_id, channel=channel, target=target,
+                                                     subject=subject, body=body, state="queued", attempts=0,
+                                                     next_at=now))
+    return store.submit_call(write)
+
+
+def claim_due(store: Store, now: float, limit: int, out: list) -> "Future":
+    """Queue the claim of up to ``limit`` queued notices due by ``now``: marked as being
+    sent in the writer's transaction, put in ``out`` (dicts) once it is committed.  A
+    notice is claimed before it is sent, so a crash in between never sends it twice (it
+    is not sent at all: at most once); the writer's transaction, not one of its own, so
+    that the claim waits for no lock the answers' commits hold."""
+    def write(conn) -> None:
+        rows = conn.execute(select(outbox_table).where(outbox_table.c.state == "queued",
+                                                       outbox_table.c.next_at <= now)
+                            .order_by(outbox_table.c.id).limit(limit)).all()
+        if rows:
+            conn.execute(update(outbox_table).where(outbox_table.c.id.in_([r.id for r in rows]))
+                         .values(state="sending", attempts=outbox_table.c.attempts + 1))
+        out[:] = [dict(r._mapping) for r in rows]
+    return store.submit_call(write)
+
+
+def settle_notice(store: Store, notice_id: int, state: str, now: float, next_at: float | None = None) -> "Future":
+    """Queue a notice's outcome: sent (``sent``), given up (``failed``) or to try again at
+    ``next_at`` (``queued``)."""
+    values = {"state": state, "done_at": None if state == "queued" else now}
+    if next_at is not None:
+        values["next_at"] = next_at
+
+    def write(conn) -> None:
+        conn.execute(update(outbox_table).where(outbox_table.c.id == notice_id).values(**values))
+    return store.submit_call(write)
+
+
+def notices(store: Store, game_id: str | None = None) -> list[dict]:
+    q = select(outbox_table).order_by(outbox_table.c.id)
+    if game_id is not None:
+        q = q.where(outbox_table.c.game_id == game_id)
+    with store.engine.connect() as conn:
+        return [dict(r._mapping) for r in conn.execute(q)]

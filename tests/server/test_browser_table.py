@@ -1,0 +1,130 @@
+"""The game's table in a real browser (REALMS_BROWSER=1, Debian's chromium): two people in
+one game see each seat's clock, exchange a message to everyone and a private one, and
+see the host pause the clocks and end the game; the lobby makes a game with a clock and gives the host's
+link.  The server runs in this process (uvicorn in a thread)."""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+
+import httpx
+import pytest
+
+from realms.server.app import create_app
+
+from .test_browser import browser, page, shot  # noqa: F401 (fixtures)
+from .test_durability import free_port
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(os.environ.get("REALMS_BROWSER") != "1",
+                                 reason="browser tests run with REALMS_BROWSER=1")]
+
+
+@pytest.fixture
+def served(tmp_path):
+    """The app on a fresh database, served by uvicorn in a thread: its URL, and None."""
+    import uvicorn
+
+    port = free_port()
+    srv = uvicorn.Server(uvicorn.Config(create_app(str(tmp_path / "realms.db")), host="127.0.0.1", port=port,
+                                        log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            if httpx.get(url + "/api/health", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    else:
+        pytest.fail("the server did not start within 30 s")
+    yield url, None
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture
+def second(browser):  # noqa: F811
+    ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    ctx.close()
+    assert not errors, errors
+
+
+def test_two_people_talk_and_see_the_clock(served, page, second, tmp_path):  # noqa: F811
+    url, _ = served
+    r = httpx.post(f"{url}/api/games", json={"game": "version2", "seats": ["human", "human"],
+                                             "table": {"clock": {"kind": "turn", "minutes": 90}, "talk": "full"}})
+    assert r.status_code == 201, r.text
+    made = r.json()
+    gid, host = made["id"], made["host"]
+    ann, bob = (s["token"] for s in made["seats"])
+    page.goto(f"{url}/games/{gid}#token={ann}")
+    second.goto(f"{url}/games/{gid}#token={bob}")
+    for pg in (page, second):
+        pg.wait_for_selector("#table-clock .seat-clock", timeout=30_000)
+    # the seat awaited has about an hour and a half, counted down on both pages
+    page.wait_for_function("[...document.querySelectorAll('#table-clock .seat-clock')]"
+                           ".some(e => Number(e.dataset.left) > 5000 && Number(e.dataset.left) <= 5400)",
+                           timeout=30_000)
+    assert re.search(r"P\d: 1:(29|30):\d\d", second.inner_text("#table-clock")), second.inner_text("#table-clock")
+    # the tab of the seat awaited says it is its turn; the other's does not
+    awaited = httpx.get(f"{url}/api/games/{gid}").json()["awaiting"]
+    mine, theirs = (page, second) if awaited == [0] else (second, page)
+    mine.wait_for_function("document.title.startsWith('▶ your turn')", timeout=30_000)
+    assert not theirs.title().startswith("▶")
+
+    page.fill("#talk-text", "hello <b>bob</b>")
+    page.click("#talk-send")
+    second.wait_for_function("document.getElementById('talk-log').textContent.includes('hello <b>bob</b>')",
+                             timeout=30_000)
+    assert second.locator("#talk-log b", has_text="bob").count() == 0   # shown as text, not markup
+    second.select_option("#talk-to", "0")
+    second.fill("#talk-text", "just for ann")
+    second.click("#talk-send")
+    page.wait_for_function("document.getElementById('talk-log').textContent.includes('just for ann')",
+                           timeout=30_000)
+    assert "(private)" in page.inner_text("#talk-log")
+    shot(page, "table-talk", tmp_path)
+
+    r = httpx.post(f"{url}/api/games/{gid}/host", headers={"Authorization": f"Bearer {host}"},
+                   json={"action": "pause"})
+    assert r.status_code == 200
+    for pg in (page, second):
+        pg.wait_for_function("document.getElementById('table-clock').textContent.includes('PAUSED')",
+                             timeout=30_000)
+
+    # the host ends the game: both pages say so, and the talk form goes
+    r = httpx.post(f"{url}/api/games/{gid}/host", headers={"Authorization": f"Bearer {host}"}, json={"action": "end"})
+    assert r.status_code == 200
+    for pg in (page, second):
+        pg.wait_for_function("document.getElementById('table-bots').textContent.includes('host ended')",
+                             timeout=30_000)
+        assert pg.locator("#talk-form").is_hidden()
+
+
+def test_the_lobby_makes_a_game_with_a_clock_and_gives_the_hosts_link(served, page):  # noqa: F811
+    url, _ = served
+    page.goto(url + "/")
+    page.wait_for_selector("#game option", state="attached")
+    page.select_option("#clock-kind", "turn")
+    page.fill("#clock-minutes", "30")
+    page.click("#create-button")
+    host = page.locator("#host-link")
+    host.wait_for(timeout=30_000)
+    href = host.get_attribute("href")
+    gid, token = href.split("/games/")[1].split("#host=")
+    view = httpx.get(f"{url}/api/games/{gid}/table", headers={"Authorization": f"Bearer {token}"}).json()
+    assert view["host"] is True and view["clock"]["kind"] == "turn" and view["clock"]["minutes"] == 30
+    page.goto(href)
+    page.wait_for_selector("#host-box:not([hidden])", timeout=30_000)
+    page.click("#host-pause")
+    page.wait_for_function("document.getElementById('table-clock').textContent.includes('PAUSED')",
+                           timeout=30_000)

@@ -1,0 +1,121 @@
+"""Work whose cost a request chooses runs in the heavy work's process (``server/heavy.py``),
+within a budget of seconds, bounded per address, its results cached; the event loop
+answers others meanwhile."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import time
+
+import pytest
+
+from realms.server import heavy
+
+from .conftest import new_game, settled
+
+
+def run(coro):
+    return asyncio.run(asyncio.wait_for(coro, 120))
+
+
+def test_a_job_over_its_budget_is_stopped_with_a_clear_error():
+    work = heavy.Heavy()
+
+    async def main():
+        try:
+            with pytest.raises(heavy.OverBudget, match="more than 0.5 s"):
+                await work.run("slow", 0.5, "a", time.sleep, 60)
+            assert await work.run("after", 30, "a", sum, [1, 2]) == 3  # the worker goes on
+        finally:
+            work.close()
+
+    run(main())
+    assert work.over == 1 and work.killed == 0
+
+
+def test_a_job_that_ignores_its_timer_has_its_worker_killed(monkeypatch):
+    monkeypatch.setattr(heavy, "GRACE", 1.0)
+    work = heavy.Heavy()
+
+    async def main():
+        try:
+            with pytest.raises(heavy.OverBudget):  # sigwait never lets the timer's handler run
+                await work.run("stuck", 0.2, "a", signal.sigwait, {signal.SIGUSR1})
+            assert await work.run("after", 60, "a", sum, [2, 3]) == 5  # a new worker
+        finally:
+            work.close()
+
+    run(main())
+    assert work.killed == 1
+
+
+def test_the_loop_answers_while_a_job_runs_and_one_address_is_bounded():
+    work = heavy.Heavy()
+
+    async def main():
+        try:
+            long = [asyncio.create_task(work.run(("sleep", i), 300, "a", time.sleep, 120)) for i in range(2)]
+            for _ in range(1000):  # both counted (one running, one waiting its turn)
+                if sum(work.waiting.values()) == 2:
+                    break
+                await asyncio.sleep(0.01)
+            assert await asyncio.wait_for(asyncio.to_thread(sum, [1, 1]), 60) == 2
+            with pytest.raises(heavy.Busy):
+                await work.run("third", 300, "a", sum, [1])
+            assert not any(t.done() for t in long)
+            for t in long:
+                t.cancel()
+        finally:
+            work.close()
+
+    run(main())
+
+
+def test_results_are_cached_by_key():
+    work = heavy.Heavy()
+
+    async def main():
+        try:
+            first = await work.run(("k", 1), 30, "a", sorted, [3, 1, 2])
+            assert ("k", 1) in work.cache
+            work.close()  # no worker now: a second run would fail, a cached one does not
+            assert await work.run(("k", 1), 30, "a", sorted, [3, 1, 2]) is first
+        finally:
+            work.close()
+
+    run(main())
+
+
+def test_a_replay_over_its_budget_is_503_and_the_game_stays(client, monkeypatch):
+    out = new_game(client, seats=("auto", "auto", "auto"))
+    gid = out["id"]
+    done = settled(client, gid)
+    assert done["over"]
+    ok = client.get(f"/api/games/{gid}?at=5")
+    assert ok.status_code == 200 and ok.json()["version"] == 5
+    monkeypatch.setattr(heavy, "REPLAY_SECONDS", 1e-6)  # no replay of a game is that quick
+    for url in (f"/api/games/{gid}?at=7", f"/api/games/{gid}/board.svg?at=7", f"/api/games/{gid}/turns"):
+        r = client.get(url)
+        assert r.status_code == 503, (url, r.text)
+        assert "more than 1e-06 s" in r.json()["detail"]
+    assert client.get(f"/api/games/{gid}?at=5").json() == ok.json()  # cached
+    assert client.get(f"/api/games/{gid}").json()["version"] == done["version"]
+
+
+def test_odds_over_their_budget_leave_a_note_and_are_not_asked_again(client, monkeypatch):
+    from .test_undo import answer
+
+    monkeypatch.setattr(heavy, "ADVICE_SECONDS", 1e-6)  # no odds are worked out that quickly
+    out = new_game(client, seats=("human", "auto", "auto", "auto"))
+    gid, tok = out["id"], out["seats"][0]["token"]
+    server = client.app.state.server
+    s = settled(client, gid, tok)
+    assert s["odds"] and "No odds in this game" in s["odds"][0]["text"]
+    asked = server.heavy.odds.over
+    r = answer(client, gid, tok, s)
+    assert r.status_code == 200, r.text
+    s = settled(client, gid, tok)
+    if s["pending"]:
+        assert "No odds in this game" in s["odds"][0]["text"]
+    assert server.heavy.odds.over == asked, "a game over its budget once is not asked again"
