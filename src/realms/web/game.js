@@ -627,7 +627,8 @@ function renderDeadline(deadline) {
 // what the catalog tells of the game: its name, and its seats' colours (the chooser and the board)
 function named(state) {
   $("title").textContent = `${gameNames[state.game] || state.game} · game ${state.id}`;
-  document.title = `${gameNames[state.game] || state.game} — realms`;
+  const mark = document.title.match(/^(.*· )[^·]*— realms$/)?.[1] || ""; // what table.js put before it
+  document.title = `${mark}${gameNames[state.game] || state.game} — realms`;
   const repaint = () => { applyPalette($("board"), gamePalettes[state.game]); halo($("board").querySelector("svg")); };
   paletteChooser($("pace-box"), gamePalettes[state.game], state.seats.map((s) => s.name), repaint);
   return repaint;
