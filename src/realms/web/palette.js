@@ -67,6 +67,7 @@ export function applyPalette(root, game) {
     const over = el.cloneNode(false);
     over.removeAttribute("id");
     over.removeAttribute("data-seat");
+    over.removeAttribute("data-game-colour");
     over.removeAttribute("class");
     over.classList.add("seat-pattern");
     over.setAttribute("fill", `url(#seat-pattern-${k % STROKES.length})`);
