@@ -40,15 +40,18 @@ def _split_name(name: str, limit: int = 10) -> list[str]:
 def render_svg(graph: MapGraph, *, terrain_colours: dict[str, str], sea_colour: str = "#9cc3e6",
                inland_colour: str = "#7fb2dd", fills: dict[int, str] | None = None,
                labels: dict[int, str] | None = None, title: str | None = None,
-               legend: dict[str, str] | None = None) -> str:
+               legend: dict[str, str] | None = None, seats: dict[int, int] | None = None) -> str:
     """Return an SVG document (``viewBox="0 0 width height"``) showing the map.
 
     ``fills`` overrides the fill colour of individual areas (by index), e.g. with
     a nation's colour; ``labels`` adds a short text (e.g. a unit count) under the
-    area name; ``legend`` maps captions to colours, drawn as swatches.
+    area name; ``legend`` maps captions to colours, drawn as swatches; ``seats`` names the
+    seat whose colour an area is filled in (``data-seat``, an index into ``Game.palette``),
+    so that a page may draw it in another palette.
     """
     fills = fills or {}
     labels = labels or {}
+    seats = seats or {}
     w, h = graph.width, graph.height
     scale = max(min(w, h) / 800.0, 0.25)
     name_size = 10.5 * scale
@@ -82,6 +85,8 @@ def render_svg(graph: MapGraph, *, terrain_colours: dict[str, str], sea_colour: 
         extra = f' data-terrain={quoteattr(a.terrain)}' if a.terrain else ""
         if a.inland:
             extra += ' data-inland="true"'
+        if a.index in seats:
+            extra += f' data-seat="{seats[a.index]}"'
         out.append(
             f'<polygon id={quoteattr("area-" + a.id)} class="{a.kind}"{extra} '
             f'fill={quoteattr(colour)} points="{points}"><title>{escape(tip)}</title></polygon>'

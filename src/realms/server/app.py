@@ -1142,7 +1142,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
              "seat_kinds": [c["kind"] for c in seat_choices(g)], "seat_choices": seat_choices(g),
              "default_bot": next(iter(g.bots), "random"),
              "score_name": g.score_name, "options": [o.to_json() for o in g.schema],
-             "description": g.description, "presets": g.presets}
+             "description": g.description, "presets": g.presets, "palette": g.seat_colours(g.max_players)}
             for g in games().values()
         ]}
 

@@ -21,9 +21,17 @@ export function luminance(colour) {
 
 export const contrast = (l1, l2) => (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
 
-// halo every text of the board; the worst contrast of a text with its halo, kept on the body
+// halo every text of the board, and make it zoom and pan
 export function tuneBoard(root) {
   const svg = root.querySelector("svg");
+  if (!svg) return;
+  halo(svg);
+  zoomable(root, svg);
+}
+
+// a halo for every text, black or white by its colour (again after the colours change);
+// the worst contrast of a text with its halo, kept on the body
+export function halo(svg) {
   if (!svg) return;
   let worst = Infinity;
   for (const t of svg.querySelectorAll("text")) {
@@ -31,11 +39,11 @@ export function tuneBoard(root) {
     const l = luminance(getComputedStyle(t).fill);
     if (l === null) continue;
     const white = contrast(l, 1), black = contrast(l, 0);
+    t.classList.remove("halo-light", "halo-dark");
     t.classList.add(white >= black ? "halo-light" : "halo-dark");
     worst = Math.min(worst, Math.max(white, black));
   }
   document.body.dataset.labelContrast = worst === Infinity ? "" : worst.toFixed(2);
-  zoomable(root, svg);
 }
 
 // --- zoom and pan -----------------------------------------------------------------------------

@@ -9,7 +9,8 @@ import { BattlePanel, battlesOf, battleOfEvent } from "./battle.js";
 import { Chronicle } from "./chronicle.js";
 import { Playback, sinceSummary } from "./playback.js";
 import { showResults } from "./results.js";
-import { tuneBoard } from "./board.js";
+import { halo, tuneBoard } from "./board.js";
+import { applyPalette, paletteChooser } from "./palette.js";
 import { remember } from "./mygames.js";
 
 const $ = (id) => document.getElementById(id);
@@ -23,11 +24,13 @@ const socketName = Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) =>
 let current = null;      // the last state payload shown
 let boardVersion = -1;   // version of the board picture shown
 let boardSeq = 0;
+let boardLoading = null; // version of the board being fetched (asked for once)
 let selection = [];      // areas clicked so far for a multi-part option ("src>dst")
 let sending = false;
 let moveSrc = null;      // the source chosen for a move gesture
 let gesture = false;     // a move gesture is sending its answers
 let gameNames = {};      // game id -> name, from the catalog
+let gamePalettes = {};   // game id -> its seats' colours (Game.palette), from the catalog
 
 // the parts of an option key that may name a board element: "a>b", "a:b", "a,b" …
 const keyParts = (key) => key.split(/[>:,|\s]+/).filter(Boolean);
@@ -43,14 +46,19 @@ function areaName(part) {
 }
 
 async function loadBoard(version, at = null) {
+  if (at === null && version === boardLoading) return;
   const seq = ++boardSeq;
+  boardLoading = at === null ? version : null;
   const url = at === null ? `/api/games/${gameId}/board.svg?v=${version}` : `/api/games/${gameId}/board.svg?at=${at}`;
-  const r = await fetch(url);
-  if (!r.ok || seq !== boardSeq) return;
+  const r = await fetch(url).catch(() => null);
+  if (seq === boardSeq && !r?.ok) boardLoading = null;
+  if (!r?.ok || seq !== boardSeq) return;
   const text = await r.text();
   if (seq !== boardSeq) return;
+  boardLoading = null;
   $("board").innerHTML = text.replace(/^<\?xml[^>]*>\s*/, "");
   boardVersion = at === null ? version : -1;
+  applyPalette($("board"), gamePalettes[current?.game]);
   tuneBoard($("board"));
   if (at === null) playback.redraw();
   if (at === null) renderDecision();
@@ -616,13 +624,22 @@ function renderDeadline(deadline) {
 
 // --- the page -------------------------------------------------------------------------------
 
+// what the catalog tells of the game: its name, and its seats' colours (the chooser and the board)
+function named(state) {
+  $("title").textContent = `${gameNames[state.game] || state.game} · game ${state.id}`;
+  const mark = document.title.match(/^(.*· )[^·]*— realms$/)?.[1] || ""; // what table.js put before it
+  document.title = `${mark}${gameNames[state.game] || state.game} — realms`;
+  const repaint = () => { applyPalette($("board"), gamePalettes[state.game]); halo($("board").querySelector("svg")); };
+  paletteChooser($("pace-box"), gamePalettes[state.game], state.seats.map((s) => s.name), repaint);
+  return repaint;
+}
+
 function render(state) {
   if (current && !newer(state, current)) return; // an older push arriving late
   current = state;
   const me = state.seat;
   const names = state.seats.map((s) => s.name);
-  $("title").textContent = `${gameNames[state.game] || state.game} · game ${state.id}`;
-  document.title = `${gameNames[state.game] || state.game} — realms`;
+  named(state);
   $("who").textContent = me === null ? "spectating" : `you are ${names[me]} (seat ${me + 1})`;
   $("version").textContent = state.version;
   document.body.dataset.version = state.version;
@@ -817,10 +834,12 @@ function connect() {
   };
 }
 
+// the catalog and the game fetched side by side: the game does not wait for the catalog
 async function main() {
-  try {
-    for (const g of (await (await fetch("/api/catalog")).json()).games) gameNames[g.id] = g.name;
-  } catch { /* the ids will do */ }
+  fetch("/api/catalog").then((r) => r.json()).then((catalog) => {
+    for (const g of catalog.games) [gameNames[g.id], gamePalettes[g.id]] = [g.name, g.palette];
+    if (current) named(current)();
+  }).catch(() => { /* the ids will do */ });
   if (await refresh()) connect();
 }
 

@@ -114,7 +114,7 @@ def draw(state: BBState | None = None) -> str:
                 out.append(f'<circle cx="{_n(town.x)}" cy="{_n(town.y)}" r="15" fill="none" stroke="#8a6d3b" stroke-width="3"/>')
             o = state.owner[i]
             if o != NOBODY:
-                out.append(f'<circle class="disc" cx="{_n(town.x)}" cy="{_n(town.y)}" r="7" '
+                out.append(f'<circle class="disc" data-seat="{o}" cx="{_n(town.x)}" cy="{_n(town.y)}" r="7" '
                            f'fill="{PLAYER_COLOURS[o % len(PLAYER_COLOURS)]}" stroke="#fff" stroke-width="1.5"/>')
             if state.viking[i]:
                 out.append(f'<rect class="viking" x="{_n(town.x + 3)}" y="{_n(town.y - 15)}" width="11" height="11" '
@@ -139,7 +139,7 @@ def _panel(state: BBState | None, t, x0: float) -> list[str]:
         out.append(_text(x0 + 4, y + 14, f"{space}: {reward}", 10, anchor="start"))
         if state is not None:
             for k, p in enumerate(p for p in range(state.n) if state.track[p] == space):
-                out.append(f'<circle cx="{_n(x0 + 122 + 14 * k)}" cy="{_n(y + 10)}" r="6" '
+                out.append(f'<circle cx="{_n(x0 + 122 + 14 * k)}" cy="{_n(y + 10)}" r="6" data-seat="{p}" '
                            f'fill="{PLAYER_COLOURS[p % len(PLAYER_COLOURS)]}"/>')
         y += 22
     y += 14
@@ -165,7 +165,7 @@ def _panel(state: BBState | None, t, x0: float) -> list[str]:
     y += 6
     for p, name in enumerate(state.names):
         colour = PLAYER_COLOURS[p % len(PLAYER_COLOURS)]
-        out.append(f'<circle cx="{_n(x0 + 6)}" cy="{_n(y - 4)}" r="6" fill="{colour}"/>')
+        out.append(f'<circle cx="{_n(x0 + 6)}" cy="{_n(y - 4)}" r="6" fill="{colour}" data-seat="{p}"/>')
         marker = " ★" if p == state.marker else ""
         out.append(_text(x0 + 18, y, f"{name}{marker}: {state.points[p]} pts", 11, anchor="start", weight="bold"))
         y += 14

@@ -144,9 +144,11 @@ def draw(state=None) -> str:
     out.append("<defs>" + "".join(f'<clipPath id="land-{k}"><polygon points="{points(v)}"/></clipPath>'
                                   for k, v in outlines.items()) + "</defs>")
     for s in board.states:
-        fill = colours[owner[s.index]] if owner[s.index] >= 0 else NEUTRAL
+        o = owner[s.index]
+        fill = colours[o] if o >= 0 else NEUTRAL
+        seat = f' data-seat="{tables.colours.index(state.colours[o])}"' if o >= 0 else ""
         for i, (land, poly) in enumerate(polys[s.index]):
-            clip = f' clip-path="url(#land-{land})"' if land else ""
+            clip = f' clip-path="url(#land-{land})"{seat}' if land else seat
             ident = f' id="area-{s.id}"' if i == 0 else ""   # the page marks and clicks the first part
             out.append(f'<polygon{ident} points="{points(poly)}" fill="{fill}" stroke="#4a4a4a" '
                        f'stroke-width="0.8"{clip}><title>{escape(s.name)}</title></polygon>')
@@ -174,7 +176,8 @@ def draw(state=None) -> str:
         out.append(_text(10, y, f"Turn {state.turn}", 12, "bold", anchor="start"))
         for p, name in enumerate(state.names):
             y += 14
-            out.append(f'<rect x="10" y="{_n(y - 9)}" width="10" height="10" fill="{colours[p]}" stroke="#333"/>')
+            out.append(f'<rect x="10" y="{_n(y - 9)}" width="10" height="10" fill="{colours[p]}" '
+                       f'data-seat="{tables.colours.index(state.colours[p])}" stroke="#333"/>')
             alive = "" if state.alive[p] else " (out)"
             out.append(_text(25, y, f"{name}: {state.grain[p]} grain{alive}", 9, anchor="start"))
     out.append("</svg>")

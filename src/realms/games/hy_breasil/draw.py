@@ -90,14 +90,15 @@ def draw(state: HBState | None = None, map_name: str = DEFAULT_MAP) -> str:
     b = state.board
     graph = b.graph
     colours = nation_colours(state)
-    fills, labels = {}, {}
+    fills, labels, seats = {}, {}, {}
     for a in b.land:
         nid = state.area_nation[a]
         if nid != EMPTY:
             fills[a] = colours[nid]
+            seats[a] = state.nations[nid].owner
             labels[a] = str(state.nations[nid].units.get(a, 0))
     svg = render_svg(graph, terrain_colours=TERRAIN_COLOURS, sea_colour=SEA, inland_colour=INLAND,
-                     fills=fills, labels=labels, title=f"{graph.name} — turn {state.turn}")
+                     fills=fills, labels=labels, seats=seats, title=f"{graph.name} — turn {state.turn}")
     overlay = [_textures(state, fills), _cities(state), _sea_units(state, colours), _battle(state, colours)]
     rows = [_terrain_row()] + _nation_rows(state, colours)
     return _finish(svg, graph, overlay, rows)
@@ -148,7 +149,7 @@ def _sea_units(state: HBState, colours: dict[int, str]) -> str:
             tip = f"{n.name} ({state.names[n.owner]}): {count} units at sea in {graph.areas[a].name}"
             out.append(
                 f'<g class="sea-units" id="sea-units-{graph.areas[a].id}-{nid}"><title>{escape(tip)}</title>'
-                f'<rect x="{x:.1f}" y="{y0 + 6:.1f}" width="{width - 4}" height="18" rx="9" fill="{colour}" '
+                f'<rect x="{x:.1f}" y="{y0 + 6:.1f}" width="{width - 4}" height="18" rx="9" fill="{colour}" data-seat="{n.owner}" '
                 f'stroke="#111111" stroke-width="1"/>'
                 f'<text x="{x + (width - 4) / 2:.1f}" y="{y0 + 19:.1f}" font-size="12" font-weight="bold" '
                 f'text-anchor="middle" fill="{_ink(colour)}">{count}</text></g>')
@@ -190,21 +191,23 @@ def _terrain_row() -> tuple[str, Row]:
                         ("Hills", TERRAIN_COLOURS["hills"]), ("Sea", SEA), ("Inland sea", INLAND)])
 
 
-def _nation_rows(state: HBState, colours: dict[int, str]) -> list[tuple[str, Row]]:
+def _nation_rows(state: HBState, colours: dict[int, str]) -> list[tuple[str, Row, int]]:
+    """A row per player: its nations' swatches, and its seat (``data-seat``, for the page's palette)."""
     rows = []
     for p, name in enumerate(state.names):
         mine = [(n.name, colours[nid]) for nid, n in sorted(state.nations.items()) if n.owner == p]
-        rows.append((name, mine or [("no nation", "none")]))
+        rows.append((name, mine or [("no nation", "none")], p))
     return rows
 
 
-def _finish(svg: str, graph, overlay: list[str], rows: list[tuple[str, Row]]) -> str:
+def _finish(svg: str, graph, overlay: list[str], rows: list[tuple]) -> str:
     """Add the texture patterns, the overlays (under the names) and a legend band under the map."""
     w, h = graph.width, graph.height
     row_h, pad, char = 22.0, 10.0, 6.6
     lines: list[list[str]] = []
     y = h + pad
-    for heading, swatches in rows:
+    for heading, swatches, *owner in rows:
+        seat = f' data-seat="{owner[0]}"' if owner else ""
         x = pad
         line = [f'<text x="{x:.1f}" y="{y + 14:.1f}" font-size="13" font-weight="bold" '
                 f'class="legend-text">{escape(heading)}</text>']
@@ -215,7 +218,7 @@ def _finish(svg: str, graph, overlay: list[str], rows: list[tuple[str, Row]]) ->
                 y += row_h
                 x = pad + 90
             if fill != "none":
-                line.append(f'<rect x="{x:.1f}" y="{y + 2:.1f}" width="16" height="16" fill={quoteattr(fill)} '
+                line.append(f'<rect x="{x:.1f}" y="{y + 2:.1f}" width="16" height="16" fill={quoteattr(fill)}{seat} '
                             f'stroke="#333333" stroke-width="0.7"/>')
                 x += 22
             line.append(f'<text x="{x:.1f}" y="{y + 14:.1f}" font-size="12" class="legend-text">'

@@ -78,7 +78,7 @@ def draw(state=None, options: dict | None = None) -> str:
             continue
         o = state.owner[f]
         if o >= 0:
-            out.append(f'<polygon class="owner" pointer-events="none" data-player="{o}" points="{corners(x, y, SIZE * 0.86)}" fill="none" '
+            out.append(f'<polygon class="owner" pointer-events="none" data-player="{o}" data-seat="{o}" points="{corners(x, y, SIZE * 0.86)}" fill="none" '
                        f'stroke="{PLAYER_COLOURS[o % len(PLAYER_COLOURS)]}" stroke-width="3.5"/>')
         if state.capitol[f] >= 0:
             out.append(f'<text class="capitol" pointer-events="none" x="{_n(x - SIZE * 0.45)}" y="{_n(y + 4)}" font-size="13" '
@@ -90,8 +90,9 @@ def draw(state=None, options: dict | None = None) -> str:
         for u in state.units[f]:
             counts[u[0]] += 1
         lines = [(a, c) for a, c in enumerate(counts) if c]
+        seat = f' data-seat="{o}"' if o >= 0 else ""
         for k, (a, c) in enumerate(lines):
-            out.append(f'<text class="unit" pointer-events="none" data-arm="{ARM_MARK[a]}" data-count="{c}" x="{_n(x)}" '
+            out.append(f'<text class="unit" pointer-events="none" data-arm="{ARM_MARK[a]}" data-count="{c}"{seat} x="{_n(x)}" '
                        f'y="{_n(y - 1 + 9 * (k - (len(lines) - 1) / 2) + 3)}" font-size="9" font-weight="bold" '
                        f'text-anchor="middle" fill="{"#000" if o < 0 else PLAYER_COLOURS[o % len(PLAYER_COLOURS)]}">'
                        f'{c} {ARM_MARK[a]}</text>')
@@ -101,7 +102,7 @@ def draw(state=None, options: dict | None = None) -> str:
         for p, name in enumerate(state.names):
             y = 44 + 34 * p
             colour = PLAYER_COLOURS[p % len(PLAYER_COLOURS)]
-            out.append(f'<rect class="player" x="{_n(px)}" y="{y - 10}" width="12" height="12" fill="{colour}"/>')
+            out.append(f'<rect class="player" x="{_n(px)}" y="{y - 10}" width="12" height="12" fill="{colour}" data-seat="{p}"/>')
             status = "" if state.alive[p] else " (out)"
             out.append(f'<text x="{_n(px + 18)}" y="{y}" font-size="11">{escape(name)}{status}</text>')
             out.append(f'<text x="{_n(px + 18)}" y="{y + 13}" font-size="9" fill="#444">'
