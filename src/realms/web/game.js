@@ -45,12 +45,23 @@ function areaName(part) {
   return t ? t.split(" (")[0] : part;
 }
 
+// a replay's work is queued on the server, a few jobs an address at a time: a request turned
+// away as busy (429) or over its budget (503) is asked again while it is still wanted
+async function fetchWanted(url, wanted) {
+  for (let attempt = 1; ; attempt++) {
+    const r = await fetch(url).catch(() => null);
+    if ((r && r.status !== 429 && r.status !== 503) || attempt >= 8 || !wanted()) return r;
+    await new Promise((done) => setTimeout(done, 250 * attempt));
+    if (!wanted()) return r;
+  }
+}
+
 async function loadBoard(version, at = null) {
   if (at === null && version === boardLoading) return;
   const seq = ++boardSeq;
   boardLoading = at === null ? version : null;
   const url = at === null ? `/api/games/${gameId}/board.svg?v=${version}` : `/api/games/${gameId}/board.svg?at=${at}`;
-  const r = await fetch(url).catch(() => null);
+  const r = at === null ? await fetch(url).catch(() => null) : await fetchWanted(url, () => seq === boardSeq);
   if (seq === boardSeq && !r?.ok) boardLoading = null;
   if (!r?.ok || seq !== boardSeq) return;
   const text = await r.text();
@@ -770,8 +781,8 @@ async function wireReplay(version) {
     if (!load) return;
     loadBoard(version, at);
     const mine = ++seq;
-    const past = await fetch(`/api/games/${gameId}?at=${at}`);
-    if (!past.ok || mine !== seq) return;
+    const past = await fetchWanted(`/api/games/${gameId}?at=${at}`, () => mine === seq);
+    if (!past?.ok || mine !== seq) return;
     const p = await past.json();
     if (mine !== seq) return;
     renderScores(p);

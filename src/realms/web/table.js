@@ -247,6 +247,7 @@ function connect() {
   };
   ws.onclose = (ev) => {
     if (ev.code >= 4000 && ev.code < 5000) return say("talk-error", ev.reason || "the server refused this link");
+    if (document.body.dataset.failed === "true") return;  // the page said why it stopped: so does the table
     setTimeout(connect, delay);
     delay = Math.min(delay * 2, 30000);
   };
@@ -255,6 +256,7 @@ function connect() {
 async function main() {
   try {
     const r = await fetch(`/api/games/${gameId}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    if (r.status === 403 || r.status === 404) return;  // no such game, or not a seat of it: the page says so
     if (r.ok) {
       const st = await r.json();
       names = st.seats.map((s) => s.name);
