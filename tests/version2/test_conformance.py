@@ -42,3 +42,11 @@ def test_conformance_soak(players):
         report = check_game(GAME, {"players": players, "type": kind, "turn_limit": 8},
                             range(1000, 1000 + seeds), deep_every=97)
         assert report.games == seeds
+
+
+def test_a_mission_that_becomes_anothers_reveals_nothing():
+    """V2-Q32: P2 is out after three answers (seed 1008, five players), and P1's mission to
+    free the world from him becomes "Conquer 28 land fields", which is P4's too. P1's own
+    line and view name it; neither tells him anything of P4's, and neither is a leak."""
+    report = check_game(GAME, {"players": 5, "type": "capitol", "turn_limit": 8}, [1008], deep_every=97)
+    assert report.games == 1

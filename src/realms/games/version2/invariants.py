@@ -80,7 +80,7 @@ def production_is_sum_of_fields(s: "V2State", memory: dict) -> str | None:
                         for f, o in enumerate(s.owner) if o == p)
             if total != e.data["gain"]:
                 return f"player {p} gained {e.data['gain']} but his fields produce {total}"
-        elif e.kind != "game-over":
+        elif e.kind != "game-over" and e.audience is None:  # a seat's own events may name its mission
             for code in memory.setdefault("codes", []):
                 if code in e.text or code in str(e.data):
                     return f"event {e.kind!r} reveals a mission"

@@ -124,10 +124,13 @@ def mission_json(s: "V2State", p: int) -> dict:
 
 
 def hidden(s: "V2State", player: int | None) -> list[str]:
-    """The mission codes ``player`` may not see: everyone else's while the game runs."""
+    """The mission codes ``player`` may not see: everyone else's while the game runs, but
+    for one that is also his own (a mission that became another's by V2-Q32 may read the
+    same: his own tells him nothing of theirs)."""
     if s.over:
         return []
-    return [mission_code(s, p) for p in range(s.n) if p != player]
+    own = mission_code(s, player) if player is not None else None
+    return [code for code in (mission_code(s, p) for p in range(s.n) if p != player) if code != own]
 
 
 def checking(s: "V2State") -> bool:
