@@ -17,16 +17,7 @@ from realms.server.app import create_app
 from realms.server.store import Store
 
 from .conftest import bearer, settled
-
-T0 = 1000.0
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> float:
-        return self.now
+from .test_deadlines import Clock
 
 
 @pytest.fixture

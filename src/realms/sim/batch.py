@@ -289,6 +289,22 @@ def _processes(game_id: str, options: dict, jobs: list[Job], chronicle: bool, wo
         pool.join()
 
 
+
+def resumed(file: "GamesFile", seeds, mismatch: Callable[[dict], str | None], what: str) -> dict[int, dict]:
+    """The lines of ``file`` a resumed run keeps, by seed: those of the seeds it plays.  A
+    line ``mismatch`` finds of another run (its text says how) stops the resume, which
+    would otherwise mix two runs in one file."""
+    wanted = set(seeds)
+    kept: dict[int, dict] = {}
+    for line in file.load():
+        problem = mismatch(line)
+        if problem:
+            raise SimulationError(f"{file.path}: cannot resume: it holds games of another {what} "
+                                  f"(seed {line['seed']}: {problem})")
+        if line["seed"] in wanted:
+            kept[line["seed"]] = line
+    return kept
+
 def executor(game_id: str, options: dict, jobs: list[Job], *, workers: int = 1, cluster=None,
              chronicle: bool = False, batch_size: int | None = None, on_connect=None,
              play: Callable = play_batch) -> Generator[list[dict], None, None]:
@@ -382,14 +398,7 @@ def run(sim: Simulation, *, workers: int = 1, out: str | Path | None = None, res
         folder.mkdir(parents=True, exist_ok=True)
         file = GamesFile(folder / "games.jsonl")
         if resume:
-            wanted = set(sim.seeds)
-            for line in file.load():
-                problem = _matches(line, sim, options, players)
-                if problem:
-                    raise SimulationError(f"{file.path}: cannot resume: it holds games of another "
-                                          f"simulation (seed {line['seed']}: {problem})")
-                if line["seed"] in wanted:
-                    kept[line["seed"]] = line
+            kept = resumed(file, sim.seeds, lambda line: _matches(line, sim, options, players), "simulation")
             file.rewrite(list(kept.values()))
         else:
             file.rewrite([])

@@ -26,7 +26,7 @@ from realms.core.features import shares
 from realms.core.game import Game, get_game
 from realms.core.lineup import make_bots
 
-from .batch import GamesFile, Interrupted, Job, Simulation, SimulationError, executor, progress_bar
+from .batch import GamesFile, Interrupted, Job, Simulation, SimulationError, executor, progress_bar, resumed
 
 FILE = "positions.jsonl"
 #: digits a feature keeps in the file (the models need no more)
@@ -137,14 +137,7 @@ def run(sp: SelfPlay, out: str | Path, *, workers: int = 1, resume: bool = False
     file = GamesFile(folder / FILE)
     kept: dict[int, dict] = {}
     if resume:
-        wanted = set(sp.simulation().seeds)
-        for line in file.load():
-            problem = _mismatch(line, sp, options, players)
-            if problem:
-                raise SimulationError(f"{file.path}: cannot resume: it holds games of another run "
-                                      f"(seed {line['seed']}: {problem})")
-            if line["seed"] in wanted:
-                kept[line["seed"]] = line
+        kept = resumed(file, sp.simulation().seeds, lambda line: _mismatch(line, sp, options, players), "run")
     file.rewrite(list(kept.values()))
     jobs = [job for job in sp.simulation().jobs(players) if job[0] not in kept]
     play = partial(play_batch, every=sp.every)
