@@ -13,6 +13,14 @@ KINDS = {"bb.first-town", "bb.draft", "bb.active-town", "bb.lead", "bb.play", "b
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
+def test_conformance_a_few_seeds(players):
+    """The fast tier's share of the 200-seed runs (slow tier)."""
+    report = check_game(GAME, {"players": players}, range(200, 215), deep_every=97)
+    assert report.games == 15
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4, 5])
 def test_conformance_200_seeds(players):
     report = check_game(GAME, {"players": players}, range(200), deep_every=97)
     assert report.games == 200

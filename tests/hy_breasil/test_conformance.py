@@ -1,7 +1,7 @@
 """The shared conformance kit on Hy Breasil: random playouts with every invariant.
 
-CI plays 200 seeds of the default game (4 players, 15 turns) plus shorter games for the
-other player counts and game lengths; REALMS_SOAK=1 plays 2000 seeds.
+The fast tier plays a few seeds of each kind of game; the slow tier (CI) 200 seeds of the
+default game (4 players, 15 turns) and of all advanced rules; REALMS_SOAK=1 plays 2000.
 """
 
 import os
@@ -12,8 +12,16 @@ from realms.core.conformance import check_game
 from realms.games.hy_breasil import GAME
 
 SOAK = os.environ.get("REALMS_SOAK") == "1"
+ALL_RULES = ["races", "submission", "abilities"]
 
 
+def test_conformance_a_few_seeds_of_the_default_game_and_all_advanced_rules():
+    """The fast tier's share of the two 200-seed runs below."""
+    assert check_game(GAME, {"players": 4, "turns": 15}, range(12), deep_every=211).games == 12
+    assert check_game(GAME, {"players": 4, "turns": 15, "rules": ALL_RULES}, range(12), deep_every=293).games == 12
+
+
+@pytest.mark.slow
 def test_conformance_200_seeds_default_game():
     """§1–8: 200 random games to the end; invariants after every answer (HB-Q2 tokens,
     one nation per area, nobody left at sea, VP never decrease, nation limit)."""
@@ -46,9 +54,8 @@ def test_conformance_soak():
     assert report.games == n
 
 
-ALL_RULES = ["races", "submission", "abilities"]
 
-
+@pytest.mark.slow
 def test_conformance_200_seeds_all_advanced_rules():
     """§9.1–9.3 all on: 200 random games with every invariant, city tokens and
     submitted pairs included."""

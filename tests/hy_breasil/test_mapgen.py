@@ -61,7 +61,9 @@ def test_a_game_plays_on_it(island):
     assert "Hy Breasil (50 areas, seed 3)" in game.draw(state, options)
 
 
+@pytest.mark.slow
 def test_one_seed_one_island(tmp_path):
+    """One seed, one island; another seed, another (three islands made: slow tier)."""
     a = mapgen.generate_text(24, 6, 11)[0]
     assert a == mapgen.generate_text(24, 6, 11)[0]
     assert a != mapgen.generate_text(24, 6, 12)[0]
