@@ -1,4 +1,4 @@
-"""The ismcts bot (issue 20): how often one ismcts wins against the game's heuristic bots,
+"""The ismcts bot: how often one ismcts wins against the game's heuristic bots,
 how long it thinks, and what the learning adapters cost.
 
 Prints, as JSON lines:

@@ -1,4 +1,4 @@
-"""The web app under load (issue 8): answers per second through the HTTP API and latency.
+"""The web app under load: answers per second through the HTTP API and latency.
 
 Starts ``realms serve`` on a loopback port with a temporary SQLite file (or --database),
 creates GAMES games of a person against bot opponents, and plays them all at once from

@@ -1,4 +1,4 @@
-"""The game master's assistant (issue 16 part 4; RULINGS BR-Q28): reading posts in both
+"""The game master's assistant (RULINGS BR-Q28): reading posts in both
 formats (only bold counts, quotes never), both ways of writing each order, every problem
 of a post with its line and reason, and a forum game run from ``realms gm new`` through
 ``orders`` and ``resolve`` to ``realms replay``."""

@@ -104,7 +104,7 @@ def test_an_edit_is_marked_as_people_copy_it(head, edited, pm):
 
 
 def test_bad_files_are_refused_in_one_line(thread1, tmp_path):
-    """Issue 26 item 7: a device or a binary file is one line of error, read boundedly."""
+    """A device or a binary file is one line of error, read boundedly."""
     code, out = realms("gm", "orders", thread1, "/dev/zero")
     assert code != 0 and out.strip().count("\n") == 0 and "/dev/zero: over 8 MB" in out
     binary = tmp_path / "x.bin"

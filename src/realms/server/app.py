@@ -111,7 +111,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from . import botworker, cluster, fairshare, heavy, limits, notices, sockets, story
 from .deadlines import Deadlines
 from .host import Tables, parse_settings, router as table_router
-from .fastpath import AnswerFastPath
+from .fastpath import MAX_KEY, AnswerFastPath
 from .store import GameRow, Store, UndoConflict, hash_token
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -171,7 +171,7 @@ class NewGame(BaseModel):
 
 class Answer(BaseModel):
     model_config = STRICT
-    key: str = Field(max_length=500, description="the key of one of the options pending")
+    key: str = Field(max_length=MAX_KEY, description="the key of one of the options pending")
     version: int = Field(ge=0, description="the version of the state the answer was chosen in")
 
 
@@ -399,8 +399,7 @@ def reveals_between(before: tuple, after: tuple) -> bool:
     """Whether the state of :func:`kept_hidden` ``after`` shows a seat, or a spectator,
     something that the one of ``before`` hid from it: a packet passed on, a card drawn or
     played face up.  Such an answer cannot be taken back, or its seat could look at what
-    comes next and choose again, and the others would have seen what it held (issue 14
-    item 9)."""
+    comes next and choose again, and the others would have seen what it held."""
     return any(not hid <= still for hid, still in zip(before[1], after[1]))
 
 
@@ -450,7 +449,7 @@ def secret_seed() -> int:
 
 
 def dealing_seed(game: Game, seats: list[str], seed: int | None) -> int:
-    """The seed of a new game (issue 14 item 10).  Where the seed decides what the players
+    """The seed of a new game.  Where the seed decides what the players
     may not know (:func:`seed_is_secret`: a deal of cards, the dice to come) and more than
     one person plays, no player may choose or know it: a player who knew it could replay
     the game and see the others' cards or the dice to come.  There a seed sent is
@@ -890,7 +889,7 @@ class Server:
                 new.apply(seat, body.key)
             except IllegalAnswer as exc:
                 new.release()
-                # the key is not repeated: an error never echoes the input (issue 14 item 11)
+                # the key is not repeated: an error never echoes the input
                 # and seats are counted from 1, as the page counts them
                 raise HTTPException(422, str(exc).replace(repr(body.key), "the key sent")
                                     .replace(f"for player {seat} ", f"for seat {seat + 1} ")) from None

@@ -1,4 +1,4 @@
-"""What bounds the work and the input of one client (issue 14, items 11 and 12).
+"""What bounds the work and the input of one client.
 
 - :class:`BodyLimit`: an ASGI middleware that answers 413 to a request body over
   ``MAX_BODY`` bytes, whether it says its length (``Content-Length``) or streams it, before
