@@ -1,7 +1,7 @@
 """The shared conformance kit on version² at 2 to 6 players and all three game types,
 with the game's invariants after every answer and missions never shown to another
-seat: 7 seeds a type and count here; the slow test plays 200 seeds a type and count with
-REALMS_SOAK=1 (the issue's figure), else a bounded 10."""
+seat: 4 seeds a type and count here; the slow test plays 200 seeds a type and count with
+REALMS_SOAK=1, else a bounded 10."""
 
 import os
 
@@ -17,8 +17,8 @@ KINDS = {"v2.action", "v2.move", "v2.attack-units", "v2.defend", "v2.offer", "v2
 def test_conformance(players):
     seen: set = set()
     for kind in ("capitol", "resistance", "abundance"):
-        report = check_game(GAME, {"players": players, "type": kind, "turn_limit": 5}, range(7), deep_every=61)
-        assert report.games == 7
+        report = check_game(GAME, {"players": players, "type": kind, "turn_limit": 5}, range(4), deep_every=61)
+        assert report.games == 4
         seen |= report.kinds
     assert {"v2.action", "v2.attack-units", "v2.defend"} <= seen
 
