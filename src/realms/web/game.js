@@ -11,6 +11,7 @@ import { Playback, sinceSummary } from "./playback.js";
 import { showResults } from "./results.js";
 import { halo, tuneBoard } from "./board.js";
 import { applyPalette, paletteChooser } from "./palette.js";
+import { applyPosition, fits } from "./position.js";
 import { remember } from "./mygames.js";
 
 const $ = (id) => document.getElementById(id);
@@ -74,6 +75,30 @@ async function loadBoard(version, at = null) {
   if (at === null) playback.redraw();
   if (at === null) renderDecision();
   document.body.dataset.board = at === null ? version : `at-${at}`;
+  if (at === null) showBoard(); // states that came while it was on its way
+}
+
+// the board of the state shown: the game's position of it (``board``, from this seat's view)
+// applied in place to the drawing held, which is fetched whole only when none fits (the
+// first, after a replay, a game whose drawing changes its frame)
+function showBoard() {
+  const s = current;
+  if (!s || s.version === boardVersion || boardLoading !== null) return;
+  const svg = $("board").querySelector("svg");
+  if (boardVersion < 0 || !fits(svg, s.board)) { loadBoard(s.version); return; }
+  try {
+    applyPosition(svg, s.board);
+  } catch (e) { // a drawing that does not take it: drawn whole instead
+    console.error(e);
+    loadBoard(s.version);
+    return;
+  }
+  boardVersion = s.version;
+  applyPalette($("board"), gamePalettes[s.game]);
+  halo(svg);
+  playback.redraw();
+  renderDecision();
+  document.body.dataset.board = s.version;
 }
 
 function clearBoard() {
@@ -469,7 +494,7 @@ async function sendOrders(spec) {
   }
   $("status").textContent = ok ? "Your orders are sent; they stay hidden until the turn resolves." : "";
   document.body.dataset.sent = ok ? "yes" : "no";
-  if (current.version !== boardVersion) loadBoard(current.version);
+  if (current.version !== boardVersion) showBoard();
   else renderDecision();
 }
 
@@ -522,7 +547,7 @@ async function moveUnits(key, n) {
   lastGesture = done > 1 ? { version: current.version, answers: done } : null;
   document.body.dataset.moved = `${done}`;
   delete $("move-count").dataset.src; // the count offered next: all that are left
-  if (current.version !== boardVersion) loadBoard(current.version);
+  if (current.version !== boardVersion) showBoard();
   else renderDecision();
 }
 
@@ -704,7 +729,7 @@ function render(state) {
   }
   if (gesture) return; // the board and the controls follow when the gesture ends
   renderDecision(); // again once the new board is in, to mark its areas
-  if (state.version !== boardVersion) loadBoard(state.version);
+  if (state.version !== boardVersion) showBoard();
 }
 
 // the odds the game advises: the first few, the rest folded away
