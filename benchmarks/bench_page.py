@@ -9,7 +9,8 @@ headless chromium (/usr/bin/chromium) and measures
   buttons shown and the board of the state drawn);
 - the whole two-turn game played through the page (the answer kept in view, "End
   movement", else the first option; others' moves shown at once): the bytes received in all, and
-  the number of board pictures fetched;
+  the number of board pictures fetched (a loop bounded in steps and seconds: a page that
+  stops moving is reported with a screenshot, not waited on for ever);
 - the worst contrast of a board label with its halo (``data-label-contrast``).
 
     .venv/bin/python benchmarks/bench_page.py [--src /path/to/src] [--seed 7]
@@ -37,6 +38,8 @@ def main() -> None:
     ap.add_argument("--src", default=str(HERE.parent / "src"), help="the sources to serve (PYTHONPATH)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--turns", type=int, default=2)
+    ap.add_argument("--max-steps", type=int, default=400, help="the most steps of the game loop before it gives up")
+    ap.add_argument("--seconds", type=float, default=600, help="the longest the game may take before it gives up")
     args = ap.parse_args()
     os.environ["PYTHONPATH"] = args.src
     from server.test_durability import start_server
@@ -74,7 +77,15 @@ def main() -> None:
             answers = 0
             over = ("!!document.querySelector('#results:not([hidden])') || "
                     "document.getElementById('status').textContent.startsWith('The game is over')")
+            deadline = time.monotonic() + args.seconds
+            steps = 0
             while not page.evaluate(over):
+                steps += 1
+                if steps > args.max_steps or time.monotonic() > deadline:
+                    page.screenshot(path="/tmp/bench-page-stuck.png", full_page=True)
+                    raise RuntimeError(f"the game did not end within {args.max_steps} steps and {args.seconds} s "
+                                       f"(at version {page.evaluate('document.body.dataset.version')}, {answers} "
+                                       f"clicks): {page.inner_text('#prompt')!r}; /tmp/bench-page-stuck.png")
                 v = page.evaluate("document.body.dataset.version")
                 buttons = page.locator("#options button.option:not(.hidden):visible")
                 keep = page.locator("#keep button:visible")
@@ -89,6 +100,8 @@ def main() -> None:
                 back = page.locator("#move-back:visible")
                 if buttons.count() + keep.count() == 0 and back.count():  # a source chosen: choose again
                     back.click()
+                    page.wait_for_function("!document.querySelector('#move-back') || "
+                                           "document.querySelector('#move-back').offsetParent === null", timeout=10000)
                     continue
                 if buttons.count() + keep.count() == 0:
                     page.wait_for_function(f"document.body.dataset.version !== '{v}' || {over}", timeout=120000)

@@ -12,7 +12,8 @@ event adds to the battle; the web page draws its battle panel from these alone, 
 game.  Its keys, each optional but ``area``: ``open`` (this event begins a battle: with
 ``sides`` [attacker's name, defender's name] and ``units`` [attackers, defenders]);
 ``round`` (the round's number), ``dice`` [attacker's dice, defender's dice] with ``die``
-(the faces, default 6), ``need`` [the number each side hits on], ``hits`` [hits each
+(the faces, default 6), ``need`` [the number each side hits on] or, for dice that each
+decide a duel, ``hit`` [[whether each die hit], per side], ``hits`` [hits each
 scored], ``adds`` [what each side adds to its roll], ``lost`` [units each lost];
 ``retreat`` (the name of the side retreating) with ``round`` (after which round; 0:
 before the first); ``close`` (this event ends it: ``winner`` 0, 1 or None and ``units``

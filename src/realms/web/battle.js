@@ -171,10 +171,11 @@ export class BattlePanel {
       const line = el("div", "battle-side");
       line.appendChild(el("span", "who", b.sides[side]));
       const dice = el("span", "dice");
-      for (const v of d.dice?.[side] || []) {
+      (d.dice?.[side] || []).forEach((v, k) => {
         const need = d.need?.[side];
-        dice.appendChild(die(v, d.die || 6, need === undefined ? undefined : v >= need));
-      }
+        const hit = d.hit ? d.hit[side][k] : need === undefined ? undefined : v >= need;
+        dice.appendChild(die(v, d.die || 6, hit));
+      });
       line.appendChild(dice);
       const bits = [];
       if (d.need) bits.push(`hit on ${d.need[side]}+`);
