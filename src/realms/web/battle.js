@@ -131,7 +131,6 @@ export class BattlePanel {
     const odds = el("div", "battle-odds");
     odds.setAttribute("aria-live", "polite");
     box.appendChild(odds);
-    const closed = steps.some((e) => e.battle.close);
     document.body.dataset.battle = b.n;
     document.body.dataset.battleRounds = steps.filter((e) => e.battle.round).length;
     if (lastChances) this.fillOdds(odds, lastChances, "Chances before the dice");
@@ -142,7 +141,7 @@ export class BattlePanel {
       this.odds(lastOdds.n).then((o) => {
         if (mine !== this.seq) return;
         if (!o) { odds.textContent = ""; return; }
-        this.fillOdds(odds, o.odds, `Exact odds ${round ? `before round ${round}` : "as it began"}${closed ? "" : ""}`, o.method);
+        this.fillOdds(odds, o.odds, `Exact odds ${round ? `after round ${round}` : "as it began"}`, o.method);
       });
     }
   }

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision
 
-from .attack import conquer, retreat_fields, taken_marks
+from .attack import conquer, odds_values, retreat_fields, taken_marks
 from .board import NOBODY
 from .modifiers import factor, ground, side_modifiers
 from .rules import ARTILLERY, INFANTRY
@@ -112,7 +112,8 @@ def fight_round(s: "V2State") -> None:
     s.log("battle-round", f"Fight-turn {rnd} on {s.field_name(b['target'])}: {side_name(s, b, 0)} loses {lost[0]}, "
           f"{side_name(s, b, 1)} loses {lost[1]}.", field=b["target"],
           battle={"area": str(b["target"]), "round": rnd, "lost": lost, "units": before,
-                  "dice": rolls.faces, "die": rules.die, "hit": rolls.hit})
+                  "dice": rolls.faces, "die": rules.die, "hit": rolls.hit,
+                  **({} if decided(b) else {"odds": round_odds(s, b)})})
     lost_guns(s, b)
     for side in (0, 1):
         if b["retreat"][side] and rnd >= b["retreat"][side] and sides[side]:
@@ -128,6 +129,16 @@ def fight_round(s: "V2State") -> None:
         s.then(("offer", 0), ("offer", 1), ("round",))
     else:
         s.then(("round",))
+
+
+def round_odds(s: "V2State", b: dict) -> dict:
+    """The battle after a fight-turn, before the next, as the game's calculator takes it
+    (``odds_cli``: the armies left, the fight-turns fought, the sizes it began with, each
+    side's artillery orders): the page asks for its odds between rounds."""
+    t = b["target"]
+    values = odds_values(s, t, b["dfd"], *b["side"])
+    return {**values, "orders": b["orders"][0], "defender_orders": b["orders"][1], "fought": b["round"],
+            "start": f"{b['start'][0]},{b['start'][1]}"}
 
 
 def factors(rules, mods: list[int]):
