@@ -21,6 +21,10 @@ left); ``odds`` (the battle now, before its next round, as the values of the gam
 ``calculator`` by argument name: the page asks the server for its exact odds) or
 ``chances`` ({outcome: probability}, worked out by the game itself).
 
+The seats a line names (by their names, never by a colour: a page may draw the seats in
+another palette) are its ``data["seats"]`` [seat indices]; the page draws each one's swatch
+beside the line, in the palette it shows.
+
 What an event shows on the board is its ``data["marks"]``: ``from`` [element ids] and
 ``to`` (an element id): units moved (the page draws arrows); ``taken`` [element ids] with
 ``seat`` (who took them) and ``from_seat`` (whose they were, or None): areas taken.

@@ -10,7 +10,7 @@ import { Chronicle } from "./chronicle.js";
 import { Playback, sinceSummary } from "./playback.js";
 import { showResults } from "./results.js";
 import { halo, tuneBoard } from "./board.js";
-import { applyPalette, paletteChooser } from "./palette.js";
+import { applyPalette, paletteChooser, seatSwatch } from "./palette.js";
 import { applyPosition, fits } from "./position.js";
 import { remember } from "./mygames.js";
 
@@ -665,7 +665,12 @@ function named(state) {
   $("title").textContent = `${gameNames[state.game] || state.game} · game ${state.id}`;
   const mark = document.title.match(/^(.*· )[^·]*— realms$/)?.[1] || ""; // what table.js put before it
   document.title = `${mark}${gameNames[state.game] || state.game} — realms`;
-  const repaint = () => { applyPalette($("board"), gamePalettes[state.game]); halo($("board").querySelector("svg")); };
+  const repaint = () => {
+    applyPalette($("board"), gamePalettes[state.game]);
+    halo($("board").querySelector("svg"));
+    chronicle.draw(); // its swatches
+  };
+  chronicle.swatch = (k) => seatSwatch(k, gamePalettes[state.game]);
   paletteChooser($("pace-box"), gamePalettes[state.game], state.seats.map((s) => s.name), repaint);
   return repaint;
 }
