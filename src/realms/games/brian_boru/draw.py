@@ -160,15 +160,26 @@ def _drawing(slots: bool) -> str:
     return "\n".join(out) + "\n"
 
 
+@lru_cache(maxsize=4)
+def _track(x0: float, y: float) -> tuple[str, ...]:
+    """The marriage track's spaces, top first, each with its reward, from ``y`` down."""
+    t = load_tables()
+    out = []
+    for space in range(t.top, 0, -1):
+        reward = ", ".join(g[0] + (f"×{g[2]}" if g[2] > 1 else "") for g in t.track[space - 1]) or "—"
+        out.append(f'<rect x="{_n(x0)}" y="{_n(y)}" width="110" height="20" fill="#fff" stroke="#888"/>'
+                   + _text(x0 + 4, y + 14, f"{space}: {reward}", 10, anchor="start"))
+        y += 22
+    return tuple(out)
+
+
 def _panel(view: dict | None, t, x0: float) -> list[str]:
     out = [_text(x0, 24, "Brian Boru", 16, anchor="start", weight="bold")]
     y = 48
     out.append(_text(x0, y, "Marriage track", 12, anchor="start", weight="bold"))
     y += 10
-    for space in range(t.top, 0, -1):
-        reward = ", ".join(g[0] + (f"×{g[2]}" if g[2] > 1 else "") for g in t.track[space - 1]) or "—"
-        out.append(f'<rect x="{_n(x0)}" y="{_n(y)}" width="110" height="20" fill="#fff" stroke="#888"/>')
-        out.append(_text(x0 + 4, y + 14, f"{space}: {reward}", 10, anchor="start"))
+    for space, track in zip(range(t.top, 0, -1), _track(x0, y)):
+        out.append(track)
         if view is not None:
             on = [p for p, player in enumerate(view["players"]) if player["track"] == space]
             for k, p in enumerate(on):

@@ -122,11 +122,20 @@ def board(view: dict, b: Board | None = None) -> dict:
         areas[area.id] = {"fill": colours[n["id"]], "seat": n["owner"], "units": [count],
                           "marks": marks + ["owned"]}
     names = [p["name"] for p in view["players"]]
-    lines, band = _legend([_terrain_row()] + _nation_rows(view, names, colours), graph.width, graph.height)
+    rows = tuple((name, tuple(swatches), p) for name, swatches, p in _nation_rows(view, names, colours))
+    lines, band = _legend_of(rows, graph.width, graph.height)
     return {"frame": _n(band), "areas": areas,
             "texts": {"map-title": f"{graph.name} — turn {view['turn']}"},
             "layers": {"sea-units": _sea_units(view, b, names, colours), "battle": _battle(view, b, names, colours),
-                       "legend-rows": "".join(lines)}}
+                       "legend-rows": lines}}
+
+
+@lru_cache(maxsize=256)
+def _legend_of(rows: tuple, w: float, h: float) -> tuple[str, float]:
+    """The legend of the players' ``rows`` under the terrain's, as one SVG fragment, and its
+    band's height: the same for many states in a row (a nation comes or goes now and then)."""
+    lines, band = _legend([_terrain_row(), *rows], w, h)
+    return "".join(lines), band
 
 
 @lru_cache(maxsize=8)
