@@ -96,8 +96,7 @@ function showBoard() {
   boardVersion = s.version;
   applyPalette($("board"), gamePalettes[s.game]);
   halo(svg);
-  playback.redraw();
-  renderDecision();
+  renderDecision(); // the moves played back stay drawn: their layer is the page's, not the position's
   document.body.dataset.board = s.version;
 }
 
