@@ -109,7 +109,7 @@ def build_board(name: str, fields: list[tuple[int, int, str, int]], source: str 
         coords.append((q, r))
         terrain.append(code)
         index.append(i)
-    adj = []
+    adj: list[tuple[int, ...]] = []
     for n, (q, r) in enumerate(coords):
         if terrain[n] == SEA:
             adj.append(())

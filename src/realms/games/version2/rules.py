@@ -66,7 +66,7 @@ def parse_rules(text: str, source: str = "rules.toml") -> Rules:
         if not isinstance(data.get(section), dict):
             raise RulesError(f"{source}: missing [{section}]")
     units = data["units"]
-    per = {k: [] for k in ("attack", "defend", "move", "cost")}
+    per: dict[str, list[int]] = {k: [] for k in ("attack", "defend", "move", "cost")}
     recruit_on = []
     for arm in ARMS:
         u = units.get(arm)
