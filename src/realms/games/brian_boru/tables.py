@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from realms.core.files import load_toml
+from realms.core.files import FileError, load_toml
 
 DATA = Path(__file__).parent / "data"
 
@@ -47,8 +47,9 @@ EDITION = "en"
 Group = tuple[str, int, int]
 
 
-class TableError(ValueError):
-    """A data file that cannot be used; the message names the file, entry and problem."""
+#: a data file that cannot be used: the message names the file, entry and problem (the
+#: shared error of data files, which says file, line and field as data too)
+TableError = FileError
 
 
 @dataclass(frozen=True)
