@@ -186,7 +186,7 @@ def parse_map(data: dict, source: str, terrains: Iterable[str]) -> MapGraph:
         """The error: the file, the area and the problem, values in it cut short (a huge
         key or value is not echoed in full)."""
         where = f"area {shown(area)}: " if area is not None else ""
-        return MapError(f"{source}: {where}{cut(problem)}")
+        return MapError(f"{source}: {where}{cut(problem)}", file=source)
 
     if not isinstance(data, dict):
         raise fail(f"top level must be a table, not {_type_name(data)}")

@@ -79,7 +79,7 @@ class Board:
 
 
 def _fail(source: str, where: str, problem: str) -> MapError:
-    return MapError(f"{source}: {where}: {problem}" if where else f"{source}: {problem}")
+    return MapError(f"{source}: {where}: {problem}" if where else f"{source}: {problem}", file=source)
 
 
 def _point(value: object, source: str, where: str, field: str) -> tuple[float, float]:
