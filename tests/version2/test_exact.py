@@ -88,6 +88,10 @@ def test_a_battle_under_way_counts_on_from_its_fight_turn_and_its_starting_sizes
                      "trials": 3000, "seed": 1})
     lo, hi = mc["interval_95"]["attacker_breaks_off"]
     assert lo <= late["chances"]["attacker_breaks_off"] <= hi
+    from realms.core.game import CalculatorError
+
+    with pytest.raises(CalculatorError, match="--start must be two counts"):
+        compute({"attacker": "6i", "defender": "4i", "start": "6"})
 
 
 def test_each_fight_turn_of_a_battle_going_on_carries_the_calculator_s_values():

@@ -69,11 +69,12 @@ def compute(v: dict) -> tuple[dict, str]:
     begun = None
     if v.get("start"):
         try:
-            begun = tuple(int(x) for x in v["start"].split(","))
+            counts = [int(x) for x in v["start"].split(",")]
         except ValueError:
-            begun = ()
-        if len(begun) != 2 or min(begun) < 0:
+            counts = []
+        if len(counts) != 2 or min(counts) < 0:
             raise CalculatorError(f"--start must be two counts, ATTACKERS,DEFENDERS (e.g. 12,8), got {v['start']!r}")
+        begun = (counts[0], counts[1])
     try:
         r = battle_odds(v["attacker"], v["defender"], v.get("terrain") or "meadows",
                         capitol=bool(v.get("capitol")), warehouse=bool(v.get("warehouse")),
