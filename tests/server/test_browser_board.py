@@ -51,6 +51,18 @@ def _areas(position: dict) -> dict:
             for a, e in position["areas"].items()}
 
 
+def _asked_and_shown(server: str, page, gid: str, token: str) -> dict:
+    """The state once the bots have replied (the person is asked again, or the game is over)
+    and the page shows its board."""
+    for _ in range(300):
+        s = _state(server, gid, token)
+        if (s["over"] or 0 in s["awaiting"]) and page.evaluate("document.body.dataset.board") == str(s["version"]):
+            return s
+        page.wait_for_timeout(100)
+    pytest.fail(f"the page never showed the board of version {s['version']} (it shows "
+                f"{page.evaluate('document.body.dataset.board')})")
+
+
 @pytest.mark.parametrize("game,options,seats", GAMES, ids=[g[0] for g in GAMES])
 def test_the_board_is_fetched_once_and_each_new_state_is_applied_in_place(server, page, game, options, seats):
     r = httpx.post(f"{server}/api/games", json={"game": game, "options": options, "seed": 5, "seats": seats})
@@ -60,10 +72,7 @@ def test_the_board_is_fetched_once_and_each_new_state_is_applied_in_place(server
     page.on("request", lambda rq: boards.append(rq.url) if "board.svg" in rq.url else None)
     page.add_init_script("localStorage.setItem('realms-pace', '0')")
     page.goto(f"{server}/games/{gid}#token={token}")
-    page.wait_for_function("document.body.dataset.board !== undefined && "
-                           "document.body.dataset.board === document.body.dataset.version", timeout=20000)
-    first = _state(server, gid, token)
-    assert page.evaluate("document.body.dataset.board") == str(first["version"])
+    first = _asked_and_shown(server, page, gid, token)
     seen = [first]
     auth = {"Authorization": f"Bearer {token}"}
     for _ in range(12):
@@ -75,12 +84,7 @@ def test_the_board_is_fetched_once_and_each_new_state_is_applied_in_place(server
         r = httpx.post(f"{server}/api/games/{gid}/answers", headers=auth,
                        json={"key": mine[0]["options"][0]["key"], "version": s["version"]})
         assert r.status_code == 200, r.text
-        # the bots reply in the background: wait until the person is asked again
-        page.wait_for_function(
-            "async ([gid, token]) => { const r = await fetch(`/api/games/${gid}`, {headers: {Authorization: `Bearer ${token}`}});"
-            " const s = await r.json(); return (s.over || s.awaiting.includes(0)) && document.body.dataset.board === String(s.version); }",
-            arg=[gid, token], timeout=30000, polling=200)
-        seen.append(_state(server, gid, token))
+        seen.append(_asked_and_shown(server, page, gid, token))
     assert len(seen) >= 3, f"{game}: too few versions came"
     changed = [a for a, v in _areas(seen[-1]["board"]).items() if _areas(first["board"])[a] != v]
     assert changed, f"{game}: no area's owner or units changed in {len(seen)} versions"
