@@ -184,3 +184,21 @@ def test_turn_limit(v2):
     v2.run(s, ("end_turn", 1))
     assert s.over and s.winners == [1] and s.end_reason == "limit"
     assert s.result()["winner"] == "P2" and s.result()["scores"] == {"P1": 2, "P2": 3}
+
+
+def test_turn_limit_names_the_production_tie_break(v2):
+    """V2-Q35: fields tied, the most production wins, and the end says so in words (not
+    "holds the most fields" of a player who only shares them)."""
+    s = v2.game(players=2, turn=40)
+    s.turn_limit = 40
+    _land(v2, s, 0, 2)
+    _land(v2, s, 1, 2, start=10)
+    assert s.production(0) != s.production(1)
+    v2.run(s, ("end_turn", 1))
+    w = 0 if s.production(0) > s.production(1) else 1
+    assert s.over and s.winners == [w]
+    end = s.events[-1].text
+    assert "P1 and P2 hold the most fields (2)" in end
+    assert f"P{w + 1} wins on production ({s.production(w)})" in end
+    how = s.result()["how"]
+    assert how.startswith("the turn limit reached") and "production" in how and "limit" != how

@@ -43,9 +43,11 @@ def seen_events(state: Any, seat: int | None) -> list:
 
 def event_json(n: int, e: Any) -> dict:
     out = {"n": n, "kind": e.kind, "turn": e.turn, "text": e.text}
-    for key in ("battle", "marks", "seats"):
+    for key in ("marks", "seats"):
         if key in e.data:
             out[key] = e.data[key]
+    if isinstance(e.data.get("battle"), dict):  # a game's own number of that name is no battle
+        out["battle"] = e.data["battle"]
     return out
 
 
@@ -164,15 +166,18 @@ def _scores(state: Any) -> list[float]:
 
 def _score_path(game: Any, state: Any) -> list[dict]:
     """Each seat's score (the result's, as in the final table) as each turn began, and at
-    the end."""
+    the end.  Turns that begin after the same answer (a turn with no decision in it) each
+    get their point, so that no turn is missing from the chart."""
     record = state.record()
-    at = {n: t for t, n in reversed(game.turn_starts(record))}
+    at: dict[int, list] = {}
+    for t, n in game.turn_starts(record):
+        at.setdefault(n, []).append(t)
     out: list[dict] = []
 
     def after_each(s: Any) -> None:
-        n = len(s.answers)
-        if n in at:
-            out.append({"turn": at.pop(n), "scores": _scores(s)})
+        scores = _scores(s) if len(s.answers) in at else None
+        for t in at.pop(len(s.answers), []):
+            out.append({"turn": t, "scores": scores})
 
     game.replay(record, after_each=after_each)
     out.append({"turn": "end", "scores": _scores(state)})

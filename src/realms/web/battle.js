@@ -3,16 +3,19 @@
 // result, and the exact odds before each round (GET /api/games/{id}/odds?event=N, the
 // game's calculator) or the chances the game worked out itself.  Names no game.
 
-// the battles of a story, oldest first: {n (its first event), area, sides, steps: [event]}
+// the battles of a story, oldest first: {n (its first event), area, sides, steps: [event]}.
+// A battle is one that names its area and, as it opens, its two sides: an event that names
+// no sides tells no battle (a panel of placeholder names would tell nothing).
 export function battlesOf(events) {
   const out = [];
   const open = new Map(); // area -> battle not yet closed
   for (const e of events) {
     const b = e.battle;
-    if (!b) continue;
+    if (!b || typeof b !== "object" || !b.area) continue;
     let battle = open.get(b.area);
     if (b.open || !battle) {
-      battle = { n: e.n, area: b.area, sides: b.sides || ["the attacker", "the defender"], units: b.units, steps: [], closed: false };
+      if (!Array.isArray(b.sides) || b.sides.length !== 2) continue;
+      battle = { n: e.n, area: b.area, sides: b.sides, units: b.units, steps: [], closed: false };
       out.push(battle);
       open.set(b.area, battle);
     }

@@ -96,7 +96,21 @@ export class Chronicle {
       ol.appendChild(li);
     }
     this.root.dataset.lines = ol.children.length;
-    if (atEnd) ol.scrollTop = ol.scrollHeight;
+    if (atEnd) this.showEnd();
+  }
+
+  // scroll to the last line, the box cut to whole lines so that its top line is not cut in half
+  showEnd() {
+    const ol = this.list;
+    ol.style.height = "";
+    ol.scrollTop = ol.scrollHeight;
+    if (ol.scrollHeight <= ol.clientHeight) return;
+    const top = ol.getBoundingClientRect().top + ol.clientTop;
+    const cut = [...ol.children].find((li) => li.getBoundingClientRect().bottom > top);
+    const hidden = cut ? top - cut.getBoundingClientRect().top : 0;
+    if (hidden <= 0) return;
+    ol.style.height = `${ol.clientHeight - (cut.getBoundingClientRect().bottom - top)}px`;
+    ol.scrollTop = ol.scrollHeight;
   }
 
   // mark the line of event ``n`` (played back) and bring it into view

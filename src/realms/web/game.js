@@ -8,7 +8,7 @@ import { Story } from "./story.js";
 import { BattlePanel, battlesOf, battleOfEvent } from "./battle.js";
 import { Chronicle } from "./chronicle.js";
 import { Playback, sinceSummary } from "./playback.js";
-import { showResults } from "./results.js";
+import { showResults, repaintPath } from "./results.js";
 import { halo, tuneBoard } from "./board.js";
 import { applyPalette, paletteChooser, seatSwatch } from "./palette.js";
 import { applyPosition, fits } from "./position.js";
@@ -568,8 +568,10 @@ const playback = new Playback({ bar: $("playback"), pace: $("pace"), skip: $("sk
   done: () => showOpenBattle(),
 });
 
-// the battle going on, if any, in its panel with the decision it asks
+// the battle going on, if any, in its panel with the decision it asks (none once the game
+// is over: its page opens no panel by itself)
 function showOpenBattle() {
+  if (current?.over) return;
   const battles = battlesOf(story.events);
   const last = battles[battles.length - 1];
   if (last && !last.steps.some((e) => e.battle.close)) battlePanel.show(last, Infinity, battlePrompt(last));
@@ -668,6 +670,7 @@ function named(state) {
     applyPalette($("board"), gamePalettes[state.game]);
     halo($("board").querySelector("svg"));
     chronicle.draw(); // its swatches
+    repaintPath($("results"), gamePalettes[state.game]);
   };
   chronicle.swatch = (k) => seatSwatch(k, gamePalettes[state.game]);
   paletteChooser($("pace-box"), gamePalettes[state.game], state.seats.map((s) => s.name), repaint);
@@ -684,6 +687,8 @@ function render(state) {
   $("version").textContent = state.version;
   document.body.dataset.version = state.version;
   const d = state.pending[0];
+  $("decision-head").textContent = state.over ? "No decision: the game is over"
+    : me === null ? "The decision awaited" : "Your decision";
   if (!d) {
     if (state.over) {
       const r = state.result || {};
@@ -714,7 +719,7 @@ function render(state) {
   }
   story.sync(state.version).then(maybeSince);
   chronicle.setSeats(names, state.turn_word);
-  if (state.over) showResults($("results"), state, gameId, auth);
+  if (state.over) showResults($("results"), state, gameId, auth, gamePalettes[state.game]);
   $("record-link").href = "#";
   $("record-link").onclick = async (e) => {
     e.preventDefault();

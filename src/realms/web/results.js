@@ -3,12 +3,12 @@
 // a Rematch (POST /api/games/{id}/rematch: the same seats and bots, a new deal; each seat
 // gets its own seat of it) and the way back to the lobby.
 import { remember } from "./mygames.js";
+import { seatColour } from "./palette.js";
 
 const NS = "http://www.w3.org/2000/svg";
 // told apart by the line's dash and its end marker, not by colour alone
 const DASHES = ["", "6 3", "2 3", "8 3 2 3", "12 4", "1 4"];
 const SHAPES = ["●", "■", "▲", "◆", "▼", "✚"];
-const LINE_COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#56b4e9", "#e69f00", "#000000", "#7f5f00"];
 
 const el = (tag, cls, text) => {
   const e = document.createElement(tag);
@@ -17,17 +17,20 @@ const el = (tag, cls, text) => {
   return e;
 };
 
-// what the result says beyond the scores: the ways a game's result names its victory
+// what the result says beyond the scores: how the game ended in words (``how``) when the
+// game says it so, else the ways a game's result names its victory
 function howWon(result) {
   const bits = [];
-  for (const key of ["victory", "end", "reason", "how"]) {
+  for (const key of typeof result.how === "string" && result.how ? ["how"] : ["victory", "end", "reason"]) {
     if (typeof result[key] === "string" && result[key]) bits.push(result[key]);
   }
   if (result.turns !== undefined) bits.push(`after ${result.turns} ${result.turn_word || "turns"}`);
   return bits.join("; ");
 }
 
-export async function showResults(box, state, gameId, auth) {
+// ``palette``: the game's own seat colours (the catalog's), the chart's lines drawn in the
+// palette chosen for the board, as the board draws each seat
+export async function showResults(box, state, gameId, auth, palette) {
   if (box.dataset.shown === String(state.version)) return;
   box.dataset.shown = state.version;
   box.hidden = false;
@@ -81,15 +84,23 @@ export async function showResults(box, state, gameId, auth) {
   actions.appendChild(back);
   box.appendChild(actions);
   const res = await fetch(`/api/games/${gameId}/scores`);
-  if (res.ok) drawPath(chart, await res.json(), names);
+  if (res.ok) drawPath(chart, await res.json(), names, palette);
 }
 
-function drawPath(fig, data, names) {
+// the chart's lines repainted in the palette chosen now
+export function repaintPath(box, palette) {
+  for (const line of box.querySelectorAll(".path-chart [data-seat]")) {
+    const colour = seatColour(Number(line.dataset.seat), palette) || "#000";
+    line.setAttribute(line.tagName === "text" ? "fill" : "stroke", colour);
+  }
+}
+
+function drawPath(fig, data, names, palette) {
   const turns = data.turns;
   if (!turns.length) return;
-  const W = 320, H = 160, L = 34, B = 22;
+  const W = 320, H = 160, L = 34, B = 22, R = 20; // R: room for the last turn's label
   const max = Math.max(1, ...turns.flatMap((t) => t.scores));
-  const x = (i) => L + (turns.length === 1 ? 0 : (i * (W - L - 8)) / (turns.length - 1));
+  const x = (i) => L + (turns.length === 1 ? 0 : (i * (W - L - R)) / (turns.length - 1));
   const y = (v) => H - B - (v / max) * (H - B - 8);
   const svg = document.createElementNS(NS, "svg");
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
@@ -101,10 +112,10 @@ function drawPath(fig, data, names) {
   turns.forEach((t, i) => { body += `<text x="${x(i)}" y="${H - 6}" text-anchor="middle" font-size="10">${t.turn}</text>`; });
   names.forEach((n, p) => {
     const pts = turns.map((t, i) => `${x(i)},${y(t.scores[p] ?? 0)}`).join(" ");
-    const colour = LINE_COLOURS[p % LINE_COLOURS.length];
+    const colour = seatColour(p, palette) || "#000";
     body += `<polyline class="path" data-seat="${p}" points="${pts}" fill="none" stroke="${colour}" stroke-width="2" stroke-dasharray="${DASHES[p % DASHES.length]}"/>`;
     const last = turns.length - 1;
-    body += `<text x="${x(last) - 2}" y="${y(turns[last].scores[p] ?? 0) + 4}" text-anchor="end" font-size="11" fill="${colour}">${SHAPES[p % SHAPES.length]}</text>`;
+    body += `<text x="${x(last) - 2}" y="${y(turns[last].scores[p] ?? 0) + 4}" text-anchor="end" font-size="11" data-seat="${p}" fill="${colour}">${SHAPES[p % SHAPES.length]}</text>`;
   });
   svg.innerHTML = body;
   fig.appendChild(svg);

@@ -208,16 +208,32 @@ def eliminate(s: "V2State", victim: int, by: int) -> None:
         finish(s, alive, "last", f"{s.names[alive[0]]} is the last player left and wins.")
 
 
-def end_by_limit(s: "V2State") -> None:
+def limit_standing(s: "V2State") -> tuple[list[int], str]:
     """V2-Q35: at the turn limit, who holds most fields wins, then most production; a tie
-    on both is a shared victory."""
+    on both is a shared victory.  The winners and why, in words naming the tie-break when
+    it decided."""
     key = [(s.field_count(p), s.production(p)) if s.alive[p] else (-1, -1) for p in range(s.n)]
     best = max(key)
     winners = [p for p in range(s.n) if key[p] == best]
-    names = ", ".join(s.names[p] for p in winners)
-    finish(s, winners, "limit", f"The turn limit ({s.turn_limit} game turns) is reached: {names} "
-           f"{'holds' if len(winners) == 1 else 'hold'} the most fields ({best[0]}).")
+    most = [p for p in range(s.n) if key[p][0] == best[0]]
+    fields = f"the most fields ({best[0]})"
+    if len(most) == 1:
+        return winners, f"{s.names[winners[0]]} holds {fields}"
+    tied = " and ".join(s.names[p] for p in most)
+    if len(winners) == 1:
+        return winners, f"{tied} hold {fields}; {s.names[winners[0]]} wins on production ({best[1]})"
+    return winners, f"{tied} hold {fields}; {' and '.join(s.names[p] for p in winners)} tie on production ({best[1]}) too"
 
+
+#: how each end comes about (``V2State.end_reason``), in words for the result
+END_WORDS = {"mission": "a mission fulfilled", "last": "the last player left",
+             "limit": "the turn limit reached"}
+
+
+def end_by_limit(s: "V2State") -> None:
+    """V2-Q35: the turn limit reached, the game ends as :func:`limit_standing` says."""
+    winners, why = limit_standing(s)
+    finish(s, winners, "limit", f"The turn limit ({s.turn_limit} game turns) is reached: {why}.")
 
 
 def redeal(s: "V2State", player: int | None, dice) -> None:

@@ -202,7 +202,17 @@ class V2State(GameState):
             "turns": self.turn,
             "over": self.over,
             "end": self.end_reason,
+            "how": self.end_words(),
         }
+
+    def end_words(self) -> str:
+        """How the game ended, in words (V2-Q34, V2-Q35, 2.4): a turn limit's with its
+        tie-break."""
+        if not self.over:
+            return ""
+        if self.end_reason == "limit":
+            return f"{missions.END_WORDS['limit']}: {missions.limit_standing(self)[1]}"
+        return missions.END_WORDS.get(self.end_reason, self.end_reason)
 
     # -- counting --------------------------------------------------------------------------
     def field_value(self, f: int) -> int:
