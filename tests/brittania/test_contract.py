@@ -21,7 +21,7 @@ def test_sent_orders_are_read_only_by_their_writer_until_the_turn_resolves():
     s.apply(0, "invest:kent")
     s.apply(0, "8")
     s.apply(0, "done")
-    mine = "Your orders for turn 1: 8 grain to invest in Kent."
+    mine = "P1's orders for turn 1: 8 grain to invest in Kent."
     assert mine in s.chronicle_for(0)
     assert mine not in s.chronicle_for(1) and mine not in s.chronicle_for(None)
     assert "P1 has sent the orders for turn 1." in s.chronicle_for(1)
@@ -76,3 +76,20 @@ def test_determinize_forgets_the_other_players_orders():
     twin.apply(1, "done")
     twin.apply(2, "done")
     assert twin.turn == 2 and twin.output[twin.board.index["kent"]] == 10
+
+
+def test_a_finished_game_tells_no_orders_being_written():
+    """Once the game is over no orders are written: the terminal board says no "orders
+    writing" of anyone and no "Your orders for turn N: none yet"."""
+    import random
+
+    s = GAME.new_game({"players": 3, "turns": 1}, 4)
+    rng = random.Random(4)
+    while not s.is_over():
+        d = s.pending()[0]
+        s.apply(d.player, d.keys[rng.randrange(len(d.keys))])
+    lines = GAME.describe(s.view(0))
+    assert lines[-1].startswith("Grain: ")
+    assert not any("orders writing" in line or "orders sent" in line or line.startswith("Your orders")
+                   for line in lines), lines
+    assert [p["title"] for p in GAME.panels(s.view(0))] == ["Grain"]

@@ -8,12 +8,14 @@ from .orders import order_line
 
 
 def panels(view: dict) -> list[dict]:
-    """The viewer's grain and his orders written so far this turn; nothing for a
-    spectator."""
+    """The viewer's grain and his orders written so far this turn (none once the game is
+    over: no orders are written then); nothing for a spectator."""
     me = view.get("you")
     if me is None:
         return []
     grain = view["players"][me]["grain"]
+    if view["over"]:
+        return [{"title": "Grain", "items": [f"{grain} in store"]}]
     left = view.get("grain_left", grain)
     orders = [order_line(o) for o in view.get("orders", [])]
     if view.get("lead"):
@@ -25,7 +27,7 @@ def panels(view: dict) -> list[dict]:
     ]
 
 
-def _player_line(p: int, pl: dict, me: int | None) -> str:
+def _player_line(p: int, pl: dict, me: int | None, over: bool) -> str:
     if not pl["alive"]:
         return f"  {pl['name']} ({pl['colour']}): out of the game"
     king = pl["king"]
@@ -33,11 +35,11 @@ def _player_line(p: int, pl: dict, me: int | None) -> str:
                                   (f"High King of {pl['title'].title()}" if pl["title"] else "")) if x)
     trades = f"; trade with {', '.join(pl['trades'])}" if pl["trades"] else ""
     mark = "*" if p == me else " "
-    sent = "sent" if pl["sent"] else "writing"
+    orders = "" if over else f"; orders {'sent' if pl['sent'] else 'writing'}"
     return (f"{mark} {pl['name']} ({pl['colour']}): {pl['grain']} grain, {pl['states']} states, "
             f"capital {pl['capital'] or 'none'}, King {king['name'] or '-'} (CV {king['cv']}"
             f"{', ' + ', '.join(king['traits']) if king['traits'] else ''})"
-            f"{'; ' + titles if titles else ''}{trades}; orders {sent}")
+            f"{'; ' + titles if titles else ''}{trades}{orders}")
 
 
 def describe(view: dict) -> list[str]:
@@ -45,7 +47,7 @@ def describe(view: dict) -> list[str]:
     (0: devastated) and the orders he has written."""
     me = view.get("you")
     lines = [f"Turn {view['turn']} of {view['last_turn']} ({view['phase']})"]
-    lines += [_player_line(p, pl, me) for p, pl in enumerate(view["players"])]
+    lines += [_player_line(p, pl, me, view["over"]) for p, pl in enumerate(view["players"])]
     if view["over"]:
         lines.append("Winners: " + (", ".join(view["winners"]) or "none"))
     if me is None:

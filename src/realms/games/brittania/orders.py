@@ -249,7 +249,8 @@ def take(s: "BRState", p: int, kind: str, key: str) -> None:
     elif key == "done":
         s.done[p] = True
         s.log("sent", f"{s.names[p]} has sent the orders for turn {s.turn}.", player=p)
-        s.log("own_orders", f"Your orders for turn {s.turn}: {orders_text(s, p)}.", (p,), player=p)
+        s.log("own_orders", f"{s.names[p]}'s orders for turn {s.turn}: {orders_text(s, p)}.", (p,), player=p,
+              seats=[p])
     else:
         what, _, rest = key.partition(":")
         if what in GRAIN_KINDS:
