@@ -91,3 +91,33 @@ def test_responses_are_compressed(client):
     assert int(r.headers["content-length"]) < len(r.content) / 3
     listed = client.get("/api/games").json()["games"]
     assert any(g["id"] == made["id"] and "decisions made" in g["status"] for g in listed)
+
+
+def test_the_scores_by_turn_have_every_turn_even_one_beginning_with_another():
+    """version²'s turn 0 (set-up) and turn 1 begin after the same answer: each has its
+    point, so the chart's axis misses no turn."""
+    import random
+
+    from realms.server.story import _score_path
+
+    game = get_game("version2")
+    s = game.new_game(game.normalize_options({"players": 2, "turn_limit": 4}), seed=3)
+    rng = random.Random(3)
+    while not s.is_over():
+        d = s.pending()[0]
+        s.apply(d.player, d.keys[rng.randrange(len(d.keys))])
+    turns = [t["turn"] for t in _score_path(game, s)]
+    assert turns[-1] == "end" and turns[:-1] == list(range(turns[0], turns[-2] + 1)), turns
+
+
+def test_a_games_own_number_called_battle_is_no_battle_of_the_page():
+    """core/events.py: a battle is a dict naming its area; Brian Boru's raiders in the
+    battle area (a number under that name) reach the page as no battle."""
+    from realms.core.events import Event
+    from realms.server.story import event_json
+
+    raiders = Event("vikings", 1, "A Viking fleet of strength 14 appears: 14 raiders in the battle area.",
+                    {"strength": 14, "battle": 14})
+    assert "battle" not in event_json(0, raiders)
+    fought = Event("battle", 1, "P1 attacks.", {"battle": {"area": "area-1", "open": True, "sides": ["P1", "P2"]}})
+    assert event_json(1, fought)["battle"]["sides"] == ["P1", "P2"]
