@@ -57,7 +57,8 @@ def test_a_finished_brian_boru_opens_no_battle_panel_and_says_no_decision(server
 
 def test_the_score_chart_is_in_the_boards_colours_with_every_turn_and_whole_labels(server, page):
     """version²'s chart: each seat's line in its colour on the map (the game's palette,
-    then a palette chosen), the turns 0, 1, 2 … all on the axis, "end" not cut."""
+    then a palette chosen), the turns 0, 1, 2 … all on the axis, "end" not cut; how the
+    game ended said in words, not by the game's code for it ("limit")."""
     gid = _finished(server, "version2", ["random", "random"], {"turn_limit": 4})
     _open(page, server, gid)
     palette = [g for g in httpx.get(f"{server}/api/catalog").json()["games"] if g["id"] == "version2"][0]["palette"]
@@ -74,6 +75,8 @@ def test_the_score_chart_is_in_the_boards_colours_with_every_turn_and_whole_labe
         const r = t.getBoundingClientRect(); return r.left >= svg.left - 0.5 && r.right <= svg.right + 0.5; });
     }""")
     assert inside, "a label of the chart is cut at its edge"
+    won = page.inner_text("#results .winner")
+    assert "(limit" not in won and any(w in won for w in ("turn limit reached", "last player left", "mission fulfilled")), won
     page.select_option("#pace-box select.palette", "okabe-ito")
     strokes = page.eval_on_selector_all(".path-chart polyline", "ls => ls.map((l) => l.getAttribute('stroke'))")
     assert [c.lower() for c in strokes] == ["#e69f00", "#56b4e9"]
