@@ -1,0 +1,147 @@
+"""What a person may type at ``realms play``'s prompt besides an option's number: help,
+saving, Ctrl-C and Ctrl-D, an amount, and the hand-over between friends at one keyboard
+(tty.Terminal with a scripted keyboard: no terminal, no waiting)."""
+
+from __future__ import annotations
+
+import io
+
+from click.testing import CliRunner
+
+from realms.cli import cli
+from realms.core.game import get_game
+from realms.core.match import bot_answers
+from realms.sim.runner import make_bots
+from realms.tty import CLEAR, Seat, Terminal
+
+
+def _terminal(game_id: str, options: dict, people: list[int], lines: list, autosave=None, seed: int = 3):
+    """A game at a scripted keyboard: ``lines`` are typed in turn (an exception is raised
+    as the key that raises it would); past them, q."""
+    game = get_game(game_id)
+    state = game.new_game(options, seed)
+    n = len(state.result()["players"])
+    bots = make_bots(game, ["random"] * n, n, seed)
+    typed = iter(lines)
+    out = io.StringIO()
+
+    def read(prompt: str) -> str:
+        out.write(prompt + "\n")
+        line = next(typed, "q")
+        if isinstance(line, BaseException):
+            raise line
+        return line
+
+    term = Terminal(game, state, {p: Seat(p) for p in people},
+                    {i: b for i, b in enumerate(bots) if i not in people},
+                    read=read, out=out, autosave=autosave)
+    for _ in bot_answers(term.state, term.agents, 100_000):  # up to a person's question
+        pass
+    return term, out
+
+
+def test_help_lists_the_keys_instead_of_filtering_the_options():
+    term, out = _terminal("hy-breasil", {"players": 2, "turns": 1}, [0], ["help", "h"])
+    d = term.state.pending()[0]
+    assert not term.ask(d)
+    text = out.getvalue()
+    assert "No option matches" not in text
+    assert text.count("b for the board, u to undo, s FILE to save, q to save and quit") == 2
+
+
+def test_s_alone_saves_to_the_autosave_file(tmp_path):
+    save = tmp_path / "kept.json"
+    term, out = _terminal("hy-breasil", {"players": 2, "turns": 1}, [0], ["s", "1"], autosave=str(save))
+    assert term.ask(term.state.pending()[0])  # saved, then answered: no q saved it
+    assert save.exists()
+    assert f"Saved the record to {save}" in out.getvalue()
+
+
+def test_s_alone_without_an_autosave_asks_for_a_file():
+    term, out = _terminal("hy-breasil", {"players": 2, "turns": 1}, [0], ["s"])
+    term.ask(term.state.pending()[0])
+    assert "s FILE: name the file to save the game to." in out.getvalue()
+
+
+def test_ctrl_c_at_the_prompt_saves_and_quits(tmp_path):
+    save = tmp_path / "interrupted.json"
+    term, out = _terminal("hy-breasil", {"players": 2, "turns": 1}, [0], [KeyboardInterrupt()],
+                          autosave=str(save))
+    term.run()
+    assert save.exists() and "--resume" in out.getvalue()
+
+
+def test_n_times_zero_is_refused_by_what_is_wrong():
+    term, out = _terminal("hy-breasil", {"players": 2, "turns": 1}, [0], ["1 x0"])
+    before = len(term.state.answers)
+    term.ask(term.state.pending()[0])
+    assert "K from 1" in out.getvalue() and len(term.state.answers) == before
+
+
+def _to_amount(term) -> object:
+    """Seat 1 orders an investment, the others answer with their first option, until seat 1
+    is asked how much grain with amounts not from 1 (the place in the list and the amount
+    differ: an investment is at least 4 grain)."""
+    for _ in range(5000):
+        d = term.state.pending()[0]
+        labels = [o.label for o in d.options]
+        if d.player == 0 and all(t.isdigit() for t in labels) and labels[0] != "1":
+            return d
+        invest = [i for i, t in enumerate(labels) if t.startswith("Invest in")] if d.player == 0 else []
+        term.state.answer_index(d, invest[0] if invest else 0)
+    raise AssertionError("seat 1 was never asked an amount")
+
+
+def test_an_amount_is_typed_as_itself():
+    """Brittania asks how much grain with the amounts as options (4 to 15 to invest): the
+    person types the amount, and "4" is 4 grain, not the fourth amount offered."""
+    term, out = _terminal("brittania", {"players": 2, "turns": 6}, [0], [], seed=2)
+    d = _to_amount(term)
+    labels = [o.label for o in d.options]
+    amount = labels[0]
+    assert labels.index(amount) + 1 != int(amount)
+    typed = iter(["0", amount])
+    term.read = lambda prompt: next(typed)
+    before = len(term.state.answers)
+    assert term.ask(d)
+    assert term.state.answers[before] == (0, d.options[0].key)
+    text = out.getvalue()
+    assert f"Type the number: {labels[0]} to {labels[-1]}" in text or len(labels) <= 2
+    assert "No '0': type one number of" in text
+
+
+def test_the_hand_over_clears_the_last_persons_hand_and_ctrl_d_there_saves(tmp_path):
+    """Two friends at one keyboard in a game of hidden hands (Brian Boru's cards): the
+    screen, with the first one's hand on it, is cleared before the next one is called."""
+    save = tmp_path / "hot.json"
+    lines = ["1"] * 40
+    term, out = _terminal("brian-boru", {"players": 3}, [0, 1], lines + [EOFError()], autosave=str(save))
+    term.read = _stop_at_hand_over(term.read)
+    term.run()
+    text = out.getvalue()
+    handed = text.index("your turn: press Enter")
+    assert text.rfind(CLEAR, 0, handed) > text.rfind("> \n", 0, handed) >= 0
+    assert save.exists()
+
+
+def _stop_at_hand_over(read):
+    """The keyboard, with Ctrl-D at the second hand-over prompt."""
+    count = {"n": 0}
+
+    def typed(prompt: str) -> str:
+        if "press Enter" in prompt:
+            count["n"] += 1
+            if count["n"] == 2:
+                raise EOFError
+        return read(prompt)
+    return typed
+
+
+def test_play_takes_the_games_own_flags(tmp_path):
+    """``realms options GAME`` lists each option's flag: play takes them as simulate does."""
+    save = tmp_path / "g.json"
+    r = CliRunner().invoke(cli, ["play", "brian-boru", "--players", "3", "--seed", "1", "--save", str(save)],
+                           input="q\n")
+    assert r.exit_code == 0, r.output
+    from realms.core.record import Record
+    assert len(Record.load(str(save)).options["names"]) == 3
