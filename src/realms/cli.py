@@ -152,6 +152,17 @@ class GameCommand(click.Command):
                                       help=f"{o.help} [{bounds}{default}]" if bounds or default else o.help))
         return [*own, *flags, *([help_option] if help_option is not None else [])]
 
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The epilog, and once the game is known the bots it may be played by."""
+        super().format_epilog(ctx, formatter)
+        game = ctx.meta.get(_GAME)
+        if game is not None:
+            from realms.core.lineup import bot_names
+
+            formatter.write_paragraph()
+            with formatter.indentation():
+                formatter.write_text(f"{game.id}'s bots (--bots): {', '.join(bot_names(game))}.")
+
     def _game_argument(self, args: list[str]) -> str | None:
         """The GAME among ``args``: the first word that is no flag nor a flag's value (every
         game flag takes a value)."""
