@@ -145,3 +145,33 @@ def test_play_takes_the_games_own_flags(tmp_path):
     assert r.exit_code == 0, r.output
     from realms.core.record import Record
     assert len(Record.load(str(save)).options["names"]) == 3
+
+
+def test_a_town_the_vikings_took_is_shown_as_theirs():
+    """Brian Boru, Battle step: the Vikings take a town by covering its disc with a control
+    token; the player no longer controls it, and the terminal's board says the Vikings."""
+    from realms.games.brian_boru.describe import describe
+
+    game = get_game("brian-boru")
+    s = game.new_game({"players": 3}, 1)
+    s.place(0, 0, "test")
+    key = s.town_key(0)
+    assert f" {key}:P1" in " " + " ".join(describe(s.view(0)))
+    s.viking[0] = True  # as the Battle step's loss of a town does
+    assert 0 not in s.controlled(0)
+    board = " " + " ".join(describe(s.view(0)))
+    assert f" {key}:Vikings" in board and f" {key}:P1" not in board
+
+
+def test_the_panels_are_printed_once():
+    """The terminal prints a game's panels after its description: the secret mission
+    (version²) and the grain and orders (Brittania) are not printed twice."""
+    for game_id, options in (("version2", {"players": 2}), ("brittania", {"players": 2})):
+        term, out = _terminal(game_id, options, [0], [])
+        d = term.state.pending()[0]
+        term.show(term.people[d.player])
+        text = out.getvalue()
+        titles = [p["title"] for p in term.game.panels(term.state.view(d.player))]
+        assert titles, game_id
+        for title in titles:
+            assert text.count(f"{title}:") == 1, (game_id, title, text)

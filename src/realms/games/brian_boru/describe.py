@@ -13,7 +13,7 @@ def describe(view: dict) -> list[str]:
                      + (f", claims {', '.join(p['claims'])}" if p["claims"] else ""))
     regions: dict[str, list[str]] = {}
     for town, t in view["towns"].items():
-        who = players[t["owner"]]["name"] if t["owner"] is not None else ("Vikings" if t["vikings"] else "-")
+        who = "Vikings" if t["vikings"] else players[t["owner"]]["name"] if t["owner"] is not None else "-"
         regions.setdefault(t["region"], []).append(f"{town}:{who}")
     for region, towns in sorted(regions.items()):
         lines.append(f"  {region}: {' '.join(towns)}")

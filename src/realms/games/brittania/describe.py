@@ -41,8 +41,9 @@ def _player_line(p: int, pl: dict, me: int | None) -> str:
 
 
 def describe(view: dict) -> list[str]:
-    """The turn, every player's public standing, the viewer's own states with their output
-    (0: devastated) and the orders he has written."""
+    """The turn, every player's public standing and the viewer's own states with their
+    output (0: devastated); his grain and orders are his panels, which the terminal prints
+    after these lines."""
     me = view.get("you")
     lines = [f"Turn {view['turn']} of {view['last_turn']} ({view['phase']})"]
     lines += [_player_line(p, pl, me) for p, pl in enumerate(view["players"])]
@@ -52,6 +53,4 @@ def describe(view: dict) -> list[str]:
         return lines
     held = sorted((sid, st["output"]) for sid, st in view["states"].items() if st["owner"] == me)
     lines.append("Your states: " + (", ".join(f"{sid} {out}" for sid, out in held) or "none"))
-    for panel in panels(view):
-        lines.append(f"{panel['title']}: " + "; ".join(panel["items"]))
     return lines
