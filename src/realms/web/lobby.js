@@ -97,12 +97,19 @@ function helpButton(o) {
   return b;
 }
 
+// one option: its label, its control and its help button, kept together on a line
 function control(o) {
+  const item = document.createElement("span");
+  item.className = "option-item";
+  item.append(field(o), helpButton(o));
+  return item;
+}
+
+function field(o) {
   const id = `opt-${o.name}`;
   const label = document.createElement("label");
   label.title = hint(o);
   label.append(`${o.name.replace(/_/g, " ")} `);
-  queueMicrotask(() => label.after(helpButton(o)));
   let input;
   if (o.type === "int") {
     input = document.createElement("input");
@@ -211,6 +218,12 @@ async function loadRecent() {
   drawMyGames($("my-games"), nameOf, (id) => statuses[id]);
   const ul = $("recent");
   ul.innerHTML = "";
+  if (!data.games.length) {
+    const li = document.createElement("li");
+    li.className = "muted";
+    li.textContent = "No game yet: create one above.";
+    ul.appendChild(li);
+  }
   for (const g of data.games) {
     const li = document.createElement("li");
     const a = document.createElement("a");
@@ -295,6 +308,14 @@ async function create(ev) {
   loadRecent();
 }
 
+// the clock's fields are read only for the kinds that use them: greyed out otherwise
+function drawClockFields() {
+  const kind = $("clock-kind").value;
+  $("clock-minutes").disabled = kind === "none";
+  $("clock-increment").disabled = kind !== "bank";
+  $("clock-misses").disabled = kind === "none";
+}
+
 // the table of a game played over days (server/host.py): its clock and its talk
 function tableSettings() {
   const kind = $("clock-kind").value;
@@ -325,6 +346,8 @@ async function main() {
     if (seatKinds().length > g.min_players) box.removeChild(box.lastChild);
   };
   $("create").onsubmit = create;
+  $("clock-kind").onchange = drawClockFields;
+  drawClockFields();
   loadRecent();
 }
 
