@@ -175,3 +175,21 @@ def test_the_panels_are_printed_once():
         assert titles, game_id
         for title in titles:
             assert text.count(f"{title}:") == 1, (game_id, title, text)
+
+
+def test_the_board_names_areas_as_the_questions_do():
+    """Hy Breasil's terminal board writes each area by its name on the map ("Muir Tethra
+    10"), as the questions and the chronicle name it, not by its id ("muir-tethra 10")."""
+    from realms.games.hy_breasil.board import load_board
+    from realms.games.hy_breasil.describe import describe
+
+    term, _ = _terminal("hy-breasil", {"players": 2, "turns": 1}, [0], [])
+    d = term.state.pending()[0]
+    term.state.answer_index(d, 0)
+    view = term.state.view(0)
+    board = " ".join(describe(view))
+    names = load_board(view["options"]["map"]).name_of
+    placed = [a for n in view["nations"] for a in n["units"]]
+    assert placed
+    for area in placed:
+        assert f"{names[area]} " in board and f"{area} " not in board, (area, board)
