@@ -76,3 +76,11 @@ def test_determinize_forgets_the_other_players_orders():
     twin.apply(1, "done")
     twin.apply(2, "done")
     assert twin.turn == 2 and twin.output[twin.board.index["kent"]] == 10
+
+
+def test_an_investment_reads_as_the_chronicle_writes_it():
+    """GRAIN AND INVESTMENTS: the panel writes "7 grain to invest in Kent", as the orders'
+    chronicle line does."""
+    from realms.games.brittania.orders import order_line
+
+    assert order_line({"kind": "invest", "target": "Kent", "grain": 7}) == "7 grain to invest in Kent"
