@@ -161,6 +161,7 @@ def test_a_town_the_vikings_took_is_shown_as_theirs():
     assert 0 not in s.controlled(0)
     board = " " + " ".join(describe(s.view(0)))
     assert f" {key}:Vikings" in board and f" {key}:P1" not in board
+    assert "Northern Uí Néill: " in board and "northern-ui-neill" not in board  # regions by name
 
 
 def test_the_panels_are_printed_once():
