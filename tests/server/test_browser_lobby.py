@@ -59,3 +59,23 @@ def test_an_empty_list_of_games_says_so_and_the_clock_fields_follow_the_clock(se
         assert page.is_enabled("#clock-minutes") and page.is_enabled("#clock-increment")
     finally:
         ctx.close()
+
+
+def test_a_refused_body_reads_as_a_line_naming_the_field(server, browser):  # noqa: F811
+    """A 422 whose detail lists the fields that were not as expected (FastAPI's shape)
+    shows as "seed: …", not as JSON."""
+    ctx = browser.new_context(viewport={"width": 1200, "height": 800})
+    page = ctx.new_page()
+    detail = [{"type": "less_than_equal", "loc": ["body", "seed"],
+               "msg": "Input should be less than or equal to 2147483647"}]
+    try:
+        page.route("**/api/games", lambda route: route.fulfill(status=422, json={"detail": detail})
+                   if route.request.method == "POST" else route.continue_())
+        page.goto(server + "/")
+        page.wait_for_selector("#game option", state="attached")
+        assert page.get_attribute("#seed", "max") == "2147483647"
+        page.click("#create-button")
+        page.wait_for_function("document.getElementById('create-error').textContent !== ''")
+        assert page.inner_text("#create-error") == "seed: Input should be less than or equal to 2147483647"
+    finally:
+        ctx.close()

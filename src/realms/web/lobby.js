@@ -235,6 +235,16 @@ async function loadRecent() {
   }
 }
 
+// the server's refusal as a line: its text, or each field's problem ("seed: Input should
+// be less than or equal to 2147483647") where the body did not have the expected shape
+function problem(detail) {
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) {
+    return detail.map((e) => `${(e.loc || []).filter((x) => x !== "body").join(".") || "request"}: ${e.msg}`).join("; ");
+  }
+  return JSON.stringify(detail);
+}
+
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
 
 async function create(ev) {
@@ -250,8 +260,7 @@ async function create(ev) {
   });
   const data = await r.json();
   if (r.status !== 201) {
-    const d = data.detail;
-    $("create-error").textContent = typeof d === "string" ? d : JSON.stringify(d);
+    $("create-error").textContent = problem(data.detail);
     return;
   }
   remember(data.id, g.id, data.seats.map((s) => ({ seat: s.seat, token: s.token })));
