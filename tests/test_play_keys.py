@@ -194,3 +194,22 @@ def test_the_board_names_areas_as_the_questions_do():
     assert placed
     for area in placed:
         assert f"{names[area]} " in board and f"{area} " not in board, (area, board)
+
+
+def test_bots_may_be_named_for_the_other_seats_only(tmp_path):
+    """``--bots`` is "bots for the other seats": with four players and the person in seat
+    2, three names fill seats 1, 3 and 4 in order."""
+    save = tmp_path / "g.json"
+    r = CliRunner().invoke(cli, ["play", "brian-boru", "--players", "4", "--seat", "2", "--bots", "greedy,random,greedy",
+                                 "--seed", "1", "--save", str(save)], input="q\n")
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(cli, ["play", "brian-boru", "--players", "4", "--bots", "greedy,random",
+                                 "--seed", "1", "--save", str(save)], input="q\n")
+    assert r.exit_code != 0 and "--bots names 2 bots: give one, one per other seat (3) or one per seat (4)" in r.output
+
+
+def test_the_line_up_puts_the_bots_in_the_seats_nobody_plays():
+    from realms.cli_play import _line_up
+
+    assert _line_up(["greedy"], [0], 3) == ["greedy"] * 3
+    assert _line_up(["a", "b"], [1], 3) == ["a", "a", "b"]

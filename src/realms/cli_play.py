@@ -7,6 +7,22 @@ import click
 from realms.cli import _GAME_EPILOG, _OPTION_HELP, GameCommand, _game_options
 
 
+def _line_up(names: list[str], people: list[int], n: int) -> list[str]:
+    """A bot name for every seat from ``--bots``: one name for all, one per seat, or one per
+    seat not played by a person, in seat order (the people's seats get a placeholder that
+    plays nothing)."""
+    if len(names) == 1:
+        return names * n
+    others = [seat for seat in range(n) if seat not in people]
+    if len(names) == len(others) and len(names) != n:
+        given = dict(zip(others, names))
+        return [given.get(seat, names[0]) for seat in range(n)]
+    if len(names) != n:
+        raise click.ClickException(f"--bots names {len(names)} bots: give one, one per other seat "
+                                   f"({len(others)}) or one per seat ({n})")
+    return names
+
+
 def _parse_clock(text: str | None, players: int):
     """``turn:MINUTES`` or ``bank:MINUTES[+SECONDS]`` as the people's clocks (None: none)."""
     from realms.core.clock import ClockError, ClockSpec, TableClock
@@ -29,7 +45,8 @@ def _parse_clock(text: str | None, players: int):
 @click.argument("game_id", metavar="GAME")
 @click.option("--seat", "seats", type=int, multiple=True,
               help="A seat you play (from 1; repeat it for friends at one keyboard). Default: seat 1.")
-@click.option("--bots", default=None, help="Bots for the other seats: one name, or one per seat (a,b,c).")
+@click.option("--bots", default=None, help="Bots for the other seats: one name, or one per other seat in "
+              "order (a,b,c), or one per seat. Default: the game's own bot.")
 @click.option("--option", "pairs", multiple=True, metavar="NAME=VALUE", help=_OPTION_HELP)
 @click.option("--seed", type=int, default=None, help="Seed of the game (default: random).")
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False, exists=True),
@@ -70,9 +87,9 @@ def play(game_id, seats, bots, pairs, seed, resume_file, clock_text, autosave, *
     people = sorted({s - 1 for s in seats} or {0})
     if any(not 0 <= p < n for p in people):
         raise click.ClickException(f"--seat must be 1..{n} for {n} players")
-    spec = [b.strip() for b in (bots or ("auto" if "auto" in game.bots else "random")).split(",")]
+    spec = _line_up([b.strip() for b in (bots or next(iter(game.bots), "random")).split(",")], people, n)
     try:
-        agents = make_bots(game, spec if len(spec) > 1 else spec * n, n, state.seed)
+        agents = make_bots(game, spec, n, state.seed)
     except GameOptionError as exc:
         raise click.ClickException(str(exc)) from None
     clock = _parse_clock(clock_text, n)
