@@ -213,3 +213,12 @@ def test_the_line_up_puts_the_bots_in_the_seats_nobody_plays():
 
     assert _line_up(["greedy"], [0], 3) == ["greedy"] * 3
     assert _line_up(["a", "b"], [1], 3) == ["a", "a", "b"]
+
+
+def test_a_shared_victory_names_its_winners():
+    """Brittania's economic victory may be shared: the end says "Winners: P2, P3"."""
+    term, out = _terminal("brittania", {"players": 2, "turns": 1}, [0], [])
+    term.state.result = lambda: {"players": ["P1", "P2"], "scores": {"P1": 3, "P2": 3},
+                                 "winner": None, "winners": ["P1", "P2"]}
+    term.show_end()
+    assert "The game is over. Winners: P1, P2." in out.getvalue()

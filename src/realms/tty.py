@@ -306,8 +306,9 @@ class Terminal:
             self.show(person)
             break
         res = self.state.result()
-        who = res["winner"] or ", ".join(res["winners"]) or "nobody"
-        self.say(f"\nThe game is over. Winner: {who}.")
+        winners = [res["winner"]] if res["winner"] else list(res["winners"])
+        label = "Winners" if len(winners) > 1 else "Winner"
+        self.say(f"\nThe game is over. {label}: {', '.join(winners) or 'nobody'}.")
         self.save(self.autosave)
 
     def save(self, path: str | None) -> None:
