@@ -222,3 +222,16 @@ def test_a_shared_victory_names_its_winners():
                                  "winner": None, "winners": ["P1", "P2"]}
     term.show_end()
     assert "The game is over. Winners: P1, P2." in out.getvalue()
+
+
+def test_an_options_whole_label_answers_it():
+    """Typing the name of a sea area answers with it, in any case; a part of a name still
+    filters."""
+    term, out = _terminal("hy-breasil", {"players": 2, "turns": 1}, [0], [])
+    d = term.state.pending()[0]
+    target = d.options[-1]
+    typed = iter(["muir", target.label.upper()])
+    term.read = lambda prompt: next(typed)
+    before = len(term.state.answers)
+    assert term.ask(d)
+    assert term.state.answers[before] == (d.player, target.key)

@@ -60,7 +60,8 @@ def play(game_id, seats, bots, pairs, seed, resume_file, clock_text, autosave, *
     """Play GAME in the terminal against bots, or with friends taking turns at one keyboard.
 
     At the prompt: a number answers (after a filter, the number listed), N xK answers
-    option N K times (several units moved at once), words filter the options, b shows
+    option N K times (several units moved at once), an option's whole label answers it,
+    other words filter the options, b shows
     the board again, u undoes your last decision (while nothing has happened since),
     s FILE saves, q (or Ctrl-D, Ctrl-C) saves and quits, h lists these.  A question of
     an amount (how much grain) takes the amount itself."""

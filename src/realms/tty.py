@@ -11,7 +11,8 @@ exact odds of the battles at stake), and the decision with numbered options.  At
 - ``N xK`` (``12 x3``) answers option N K times, while the game asks the same again and
   offers it: several units moved in one answer (the game's ``controls`` "moves");
 - ``b``: the board again, each nation's or player's areas and units (``Game.describe``);
-- any other text filters the options (``north`` lists the options naming North…);
+- an option's whole label answers it (``muir lir``); any other text filters the options
+  (``north`` lists the options naming North…);
 - ``u`` undoes your own last decision while no die has been rolled, nobody else has
   decided and nothing hidden was shown since (the web app's rule);
 - ``s FILE`` saves the game's record (resume with ``--resume FILE``; ``s`` alone: to the
@@ -201,6 +202,10 @@ class Terminal:
                     "Type a number to answer (N xK: K times), words to filter"
                 self.say(f"{first}, b for the board, u to undo, s FILE to save, q to save and quit.")
                 continue
+            exact = [i for i, o in enumerate(options) if o.label.strip().lower() == text.lower()]
+            if len(exact) == 1:  # an option's whole label (Muir Lir, End movement) answers it
+                self.answer(person, decision, exact[0])
+                return True
             words = text.lower().split()
             shown = [i for i, o in enumerate(options) if all(w in o.label.lower() for w in words)]
             if not shown:
