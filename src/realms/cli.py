@@ -90,7 +90,7 @@ def list_games() -> None:
 def options_cmd(game_id, as_json) -> None:
     """List GAME's options: name, type, default, bounds or choices, flag and help, by group.
 
-    Any of them is set with --option NAME=VALUE (simulate, tournament), or with its flag."""
+    Any of them is set with --option NAME=VALUE (play, simulate, tournament, …), or with its flag."""
     game = _game(game_id)
     if as_json:
         click.echo(json.dumps({"game": game.id, "options": [o.to_json() for o in game.schema]}, ensure_ascii=False))
