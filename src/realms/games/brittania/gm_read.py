@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from .orders import GRAIN_KINDS, Order, most_grain
 from .kings import name_problem
-from .phrases import Names, Unreadable, canonical, fold, king_name_clash, read_lines
+from .phrases import REST, Names, Unreadable, canonical, fold, king_name_clash, read_lines
 from .posts import review_post
 from .setup import NOBODY
 from .state import NONE
@@ -34,6 +34,9 @@ from .state import NONE
 if TYPE_CHECKING:
     from .forum import Post
     from .state import BRState
+
+#: why an order written in a code box does not count: the box shows "[b]" instead of bold
+CODED = "in a code box, where [b] shows as written instead of bold: orders must be bolded (rules post, TURN ORDER)"
 
 #: a newcomer's bold line taking a free colour (BR-Q30): "Newcomer in Green: Kent, King
 #: Alfred, Shrewd." (the starting state, the king's name, his positive trait)
@@ -201,6 +204,9 @@ def _read_lines(post, names: Names, p: int | None, newcomer_lines) -> tuple[list
             problems.append(problem(at(post, line), line, text, str(got), got.hint))
         else:
             written += [(o, line, text) for o in got]
+    for line, text in post.coded:
+        if any(isinstance(got, Unreadable) or got for _, _, got in read_lines([text], names, p)):
+            problems.append(problem(at(post, line), line, text, CODED))
     return written, problems
 
 
@@ -208,6 +214,7 @@ def settle(c: "BRState", p: int, seat: Seat, names: Names) -> tuple[list[Order],
     """``p``'s orders as the game takes them, each read order with its line."""
     items = _resolve_leads(c, p, seat)
     items = [Written(_capital(c, p, w.order), w.where, w.line, w.text, w.post) for w in items]
+    items = _rest(c, p, seat, items)
     items = _repeats(c, p, seat, items, names)
     accepted, refused = review_post(c, p, [w.order for w in items])
     bad = {pr.index for pr in refused}
@@ -239,6 +246,30 @@ def _resolve_leads(c: "BRState", p: int, seat: Seat) -> list[Written]:
         if w.order.kind == "lead":
             w = Written(Order("lead", f"{kind}:{state}"), w.where, w.line, w.text, w.post)
         out.append(w)
+    return out
+
+
+def _rest(c: "BRState", p: int, seat: Seat, items: list[Written]) -> list[Written]:
+    """An order for "the rest" of the grain ("… and the rest I invest in Mercia") given
+    what the player's other orders of the turn leave of his grain; refused when they leave
+    nothing, and when a second order also asks for the rest."""
+    spent = sum(w.order.grain for w in items if w.order.grain != REST)
+    out: list[Written] = []
+    given = None
+    for w in items:
+        if w.order.grain != REST:
+            out.append(w)
+            continue
+        left = c.grain[p] - spent
+        if given is not None:
+            seat.problems.append(problem(w.where, w.line, w.text, f"the rest of the grain went already to line "
+                                         f"{given.line}"))
+        elif left <= 0:
+            seat.problems.append(problem(w.where, w.line, w.text, f"the other orders leave no grain for the rest "
+                                         f"(they spend {spent} of {c.grain[p]})"))
+        else:
+            given = w
+            out.append(Written(Order(w.order.kind, w.order.target, left), w.where, w.line, w.text, w.post))
     return out
 
 

@@ -30,6 +30,7 @@ import re
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache
 from importlib import resources
 
@@ -52,12 +53,19 @@ PART = 5
 #: words that fill no slot a sentence may hold beside its order ("Okay, send …")
 LOOSE = 2
 
+#: the grain of an order written as "the rest" ("… and the rest I invest in Mercia"): what
+#: the player's other orders of the turn leave (worked out by gm_read with all of them)
+REST = -1
+#: a state's abbreviation is read when it is at least this long ("Moir." for Moirebh)
+ABBREVIATION = 4
+
 GRAIN_VERBS = ("conquer", "defend", "invest")
 HEADS = (*GRAIN_VERBS, "capital", "trade")
 VERB_TEXT = {"conquer": "Conquer", "defend": "Defend", "invest": "Invest in"}
 LIGATURES = str.maketrans({"æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "ð": "d", "Ð": "D",
                            "þ": "th", "Þ": "Th", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "’": "'", "‘": "'",
-                           "–": "-", "—": "-", "“": '"', "”": '"'})
+                           "–": "-", "—": "-", "“": '"', "”": '"', "×": "x",
+                           "½": " half ", "⅓": " a third ", "¼": " a quarter "})
 
 
 class Unreadable(ValueError):
@@ -98,6 +106,10 @@ class Grammar:
     short: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
     #: words read as fillers right before an amount ("the remaining 6 grain")
     qualifiers: frozenset[str] = frozenset()
+    #: a share of the player's grain ("half my grain", "every grain we have", "the rest")
+    shares: dict[tuple[str, ...], Fraction | str] = field(default_factory=dict)
+    #: the usual abbreviations of state names ("Glos" for Gloucester)
+    abbreviations: dict[str, str] = field(default_factory=dict)
 
 
 @cache
@@ -106,10 +118,20 @@ def grammar() -> Grammar:
     words: dict[tuple[str, ...], str] = {}
     for slot, entries in data["words"].items():
         for entry in entries:
-            words.setdefault(tuple(fold(entry).split()), slot)
+            key = tuple(fold(entry).split())
+            words.setdefault(key, slot)
+            if key[0] == "be":                  # "be held": "is held", "are held"
+                for be in ("is", "are"):
+                    words.setdefault((be, *key[1:]), slot)
     short = {tuple(fold(k).split()): tuple(fold(v).split()) for k, v in data.get("short", {}).items()}
     qualifiers = frozenset(fold(w) for w in data.get("qualifier", {}).get("words", []))
-    return Grammar(words, dict(data["numbers"]), max(len(k) for k in words), short, qualifiers)
+    shares: dict[tuple[str, ...], Fraction | str] = {}
+    for value, entries in data.get("share", {}).items():
+        for entry in entries:
+            shares[tuple(fold(entry).split())] = "rest" if value == "rest" else Fraction(value)
+    abbreviations = {" ".join(fold(k).split()): v for k, v in data.get("abbreviations", {}).items()}
+    longest = max(len(k) for k in (*words, *shares))
+    return Grammar(words, dict(data["numbers"]), longest, short, qualifiers, shares, abbreviations)
 
 
 def examples() -> list[dict]:
@@ -132,12 +154,28 @@ class Names:
     aliases: dict[str, int] = field(default_factory=dict)     # folded forum name -> seat
     owner: dict[str, int] = field(default_factory=dict)       # state id -> seat
     king_names: tuple[str, ...] = ()                          # every name a king may have
+    stock: dict[int, int] = field(default_factory=dict)       # seat -> grain at the turn's start
 
     def state(self, text: str) -> str:
         key = " ".join(fold(text).split())
         if key in self.states:
             return self.states[key]
+        if (short := self.abbreviated(key)) is not None:
+            return short
         return _fuzzy(text, self.labels, "state")
+
+    def abbreviated(self, key: str) -> str | None:
+        """The one state ``key`` (folded) abbreviates: a usual abbreviation ("glos",
+        "middx"), or, when at least :data:`ABBREVIATION` letters long, the start of one
+        state's name ("moir", "strath", "ceredig"); else None ("essx" is a misspelling,
+        matched only leniently)."""
+        if key in grammar().abbreviations:
+            return self.states.get(" ".join(fold(grammar().abbreviations[key]).split()))
+        word = key.replace(" ", "")
+        if len(word) < ABBREVIATION or not word.isalpha():
+            return None
+        hits = {sid for name, sid in self.states.items() if name.replace(" ", "").startswith(word)}
+        return hits.pop() if len(hits) == 1 else None
 
     def seat(self, text: str) -> int | None:
         """The seat of a post's author: his forum name in any case or spelling of its
@@ -196,10 +234,19 @@ def _fuzzy(text: str, choices: dict[str, str], what: str) -> str:
 
 
 # -- words into slots -----------------------------------------------------------------------
-TOKEN = re.compile(r"@mention|\d+|[a-z][a-z0-9]*(?:'[a-z]+)?|[(),:\-/&+\"#]")
-SEPARATORS = {",", ":", "-", "/", "&", "+", '"'}
+TOKEN = re.compile(r"@mention|\d+|[a-z][a-z0-9]*(?:'[a-z]+)?|[(),:\-/&+\"#|]")
+SEPARATORS = {",", ":", "-", "/", "&", "+", '"', "|"}
+#: a smiley typed out (":)", ";-)", ":D", ":P", "xD"): no word of an order
+SMILEY = re.compile(r"(?<!\S)(?:[:;=][-']?[)(\]\[dDpPoO3/\\|*]+|[xX][dD])(?!\S)")
+#: "x6" and "6x" are an amount of 6 ("Mar - attack x6", "4x defend Moirebh")
+TIMES = re.compile(r"(?<![a-z0-9])x\s?(\d+)(?![a-z0-9])|(?<![a-z0-9])(\d+)\s?x(?![a-z0-9])")
+#: a fraction written with figures ("1/2 my grain")
+FRACTION = re.compile(r"(?<![\d/])1\s*/\s*([234])(?![\d/])")
 BULLET = re.compile(r"^\s*(?:[-*•·+>]+|\(?\d{1,2}[.)]|\(?[a-h][.)]|#\d+)\s+")
 SENTENCE = re.compile(r"(?<!\bst)(?<!\bmt)([.!?;]+)(?=\s|$)")
+#: the full stop of an abbreviated unit inside a sentence ("Lothian - 5 gr. to conquer",
+#: "6 gr. (conquest)") ends no sentence
+UNIT_STOP = re.compile(r"(\d\s*(?:gr|grn|g))\.(?=\s+[a-z(])", re.I)
 
 
 @dataclass
@@ -210,8 +257,10 @@ class Slot:
 
 
 def _tokens(text: str) -> list[str]:
-    text = re.sub(r"@[^\s,:;]+", "@mention", text)        # "@lady_gwen" is one word
-    text = re.sub(r"(\d+)([a-z]+)", r"\1 \2", fold(text))
+    text = re.sub(r"@[^\s,:;]+", "@mention", SMILEY.sub(" ", text))    # "@lady_gwen" is one word
+    text = FRACTION.sub(lambda m: {"2": " half ", "3": " a third ", "4": " a quarter "}[m.group(1)], fold(text))
+    text = TIMES.sub(lambda m: f" {m.group(1) or m.group(2)} ", text)
+    text = re.sub(r"(\d+)([a-z]+)", r"\1 \2", text)
     toks = [t[:-2] if t.endswith("'s") and len(t) > 3 else t for t in TOKEN.findall(text)]
     return _unshortened(toks, grammar().short)
 
@@ -239,6 +288,8 @@ def slots(text: str, names: Names) -> list[Slot]:
     """The words of ``text`` in slots, longest phrase first."""
     g = grammar()
     states = {tuple(k.split()): v for k, v in names.states.items()}
+    states.update({tuple(k.split()): sid for k, full in g.abbreviations.items()
+                   if (sid := names.states.get(" ".join(fold(full).split()))) is not None})
     kings = {tuple(_tokens(k)) for k in (*names.kings, *names.king_names) if k}
     longest = max((g.longest + 2, *map(len, kings)))
     toks = _tokens(text)
@@ -275,6 +326,9 @@ def slots(text: str, names: Names) -> list[Slot]:
             continue
         for size in range(min(longest, len(toks) - i), 0, -1):
             key = tuple(toks[i:i + size])
+            if key in g.shares:                 # "half my grain", "the rest"
+                out.append(Slot("amount", g.shares[key], " ".join(key)))
+                break
             if key in states:
                 out.append(Slot("state", states[key], " ".join(key)))
                 break
@@ -331,7 +385,7 @@ def _number(toks: list[str], i: int, numbers: dict[str, int]) -> tuple[int, int]
 def sentences(line: str) -> list[tuple[str, bool]]:
     """A bold line's sentences, each with whether it asks a question; a bullet or list
     number at the start left out."""
-    line = BULLET.sub("", line, count=1)
+    line = UNIT_STOP.sub(r"\1", BULLET.sub("", line, count=1))
     parts = SENTENCE.split(line)
     out = []
     for i in range(0, len(parts), 2):
@@ -360,11 +414,15 @@ def _chunks(items: list[Slot]) -> list[list[Slot]]:
             chunks[-1].append(Slot("filler", None, "with"))     # "trade route: Bob"
         elif trade and it.kind == "sep" and it.text in (",", "&", "+") and not depth:
             chunks.append([Slot("filler", None, "and")])        # "Trade routes: Bob, Carl"
-        elif it.kind == "sep" or (it.kind == "filler" and it.text in ("and", "then") and not depth):
+        elif it.kind == "sep" or (it.kind == "filler" and it.text in CUTS and not depth):
             chunks.append([it] if trade and it.text == "and" else [])
         else:
             chunks[-1].append(it)
     return [c for c in chunks if c and not (len(c) == 1 and c[0].text == "and")]
+
+
+#: words between two parts of a sentence ("Same as last turn except …")
+CUTS = ("and", "then", "except", "but")
 
 
 def _head(chunk: list[Slot]) -> bool:
@@ -380,13 +438,21 @@ def _remark(chunk: list[Slot]) -> bool:
         any(it.kind in ("word", "blocker") for it in chunk)
 
 
+def _abbreviation(chunk: list[Slot], names: Names) -> bool:
+    """A part that is one word abbreviating a state ("Middx: attack, 10 grain"): the
+    state of a sentence that names none, not a remark."""
+    return len(chunk) == 1 and chunk[0].kind == "word" and names.abbreviated(chunk[0].text) is not None
+
+
 def _has(items: list[Slot], *kinds: str) -> bool:
     return any(it.kind in kinds for it in items)
 
 
 def _groups(chunks: list[list[Slot]]) -> list[list[Slot]]:
     """The chunks of one order each.  With several orders' verbs, cut before each verb's
-    chunk (a chunk without a verb joins the one before it, the first the next); with one
+    chunk (a chunk without a verb joins the one before it, the first the next, and one
+    naming a state when the one before has its state the next: "Mercia: 4 def,
+    Nottingham: 6 att"); with one
     verb or none, cut where a chunk brings a new state or amount to a group that has
     both already ("Gwent gets 4 for defence, Ergyng 3"; "Suffolk again - 12 grain, and 3
     to hold Norfolk")."""
@@ -407,16 +473,24 @@ def _groups(chunks: list[list[Slot]]) -> list[list[Slot]]:
         if any(it.kind in HEADS for it in c):
             groups.append(pending + c)
             pending = []
-        elif groups:
+        elif groups and not pending and not (_has(c, "state") and _has(groups[-1], "state")):
             groups[-1] += c
         else:
-            pending += c
+            pending += c                        # "Mercia: 4 def, Nottingham: 6 att": the next verb's
+    if pending and groups:
+        groups[-1] += pending
     return groups
+
+
+#: why "same as last turn" is no order: it names no state and no grain, and each turn's
+#: orders are written out (rules post, TURN ORDER: "5 Grain to Defend Essex.")
+SAME = "'same as last turn' names no order: each turn's orders are written out, state and grain"
 
 
 def order_like(items: list[Slot]) -> bool:
     kinds = {it.kind for it in items}
-    return bool(kinds & {*HEADS, "lead"}) or ("amount" in kinds and bool(kinds & {"unit", "state"}))
+    goes = "escort" in kinds and "state" in kinds and bool(kinds & {"king", "kingname"})   # "… goes with the army to Mar"
+    return bool(kinds & {*HEADS, "lead", "same"}) or goes or ("amount" in kinds and bool(kinds & {"unit", "state"}))
 
 
 def read_sentence(text: str, names: Names, seat: int | None = None, question: bool = False) -> list[Order]:
@@ -425,11 +499,16 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
     items = slots(text, names)
     if not order_like(items):
         return []
-    chunks = [c for c in _chunks(items) if not _remark(c)]
+    stateless = not _has(items, "state")
+    chunks = [c for c in _chunks(items) if not _remark(c) or (stateless and _abbreviation(c, names))]
+    again = [c for c in chunks if _has(c, "same")]      # "Same as last turn except …"
+    chunks = [c for c in chunks if not _has(c, "same")]
     if any(_has(c, *GRAIN_VERBS) for c in chunks):     # "5 grain to defend Essex (my capital)"
         chunks = [c for c in chunks if not all(it.kind in ("capital", "filler") for it in c)]
     kept = [it for c in chunks for it in c]
     if not order_like(kept):
+        if again:
+            raise Unreadable(SAME)
         return []
     if question:
         raise Unreadable("a question, not an order")
@@ -458,6 +537,8 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
             orders += _read_group(group, names, seat)
         except Unreadable as exc:
             failed = failed or exc
+    if again and failed is None:
+        failed = Unreadable(SAME)
     if failed is not None:
         failed.orders = orders                  # the sentence's other orders still read
         raise failed
@@ -541,11 +622,30 @@ def _word_run(group: list[Slot]) -> str:
     return " ".join(best[:3]).title()
 
 
-def _amount(group: list[Slot]) -> int | None:
+def _amount(group: list[Slot], names: Names | None = None, seat: int | None = None) -> int | None:
     amounts = list(dict.fromkeys(it.value for it in group if it.kind == "amount"))
     if len(amounts) > 1:
         raise Unreadable(f"two amounts ({', '.join(map(str, amounts))}); one order a line")
-    return amounts[0] if amounts else None
+    if not amounts:
+        return None
+    return _grain(next(it for it in group if it.kind == "amount"), names, seat)
+
+
+def _grain(it: Slot, names: Names | None, seat: int | None) -> int:
+    """An amount's grain: a number as written; "the rest" as :data:`REST`; a share of the
+    writer's grain ("half my grain") of his grain at the start of the turn, when whole
+    (half of 15 is no amount: a grain is not split, and nothing is guessed)."""
+    if isinstance(it.value, int):
+        return it.value
+    if it.value == "rest":
+        return REST
+    stock = names.stock.get(seat) if names is not None and seat is not None else None
+    if stock is None:
+        raise Unreadable(f"{it.text!r} is a share of the grain, and the writer's grain is not known")
+    grain = it.value * stock
+    if grain.denominator != 1:
+        raise Unreadable(f"{it.text!r} of {stock} grain is {float(grain):g}: not a whole amount; write the grain")
+    return int(grain)
 
 
 def _loose(group: list[Slot], used: str = "") -> None:
@@ -559,9 +659,10 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
     kinds = [it.kind for it in group]
     if "trade" in kinds:
         return _trade(group, names)
-    if _paired(group, next((k for k in kinds if k in GRAIN_VERBS), "")) and any(k in GRAIN_VERBS for k in kinds):
-        return _paired(group, next(k for k in kinds if k in GRAIN_VERBS))
-    amount = _amount(group)
+    if any(k in GRAIN_VERBS for k in kinds) and \
+            (paired := _paired(group, next(k for k in kinds if k in GRAIN_VERBS), names, seat)):
+        return paired
+    amount = _amount(group, names, seat)
     if "capital" in kinds:
         state = _state_of(group, names, "capital", None)
         free = "new" in kinds and "move" not in kinds
@@ -571,7 +672,7 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
         _loose(group)
         return [Order("capital", state, 0 if free or amount == 0 else 20)]
     verbs = list(dict.fromkeys(k for k in kinds if k in GRAIN_VERBS))
-    lead = "lead" in kinds or (bool(verbs) and _king_goes(group, names, seat))
+    lead = "lead" in kinds or _king_goes(group, names, seat)
     if len(verbs) > 1:
         raise Unreadable(f"two orders ({' and '.join(verbs)}) in one sentence; one a line")
     if not verbs:
@@ -580,17 +681,18 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
             state = _state_of(group, names, "lead", None) if named else "?"
             _loose(group)
             return [Order("lead", f"?:{state}")]
-        paired = _paired(group, "conquer")
+        paired = _paired(group, "conquer", names, seat)
         if paired and seat is not None and all(names.owner.get(o.target) != seat for o in paired):
             return paired
         state = _state_of(group, names, "order", None)
-        if _implied_attack(group, names, seat, state, amount):
+        if _implied_attack(group, names, seat, state, amount) or _against(group, names, seat, state, amount):
             return [Order("conquer", state, amount)] + ([Order("lead", f"conquer:{state}")] if lead else [])
         guess = "defend" if seat is not None and names.owner.get(state) == seat else "conquer"
         raise Unreadable("no order word (conquer, defend or invest)",
-                         f"{amount} Grain to {VERB_TEXT[guess]} {names.labels[state]}." if amount else None)
+                         f"{amount} Grain to {VERB_TEXT[guess]} {names.labels[state]}." if amount and amount > 0
+                         else None)
     verb = verbs[0]
-    paired = _paired(group, verb)
+    paired = _paired(group, verb, names, seat)
     if paired:
         return paired
     if lead and amount is None and not _has(group, "state") and not _word_run(group):
@@ -624,14 +726,14 @@ def _king_goes(group: list[Slot], names: Names, seat: int | None) -> bool:
     return False
 
 
-def _paired(group: list[Slot], verb: str) -> list[Order]:
+def _paired(group: list[Slot], verb: str, names: Names | None = None, seat: int | None = None) -> list[Order]:
     """One verb for several states: "Attack Sussex (5 grain) and Surrey (5 grain)" (as many
     amounts as states, in order) or "5 grain each to Sussex and Surrey" (one amount,
     "each"); none otherwise."""
     ids = list(dict.fromkeys(it.value for it in group if it.kind == "state"))
-    amounts = [it.value for it in group if it.kind == "amount"]
     if len(ids) < 2 or "lead" in {it.kind for it in group} or any(it.kind == "word" for it in group):
         return []
+    amounts = [_grain(it, names, seat) for it in group if it.kind == "amount"]
     if len(amounts) == len(ids):
         return [Order(verb, x, a) for x, a in zip(ids, amounts)]
     if len(amounts) == 1 and any(it.text == "each" for it in group):
@@ -645,6 +747,15 @@ def _implied_attack(group: list[Slot], names: Names, seat: int | None, state: st
     grain on another's state is an attack."""
     return (amount is not None and seat is not None and names.owner.get(state) != seat
             and not any(it.kind == "word" for it in group))
+
+
+def _against(group: list[Slot], names: Names, seat: int | None, state: str, amount: int | None) -> bool:
+    """Grain "against" a state the writer does not hold ("6 grain against Lothian once
+    more"): an attack, a few stray words beside it or not."""
+    at = next((k for k, it in enumerate(group) if it.kind == "state"), None)
+    return (amount is not None and seat is not None and names.owner.get(state) != seat and at is not None
+            and at > 0 and group[at - 1].text == "against"
+            and sum(1 for it in group if it.kind == "word") <= LOOSE)
 
 
 def _trade(group: list[Slot], names: Names) -> list[Order]:
