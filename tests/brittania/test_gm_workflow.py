@@ -226,3 +226,16 @@ def test_a_code_box_shows_its_codes_so_they_are_not_bold():
                       '[b][spoiler]3 Grain to Invest in Kent[/spoiler][/b][/post]', "t")
     assert posts[0].coded == [(1, "5 Grain to Defend Kent")]
     assert [text for _, text in posts[0].bold] == ["3 Grain to Invest in Kent"]
+
+
+def test_struck_out_text_is_no_order():
+    """A line the player struck out before sending ([s], SMF's <del> or <s>) is no order;
+    the rest of the bold is read, every line number kept."""
+    posts = read_text('[post author="Ann"][b][s]10 Grain to Conquer\nSussex[/s] 5 Grain to Defend Kent\n'
+                      '5 Grain to Conquer Sussex[/b][/post]', "t")
+    assert posts[0].bold == [(2, "5 Grain to Defend Kent"), (3, "5 Grain to Conquer Sussex")]
+    from realms.games.brittania.forum import read_html
+    page = ('<html><body><div class="poster"><h4><a href="u">Ann</a></h4></div><div class="inner"><strong>'
+            '<del>10 Grain to Conquer Sussex</del><br />5 Grain to Defend Kent<br /><s>5 Grain to Invest in Kent</s>'
+            '</strong></div></body></html>')
+    assert [text for _, text in read_html(page)[0].bold] == ["5 Grain to Defend Kent"]

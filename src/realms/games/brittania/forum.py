@@ -12,7 +12,8 @@ mark in ``.modified``), or a text file of posts in the forum's own codes::
     [post author="Cid" pm="yes"] … (orders sent by personal message) [/post]
 
 Inside bold, SMF's lists (``[list][li]``, ``<ul><li>``), ``<br>`` and block elements end a
-line, so two orders are never glued into one; a table's row is a line, its cells the
+line, so two orders are never glued into one; struck-out text is left out (the player
+crossed it out before sending); a table's row is a line, its cells the
 columns ("Brega | defend | 5").  A code box shows its codes instead of applying them:
 "[b]…[/b]" written there is not bold, and is kept apart (``Post.coded``) to be reported.  A page is read as UTF-8, else in the
 charset its ``<meta>`` names, else as Windows-1252 (the Latin-1 of old forums); entities
@@ -146,6 +147,9 @@ ATTR = re.compile(r'(\w+)(?:\s*=\s*(?:"([^"]*)"|((?:(?!\s+\w+\s*=)[^"\]])+)))?')
 BREAKS = {"li", "list", "*", "br", "hr", "table", "tr"}
 #: a table's cells are the columns of one line ("Brega | defend | 5")
 CELLS = {"td", "th"}
+#: struck-out text ("[s]10 Grain to Conquer Kent[/s]"): what the player crossed out in
+#: his post before sending it is no order
+STRUCK = re.compile(r"\[(s|strike|del)\].*?\[/\1\]", re.I | re.S)
 #: "[b]…[/b]" written out in a code box, where the forum shows the codes instead of bold
 CODED = re.compile(r"\[b\](.*?)\[/b\]", re.I | re.S)
 #: SMF's codes that only style the text inside bold (``[color=red]``, ``[size=10pt]``, …)
@@ -164,6 +168,7 @@ def _said(attrs: dict[str, str], name: str) -> bool:
 
 def read_text(text: str, source: str) -> list[Post]:
     """The posts of the text format; lines are counted as the tags pass, once."""
+    text = STRUCK.sub(lambda m: "\n" * m.group(0).count("\n"), text)
     posts: list[Post] = []
     post: Post | None = None
     parts: list[tuple[int, str]] = []
@@ -270,6 +275,8 @@ class _SMF(HTMLParser):
             role = "bold"
         elif "body" in roles and tag == "code":
             role, self.code = "code", []
+        elif "body" in roles and tag in ("s", "del", "strike"):
+            role = "struck"
         elif "code" in roles and tag == "br":
             self.code.append((self.getpos()[0], "\n"))
         if "body" in roles and "quote" not in roles:
@@ -313,7 +320,7 @@ class _SMF(HTMLParser):
         if "code" in roles:
             line = self.getpos()[0]
             self.code += [(line + k, piece + " ") for k, piece in enumerate(data.split("\n"))]
-        elif "bold" in roles and "quote" not in roles and "body" in roles:
+        elif "bold" in roles and "quote" not in roles and "body" in roles and "struck" not in roles:
             self.parts.append((self.getpos()[0], data.replace("\n", " ")))
 
 

@@ -438,6 +438,15 @@ def _remark(chunk: list[Slot]) -> bool:
         any(it.kind in ("word", "blocker") for it in chunk)
 
 
+def _stock(chunk: list[Slot]) -> bool:
+    """A part telling the grain held, not spent: an amount after "of" with no verb and no
+    state ("Defend Kent: 5 grain (of my 10)", "…, out of 12")."""
+    if _has(chunk, *HEADS, "lead", "state"):
+        return False
+    words = [it for it in chunk if not (it.kind == "filler" and it.text in ("my", "our", "the"))]
+    return any(it.kind == "amount" and k and words[k - 1].text == "of" for k, it in enumerate(words))
+
+
 def _abbreviation(chunk: list[Slot], names: Names) -> bool:
     """A part that is one word abbreviating a state ("Middx: attack, 10 grain"): the
     state of a sentence that names none, not a remark."""
@@ -500,7 +509,7 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
     if not order_like(items):
         return []
     stateless = not _has(items, "state")
-    chunks = [c for c in _chunks(items) if not _remark(c) or (stateless and _abbreviation(c, names))]
+    chunks = [c for c in _chunks(items) if not (_remark(c) or _stock(c)) or (stateless and _abbreviation(c, names))]
     again = [c for c in chunks if _has(c, "same")]      # "Same as last turn except …"
     chunks = [c for c in chunks if not _has(c, "same")]
     if any(_has(c, *GRAIN_VERBS) for c in chunks):     # "5 grain to defend Essex (my capital)"
