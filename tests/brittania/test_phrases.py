@@ -21,7 +21,8 @@ EXAMPLES = examples()
 def names():
     s = GAME.new_game({"names": PLAYERS}, 1)
     return dataclasses.replace(names_of(s), kings=["Alfred", "Edmund", "Aed", "Brian", "Owain", "Niall", "Cynan"],
-                               owner={"essex": 0, "dublin": 0, "mide": 0, "connachta": 0, "powys": 0})
+                               owner={"essex": 0, "dublin": 0, "mide": 0, "connachta": 0, "powys": 0},
+                               capitals={0: "essex"})
 
 
 def _order(text: str) -> Order:

@@ -155,6 +155,7 @@ class Names:
     owner: dict[str, int] = field(default_factory=dict)       # state id -> seat
     king_names: tuple[str, ...] = ()                          # every name a king may have
     stock: dict[int, int] = field(default_factory=dict)       # seat -> grain at the turn's start
+    capitals: dict[int, str] = field(default_factory=dict)    # seat -> his capital's state id
 
     def state(self, text: str) -> str:
         key = " ".join(fold(text).split())
@@ -262,7 +263,16 @@ def _tokens(text: str) -> list[str]:
     text = TIMES.sub(lambda m: f" {m.group(1) or m.group(2)} ", text)
     text = re.sub(r"(\d+)([a-z]+)", r"\1 \2", text)
     toks = [t[:-2] if t.endswith("'s") and len(t) > 3 else t for t in TOKEN.findall(text)]
-    return _unshortened(toks, grammar().short)
+    return _unshortened([w for t in toks for w in _glued(t)], grammar().short)
+
+
+def _glued(token: str) -> list[str]:
+    """A word of an order glued to its amount ("def5", "att10") as two words."""
+    m = re.fullmatch(r"([a-z]+)(\d+)", token)
+    g = grammar()
+    if m and ((m.group(1),) in g.short or (m.group(1),) in g.words):
+        return [m.group(1), m.group(2)]
+    return [token]
 
 
 def _unshortened(toks: list[str], short: dict[tuple[str, ...], tuple[str, ...]]) -> list[str]:
@@ -668,10 +678,17 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
     kinds = [it.kind for it in group]
     if "trade" in kinds:
         return _trade(group, names)
+    if len(parts := _run_on(group)) > 1:            # "5 grain to defend Kent 5 grain to attack Sussex"
+        return [o for part in parts for o in _read_group(part, names, seat)]
     if any(k in GRAIN_VERBS for k in kinds) and \
             (paired := _paired(group, next(k for k in kinds if k in GRAIN_VERBS), names, seat)):
         return paired
     amount = _amount(group, names, seat)
+    if "capital" in kinds and _has(group, *GRAIN_VERBS) and not _has(group, "state", "move", "new"):
+        if seat not in names.capitals:      # "Defend my capital with 5": the writer's capital
+            raise Unreadable("no state named: which is your capital?")
+        group = [Slot("state", names.capitals[seat], "capital") if it.kind == "capital" else it for it in group]
+        kinds = [it.kind for it in group]
     if "capital" in kinds:
         state = _state_of(group, names, "capital", None)
         free = "new" in kinds and "move" not in kinds
@@ -717,6 +734,22 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
     if lead:
         out.append(Order("lead", f"{verb}:{state}"))
     return out
+
+
+def _run_on(group: list[Slot]) -> list[list[Slot]]:
+    """Orders of different verbs written on with no stop between them, each cut where an
+    amount or a verb follows a whole order (state, amount and verb): one part an order;
+    the group whole when that does not cut it so."""
+    if len({it.kind for it in group if it.kind in GRAIN_VERBS}) < 2:
+        return [group]
+    parts: list[list[Slot]] = [[]]
+    for it in group:
+        whole = _has(parts[-1], "state") and _has(parts[-1], "amount") and _has(parts[-1], *GRAIN_VERBS)
+        if whole and it.kind in ("amount", *GRAIN_VERBS):
+            parts.append([])
+        parts[-1].append(it)
+    ok = all(len({it.kind for it in p if it.kind in GRAIN_VERBS}) == 1 for p in parts)
+    return parts if ok else [group]
 
 
 def _king_goes(group: list[Slot], names: Names, seat: int | None) -> bool:
