@@ -367,3 +367,18 @@ def test_orders_in_a_code_box_are_not_bold_and_are_listed(folder, tmp_path):
     assert [(x["line"], x["text"]) for x in ann["problems"]] == [
         (2, "5 Grain to Defend Kent"), (3, "5 Grain to Conquer Sussex")]
     assert all("in a code box" in x["reason"] for x in ann["problems"])
+
+
+def test_a_post_repeated_is_taken_once_a_changed_order_refused(folder, tmp_path):
+    """RULINGS BR-Q28: a later post repeating an order as sent changes nothing (taken
+    once, noted); one changing it would edit a sent order and is refused."""
+    post = tmp_path / "t.txt"
+    post.write_text('[post author="Ann"][b]5 Grain to Defend Kent[/b][/post]\n'
+                    '[post author="Ann"][b]5 Grain to Defend Kent[/b][/post]\n'
+                    '[post author="Ann"][b]3 Grain to Defend Kent[/b][/post]', encoding="utf-8")
+    code, out = realms("gm", "orders", folder, post, "--json")
+    assert code == 0, out
+    ann = json.loads(out)["players"]["Ann"]
+    assert [o["reads"] for o in ann["orders"]] == ["5 Grain to Defend Kent."]
+    assert [x["line"] for x in ann["notes"]] == [2] and "taken once" in ann["notes"][0]["reason"]
+    assert [x["line"] for x in ann["problems"]] == [3] and "was sent already" in ann["problems"][0]["reason"]

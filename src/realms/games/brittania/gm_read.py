@@ -284,7 +284,7 @@ def _capital(c: "BRState", p: int, o: Order) -> Order:
 def _repeats(c: "BRState", p: int, seat: Seat, items: list[Written], names: Names) -> list[Written]:
     """Repeated grain orders of one post for one state added up (BR-Q23), at most what
     the order form allows; an order of a later post for what an earlier post ordered is
-    an edit, refused."""
+    an edit, refused, unless it is the same order again (a post repeated: taken once)."""
     out: list[Written] = []
     first: dict[tuple[str, str], int] = {}
     for w in items:
@@ -294,6 +294,10 @@ def _repeats(c: "BRState", p: int, seat: Seat, items: list[Written], names: Name
             out.append(w)
             continue
         before = out[first[key]]
+        if before.post != w.post and before.order == w.order:
+            seat.notes.append(problem(w.where, w.line, w.text, f"sent already as written ({before.where}, line "
+                                      f"{before.line}); taken once"))
+            continue
         if before.post != w.post:
             seat.problems.append(problem(w.where, w.line, w.text, f"{canonical(before.order, names)!r} was sent "
                                          f"already ({before.where}, line {before.line}): orders cannot be changed"))
