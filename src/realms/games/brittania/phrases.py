@@ -441,11 +441,12 @@ def _head(chunk: list[Slot]) -> bool:
 
 def _remark(chunk: list[Slot]) -> bool:
     """A part with no verb and no amount, holding a word that is no slot (a partner of a
-    trade route after "and" is none)."""
+    trade route after "and" is none); a share of the grain with no state is no amount
+    there ("Rest assured, …", "Everything is fine, …")."""
     if chunk[0].text == "and" and len(chunk) <= 4 and not any(it.kind == "blocker" for it in chunk):
         return False
-    return not _head(chunk) and not any(it.kind == "amount" for it in chunk) and \
-        any(it.kind in ("word", "blocker") for it in chunk)
+    return not _head(chunk) and not any(it.kind == "amount" and isinstance(it.value, int) for it in chunk) and \
+        not (_has(chunk, "state") and _has(chunk, "amount")) and any(it.kind in ("word", "blocker") for it in chunk)
 
 
 def _stock(chunk: list[Slot]) -> bool:
