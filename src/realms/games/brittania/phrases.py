@@ -241,6 +241,8 @@ SEPARATORS = {",", ":", "-", "/", "&", "+", '"', "|"}
 SMILEY = re.compile(r"(?<!\S)(?:[:;=][-']?[)(\]\[dDpPoO3/\\|*]+|[xX][dD])(?!\S)")
 #: "x6" and "6x" are an amount of 6 ("Mar - attack x6", "4x defend Moirebh")
 TIMES = re.compile(r"(?<![a-z0-9])x\s?(\d+)(?![a-z0-9])|(?<![a-z0-9])(\d+)\s?x(?![a-z0-9])")
+#: an ordinal ("1st order: …") counts, it is no amount
+ORDINAL = re.compile(r"(?<![a-z0-9])\d+(?:st|nd|rd|th)(?![a-z0-9])")
 #: a fraction written with figures ("1/2 my grain")
 FRACTION = re.compile(r"(?<![\d/])1\s*/\s*([234])(?![\d/])")
 BULLET = re.compile(r"^\s*(?:[-*•·+>]+|\(?\d{1,2}[.)]|\(?[a-h][.)]|#\d+)\s+")
@@ -260,7 +262,7 @@ class Slot:
 def _tokens(text: str) -> list[str]:
     text = re.sub(r"@[^\s,:;]+", "@mention", SMILEY.sub(" ", text))    # "@lady_gwen" is one word
     text = FRACTION.sub(lambda m: {"2": " half ", "3": " a third ", "4": " a quarter "}[m.group(1)], fold(text))
-    text = TIMES.sub(lambda m: f" {m.group(1) or m.group(2)} ", text)
+    text = TIMES.sub(lambda m: f" {m.group(1) or m.group(2)} ", ORDINAL.sub(" ", text))
     text = re.sub(r"(\d+)([a-z]+)", r"\1 \2", text)
     toks = [t[:-2] if t.endswith("'s") and len(t) > 3 else t for t in TOKEN.findall(text)]
     return _unshortened([w for t in toks for w in _glued(t)], grammar().short)
@@ -471,8 +473,8 @@ def _has(items: list[Slot], *kinds: str) -> bool:
 def _groups(chunks: list[list[Slot]]) -> list[list[Slot]]:
     """The chunks of one order each.  With several orders' verbs, cut before each verb's
     chunk (a chunk without a verb joins the one before it, the first the next, and one
-    naming a state when the one before has its state the next: "Mercia: 4 def,
-    Nottingham: 6 att"); with one
+    bringing a state or an amount the one before has already the next: "Mercia: 4 def,
+    Nottingham: 6 att", "Kent: 5 (def) + 3 (inv)"); with one
     verb or none, cut where a chunk brings a new state or amount to a group that has
     both already ("Gwent gets 4 for defence, Ergyng 3"; "Suffolk again - 12 grain, and 3
     to hold Norfolk")."""
@@ -493,7 +495,7 @@ def _groups(chunks: list[list[Slot]]) -> list[list[Slot]]:
         if any(it.kind in HEADS for it in c):
             groups.append(pending + c)
             pending = []
-        elif groups and not pending and not (_has(c, "state") and _has(groups[-1], "state")):
+        elif groups and not pending and not any(_has(c, k) and _has(groups[-1], k) for k in ("state", "amount")):
             groups[-1] += c
         else:
             pending += c                        # "Mercia: 4 def, Nottingham: 6 att": the next verb's
