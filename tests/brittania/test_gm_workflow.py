@@ -239,3 +239,22 @@ def test_struck_out_text_is_no_order():
             '<del>10 Grain to Conquer Sussex</del><br />5 Grain to Defend Kent<br /><s>5 Grain to Invest in Kent</s>'
             '</strong></div></body></html>')
     assert [text for _, text in read_html(page)[0].bold] == ["5 Grain to Defend Kent"]
+
+
+@pytest.mark.parametrize("mark, edited, by", [
+    ('<div class="smalltext modified" id="modified_7">&#171; <em>Last Edit: March 03, 2013, 09:12:01 PM by Ann</em> '
+     '&#187;</div>', True, ""),
+    ('<span class="smalltext modified floatright mvisible" id="modified_7"><span class="lastedit">Last Edit</span>: '
+     'November 26, 2026, 09:05:12 PM by Haspen</span>', False, "Haspen"),
+    ('<div class="smalltext modified" id="modified_7">&#171; <em>Last Edit: March 03, 2013</em> &#187;</div>', True, ""),
+    ('<div class="smalltext modified" id="modified_7"></div>', False, ""),
+])
+def test_an_edit_by_the_writer_voids_the_post_one_by_the_game_master_does_not(mark, edited, by):
+    """TURN ORDER: "You cannot edit your orders once you've send the post!": SMF's "Last
+    Edit … by" the writer (or by nobody named) marks his edit; one by someone else (the
+    game master fixing the layout) is no edit of the player's."""
+    from realms.games.brittania.forum import read_html
+    page = ('<html><body><div class="poster"><h4><a href="u">Ann</a></h4></div><div class="inner">'
+            f'<b>5 Grain to Defend Kent</b></div>{mark}</body></html>')
+    post = read_html(page)[0]
+    assert (post.edited, post.edited_by) == (edited, by)

@@ -40,6 +40,10 @@ class Post:
     author: str
     line: int                                   # where the post begins in the file
     edited: bool = False
+    #: who edited the post when not its writer (a moderator, the game master): SMF's
+    #: "Last Edit: … by Haspen"; the rules forbid the player's own edits only
+    edited_by: str = ""
+    mark: str = ""                              # the text of SMF's edit mark, as read
     bold: list[tuple[int, str]] = field(default_factory=list)  # (line, text) outside quotes
     source: str = ""                            # the file (page) it was read from
     pm: bool = False                            # sent by personal message
@@ -315,8 +319,8 @@ class _SMF(HTMLParser):
         roles = self.roles()
         if self.author is not None:
             self.author.append(data)
-        if "modified" in roles and "last edit" in data.casefold() and self.posts:
-            self.posts[-1].edited = True
+        if "modified" in roles and self.posts:
+            self.posts[-1].mark += data
         if "code" in roles:
             line = self.getpos()[0]
             self.code += [(line + k, piece + " ") for k, piece in enumerate(data.split("\n"))]
@@ -328,4 +332,23 @@ def read_html(text: str) -> list[Post]:
     parser = _SMF()
     parser.feed(text)
     parser.close()
-    return [p for p in parser.posts if p.author]
+    posts = [p for p in parser.posts if p.author]
+    for post in posts:
+        _edit_mark(post)
+    return posts
+
+
+def _edit_mark(post: Post) -> None:
+    """Whether SMF's "Last Edit: <date> by <name>" marks an edit by the post's writer
+    (``edited``: "You cannot edit your orders once you've send the post!") or by someone
+    else (``edited_by``); a mark naming nobody is the writer's."""
+    mark = " ".join(post.mark.replace("\u00bb", " ").split())
+    if "last edit" not in mark.casefold():
+        return
+    who = re.search(r"\bby\s+(.+?)\s*$", mark)
+    editor = who.group(1) if who else ""
+    same = re.sub(r"\W", "", editor.casefold()) == re.sub(r"\W", "", post.author.casefold())
+    if editor and not same:
+        post.edited_by = editor
+    else:
+        post.edited = True

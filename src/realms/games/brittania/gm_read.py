@@ -8,8 +8,8 @@ as a plan, so reading the same posts twice gives the same answer.
 
 - A post whose bold text holds nothing order-like ("**Deira will rise!**") is chatter,
   not a post of orders: it neither counts nor stops a later post from counting.
-- "You cannot edit your orders once you've send the post!": an edited post is reported
-  and none of its orders count; a later post may add orders (the text forbids editing,
+- "You cannot edit your orders once you've send the post!": a post its writer edited is
+  reported and none of its orders count (one edited by someone else is noted); a later post may add orders (the text forbids editing,
   not a second post), but one that changes an order already sent is refused.
 - Repeated orders of one post for one state add up (BR-Q23), within the order form's
   limits.
@@ -183,6 +183,9 @@ def read_posts_orders(c: "BRState", posts: list["Post"], names: Names, joined: l
             seat.problems.append(problem(post.where, post.line, "", "an edited post: orders cannot be edited "
                                          "once sent, so none of its orders count"))
             continue
+        if post.edited_by:
+            seat.notes.append(problem(post.where, post.line, "", f"edited by {post.edited_by}, not by its writer: "
+                                      "its orders count"))
         seat.posts.append(post.where)
         seat.problems += problems
         seat.written += [Written(o, at(post, line), line, text, i) for o, line, text in written]
