@@ -108,7 +108,8 @@ class Grammar:
     qualifiers: frozenset[str] = frozenset()
     #: a share of the player's grain ("half my grain", "every grain we have", "the rest")
     shares: dict[tuple[str, ...], Fraction | str] = field(default_factory=dict)
-    #: the usual abbreviations of state names ("Glos" for Gloucester)
+    #: other names of states: the usual abbreviations ("Glos" for Gloucester), English
+    #: forms ("Munster" for Mumhan)
     abbreviations: dict[str, str] = field(default_factory=dict)
 
 
@@ -129,7 +130,7 @@ def grammar() -> Grammar:
     for value, entries in data.get("share", {}).items():
         for entry in entries:
             shares[tuple(fold(entry).split())] = "rest" if value == "rest" else Fraction(value)
-    abbreviations = {" ".join(fold(k).split()): v for k, v in data.get("abbreviations", {}).items()}
+    abbreviations = {" ".join(fold(k).split()): v for k, v in data.get("other_names", {}).items()}
     longest = max(len(k) for k in (*words, *shares))
     return Grammar(words, dict(data["numbers"]), longest, short, qualifiers, shares, abbreviations)
 
