@@ -373,12 +373,18 @@ def king_name_clash(name: str, names: Names) -> str | None:
 
 
 def _misspelt_verb(word: str) -> str | None:
-    """The verb a misspelt word clearly is ("conqeur", "defnd"): one word of five letters
-    or more, not a past tense ("attacked" is no order), close to one verb's synonyms only."""
-    if len(word) < 5 or word.endswith("ed"):
+    """The verb a misspelt word clearly is ("conqeur", "defnd", "defned"): one word of
+    five letters or more, close to one verb's synonyms only, not a past tense ("attacked"
+    is no order) unless its letters are a verb's swapped ("defned")."""
+    if len(word) < 5:
         return None
     verbs = {w[0]: slot for w, slot in grammar().words.items() if len(w) == 1 and slot in GRAIN_VERBS
              and len(w[0]) >= 5}
+    swapped = {slot for v, slot in verbs.items() if sorted(v) == sorted(word)}
+    if swapped:
+        return swapped.pop() if len(swapped) == 1 else None
+    if word.endswith("ed"):
+        return None
     found = process.extract(word, list(verbs), scorer=fuzz.ratio, limit=5)
     kinds = {verbs[w] for w, score, _ in found if score >= VERB_GOOD}
     return kinds.pop() if len(kinds) == 1 else None
