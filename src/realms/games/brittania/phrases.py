@@ -492,7 +492,9 @@ def _groups(chunks: list[list[Slot]]) -> list[list[Slot]]:
         for c in chunks:
             whole = _has(cut[-1], "state") and _has(cut[-1], "amount")
             each = any(it.text == "each" for it in cut[-1])
-            if whole and (_has(c, "amount") or (_has(c, "state") and not _has(c, "lead") and not each)):
+            had = {it.value for it in cut[-1] if it.kind == "state"}
+            other = any(it.kind == "state" and it.value not in had for it in c)     # not "… over Kent" again
+            if whole and (_has(c, "amount") or (other and not _has(c, "lead") and not each)):
                 cut.append([])
             cut[-1] += c
         return cut
