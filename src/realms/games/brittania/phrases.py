@@ -429,9 +429,10 @@ def _chunks(items: list[Slot]) -> list[list[Slot]]:
         elif it.kind == ")":
             depth = max(0, depth - 1)
             chunks.append([])
-        elif trade and it.kind == "sep" and it.text in (":", "-") and chunks[-1] and chunks[-1][-1].kind == "trade":
+        elif trade and it.kind == "sep" and it.text in (":", "-") and _has(chunks[-1], "trade") and \
+                all(x.kind in ("trade", "filler") for x in chunks[-1]):
             chunks[-1].append(Slot("filler", None, "with"))     # "trade route: Bob"
-        elif trade and it.kind == "sep" and it.text in (",", "&", "+") and not depth:
+        elif trade and it.kind == "sep" and it.text in (",", "&", "+", "-", "/") and not depth:
             chunks.append([Slot("filler", None, "and")])        # "Trade routes: Bob, Carl"
         elif it.kind == "sep" or (it.kind == "filler" and it.text in CUTS and not depth):
             chunks.append([it] if trade and it.text == "and" else [])
@@ -689,7 +690,7 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
     group = _from_removed(group)
     kinds = [it.kind for it in group]
     if "trade" in kinds:
-        return _trade(group, names)
+        return _trade(group, names, seat)
     if len(parts := _run_on(group)) > 1:            # "5 grain to defend Kent 5 grain to attack Sussex"
         return [o for part in parts for o in _read_group(part, names, seat)]
     if any(k in GRAIN_VERBS for k in kinds) and \
@@ -812,9 +813,10 @@ def _against(group: list[Slot], names: Names, seat: int | None, state: str, amou
             and sum(1 for it in group if it.kind == "word") <= LOOSE)
 
 
-def _trade(group: list[Slot], names: Names) -> list[Order]:
+def _trade(group: list[Slot], names: Names, seat: int | None = None) -> list[Order]:
     """Trade routes with the players named after "with" ("Trade with Bob and Carl"), each
-    by the longest run of words naming one; words after them are a remark ("accepted!")."""
+    by the longest run of words naming one; words after them are a remark ("accepted!");
+    the writer named beside his partner ("Trade route: Kent - Essex") is no partner."""
     kinds = [it.kind for it in group]
     kind = "cancel" if "cancel" in kinds else "trade"
     if kind == "cancel" and sum(1 for it in group if it.text == "with") > 1:
@@ -844,7 +846,8 @@ def _trade(group: list[Slot], names: Names) -> list[Order]:
         except Unreadable as exc:
             raise Unreadable(str(exc).replace(repr(text), repr(text.title())),
                              exc.hint and f"{'Cancel ' if kind == 'cancel' else ''}Trade Route with {exc.hint}.") from None
-    return [Order(kind, str(p)) for p in dict.fromkeys(seats)]
+    partners = [p for p in dict.fromkeys(seats) if p != seat] or seats[:1]
+    return [Order(kind, str(p)) for p in partners]
 
 
 def _partner(part: list[Slot], names: Names) -> int:
