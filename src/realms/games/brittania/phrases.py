@@ -655,12 +655,24 @@ def _word_run(group: list[Slot]) -> str:
 
 
 def _amount(group: list[Slot], names: Names | None = None, seat: int | None = None) -> int | None:
-    amounts = list(dict.fromkeys(it.value for it in group if it.kind == "amount"))
+    """The one amount of an order's group; a number and a share saying the same grain are
+    one ("10 grain (all my grain)" of 10)."""
+    slots_ = [it for it in group if it.kind == "amount"]
+    if not slots_:
+        return None
+    if len(slots_) > 1 and any(isinstance(it.value, int) for it in slots_):
+        values = []
+        for it in slots_:
+            try:
+                values.append(_grain(it, names, seat))
+            except Unreadable:
+                values.append(it.text)
+        amounts = list(dict.fromkeys(values))
+    else:
+        amounts = list(dict.fromkeys(it.value for it in slots_))
     if len(amounts) > 1:
         raise Unreadable(f"two amounts ({', '.join(map(str, amounts))}); one order a line")
-    if not amounts:
-        return None
-    return _grain(next(it for it in group if it.kind == "amount"), names, seat)
+    return _grain(slots_[0], names, seat)
 
 
 def _grain(it: Slot, names: Names | None, seat: int | None) -> int:
