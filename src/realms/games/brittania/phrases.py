@@ -455,7 +455,8 @@ def _remark(chunk: list[Slot]) -> bool:
     there ("Rest assured, …", "Everything is fine, …")."""
     if chunk[0].text == "and" and len(chunk) <= 4 and not any(it.kind == "blocker" for it in chunk):
         return False
-    return not _head(chunk) and not any(it.kind == "amount" and isinstance(it.value, int) for it in chunk) and \
+    return not _head(chunk) and not _has(chunk, "same") and \
+        not any(it.kind == "amount" and isinstance(it.value, int) for it in chunk) and \
         not (_has(chunk, "state") and _has(chunk, "amount")) and any(it.kind in ("word", "blocker") for it in chunk)
 
 
@@ -533,8 +534,9 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
         return []
     stateless = not _has(items, "state")
     chunks = [c for c in _chunks(items) if not (_remark(c) or _stock(c)) or (stateless and _abbreviation(c, names))]
-    again = [c for c in chunks if _has(c, "same")]      # "Same as last turn except …"
-    chunks = [c for c in chunks if not _has(c, "same")]
+    first = next((k for k, c in enumerate(chunks) if _has(c, "same", "amount", *HEADS, "lead")), None)
+    again = [chunks[first]] if first is not None and _has(chunks[first], "same") else []    # "Same as last turn except …"
+    chunks = [c for c in chunks if not _has(c, "same")]     # "…, same as last time": a remark
     if any(_has(c, *GRAIN_VERBS) for c in chunks):     # "5 grain to defend Essex (my capital)"
         chunks = [c for c in chunks if not all(it.kind in ("capital", "filler") for it in c)]
     kept = [it for c in chunks for it in c]
