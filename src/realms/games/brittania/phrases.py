@@ -434,6 +434,8 @@ def _chunks(items: list[Slot]) -> list[list[Slot]]:
             chunks[-1].append(Slot("filler", None, "with"))     # "trade route: Bob"
         elif trade and it.kind == "sep" and it.text in (",", "&", "+", "-", "/") and not depth:
             chunks.append([Slot("filler", None, "and")])        # "Trade routes: Bob, Carl"
+        elif it.kind == "sep" and it.text == "+" and depth and chunks[-1] and chunks[-1][-1].kind == "amount":
+            continue                                            # "(10 + 5 for the sea)": one part
         elif it.kind == "sep" or (it.kind == "filler" and it.text in CUTS and not depth):
             chunks.append([it] if trade and it.text == "and" else [])
         else:
@@ -496,7 +498,8 @@ def _groups(chunks: list[list[Slot]]) -> list[list[Slot]]:
             each = any(it.text == "each" for it in cut[-1])
             had = {it.value for it in cut[-1] if it.kind == "state"}
             other = any(it.kind == "state" and it.value not in had for it in c)     # not "… over Kent" again
-            if whole and (_has(c, "amount") or (other and not _has(c, "lead") and not each)):
+            if whole and ((_has(c, "amount") and not _parts(cut[-1], c)) or
+                          (other and not _has(c, "lead") and not each)):
                 cut.append([])
             cut[-1] += c
         return cut
@@ -518,6 +521,14 @@ def _groups(chunks: list[list[Slot]]) -> list[list[Slot]]:
 #: why "same as last turn" is no order: it names no state and no grain, and each turn's
 #: orders are written out (rules post, TURN ORDER: "5 Grain to Defend Essex.")
 SAME = "'same as last turn' names no order: each turn's orders are written out, state and grain"
+
+
+def _parts(group: list[Slot], chunk: list[Slot]) -> bool:
+    """Whether ``chunk`` breaks the group's amount into parts ("15 grain (10 + 5 for the
+    sea)"): two amounts or more, no state, summing to it."""
+    total = [it.value for it in group if it.kind == "amount" and isinstance(it.value, int)]
+    parts = [it.value for it in chunk if it.kind == "amount" and isinstance(it.value, int)]
+    return len(total) == 1 and len(parts) > 1 and not _has(chunk, "state") and sum(parts) == total[0]
 
 
 def order_like(items: list[Slot]) -> bool:
@@ -658,7 +669,8 @@ def _word_run(group: list[Slot]) -> str:
 
 def _amount(group: list[Slot], names: Names | None = None, seat: int | None = None) -> int | None:
     """The one amount of an order's group; a number and a share saying the same grain are
-    one ("10 grain (all my grain)" of 10)."""
+    one ("10 grain (all my grain)" of 10), and so are a total and the parts after it that
+    make it ("15 grain (10 + 5 for the sea)")."""
     slots_ = [it for it in group if it.kind == "amount"]
     if not slots_:
         return None
@@ -670,6 +682,8 @@ def _amount(group: list[Slot], names: Names | None = None, seat: int | None = No
             except Unreadable:
                 values.append(it.text)
         amounts = list(dict.fromkeys(values))
+        if len(amounts) > 1 and all(isinstance(v, int) for v in values) and values[0] == sum(values[1:]):
+            amounts = values[:1]            # "15 grain (10 + 5 for the sea)": the total, then its parts
     else:
         amounts = list(dict.fromkeys(it.value for it in slots_))
     if len(amounts) > 1:
