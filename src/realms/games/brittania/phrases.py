@@ -267,11 +267,6 @@ def _states(slots: Iterable[Slot]) -> list[str]:
     return list(dict.fromkeys(cast(str, it.value) for it in slots if it.kind == "state"))
 
 
-def _amounts(slots: Iterable[Slot]) -> list[int]:
-    """The amounts of grain ``slots`` give, in order (an amount slot's value is its number)."""
-    return [cast(int, it.value) for it in slots if it.kind == "amount"]
-
-
 def _tokens(text: str) -> list[str]:
     text = re.sub(r"@[^\s,:;]+", "@mention", SMILEY.sub(" ", text))    # "@lady_gwen" is one word
     text = FRACTION.sub(lambda m: {"2": " half ", "3": " a third ", "4": " a quarter "}[m.group(1)], fold(text))
@@ -686,16 +681,18 @@ def _amount(group: list[Slot], names: Names | None = None, seat: int | None = No
     slots_ = [it for it in group if it.kind == "amount"]
     if not slots_:
         return None
+    amounts: list[object]
     if len(slots_) > 1 and any(isinstance(it.value, int) for it in slots_):
-        values = []
+        values: list[int | str] = []
         for it in slots_:
             try:
                 values.append(_grain(it, names, seat))
             except Unreadable:
                 values.append(it.text)
         amounts = list(dict.fromkeys(values))
-        if len(amounts) > 1 and all(isinstance(v, int) for v in values) and values[0] == sum(values[1:]):
-            amounts = values[:1]            # "15 grain (10 + 5 for the sea)": the total, then its parts
+        whole = [v for v in values if isinstance(v, int)]
+        if len(amounts) > 1 and len(whole) == len(values) and whole[0] == sum(whole[1:]):
+            amounts = amounts[:1]           # "15 grain (10 + 5 for the sea)": the total, then its parts
     else:
         amounts = list(dict.fromkeys(it.value for it in slots_))
     if len(amounts) > 1:
@@ -714,7 +711,7 @@ def _grain(it: Slot, names: Names | None, seat: int | None) -> int:
     stock = names.stock.get(seat) if names is not None and seat is not None else None
     if stock is None:
         raise Unreadable(f"{it.text!r} is a share of the grain, and the writer's grain is not known")
-    grain = it.value * stock
+    grain = cast(Fraction, it.value) * stock
     if grain.denominator != 1:
         raise Unreadable(f"{it.text!r} of {stock} grain is {float(grain):g}: not a whole amount; write the grain")
     return int(grain)
