@@ -382,3 +382,33 @@ def test_a_post_repeated_is_taken_once_a_changed_order_refused(folder, tmp_path)
     assert [o["reads"] for o in ann["orders"]] == ["5 Grain to Defend Kent."]
     assert [x["line"] for x in ann["notes"]] == [2] and "taken once" in ann["notes"][0]["reason"]
     assert [x["line"] for x in ann["problems"]] == [3] and "was sent already" in ann["problems"][0]["reason"]
+
+
+def test_orders_without_bold_do_not_count_and_are_listed(folder, tmp_path):
+    """TURN ORDER: "For your orders to be valid, they must be bolded": a post whose bold
+    gives no order has each of its plain lines that would read as an order listed, not
+    taken; chatter, remarks and the plain text beside bold orders are not listed."""
+    post = tmp_path / "t.txt"
+    post.write_text('[post author="Ann"]Orders:\n5 grain to defend Kent\nGood luck all, if Bob attacks me '
+                    "with 10 I am done[/post]\n"
+                    '[post author="Bob"]I will attack Kent with 5, sorry Ann\n[b]5 Grain to Defend Essex[/b][/post]',
+                    encoding="utf-8")
+    code, out = realms("gm", "orders", folder, post, "--json")
+    assert code == 0, out
+    ann, bob = (json.loads(out)["players"][n] for n in ("Ann", "Bob"))
+    assert ann["orders"] == []
+    assert [(x["line"], x["text"], x["reason"]) for x in ann["problems"]] == [
+        (2, "5 grain to defend Kent", "not bold: orders must be bolded (rules post, TURN ORDER)")]
+    assert [o["reads"] for o in bob["orders"]] == ["5 Grain to Defend Essex."] and bob["problems"] == []
+
+
+def test_plain_text_beside_orders_sent_elsewhere_is_not_listed(folder, tmp_path):
+    """A player whose orders came by PM may chat in plain words about them: only a player
+    with no order at all has his plain order-like lines listed."""
+    post = tmp_path / "t.txt"
+    post.write_text('[post author="Ann"]Orders by PM. Everything on Sussex this time![/post]\n'
+                    '[post author="Ann" pm="yes"][b]10 Grain to Conquer Sussex[/b][/post]', encoding="utf-8")
+    code, out = realms("gm", "orders", folder, post, "--json")
+    assert code == 0, out
+    ann = json.loads(out)["players"]["Ann"]
+    assert [o["reads"] for o in ann["orders"]] == ["10 Grain to Conquer Sussex."] and ann["problems"] == []

@@ -44,6 +44,9 @@ class Post:
     #: "Last Edit: … by Haspen"; the rules forbid the player's own edits only
     edited_by: str = ""
     mark: str = ""                              # the text of SMF's edit mark, as read
+    #: (line, text) of the post's own text that is not bold (quotes, code boxes and
+    #: struck-out text left out): where a player who forgot the bold wrote his orders
+    plain: list[tuple[int, str]] = field(default_factory=list)
     bold: list[tuple[int, str]] = field(default_factory=list)  # (line, text) outside quotes
     source: str = ""                            # the file (page) it was read from
     pm: bool = False                            # sent by personal message
@@ -176,6 +179,7 @@ def read_text(text: str, source: str) -> list[Post]:
     posts: list[Post] = []
     post: Post | None = None
     parts: list[tuple[int, str]] = []
+    plain: list[tuple[int, str]] = []
     quote = bold = cell = 0
     pos = 0
     line = 1
@@ -183,8 +187,8 @@ def read_text(text: str, source: str) -> list[Post]:
     for m in TAG.finditer(text):
         if m.start() < skip:
             continue
-        if post is not None and bold and not quote:
-            parts.append((line, htmllib.unescape(INLINE.sub("", text[pos:m.start()]))))
+        if post is not None and not quote:
+            (parts if bold else plain).append((line, htmllib.unescape(INLINE.sub("", text[pos:m.start()]))))
         line += text.count("\n", pos, m.start())
         pos = m.start()
         closing, tag = m.group(1) == "/", m.group(2).lower()
@@ -196,11 +200,11 @@ def read_text(text: str, source: str) -> list[Post]:
             if not attrs.get("author", "").strip():
                 raise GMError(f'{source}:{line}: a post without its author (write [post author="Name"])')
             post = Post(htmllib.unescape(attrs["author"].strip()), line, _said(attrs, "edited"), pm=_said(attrs, "pm"))
-            parts, quote, bold = [], 0, 0
+            parts, plain, quote, bold = [], [], 0, 0
         elif tag == "post":
             if post is None:
                 raise GMError(f"{source}:{line}: [/post] without a post")
-            post.bold = _lines(parts)
+            post.bold, post.plain = _lines(parts), _lines(plain)
             posts.append(post)
             post = None
         elif tag == "quote":
@@ -221,12 +225,14 @@ def read_text(text: str, source: str) -> list[Post]:
         elif tag in BREAKS:
             if not quote:
                 parts.append((line, "\n"))
+                plain.append((line, "\n"))
         elif tag in CELLS:
             cell = max(0, cell + (-1 if closing else 1))
             if bold and not quote and not closing:
                 parts.append((line, " | "))
         else:
             bold = max(0, bold + (-1 if closing else 1))
+            plain.append((line, "\n"))
             if closing and not quote:
                 parts.append((line, " | " if cell else "\n"))
         line += text.count("\n", m.start(), m.end())
@@ -253,6 +259,7 @@ class _SMF(HTMLParser):
         self.parts: list[tuple[int, str]] = []
         self.author: list[str] | None = None
         self.code: list[tuple[int, str]] = []      # a code box's text, with its lines
+        self.plain: list[tuple[int, str]] = []     # the body's text that is not bold
 
     def roles(self) -> set[str]:
         return {r for _, r in self.stack}
@@ -284,6 +291,8 @@ class _SMF(HTMLParser):
         elif "code" in roles and tag == "br":
             self.code.append((self.getpos()[0], "\n"))
         if "body" in roles and "quote" not in roles:
+            if tag in BLOCKS or role == "bold":
+                self.plain.append((self.getpos()[0], "\n"))
             if tag in BLOCKS:
                 self.parts.append((self.getpos()[0], "\n"))
             elif tag in ("td", "th") and "bold" in roles:
@@ -295,6 +304,7 @@ class _SMF(HTMLParser):
         roles = self.roles()
         if tag in BLOCKS and "body" in roles and "quote" not in roles:
             self.parts.append((self.getpos()[0], "\n"))
+            self.plain.append((self.getpos()[0], "\n"))
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i][0] == tag:
                 for _, role in self.stack[i:]:
@@ -307,13 +317,14 @@ class _SMF(HTMLParser):
             self.posts[-1].author = " ".join("".join(self.author).split())
             self.author = None
         elif role == "bold":
+            self.plain.append((self.getpos()[0], "\n"))
             cell = any(t in ("td", "th") for t, _ in self.stack)
             self.parts.append((self.getpos()[0], " | " if cell else "\n"))
         elif role == "code" and "quote" not in self.roles():
             self.posts[-1].coded += coded(self.code)
         elif role == "body":
-            self.posts[-1].bold = _lines(self.parts)
-            self.parts = []
+            self.posts[-1].bold, self.posts[-1].plain = _lines(self.parts), _lines(self.plain)
+            self.parts, self.plain = [], []
 
     def handle_data(self, data):
         roles = self.roles()
@@ -324,8 +335,8 @@ class _SMF(HTMLParser):
         if "code" in roles:
             line = self.getpos()[0]
             self.code += [(line + k, piece + " ") for k, piece in enumerate(data.split("\n"))]
-        elif "bold" in roles and "quote" not in roles and "body" in roles and "struck" not in roles:
-            self.parts.append((self.getpos()[0], data.replace("\n", " ")))
+        elif "body" in roles and "quote" not in roles and "struck" not in roles:
+            (self.parts if "bold" in roles else self.plain).append((self.getpos()[0], data.replace("\n", " ")))
 
 
 def read_html(text: str) -> list[Post]:

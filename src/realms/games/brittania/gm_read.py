@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 #: why an order written in a code box does not count: the box shows "[b]" instead of bold
 CODED = "in a code box, where [b] shows as written instead of bold: orders must be bolded (rules post, TURN ORDER)"
 
+#: why an order written without bold does not count
+NOT_BOLD = "not bold: orders must be bolded (rules post, TURN ORDER)"
+
 #: a newcomer's bold line taking a free colour (BR-Q30): "Newcomer in Green: Kent, King
 #: Alfred, Shrewd." (the starting state, the king's name, his positive trait)
 NEWCOMER = re.compile(r"^\W*newcomer\s+(?:in|as|for|taking)\s+(?:the\s+)?([a-z]+)(?:\s+colou?r)?\s*[:,\-–]\s*(.+)$",
@@ -165,13 +168,17 @@ def _join(c: "BRState", p: int, post, line: int, m: re.Match, names: Names, rena
 
 # -- orders -------------------------------------------------------------------------------
 def read_posts_orders(c: "BRState", posts: list["Post"], names: Names, joined: list[dict]) -> tuple[dict[int, Seat], list[dict]]:
-    """Every seat's orders as written, and the posts of strangers."""
+    """Every seat's orders as written, and the posts of strangers; for a player with no
+    order at all, the plain lines that would read as orders were they bold."""
     seats: dict[int, Seat] = {p: Seat() for p in range(c.n)}
     strangers: list[dict] = []
     newcomer_lines = {(x["where"], x["line"]) for x in joined}
+    unbolded: dict[int, list[dict]] = {}
     for i, post in enumerate(posts):
         p = names.seat(post.author)
         written, problems = _read_lines(post, names, p, newcomer_lines)
+        if p is not None and not written and not post.edited and c.alive[p]:
+            unbolded.setdefault(p, []).extend(_unbolded(post, names, p))
         if not written and not problems:
             continue                                       # chatter, a slogan: no orders post
         if p is None:
@@ -191,6 +198,9 @@ def read_posts_orders(c: "BRState", posts: list["Post"], names: Names, joined: l
         seat.posts.append(post.where)
         seat.problems += problems
         seat.written += [Written(o, at(post, line), line, text, i) for o, line, text in written]
+    for p, lines in unbolded.items():       # a player with no order at all who forgot the bold
+        if not seats[p].written:
+            seats[p].problems += lines
     return seats, strangers
 
 
@@ -213,6 +223,16 @@ def _read_lines(post, names: Names, p: int | None, newcomer_lines) -> tuple[list
         if any(isinstance(got, Unreadable) or got for _, _, got in read_lines([text], names, p)):
             problems.append(problem(at(post, line), line, text, CODED))
     return written, problems
+
+
+def _unbolded(post, names: Names, p: int) -> list[dict]:
+    """The plain lines of ``post`` that would read as orders were they bold."""
+    out = []
+    for line, text in post.plain:
+        got = [x for _, _, x in read_lines([text], names, p)]
+        if any(x for x in got) and not any(isinstance(x, Unreadable) for x in got):
+            out.append(problem(at(post, line), line, text, NOT_BOLD))
+    return out
 
 
 def settle(c: "BRState", p: int, seat: Seat, names: Names) -> tuple[list[Order], list[dict]]:
