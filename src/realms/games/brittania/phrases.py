@@ -562,7 +562,7 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
         if again:
             raise Unreadable(SAME)
         return []
-    if question:
+    if question and not _has(items, "request"):        # "Could you put 5 grain into Kent?" is asked of the GM
         raise Unreadable("a question, not an order")
     if any(it.kind == "blocker" for it in kept):
         words = ", ".join(sorted({it.text for it in kept if it.kind == "blocker"}))
