@@ -2,7 +2,8 @@
 each a real process on a loopback port: any of them takes any answer, a second answer to
 one version through another process is refused (409), never a fork; a push made through
 one process reaches a page watching through another; a killed owner's games are taken
-over and their bots move again; a lost listening connection catches up once back.
+over and their bots move again; a lost listening connection catches up once back; three
+processes racing for every deadline end each round once.
 
 Every wait is on a condition, bounded, and says what it waited for."""
 
@@ -27,6 +28,8 @@ pytestmark = [pytest.mark.postgres,
               pytest.mark.skipif(not PG, reason="needs REALMS_TEST_POSTGRES=postgresql://…")]
 
 WAIT = 90.0
+#: a cluster's process with a clock the test moves (``clocked_serve.py``)
+CLOCKED = Path(__file__).with_name("clocked_serve.py")
 
 
 def _wait(what: str, ok, seconds: float = WAIT, every: float = 0.05):
@@ -43,12 +46,15 @@ def _wait(what: str, ok, seconds: float = WAIT, every: float = 0.05):
 class Process:
     """One ``realms serve`` on a loopback port, in a process group of its own."""
 
-    def __init__(self, database: str, log: Path) -> None:
+    def __init__(self, database: str, log: Path, clocked: list[str] | None = None) -> None:
+        """``clocked``: ``clocked_serve.py``'s options (a clock the test moves, ``--race``),
+        in place of ``realms serve``'s wall clock."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
-        with open(log, "wb") as err:
-            self.proc = subprocess.Popen([sys.executable, "-m", "realms.server", "--port", str(self.port),
+        command = (["-m", "realms.server"] if clocked is None else [str(CLOCKED), *clocked])
+        with open(log, "ab") as err:
+            self.proc = subprocess.Popen([sys.executable, *command, "--port", str(self.port),
                                           "--database", database, "--log-level", "info"],
                                          stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
         self.health = _wait(f"process {self.port}'s health", self._health)
@@ -61,6 +67,14 @@ class Process:
             return r.json() if r.status_code == 200 and r.json().get("listening") else None
         except httpx.HTTPError:
             return None
+
+    def stop(self) -> None:
+        """SIGTERM, as a host stops a process to restart it: it hands its leases back."""
+        self.proc.terminate()
+        try:
+            self.proc.wait(WAIT)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"process {self.port} did not stop on SIGTERM within {WAIT} s: {self.log.read_text()[-3000:]}")
 
     def kill(self) -> None:
         try:
@@ -76,8 +90,8 @@ def cluster(tmp_path):
     database = fresh_database("postgresql", tmp_path)
     started: list[Process] = []
 
-    def start() -> Process:
-        p = Process(database, tmp_path / f"serve-{len(started)}.log")
+    def start(clocked: list[str] | None = None) -> Process:
+        p = Process(database, tmp_path / f"serve-{len(started)}.log", clocked)
         started.append(p)
         return p
 
@@ -339,3 +353,85 @@ def test_workers_start_processes_on_one_port_that_check_lists_and_a_dead_one_is_
         except subprocess.TimeoutExpired:
             os.killpg(parent.pid, signal.SIGKILL)
             parent.wait(30)
+
+
+#: the deadlines' clock when a clocked test begins (seconds since the epoch), and one deadline
+T0, DEADLINE = 1000.0, 60.0
+#: the games and the rounds of each the racing processes end
+RACE_GAMES, RACE_ROUNDS = 3, 7
+
+
+def set_clock(path: Path, now: float) -> None:
+    """The clocked processes' instant: ``now`` (written whole, never read half-written)."""
+    new = path.with_suffix(".new")
+    new.write_text(repr(now))
+    os.replace(new, path)
+
+
+def silent_brittania(url: str, turns: int) -> tuple[str, str]:
+    """A Brittania game of two people with a one-minute deadline, made through ``url``,
+    its setup answered: each turn's orders are then the deadline's to end, both people
+    silent.  Its id and the first person's token."""
+    r = httpx.post(url + "/api/games", timeout=60, json={
+        "game": "brittania", "options": {"turns": turns, "deadline_minutes": int(DEADLINE // 60)},
+        "seats": ["human", "human"]})
+    assert r.status_code == 201, r.text
+    gid, tokens = r.json()["id"], [s["token"] for s in r.json()["seats"]]
+    for tok in tokens:
+        while True:
+            s = httpx.get(f"{url}/api/games/{gid}", headers=bearer(tok), timeout=30).json()
+            setup = [d for d in s["pending"] if d["kind"] != "br.order"]
+            if not setup:
+                break
+            r = httpx.post(f"{url}/api/games/{gid}/answers", headers=bearer(tok), timeout=60,
+                           json={"key": setup[0]["options"][0]["key"], "version": s["version"]})
+            assert r.status_code == 200, r.text
+    return gid, tokens[0]
+
+
+def deadline_ends(database: str, gid: str) -> list[tuple]:
+    """The rounds of ``gid`` ended by a deadline, as recorded: (round, first answer,
+    answers given, by which process), in the order of their answers."""
+    from sqlalchemy import create_engine, text
+
+    from realms.server.store import database_url
+
+    engine = create_engine(database_url(database))
+    try:
+        with engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(text(
+                'SELECT round, n, answers, "by" FROM deadline_ends WHERE game_id = :g ORDER BY n, id'), {"g": gid})]
+    finally:
+        engine.dispose()
+
+
+def test_three_processes_racing_for_every_deadline_end_each_round_once(cluster, tmp_path):
+    """Three processes each end every round whose deadline they see passed (``--race``:
+    each acts as every game's owner, as all would if the leases failed: the head's check
+    alone stands between them).  The clock moves one deadline on only once all three show
+    every game's round begun, so all three race for each end.  Each move ends exactly one
+    round of each game, recorded once (by whichever process won), and the rounds' answers
+    tile the record: no round ended twice, none early, none lost."""
+    clock = tmp_path / "clock"
+    now = T0
+    set_clock(clock, now)
+    procs = [cluster(["--clock-file", str(clock), "--race", "--sweep-every", "0.1"]) for _ in range(3)]
+    games = [silent_brittania(procs[i % 3].url, RACE_ROUNDS + 2) for i in range(RACE_GAMES)]
+
+    def begun(at: float) -> bool:
+        return all(httpx.get(f"{p.url}/api/games/{gid}", headers=bearer(tok), timeout=30).json()["deadline"]["at"]
+                   == at + DEADLINE for p in procs for gid, tok in games)
+
+    for k in range(1, RACE_ROUNDS + 1):
+        _wait(f"every process to show every game's round {k} begun at {now}", lambda: begun(now), every=0.2)
+        now += DEADLINE
+        set_clock(clock, now)
+        _wait(f"round {k} of every game ended", every=0.2,
+              ok=lambda: all(len(deadline_ends(cluster.database, gid)) >= k for gid, _ in games))
+    _wait("every process at rest, the round after the last begun", lambda: begun(now), every=0.2)
+    for gid, _ in games:
+        ends = deadline_ends(cluster.database, gid)
+        assert [r for r, *_ in ends] == [str(t) for t in range(1, RACE_ROUNDS + 1)], ends
+        for (_, n, given, _), (_, after, _, _) in zip(ends, ends[1:]):
+            assert after == n + given, ends  # each round's answers follow the last's: none given twice
+        assert ends[-1][1] + ends[-1][2] == stored_answers(cluster.database, gid)

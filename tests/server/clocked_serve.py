@@ -1,0 +1,78 @@
+"""One process of a cluster (``realms serve --database postgresql://…``) whose deadlines'
+and tables' clock the process that started it shares with its other processes, so that
+tests and soaks move time for all of them instead of waiting minutes for each deadline:
+
+- ``--clock-file PATH``: the seconds written in the file (a test writes the next instant);
+- ``--clock-speed S --clock-epoch E --clock-start T``: ``T + (now - E) * S`` (a soak's
+  minutes passing in seconds, the same instant in every process).
+
+``--sweep-every S``: the deadlines' watcher looks every ``S`` seconds (a second in
+``realms serve``): racing processes then look within moments of each other.
+
+``--race``: this process does every game's once-only work as if it held every lease (the
+deadlines it sees, the bots), as every process would if the leases failed: then only the
+head's check in the database keeps a round from being ended twice.
+
+    python tests/server/clocked_serve.py --port P --database postgresql://… --clock-file F [--race]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+
+class FileClock:
+    """The instant written in a file (written whole by ``os.replace``, never half)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def __call__(self) -> float:
+        with open(self.path) as f:
+            return float(f.read())
+
+
+class FastClock:
+    """The wall clock sped up ``speed`` times from ``epoch`` (wall), which reads ``start``."""
+
+    def __init__(self, speed: float, epoch: float, start: float) -> None:
+        self.speed, self.epoch, self.start = speed, epoch, start
+
+    def __call__(self) -> float:
+        return self.start + (time.time() - self.epoch) * self.speed
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--database", required=True)
+    ap.add_argument("--clock-file")
+    ap.add_argument("--clock-speed", type=float)
+    ap.add_argument("--clock-epoch", type=float)
+    ap.add_argument("--clock-start", type=float)
+    ap.add_argument("--sweep-every", type=float)
+    ap.add_argument("--race", action="store_true")
+    ap.add_argument("--log-level", default="warning")
+    args = ap.parse_args()
+
+    import logging
+
+    import uvicorn
+
+    from realms.server import cluster
+    from realms.server.app import create_app
+
+    if args.race:
+        cluster.Cluster.owns = lambda self, game_id: True
+    clock = (FileClock(args.clock_file) if args.clock_file
+             else FastClock(args.clock_speed, args.clock_epoch, args.clock_start))
+    app = create_app(args.database, clock=clock, several=True, address=f"127.0.0.1:{args.port}")
+    if args.sweep_every:
+        app.state.deadlines.every = args.sweep_every
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level=args.log_level)
+
+
+if __name__ == "__main__":
+    main()
