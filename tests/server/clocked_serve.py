@@ -14,12 +14,67 @@ deadlines it sees, the bots), as every process would if the leases failed: then 
 head's check in the database keeps a round from being ended twice.
 
     python tests/server/clocked_serve.py --port P --database postgresql://… --clock-file F [--race]
+
+Also the helpers the tests and ``benchmarks/bench_processes.py`` share to drive such
+processes: a game whose every round a deadline ends, the rounds recorded as ended.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
+from pathlib import Path
+
+import httpx
+
+
+#: the deadlines' clock when a clocked test begins (seconds since the epoch), and one deadline
+T0, DEADLINE = 1000.0, 60.0
+
+
+def set_clock(path: Path, now: float) -> None:
+    """The clocked processes' instant: ``now`` (written whole, never read half-written)."""
+    new = path.with_suffix(".new")
+    new.write_text(repr(now))
+    os.replace(new, path)
+
+
+def silent_brittania(url: str, turns: int) -> tuple[str, str]:
+    """A Brittania game of two people with a one-minute deadline, made through ``url``,
+    its setup answered: each turn's orders are then the deadline's to end, both people
+    silent.  Its id and the first person's token."""
+    r = httpx.post(url + "/api/games", timeout=60, json={
+        "game": "brittania", "options": {"turns": turns, "deadline_minutes": int(DEADLINE // 60)},
+        "seats": ["human", "human"]})
+    assert r.status_code == 201, r.text
+    gid, tokens = r.json()["id"], [s["token"] for s in r.json()["seats"]]
+    for tok in tokens:
+        while True:
+            s = httpx.get(f"{url}/api/games/{gid}", headers={"Authorization": f"Bearer {tok}"}, timeout=30).json()
+            setup = [d for d in s["pending"] if d["kind"] != "br.order"]
+            if not setup:
+                break
+            r = httpx.post(f"{url}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {tok}"}, timeout=60,
+                           json={"key": setup[0]["options"][0]["key"], "version": s["version"]})
+            assert r.status_code == 200, r.text
+    return gid, tokens[0]
+
+
+def deadline_ends(database: str, gid: str) -> list[tuple]:
+    """The rounds of ``gid`` ended by a deadline, as recorded: (round, first answer,
+    answers given, by which process), in the order of their answers."""
+    from sqlalchemy import create_engine, text
+
+    from realms.server.store import database_url
+
+    engine = create_engine(database_url(database))
+    try:
+        with engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(text(
+                'SELECT round, n, answers, "by" FROM deadline_ends WHERE game_id = :g ORDER BY n, id'), {"g": gid})]
+    finally:
+        engine.dispose()
 
 
 class FileClock:
