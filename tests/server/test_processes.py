@@ -107,9 +107,9 @@ def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
 
-def create(url: str, seats=("human", "auto", "auto", "auto")) -> tuple[str, str]:
-    r = httpx.post(url + "/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seats": list(seats)},
-                   timeout=60)
+def create(url: str, seats=("human", "auto", "auto", "auto"), turns: int = 2) -> tuple[str, str]:
+    r = httpx.post(url + "/api/games", json={"game": "hy-breasil", "options": {"turns": turns},
+                                             "seats": list(seats)}, timeout=60)
     assert r.status_code == 201, r.text
     return r.json()["id"], r.json()["seats"][0]["token"]
 
@@ -238,6 +238,11 @@ def bot_answers_since(database: str, gid: str, n: int) -> int:
                                 {"g": gid, "n": n}).scalar()
     finally:
         engine.dispose()
+
+
+def _report(database: str) -> str:
+    return subprocess.run([sys.executable, "-m", "realms.server", "--check", "--database", database],
+                          capture_output=True, text=True, timeout=60).stdout
 
 
 def _held(database: str, process: str) -> list[str]:
@@ -390,3 +395,126 @@ def test_three_processes_racing_for_every_deadline_end_each_round_once(cluster, 
         for (_, n, given, _), (_, after, _, _) in zip(ends, ends[1:]):
             assert after == n + given, ends  # each round's answers follow the last's: none given twice
         assert ends[-1][1] + ends[-1][2] == stored_answers(cluster.database, gid)
+
+
+def brittania(url: str) -> tuple[str, str]:
+    """A Brittania game of a person and a bot made through ``url`` (its id, the person's
+    token): each turn the person's orders, then the bot's."""
+    r = httpx.post(url + "/api/games", json={"game": "brittania", "options": {"turns": 100},
+                                             "seats": ["human", "random"]}, timeout=60)
+    assert r.status_code == 201, r.text
+    return r.json()["id"], r.json()["seats"][0]["token"]
+
+
+class Players(threading.Thread):
+    """The person of each game answering on and on through the processes in ``urls`` (the
+    test changes the list as it stops and starts them), each answer through the next: every
+    200 noted as acknowledged, ``acked[game][answer number] = key``; a refused connection
+    (a process stopping) or a 409 (a state just gone) is asked again.  A person sends
+    his orders as soon as asked (``done``), so that the bots' turns come often."""
+
+    def __init__(self, urls: list[str], games: list[tuple[str, str]]) -> None:
+        super().__init__(daemon=True)
+        self.urls, self.games = urls, games
+        self.acked: dict[str, dict[int, str]] = {gid: {} for gid, _ in games}
+        self.unexpected: list[str] = []
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        turn = 0
+        while not self.stopping.is_set():
+            for gid, tok in self.games:
+                turn += 1
+                url = self.urls[turn % len(self.urls)]
+                try:
+                    s = httpx.get(f"{url}/api/games/{gid}", headers=bearer(tok), timeout=30).json()
+                    if not s["pending"]:
+                        continue
+                    keys = [o["key"] for o in s["pending"][0]["options"]]
+                    key = "done" if "done" in keys else keys[(s["version"] * 7) % len(keys)]
+                    r = httpx.post(f"{url}/api/games/{gid}/answers", headers=bearer(tok), timeout=30,
+                                   json={"key": key, "version": s["version"]})
+                except httpx.HTTPError:
+                    continue
+                with self.lock:
+                    if r.status_code == 200:
+                        self.acked[gid][s["version"]] = key
+                    elif r.status_code != 409:
+                        self.unexpected.append(f"{r.status_code} {r.text[:200]}")
+            time.sleep(0.02)
+
+    def counts(self) -> dict[str, int]:
+        with self.lock:
+            return {gid: len(a) for gid, a in self.acked.items()}
+
+
+def test_a_rolling_restart_loses_no_acknowledged_answer_and_every_game_moves_on(cluster):
+    """Two processes, the people of three games (each a person and a bot) answering through both all along: one is
+    stopped (SIGTERM: its leases handed back), started again, then the other stopped.
+    After each step every game moves on (its person's answers taken, its bots playing, now
+    owned elsewhere), and at the end every answer acknowledged is in the record, as sent."""
+    a, b = cluster(), cluster()
+    games = [brittania(p.url) for p in (a, b, a)]
+    players = Players([a.url, b.url], games)
+
+    def moves_on(step: str) -> None:
+        acked = players.counts()
+        stored = {gid: stored_answers(cluster.database, gid) for gid, _ in games}
+        def moved() -> dict:
+            return {gid: (players.counts()[gid] - acked[gid], bot_answers_since(cluster.database, gid, stored[gid]))
+                    for gid, _ in games}
+
+        try:
+            _wait(f"every game to move on {step} (two answers of its person taken, one of its bot stored)",
+                  lambda: all(person >= 2 and bots for person, bots in moved().values()), 2 * WAIT, every=0.2)
+        except pytest.fail.Exception as exc:
+            states = {gid: [httpx.get(f"{u}/api/games/{gid}", headers=bearer(tok), timeout=30).json()
+                            for u in players.urls] for gid, tok in games}
+            seen = {gid: [(s["version"], s["over"], len(s["pending"])) for s in st]
+                    for gid, st in states.items()}
+            pytest.fail(f"{exc}; (person answers, bot answers) since: {moved()}; (version, over, pending) "
+                        f"through each process: {seen}; --check: {_report(cluster.database)}")
+
+    players.start()
+    try:
+        moves_on("on both processes")
+        a.stop()
+        players.urls = [b.url]
+        moves_on("with the first process stopped")
+        again = cluster()
+        players.urls = [b.url, again.url]
+        moves_on("with the first process started again")
+        b.stop()
+        players.urls = [again.url]
+        moves_on("with the second process stopped")
+    finally:
+        players.stopping.set()
+        players.join(WAIT)
+    assert not players.unexpected, players.unexpected
+    for gid, tok in games:
+        stored = stored_record(cluster.database, gid)
+        lost = {n: key for n, key in players.acked[gid].items() if n >= len(stored) or stored[n] != (0, key)}
+        assert not lost, f"game {gid}: acknowledged answers not in the database: {lost}"
+        # and the process left shows them (its bots may play on meanwhile)
+        def shown(gid: str = gid, tok: str = tok) -> list | None:
+            r = httpx.get(f"{again.url}/api/games/{gid}/record", headers=bearer(tok), timeout=30).json()["answers"]
+            return r if len(r) > max(players.acked[gid]) else None
+
+        record = _wait(f"{again.url} to show game {gid}'s answers acknowledged", shown)
+        assert all(record[n] == [0, key] for n, key in players.acked[gid].items())
+
+
+def stored_record(database: str, gid: str) -> list[tuple[int, str]]:
+    """A game's answers as stored, (player, key) in order."""
+    from sqlalchemy import create_engine, text
+
+    from realms.server.store import database_url
+
+    engine = create_engine(database_url(database))
+    try:
+        with engine.connect() as conn:
+            return [(p, k) for p, k in conn.execute(text("SELECT player, key FROM answers WHERE game_id = :g "
+                                                         "ORDER BY n"), {"g": gid})]
+    finally:
+        engine.dispose()
