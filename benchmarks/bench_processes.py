@@ -388,6 +388,7 @@ def kill_soak(args) -> None:
     epoch = time.time()
     with fresh(args.database) as database, tempfile.TemporaryDirectory() as tmp:
         clocked = ["--clock-speed", str(args.speed), "--clock-epoch", repr(epoch), "--clock-start", repr(epoch)]
+        clocked += ["--lease", args.lease] if args.lease else []
         procs = start(database, 3, clocked, tmp)
         logs = 3
         urls = [u for _, u in procs]
@@ -419,10 +420,16 @@ def kill_soak(args) -> None:
                 urls[victim] = urls[(victim + 1) % 3]  # the players go elsewhere meanwhile
                 new = start_one(database, clocked, os.path.join(tmp, f"serve-{logs}.log"))
                 logs += 1
-                death = {"at": died - t0, "owned": len(owned), "moved": {}}
+                death = {"at": died - t0, "owned": len(owned), "moved": {}, "claimed": {}}
                 deaths.append(death)
-                waiting = set(owned)
+                waiting, unclaimed = set(owned), set(owned)
                 while waiting and time.perf_counter() - died < 60:
+                    held = {g for (g,) in query(database, "SELECT game_id FROM realms_leases WHERE owner <> :o AND "
+                                                          "expires > extract(epoch from clock_timestamp()) AND "
+                                                          "game_id = ANY(:g)", o=ids[url], g=list(unclaimed))}
+                    for gid in held:
+                        death["claimed"][gid] = time.perf_counter() - died
+                    unclaimed -= held
                     now = owner_work(database, bot_ids, deadline_games)
                     for gid in [g for g in waiting if now.get(g, 0) > before.get(g, 0)]:
                         death["moved"][gid] = time.perf_counter() - died
@@ -456,20 +463,25 @@ def kill_soak(args) -> None:
         ends_lost = sum(t.count("the deadline's answers could not be") for t in texts)
         bot_answers = sum(owner_work(database, bot_ids, []).values())
     moved = sorted(s for d in deaths for s in d["moved"].values())
+    claimed = sorted(s for d in deaths for s in d["claimed"].values())
     print(f"SIGKILL soak, {len(deaths)} deaths in {dt:.0f} s, 3 processes, {args.games} games answered flat out "
-          f"and {args.deadline_games} with deadlines (clock x{args.speed:g}) (load {os.getloadavg()[0]:.1f}):",
+          f"and {args.deadline_games} with deadlines (clock x{args.speed:g}), leases {args.lease or 'as served'} "
+          f"(load {os.getloadavg()[0]:.1f}):",
           flush=True)
     print(f"  answers acknowledged {acked} ({acked / dt:.0f}/s), lost {lost}; bots' answers stored {bot_answers}; "
           f"unexpected replies {sum(len(g['unexpected']) for g in bot_games)}", flush=True)
     print(f"  deadline rounds ended {rounds}, ended twice {twice}; games whose record does not replay "
           f"{len(unreplayed)}; bot turns and deadline ends tried and lost to the head's check {bots_lost} and "
           f"{ends_lost}", flush=True)
-    print(f"  games owned by the dead process: {sum(d['owned'] for d in deaths)}; moving again after the death: "
+    print(f"  games owned by the dead process: {sum(d['owned'] for d in deaths)}; taken over after the death: "
+          f"p50 {claimed[len(claimed) // 2] if claimed else 0:.2f} s, max {max(claimed, default=0):.2f} s; "
+          f"moving again: "
           f"p50 {moved[len(moved) // 2] if moved else 0:.2f} s, max {max(moved, default=0):.2f} s; "
           f"not moving within 60 s {sum(d['stuck'] for d in deaths)}", flush=True)
     for d in deaths:
         worst = max(d["moved"].values(), default=0)
-        print(f"    death at {d['at']:.0f} s: {d['owned']} games, all moving again within {worst:.2f} s"
+        print(f"    death at {d['at']:.0f} s: {d['owned']} games, all taken over within "
+              f"{max(d['claimed'].values(), default=0):.2f} s and moving again within {worst:.2f} s"
               + (f", {d['stuck']} not" if d["stuck"] else ""), flush=True)
 
 
@@ -508,6 +520,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=1000, help="deadline rounds raced for (--only deadlines)")
     ap.add_argument("--deadline-games", type=int, default=10, help="games with deadlines (--only kills)")
     ap.add_argument("--speed", type=float, default=24.0, help="the deadlines' clock's speed (--only kills)")
+    ap.add_argument("--lease", help="SECONDS,EVERY: the leases' length and renewal (--only kills; "
+                                    "default: realms serve's)")
     ap.add_argument("--kill-every", type=float, default=20.0, help="seconds between two SIGKILLs (--only kills)")
     ap.add_argument("--only", choices=["push", "deadlines", "kills"],
                     help="only the push latency; only the deadline rounds raced for by three processes; only "

@@ -9,6 +9,9 @@ tests and soaks move time for all of them instead of waiting minutes for each de
 ``--sweep-every S``: the deadlines' watcher looks every ``S`` seconds (a second in
 ``realms serve``): racing processes then look within moments of each other.
 
+``--lease SECONDS,EVERY``: the leases' length and renewal (``cluster.LEASE_SECONDS``,
+``LEASE_EVERY``; 3 s and 1 s in ``realms serve``), to measure another choice.
+
 ``--race``: this process does every game's once-only work as if it held every lease (the
 deadlines it sees, the bots), as every process would if the leases failed: then only the
 head's check in the database keeps a round from being ended twice.
@@ -107,6 +110,7 @@ def main() -> None:
     ap.add_argument("--clock-epoch", type=float)
     ap.add_argument("--clock-start", type=float)
     ap.add_argument("--sweep-every", type=float)
+    ap.add_argument("--lease")
     ap.add_argument("--race", action="store_true")
     ap.add_argument("--log-level", default="warning")
     args = ap.parse_args()
@@ -118,6 +122,8 @@ def main() -> None:
     from realms.server import cluster
     from realms.server.app import create_app
 
+    if args.lease:
+        cluster.LEASE_SECONDS, cluster.LEASE_EVERY = (float(x) for x in args.lease.split(","))
     if args.race:
         cluster.Cluster.owns = lambda self, game_id: True
     clock = (FileClock(args.clock_file) if args.clock_file
