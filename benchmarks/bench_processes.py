@@ -258,6 +258,17 @@ def fresh(admin_url: str):
         admin(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@contextlib.contextmanager
+def logs_in(folder: str | None):
+    """The folder the processes' logs go to: ``folder`` (kept), else a temporary one."""
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        yield folder
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        yield tmp
+
+
 def query(database: str, sql: str, **params) -> list:
     from sqlalchemy import create_engine, text
 
@@ -285,7 +296,7 @@ def deadline_race(args) -> None:
     every game's round begun.  Counted from ``deadline_ends``: the rounds ended once, twice,
     never; and from the processes' logs, the ends each tried and lost to the head's check."""
     each = -(-args.rounds // args.games)
-    with fresh(args.database) as database, tempfile.TemporaryDirectory() as tmp:
+    with fresh(args.database) as database, logs_in(args.logs) as tmp:
         clock, now = Path(tmp) / "clock", clocked_serve.T0
         clocked_serve.set_clock(clock, now)
         procs = start(database, 3, ["--clock-file", str(clock), "--race", "--sweep-every", "0.1"], tmp)
@@ -384,9 +395,10 @@ def kill_soak(args) -> None:
     and lost, the bot turns and deadline rounds run twice (the records: each round's ends,
     every game's answers replayed; the logs: the turns and ends tried and lost to the
     head's check), and for each death the seconds until every game its victim owned moved
-    again (its bots answered or a round ended, by another owner)."""
+    again: claimed by another process, and its bots answered or its person asked (the
+    game then waits for nobody's owner), or, a game with deadlines, a round ended."""
     epoch = time.time()
-    with fresh(args.database) as database, tempfile.TemporaryDirectory() as tmp:
+    with fresh(args.database) as database, logs_in(args.logs) as tmp:
         clocked = ["--clock-speed", str(args.speed), "--clock-epoch", repr(epoch), "--clock-start", repr(epoch)]
         clocked += ["--lease", args.lease] if args.lease else []
         procs = start(database, 3, clocked, tmp)
@@ -396,6 +408,7 @@ def kill_soak(args) -> None:
                      (_bot_game(urls[i % 3], i) for i in range(args.games))]
         deadline_games = [clocked_serve.silent_brittania(urls[i % 3], 100)[0] for i in range(args.deadline_games)]
         bot_ids = [g["id"] for g in bot_games]
+        tokens = {g["id"]: g["token"] for g in bot_games}
         ids = {u: httpx.get(u + "/api/health").json()["process"] for u in urls}
         t0 = time.perf_counter()
         end = t0 + args.seconds
@@ -431,10 +444,11 @@ def kill_soak(args) -> None:
                         death["claimed"][gid] = time.perf_counter() - died
                     unclaimed -= held
                     now = owner_work(database, bot_ids, deadline_games)
-                    for gid in [g for g in waiting if now.get(g, 0) > before.get(g, 0)]:
+                    for gid in [g for g in waiting - unclaimed if now.get(g, 0) > before.get(g, 0)
+                                or (g in tokens and _person_asked(urls[(victim + 1) % 3], g, tokens[g]))]:
                         death["moved"][gid] = time.perf_counter() - died
                         waiting.discard(gid)
-                    time.sleep(0.05)
+                    time.sleep(0.1)
                 death["stuck"] = len(waiting)
                 ready(*new)
                 procs[victim] = new
@@ -485,6 +499,16 @@ def kill_soak(args) -> None:
               + (f", {d['stuck']} not" if d["stuck"] else ""), flush=True)
 
 
+def _person_asked(url: str, gid: str, token: str) -> bool:
+    """Whether the game's person is to answer (its bots have nothing to do: the game waits
+    for nobody's owner), through ``url``."""
+    try:
+        s = httpx.get(f"{url}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
+    except (httpx.HTTPError, ValueError):
+        return False
+    return bool(s.get("pending")) or bool(s.get("over"))
+
+
 def _bot_game(url: str, i: int) -> tuple[str, str]:
     r = httpx.post(url + "/api/games", timeout=60, json={"game": "hy-breasil", "seed": 2000 + i,
                                                          "seats": ["human", "random", "random", "random"]})
@@ -520,6 +544,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=1000, help="deadline rounds raced for (--only deadlines)")
     ap.add_argument("--deadline-games", type=int, default=10, help="games with deadlines (--only kills)")
     ap.add_argument("--speed", type=float, default=24.0, help="the deadlines' clock's speed (--only kills)")
+    ap.add_argument("--logs", help="a folder to keep the processes' logs in (--only kills, deadlines)")
     ap.add_argument("--lease", help="SECONDS,EVERY: the leases' length and renewal (--only kills; "
                                     "default: realms serve's)")
     ap.add_argument("--kill-every", type=float, default=20.0, help="seconds between two SIGKILLs (--only kills)")
