@@ -1,6 +1,6 @@
 """Several server processes on one PostgreSQL database (``server/cluster.py``).
 
-Three figures, on a fresh database each time, the load generator on the same machine:
+Four figures, on a fresh database each time, the load generator on the same machine:
 
 1. flat-out answers per second and the servers' CPU per answer, one process against
    ``--processes`` processes (each game's player talks to the process it made the game
@@ -8,7 +8,15 @@ Three figures, on a fresh database each time, the load generator on the same mac
    way (a CPU loop in one process, then in as many at once);
 2. push latency across processes: each game's person answers through one process while a
    spectator's WebSocket watches it through another; the time from sending the answer to
-   the spectator's push of that version, at ``--rate`` answers per second offered in all.
+   the spectator's push of that version, at ``--rate`` answers per second offered in all;
+3. (``--only deadlines``) ``--rounds`` deadline rounds raced for by three processes, each
+   ending every round it sees due: counted in ``deadline_ends``, each must end once;
+4. (``--only kills``) the SIGKILL soak: one of three processes killed every
+   ``--kill-every`` seconds under load for ``--seconds``: acknowledged answers lost, bot
+   turns and deadline rounds run twice, and how soon the dead owner's games move again.
+
+Modes 3 and 4 run ``tests/server/clocked_serve.py``'s processes, whose deadlines' clock the
+benchmark moves (or speeds up).
 
     PYTHONPATH=src .venv/bin/python benchmarks/bench_processes.py \\
         --database postgresql://realms:realms@127.0.0.1/realms [--games 40] [--seconds 8]
@@ -356,14 +364,14 @@ def owner_work(database: str, bot_games: list[str], deadline_games: list[str]) -
 
 
 async def answering(urls: list[str], games: list[dict], until_t: float) -> None:
-    """Each game's person answering flat out through the processes in ``urls`` (replaced
-    as processes die and start), the next one after a refused connection or a 409; every
-    200 noted in ``game["acked"]`` (answer number -> key)."""
+    """Each game's person answering flat out through one of the processes in ``urls``
+    (replaced as processes die and start), as a page keeps its connection, and through
+    the next once its process is gone; every 200 noted in ``game["acked"]`` (answer
+    number -> key)."""
     async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(max_connections=200)) as client:
         async def play(i: int, g: dict) -> None:
             k = i
             while time.perf_counter() < until_t and not g["over"]:
-                k += 1
                 url = urls[k % len(urls)]
                 head = {"Authorization": f"Bearer {g['token']}"}
                 try:
@@ -377,6 +385,7 @@ async def answering(urls: list[str], games: list[dict], until_t: float) -> None:
                     r = await client.post(f"{url}/api/games/{g['id']}/answers", headers=head,
                                           json={"key": key, "version": s["version"]})
                 except (httpx.HTTPError, ValueError, KeyError):
+                    k += 1  # its process is gone: another
                     await asyncio.sleep(0.05)
                     continue
                 if r.status_code == 200:

@@ -13,10 +13,11 @@ after a person's answer.
 
 The round and when it began are kept in the store (``rounds`` table: also whether the
 round before ended at its deadline, and whether the game is over), so the deadline is the
-same instant after a restart; each round ended is written with its answers, in their
-transaction (``deadline_ends``: which round, by which process), the record that counts
-each round ended once however many processes of a cluster raced for it; the clock is the wall clock for that reason, and it is
-injected (``Deadlines.clock``) so that tests move time instead of sleeping.  The watcher
+same instant after a restart; the clock is the wall clock for that reason, and it is
+injected (``Deadlines.clock``) so that tests move time instead of sleeping.  Each round
+ended is written with its answers, in their transaction (``deadline_ends``: which round,
+by which process): the record that counts each round ended once, however many processes
+of a cluster raced for it.  The watcher
 looks at the games in memory every ``EVERY`` seconds; at start-up and every
 ``LOOK_EVERY`` seconds it loads the games with a deadline that are not over and not in
 memory (a game nobody opened since a restart), so their rounds end all the same.  A round
