@@ -260,7 +260,7 @@ def test_a_newcomer_takes_an_eliminated_players_colour(tmp_path):
     code, out = realms("gm", "orders", folder, posts)
     assert code == 0 and "The Yellow colour stays free this turn" in out
     code, report = realms("gm", "resolve", folder)
-    assert code == 0 and "Nobody takes the Yellow colour this turn." in report
+    assert code == 0 and "Nobody takes the colour left by Bob (Yellow) this turn." in report
     posts.write_text('[post author="Ann"]\n[b]5 Grain to Defend Sussex.\nNewcomer in Yellow: Kent, Alfred, Rich.[/b]\n'
                      '[/post]\n[post author="Eve"]\n[b]Newcomer in Yellow: Sussex, King Edmund, Rich.[/b]\n[/post]\n'
                      '[post author="Dan"]\nHello all. [b]Newcomer in Yellow: essex, King Edmund, Rich.\n'
