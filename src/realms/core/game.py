@@ -113,7 +113,8 @@ class Game(Generic[S]):
     #: ``{label: options}``: ready-made option sets the lobby offers ("a quick game")
     presets: dict = field(default_factory=dict)
     #: ``describe(view) -> [line, …]``: the position as text for the terminal
-    #: (``realms play``), from the viewer's view alone
+    #: (``realms play``), from the viewer's view alone; the terminal prints the scores
+    #: and the ``panels`` after it, so it does not repeat them
     describe: Callable[[dict], list[str]] | None = None
 
     # -- options: the declared schema (owner: options work) ----------------------------
