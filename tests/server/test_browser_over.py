@@ -62,10 +62,9 @@ def test_the_score_chart_is_in_the_boards_colours_with_every_turn_and_whole_labe
     gid = _finished(server, "version2", ["random", "random"], {"turn_limit": 4})
     _open(page, server, gid)
     palette = [g for g in httpx.get(f"{server}/api/catalog").json()["games"] if g["id"] == "version2"][0]["palette"]
-    strokes = page.eval_on_selector_all(".path-chart polyline", "ls => ls.map((l) => l.getAttribute('stroke'))")
+    strokes = page.evaluate("[...document.querySelectorAll('.path-chart polyline')].map((l) => l.getAttribute('stroke'))")
     assert [c.lower() for c in strokes] == [c.lower() for c in palette[:2]]
-    labels = page.eval_on_selector_all(".path-chart text[text-anchor='middle']",
-                                       "ts => ts.map((t) => t.textContent)")
+    labels = page.evaluate("[...document.querySelectorAll('.path-chart text[text-anchor=middle]')].map((t) => t.textContent)")
     turns = [int(t) for t in labels if t.isdigit()]
     assert turns == list(range(turns[0], turns[0] + len(turns))), labels
     assert labels[-1] == "end"
@@ -78,7 +77,7 @@ def test_the_score_chart_is_in_the_boards_colours_with_every_turn_and_whole_labe
     won = page.inner_text("#results .winner")
     assert "(limit" not in won and any(w in won for w in ("turn limit reached", "last player left", "mission fulfilled")), won
     page.select_option("#pace-box select.palette", "okabe-ito")
-    strokes = page.eval_on_selector_all(".path-chart polyline", "ls => ls.map((l) => l.getAttribute('stroke'))")
+    strokes = page.evaluate("[...document.querySelectorAll('.path-chart polyline')].map((l) => l.getAttribute('stroke'))")
     assert [c.lower() for c in strokes] == ["#e69f00", "#56b4e9"]
 
 
@@ -111,6 +110,6 @@ def test_a_panels_items_read_as_information_not_buttons(server, page):
     page.add_init_script("localStorage.setItem('realms-pace', '0')")
     page.goto(f"{server}/games/{gid}#token={token}")
     page.wait_for_function("document.querySelector('#panels .hand span')", timeout=20000)
-    looks = page.eval_on_selector_all("#panels .hand span", """ss => ss.map((s) => {
+    looks = page.evaluate("""[...document.querySelectorAll('#panels .hand span')].map((s) => {
       const c = getComputedStyle(s); return [c.borderTopStyle, c.cursor, c.display]; })""")
     assert looks and all(x == ["none", "default", "inline"] for x in looks), looks
