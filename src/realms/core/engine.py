@@ -527,6 +527,9 @@ class GameState:
         raise NotImplementedError
 
     def result(self) -> dict:
+        """``players``, ``scores`` (by name), ``winners``, ``winner``, ``over``, ``turns``;
+        a game may add ``how``: how it ended, in words for a newcomer (the results panel
+        shows it rather than a code of the game's, such as ``end`` or ``victory``)."""
         raise NotImplementedError
 
     def chronicle(self) -> list[str]:
