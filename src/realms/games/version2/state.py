@@ -131,10 +131,15 @@ class V2State(GameState):
         redeal(self, player, dice)
 
     # -- what players see ----------------------------------------------------------------
-    def view(self, player: int | None) -> dict:
+    def view(self, player: int | None, shared: bool = False) -> dict:
         """The game as ``player`` sees it (``None``: a spectator): everything on the board
         and every treasure; the viewer's own mission, and every mission once the game is
-        over (2.4: "every player knows his mission"; the others' stay secret)."""
+        over (2.4: "every player knows his mission"; the others' stay secret).
+
+        ``shared``: the units (each a tuple) in the state's own lists, not copied into
+        lists of lists: the same view for a bot inside a search (``Game.bot_view``), which
+        only reads it; copying every unit at every answer of a rollout was the bulk of a
+        search's time."""
         from .missions import mission_json
 
         me = player if player is not None and 0 <= player < self.n else None
@@ -157,9 +162,9 @@ class V2State(GameState):
             "owner": self.owner,
             "capitol": self.capitol,
             "warehouse": self.warehouse,
-            "units": [[list(u) for u in us] for us in self.units],
+            "units": self.units if shared else [[list(u) for u in us] for us in self.units],
             "pick": {"target": self.pick[0], "units": [[f, list(u)] for f, u in self.pick[1]]} if self.pick else None,
-            "battle": self._battle_view(),
+            "battle": self._battle_view(shared),
             "over": self.over,
         }
         if me is not None:
@@ -169,12 +174,16 @@ class V2State(GameState):
             out["result"] = self.result()
         return out
 
-    def _battle_view(self) -> dict | None:
+    def _battle_view(self, shared: bool = False) -> dict | None:
         b = self.battle
         if not b:
             return None
+        side = b["side"]
+        if shared:
+            return {"target": b["target"], "attacker": b["att"], "defender": b["dfd"], "round": b["round"],
+                    "attackers": side[0], "defenders": side[1], "orders": b["orders"], "retreat": b["retreat"]}
         return {"target": b["target"], "attacker": b["att"], "defender": b["dfd"], "round": b["round"],
-                "attackers": [list(u) for u in b["side"][0]], "defenders": [list(u) for u in b["side"][1]],
+                "attackers": [list(u) for u in side[0]], "defenders": [list(u) for u in side[1]],
                 "orders": list(b["orders"]), "retreat": list(b["retreat"])}
 
     def result(self) -> dict:
@@ -272,6 +281,11 @@ class V2State(GameState):
 
     def field_name(self, f: int) -> str:
         return f"field {f} ({TERRAINS[self.board.terrain[f]]})"
+
+
+def bot_view(state: V2State, player: int) -> dict:
+    """:meth:`V2State.view` with the state's own unit lists (``Game.bot_view``)."""
+    return state.view(player, shared=True)
 
 
 # Register every phase's steps (rulebook order).
