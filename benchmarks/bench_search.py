@@ -21,6 +21,9 @@ Prints, as JSON lines:
 * ``--out FILE``: each game is added to ``FILE`` (JSON lines) as it ends, and a run given
   the same file plays only the seeds it lacks, then reports on all of them: a stopped
   match resumes;
+* ``bot_view`` (``--bot-views N``): for each game declaring ``Game.bot_view``, the CPU
+  time of ``N`` decisions of one game searched in every seat by ``--bot``, its bots
+  reading the bot view, then the view itself, and whether the answers were the same;
 * ``model`` (``--models``): each shipped value model's size, load time and the time to
   score one position (the game's features of a view and the prediction);
 * ``adapters`` (``--adapters``): random answers per second through the engine's own loop,
@@ -38,11 +41,12 @@ a busy machine; the JSON line says how many games were played):
         --opponent steward --bot ismcts:iters=16 --games 200
     .venv/bin/python benchmarks/bench_search.py --adapters
 
-The levels (``hard`` against ``normal`` at the same seat on the same seeds; the learned
-value shipped in each game's package):
+The levels (``hard`` against ``normal`` at the same seat on the same seeds, as the lobby
+labels them; the search with the learned value shipped in each game's package where the
+lobby calls none hard; ``--out`` keeps the games, so a stopped match resumes):
 
-    .venv/bin/python benchmarks/bench_search.py --game brian-boru --opponent greedy \
-        --bot ismcts:iters=30:value=learned --baseline greedy --games 400
+    .venv/bin/python benchmarks/bench_search.py --game brian-boru --opponent normal \
+        --bot hard --baseline normal --games 400 --out bb-levels.jsonl
     .venv/bin/python benchmarks/bench_search.py --game version2 --opponent general \
         --bot ismcts:iters=8:value=learned --baseline general --games 400
     .venv/bin/python benchmarks/bench_search.py --game hy-breasil --opponent auto \
@@ -116,22 +120,31 @@ def paired_job(job: tuple) -> dict:
     game_id, options, seed, bot, opponent, baseline = job
     row = one_game((game_id, options, seed, bot, opponent))
     base = one_game((game_id, options, seed, baseline, opponent))
-    row["base_won"], row["base_times"] = base["won"], base["times"]
+    row["base_won"], row["base_times"], row["base_score"] = base["won"], base["times"], base["score"]
     return row
+
+
+def mean_ci(diffs: list[float], places: int = 3) -> tuple[float, list[float]]:
+    """The mean of paired differences and its 95% interval (normal, from their spread)."""
+    mean = statistics.fmean(diffs)
+    se = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("nan")
+    return round(mean, places), [round(mean - 1.96 * se, places), round(mean + 1.96 * se, places)]
 
 
 def paired_difference(rows: list[dict]) -> dict:
     """The bot's win share less the baseline's on the same seeds and seats: the mean
-    difference and its 95% interval (normal, from the differences' spread)."""
+    difference and its 95% interval; the same of the seat's final score (a finer signal
+    than the winner alone, for tuning)."""
     diffs = [r["won"] - r["base_won"] for r in rows]
-    mean = statistics.fmean(diffs)
-    se = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("nan")
+    mean, ci = mean_ci(diffs)
     base = sum(r["base_won"] for r in rows)
     low, high = wilson(base, len(rows))
-    return {"baseline_win_share": round(base / len(rows), 3), "baseline_ci95": [round(low, 3), round(high, 3)],
-            "difference": round(mean, 3), "difference_ci95": [round(mean - 1.96 * se, 3), round(mean + 1.96 * se, 3)],
-            "seeds_differing": sum(1 for d in diffs if d),
-            "pairs": [[r["seed"], r["won"], r["base_won"]] for r in rows]}
+    out = {"baseline_win_share": round(base / len(rows), 3), "baseline_ci95": [round(low, 3), round(high, 3)],
+           "difference": mean, "difference_ci95": ci, "seeds_differing": sum(1 for d in diffs if d),
+           "pairs": [[r["seed"], r["won"], r["base_won"]] for r in rows]}
+    if all("base_score" in r for r in rows):
+        out["score_difference"], out["score_difference_ci95"] = mean_ci([r["score"] - r["base_score"] for r in rows], 2)
+    return out
 
 
 def played(path: str | None, header: dict) -> list[dict]:
@@ -329,6 +342,41 @@ def models() -> list[dict]:
     return out
 
 
+def bot_views(decisions: int, bot: str) -> list[dict]:
+    """For each game that declares a ``bot_view``: the CPU time (``time.process_time``, less
+    hurt by other work on the cores than the wall clock) of ``decisions`` searched answers
+    of a seeded four-seat game, the search's bots reading the game's bot view and then
+    reading the view itself, and whether every answer was the same."""
+    from dataclasses import replace
+
+    import realms.search.ismcts as ismcts
+    from realms.core.agents import parse_bot
+    from realms.core.game import games
+
+    name, params = parse_bot(bot)
+    out = []
+    for game in games().values():
+        if game.bot_view is None:
+            continue
+        runs = {}
+        for label, variant in (("bot_view", game), ("view", replace(game, bot_view=None))):
+            ismcts.get_game = lambda game_id, variant=variant: variant
+            state = game.new_game({"players": 4}, 1)
+            bots = [ismcts.ISMCTSBot(100 + seat, **params) for seat in range(4)]
+            start, answers = time.process_time(), []
+            while len(answers) < decisions and (d := state.first_pending()) is not None:
+                i = bots[d.player].choose(d, SeatView(state, d.player))
+                answers.append(d.keys[i])
+                state.answer_index(d, i)
+            runs[label] = (time.process_time() - start, answers)
+        ismcts.get_game = get_game
+        (shared, a), (copied, b) = runs["bot_view"], runs["view"]
+        out.append({"bot_view": game.id, "bot": bot, "decisions": len(a), "same_answers": a == b,
+                    "cpu_s_bot_view": round(shared, 2), "cpu_s_view": round(copied, 2),
+                    "saved": round(1 - shared / copied, 3), "load_1_5_15": [round(x, 2) for x in os.getloadavg()]})
+    return out
+
+
 def main() -> None:
     # a match in the background ignores SIGINT unless told: kill -INT (or -TERM) stops it
     # with the games played so far
@@ -350,8 +398,13 @@ def main() -> None:
     ap.add_argument("--adapters", action="store_true", help="measure the adapters' step rates instead")
     ap.add_argument("--adapter-games", type=int, default=5)
     ap.add_argument("--models", action="store_true", help="the shipped value models' sizes and load times instead")
+    ap.add_argument("--bot-views", type=int, metavar="DECISIONS",
+                    help="the CPU time of this many searched decisions with each game's bot view and without, instead")
     args = ap.parse_args()
-    if args.models:
+    if args.bot_views:
+        for row in bot_views(args.bot_views, args.bot):
+            print(json.dumps(row), flush=True)
+    elif args.models:
         for row in models():
             print(json.dumps(row), flush=True)
     elif args.adapters:

@@ -40,12 +40,13 @@ def test_general_is_registered():
 
 
 def _plain(view: dict) -> dict:
-    """A view with its tuples read as lists, as JSON reads them."""
-    return json.loads(json.dumps(view))
+    """A view with its tuples and sequences read as lists, as JSON reads them."""
+    return json.loads(json.dumps(view, default=list))
 
 
 def test_the_bot_view_shows_what_the_view_shows_and_the_general_answers_alike():
-    """``Game.bot_view`` shares the state's unit lists instead of copying them: at every
+    """``Game.bot_view`` shares the state's unit lists instead of copying them and counts
+    each player's row when read: at every
     decision of whole games with battles it shows each seat what ``view`` shows, and a
     ``general`` bot given it answers as one given the view (its plans and memory kept)."""
     battles = 0

@@ -15,6 +15,7 @@ game is over.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import compress
 
 from realms.core.engine import Field, GameState, copy_lists
@@ -137,9 +138,10 @@ class V2State(GameState):
         over (2.4: "every player knows his mission"; the others' stay secret).
 
         ``shared``: the units (each a tuple) in the state's own lists, not copied into
-        lists of lists: the same view for a bot inside a search (``Game.bot_view``), which
-        only reads it; copying every unit at every answer of a rollout was the bulk of a
-        search's time."""
+        lists of lists, and each player's row counted when first read: the same view for
+        a bot inside a search (``Game.bot_view``), which only reads it, during its
+        decision; a rollout's bot reads its own row alone, and copying every unit at
+        every answer of a rollout was much of a search's time."""
         from .missions import mission_json
 
         me = player if player is not None and 0 <= player < self.n else None
@@ -153,12 +155,7 @@ class V2State(GameState):
             "order": list(self.order),
             "active": self.active if self.active != NOBODY else None,
             "you": me,
-            "players": [
-                {"name": name, "treasure": self.treasure[p], "alive": self.alive[p],
-                 "fields": self.field_count(p), "production": self.production(p),
-                 "units": self.army_size(p), "capitols_taken": self.capitols_taken[p]}
-                for p, name in enumerate(self.names)
-            ],
+            "players": _Rows(self) if shared else [self.player_row(p) for p in range(self.n)],
             "owner": self.owner,
             "capitol": self.capitol,
             "warehouse": self.warehouse,
@@ -173,6 +170,12 @@ class V2State(GameState):
             out["missions"] = [mission_json(self, p) for p in range(self.n)]
             out["result"] = self.result()
         return out
+
+    def player_row(self, p: int) -> dict:
+        """Player ``p`` as every view shows him: treasure, fields, production, army."""
+        return {"name": self.names[p], "treasure": self.treasure[p], "alive": self.alive[p],
+                "fields": self.field_count(p), "production": self.production(p),
+                "units": self.army_size(p), "capitols_taken": self.capitols_taken[p]}
 
     def _battle_view(self, shared: bool = False) -> dict | None:
         b = self.battle
@@ -281,6 +284,28 @@ class V2State(GameState):
 
     def field_name(self, f: int) -> str:
         return f"field {f} ({TERRAINS[self.board.terrain[f]]})"
+
+
+class _Rows(Sequence):
+    """The players' rows of a bot's view (:meth:`V2State.view`, ``shared``), each made
+    from the state when first read: valid while the state stands still."""
+
+    __slots__ = ("state", "rows")
+
+    def __init__(self, state: V2State) -> None:
+        self.state = state
+        self.rows: list = [None] * state.n
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, p):
+        if isinstance(p, slice):
+            return [self[i] for i in range(*p.indices(len(self.rows)))]
+        row = self.rows[p]
+        if row is None:
+            row = self.rows[p] = self.state.player_row(p % len(self.rows))
+        return row
 
 
 def bot_view(state: V2State, player: int) -> dict:
