@@ -160,15 +160,45 @@ def test_errors_come_in_the_callers_class():
 
 
 # -- the games' data files: one loader, errors naming file, line and field -------------------------
+def test_every_games_data_file_error_is_the_one_file_error():
+    """A bad map, tables or rules file of any game raises the one :class:`FileError`, under
+    the name its game's module gives it; a bad map of the shared map format is one too."""
+    from realms.core.mapgraph import MapError
+    from realms.games.brian_boru.tables import TableError as BrianBoruTables
+    from realms.games.brittania.board import MapError as BrittaniaMap
+    from realms.games.brittania.tables import TableError as BrittaniaTables
+    from realms.games.version2.board import BoardError
+    from realms.games.version2.rules import RulesError
+
+    assert {TableError, BrianBoruTables, BrittaniaMap, BrittaniaTables, BoardError, RulesError} == {FileError}
+    assert issubclass(MapError, FileError)
+
+
+def test_file_errors_say_the_file_and_line_as_data(tmp_path):
+    with pytest.raises(FileError, match=r"^t.toml: not valid TOML") as toml:
+        parse_toml("a = 1\nb =\n", "t.toml")
+    assert (toml.value.file, toml.value.line, toml.value.field) == ("t.toml", 2, None)
+    with pytest.raises(FileError) as json_error:
+        parse_json('{\n"a": }', "j.json")
+    assert (json_error.value.file, json_error.value.line) == ("j.json", 2)
+    f = tmp_path / "lines.jsonl"
+    f.write_text("short\n" + "y" * 50 + "\n")
+    with pytest.raises(FileError) as long_line:
+        list(read_lines(f, limit=40, name="lines.jsonl"))
+    assert (long_line.value.file, long_line.value.line) == ("lines.jsonl", 2)
+
+
 def test_data_file_error_names_file_line_and_field(tmp_path):
     f = tmp_path / "rules.toml"
     f.write_text('# rules\n[game]\nturns = 5\nsize = "big"\n\n[other]\nsize = 3\n')
     data = load_toml(f, name="rules.toml")
     assert data.get("game.turns", int) == 5
-    with pytest.raises(FileError, match=r"^rules.toml:4: game.size: must be an integer, got 'big'$"):
+    with pytest.raises(FileError, match=r"^rules.toml:4: game.size: must be an integer, got 'big'$") as bad:
         data.get("game.size", int)
-    with pytest.raises(FileError, match=r"^rules.toml:2: game.missing: missing$"):
+    assert (bad.value.file, bad.value.line, bad.value.field) == ("rules.toml", 4, "game.size")
+    with pytest.raises(FileError, match=r"^rules.toml:2: game.missing: missing$") as missing:
         data.get("game.missing", int)  # the line of its table
+    assert (missing.value.file, missing.value.line, missing.value.field) == ("rules.toml", 2, "game.missing")
     assert DataFile({"a": True}, "a = true\n", "x.toml").line_of("a") == 1
     with pytest.raises(FileError, match="must be an integer, got True"):
         DataFile({"a": True}, "a = true\n", "x.toml").get("a", int)

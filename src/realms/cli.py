@@ -41,10 +41,10 @@ def _game(game_id: str):
 
 
 def _map_error():
-    """The error class of bad map files (loaded only when a command may meet one)."""
-    from realms.core.mapgraph import MapError
+    """The error class of bad maps and data files (loaded only when a command may meet one)."""
+    from realms.core.files import FileError
 
-    return MapError
+    return FileError
 
 
 class LazyGroup(click.Group):

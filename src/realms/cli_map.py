@@ -33,7 +33,7 @@ def command_for(game_id: str, gen: MapGenerator) -> click.Command:
             raise OddsUsageError(f"{output}: cannot write ({exc.strerror})") from None
         click.echo(f"wrote {output}: {summary}")
 
-    params = [_option(a) for a in gen.arguments]
+    params: list[click.Parameter] = [_option(a) for a in gen.arguments]
     params.append(click.Option(["-o", "--output"], type=click.Path(dir_okay=False), required=True,
                                help="The map file (TOML) to write."))
     return _OneLineErrors(game_id, params=params, callback=run, help=gen.help, context_settings=CONTEXT,

@@ -47,6 +47,7 @@ def _option(arg: Argument) -> click.Option:
     names = [f"--{arg.name.replace('_', '-')}"] + ([arg.short] if arg.short else []) + [arg.name]
     if arg.type is bool:
         return click.Option(names, is_flag=True, default=bool(arg.default), help=arg.help)
+    kind: click.ParamType | type
     if arg.choices is not None:
         kind = click.Choice(list(arg.choices))
     elif arg.type == "path":
@@ -67,7 +68,7 @@ def command_for(game_id: str, calc: Calculator) -> click.Command:
             raise OddsUsageError(str(exc)) from None
         click.echo(json.dumps(data) if as_json else text)
 
-    params = [_option(a) for a in calc.arguments]
+    params: list[click.Parameter] = [_option(a) for a in calc.arguments]
     params.append(click.Option(["--json", "as_json"], is_flag=True, help="Print one JSON object."))
     return _OneLineErrors(game_id, params=params, callback=run, help=calc.help, context_settings=CONTEXT,
                           short_help=calc.help.splitlines()[0])

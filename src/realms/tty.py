@@ -105,6 +105,8 @@ class Terminal:
     def ran_out(self, seat: int) -> None:
         """``seat``'s time ran out: the answer typed after it is taken back (the clock is
         read when an answer comes) and the stand-in plays the rest of the turn."""
+        if self.clock is None:
+            raise RuntimeError("a time runs out only on a clock")
         self.clock.run_out(seat)
         self.say(f"{self.names[seat]}: your time ran out; the bot plays the rest of your turn.")
         person = self.people[seat]
@@ -129,7 +131,7 @@ class Terminal:
         self.show(person)
         left = self.time_left(decision.player)
         if left is not None:
-            self.say(f"  {self.names[decision.player]}: {left}" + (" (this turn)" if self.clock.spec.kind == "turn" else ""))
+            self.say(f"  {self.names[decision.player]}: {left}" + (" (this turn)" if self.clock is not None and self.clock.spec.kind == "turn" else ""))
         self.advise(person, decision)
         options = decision.options
         shown = list(range(len(options)))

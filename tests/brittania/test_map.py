@@ -97,6 +97,7 @@ def test_bad_map_errors_name_file_state_and_problem(edit, message):
     with pytest.raises(MapError) as err:
         parse_board(data, "map.toml")
     assert message in str(err.value)
+    assert err.value.file == "map.toml"
 
 
 def test_drawing_has_every_state_the_seas_and_links():

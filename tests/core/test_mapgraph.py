@@ -163,6 +163,7 @@ def test_map_level_errors(mutate, problem):
         parse_map(d, SRC, TERRAINS)
     assert str(ei.value).startswith(f"{SRC}: ")
     assert problem in str(ei.value)
+    assert ei.value.file == SRC
 
 
 TINY_TOML = """

@@ -26,6 +26,7 @@ import numpy as np
 from gymnasium import spaces
 
 from realms.core.decision import Decision
+from realms.core.engine import GameState
 from realms.core.game import get_game
 from realms.core.match import bot_answers
 from realms.core.lineup import make_bots
@@ -69,7 +70,7 @@ class RealmsEnv(gymnasium.Env):
             "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
         })
         self.action_space = spaces.Discrete(self.n_actions)
-        self.game_state = None
+        self.game_state: GameState | None = None
         self.agents: dict = {}
         #: the learner's question now (None once the game is over)
         self.decision: Decision | None = None
@@ -86,30 +87,36 @@ class RealmsEnv(gymnasium.Env):
     def step(self, action: int) -> tuple[dict, float, bool, bool, dict]:
         if self.decision is None:
             raise RuntimeError(f"{self.game.id}: the game is over; reset() starts another")
-        self.game_state.answer_index(self.decision, int(action) % len(self.decision.keys))
+        self._live().answer_index(self.decision, int(action) % len(self.decision.keys))
         self._bots_play()
         over = self.decision is None
-        reward = float(self.game_state.returns()[self.seat]) if over else 0.0
+        reward = float(self._live().returns()[self.seat]) if over else 0.0
         return self._observe(), reward, over, False, self._info()
 
+    def _live(self) -> GameState:
+        """The game under way (:meth:`reset` starts one)."""
+        if self.game_state is None:
+            raise RuntimeError(f"{self.game.id}: no game yet; reset() starts one")
+        return self.game_state
+
     def _bots_play(self) -> None:
-        for _ in bot_answers(self.game_state, self.agents, BOT_LIMIT):
+        for _ in bot_answers(self._live(), self.agents, BOT_LIMIT):
             pass
-        self.decision = self.game_state.first_pending((self.seat,))
+        self.decision = self._live().first_pending((self.seat,))
         if self.decision is not None:
             check_fits(self.game.id, self.decision, self.n_actions)
 
     def _observe(self) -> dict:
         return {
-            "observation": encode_view(self.game_state.view(self.seat), self.obs_size),
+            "observation": encode_view(self._live().view(self.seat), self.obs_size),
             "action_mask": action_mask(self.decision, self.n_actions),
         }
 
     def _info(self) -> dict:
-        return {"view": self.game_state.view(self.seat)}
+        return {"view": self._live().view(self.seat)}
 
     def render(self) -> str | None:
         """The chronicle as the seat may read it (``ansi``)."""
         if self.render_mode is None:
             return None
-        return "\n".join(self.game_state.chronicle_for(self.seat))
+        return "\n".join(self._live().chronicle_for(self.seat))

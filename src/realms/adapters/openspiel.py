@@ -137,7 +137,10 @@ class RealmsState(pyspiel.State):
         return list(range(len(d.keys))) if d is not None and d.player == player else []
 
     def _apply_action(self, action: int) -> None:
-        self.inner.answer_index(self.inner.first_pending(), int(action))
+        d = self.inner.first_pending()
+        if d is None:
+            raise RuntimeError(f"{self.realms.game.id}: the game is over")
+        self.inner.answer_index(d, int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         d = self.inner.first_pending()

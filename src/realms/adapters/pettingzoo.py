@@ -29,6 +29,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
+from realms.core.engine import GameState
 from realms.core.game import get_game
 
 from .common import CLIP, OBS_SIZE, action_mask, action_space_size, check_fits, encode_view
@@ -72,7 +73,7 @@ class RealmsAEC(AECEnv):
         }
         self.action_spaces = {a: spaces.Discrete(self.n_actions) for a in self.possible_agents}
         self._seeds = random.Random()
-        self.game_state = None
+        self.game_state: GameState | None = None
         self._views: dict[int, dict] = {}
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -92,12 +93,12 @@ class RealmsAEC(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self._next()
 
     def _next(self) -> None:
         """Point at the seat now asked; at the end, hand out the returns."""
-        state = self.game_state
+        state = self._live()
         decision = state.first_pending()
         if decision is None:
             returns = state.returns()
@@ -113,12 +114,18 @@ class RealmsAEC(AECEnv):
         for a in self.agents:
             self.infos[a] = {"view": self.view(a)} if a == self.agent_selection or decision is None else {}
 
+    def _live(self) -> GameState:
+        """The game under way (:meth:`reset` starts one)."""
+        if self.game_state is None:
+            raise RuntimeError(f"{self.game.id}: no game yet; reset() starts one")
+        return self.game_state
+
     def view(self, agent: str) -> dict:
         """``agent``'s view of the game now (JSON, as the web app shows it)."""
         seat = self._seat[agent]
         found = self._views.get(seat)
         if found is None:
-            found = self._views[seat] = self.game_state.view(seat)
+            found = self._views[seat] = self._live().view(seat)
         return found
 
     def step(self, action: int | None) -> None:
@@ -126,7 +133,9 @@ class RealmsAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        decision = self.game_state.first_pending()
+        decision = self._live().first_pending()
+        if decision is None:  # the game is over: every agent is terminated (_next)
+            raise RuntimeError(f"{self.game.id}: the game is over")
         if action is None or not 0 <= int(action) < len(decision.keys):
             raise ValueError(
                 f"{self.game.id}: action {action!r} is not offered to {agent} for {decision.kind} "
@@ -135,12 +144,12 @@ class RealmsAEC(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = 0.0
-        self.game_state.answer_index(decision, int(action))
+        self._live().answer_index(decision, int(action))
         self._next()
 
     def observe(self, agent: str) -> dict:
         seat = self._seat[agent]
-        decision = self.game_state.first_pending((seat,))
+        decision = self._live().first_pending((seat,))
         return {
             "observation": encode_view(self.view(agent), self.obs_size),
             "action_mask": action_mask(decision if agent == self.agent_selection else None, self.n_actions),
@@ -150,7 +159,7 @@ class RealmsAEC(AECEnv):
         """The chronicle so far, as text (``ansi``)."""
         if self.render_mode is None:
             return None
-        return "\n".join(self.game_state.chronicle_for(None))
+        return "\n".join(self._live().chronicle_for(None))
 
     def close(self) -> None:
         pass
@@ -189,7 +198,7 @@ class RealmsParallel(ParallelEnv):
         return self._observations(), self._infos()
 
     def _observations(self) -> dict:
-        state, aec = self.aec.game_state, self.aec
+        state, aec = self.aec._live(), self.aec
         asked = {d.player: d for d in state.pending()}
         for d in asked.values():
             check_fits(aec.game.id, d, aec.n_actions)
@@ -198,11 +207,11 @@ class RealmsParallel(ParallelEnv):
                 for i, a in enumerate(self.possible_agents) if a in self.agents}
 
     def _infos(self) -> dict:
-        state = self.aec.game_state
+        state = self.aec._live()
         return {a: {"view": state.view(i)} for i, a in enumerate(self.possible_agents) if a in self.agents}
 
     def step(self, actions: dict) -> tuple[dict, dict, dict, dict, dict]:
-        state, seat_of = self.aec.game_state, self.aec._seat
+        state, seat_of = self.aec._live(), self.aec._seat
         asked = state.pending()
         for d in asked:
             agent = self.possible_agents[d.player]
@@ -217,7 +226,7 @@ class RealmsParallel(ParallelEnv):
         over = state.is_over()
         returns = state.returns() if over else None
         live = list(self.agents)
-        rewards = {a: float(returns[seat_of[a]]) if over else 0.0 for a in live}
+        rewards = {a: float(returns[seat_of[a]]) if returns is not None else 0.0 for a in live}
         observations, infos = self._observations(), self._infos()
         terminations = {a: over for a in live}
         truncations = {a: False for a in live}

@@ -6,8 +6,11 @@ through :func:`read_text`, and its JSON or TOML through :func:`parse_json` or
 nested too deeply or holding a number of thousands of digits is refused with one line
 naming the file and the problem — never a traceback, never the whole offending text.
 
-Each caller passes the error class of its own layer (``RecordError``, ``MapError``, a
-game's table error…), so the commands that catch those keep working unchanged.
+A bad data file — a map, a game's tables, its rules — raises :class:`FileError`, the one
+error of them all, which says where as data too: :attr:`~FileError.file`,
+:attr:`~FileError.line` and :attr:`~FileError.field` (the games name it ``TableError``,
+``RulesError``…, the name their modules always had).  Callers of other layers may pass
+their own error class (``RecordError``), which gets the message alone.
 """
 
 from __future__ import annotations
@@ -37,7 +40,24 @@ MESSAGE = 300
 
 
 class FileError(ValueError):
-    """A file that cannot be read or parsed; the message names the file and the problem."""
+    """A file that cannot be read, parsed or used.  The message names the file and the
+    problem (and where known the line and the field: ``rules.toml:47: game.turns: must be
+    an integer, got 'x'``); so do ``file``, ``line`` and ``field``, each None where not known."""
+
+    def __init__(self, message: str, *, file: str | None = None, line: int | None = None,
+                 field: str | None = None) -> None:
+        super().__init__(message)
+        self.file = file
+        self.line = line
+        self.field = field
+
+
+def _error(error: type[Exception], message: str, file: str, line: int | None = None,
+           field: str | None = None) -> Exception:
+    """``error(message)``, saying where as data too when it is a :class:`FileError`."""
+    if issubclass(error, FileError):
+        return error(message, file=file, line=line, field=field)
+    return error(message)
 
 
 def cut(message: str, limit: int = MESSAGE) -> str:
@@ -57,16 +77,17 @@ def read_text(path: str | Path, *, limit: int = DATA_LIMIT, error: type[Exceptio
         with p.open("rb") as fh:
             raw = fh.read(limit + 1)
     except OSError as exc:
-        raise error(f"{where}: cannot read ({exc.strerror or exc})") from None
+        raise _error(error, f"{where}: cannot read ({exc.strerror or exc})", where) from None
     if len(raw) > limit:
-        raise error(f"{where}: larger than {limit:,} bytes; not read")
+        raise _error(error, f"{where}: larger than {limit:,} bytes; not read", where)
     if b"\0" in raw:
-        raise error(f"{where}: not a text file (it holds NUL bytes)")
+        raise _error(error, f"{where}: not a text file (it holds NUL bytes)", where)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        raise error(f"{where}: not UTF-8 text (byte 0x{raw[exc.start]:02x} on line {line})") from None
+        raise _error(error, f"{where}: not UTF-8 text (byte 0x{raw[exc.start]:02x} on line {line})",
+                     where, line) from None
 
 
 def read_lines(path: str | Path, *, limit: int = LINE_LIMIT, error: type[Exception] = FileError,
@@ -78,25 +99,25 @@ def read_lines(path: str | Path, *, limit: int = LINE_LIMIT, error: type[Excepti
     try:
         fh = p.open("rb")
     except OSError as exc:
-        raise error(f"{where}: cannot read ({exc.strerror or exc})") from None
+        raise _error(error, f"{where}: cannot read ({exc.strerror or exc})", where) from None
     with fh:
         number = 0
         while True:
             try:
                 raw = fh.readline(limit + 1)
             except OSError as exc:
-                raise error(f"{where}: cannot read ({exc.strerror or exc})") from None
+                raise _error(error, f"{where}: cannot read ({exc.strerror or exc})", where) from None
             if not raw:
                 return
             number += 1
             if len(raw) > limit:
-                raise error(f"{where}:{number}: a line longer than {limit:,} bytes")
+                raise _error(error, f"{where}:{number}: a line longer than {limit:,} bytes", where, number)
             if b"\0" in raw:
-                raise error(f"{where}:{number}: not a text file (it holds NUL bytes)")
+                raise _error(error, f"{where}:{number}: not a text file (it holds NUL bytes)", where, number)
             try:
                 yield number, raw.decode("utf-8")
             except UnicodeDecodeError:
-                raise error(f"{where}:{number}: not UTF-8 text") from None
+                raise _error(error, f"{where}:{number}: not UTF-8 text", where, number) from None
 
 
 class _LongNumber(ValueError):
@@ -122,11 +143,11 @@ def parse_json(text: str, source: str, error: type[Exception] = FileError) -> An
     try:
         return json.loads(text, parse_int=_int, parse_float=_float)
     except json.JSONDecodeError as exc:
-        raise error(f"{source}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        raise _error(error, f"{source}: not valid JSON ({exc.msg} at line {exc.lineno})", source, exc.lineno) from None
     except _LongNumber as exc:
-        raise error(f"{source}: {exc}") from None
+        raise _error(error, f"{source}: {exc}", source) from None
     except RecursionError:
-        raise error(f"{source}: nested too deeply") from None
+        raise _error(error, f"{source}: nested too deeply", source) from None
 
 
 _TOML_INT = re.compile(r"[-+]?\d[\d_]{%d,}" % MAX_DIGITS)
@@ -137,15 +158,21 @@ def parse_toml(text: str, source: str, error: type[Exception] = FileError) -> di
     long = _TOML_INT.search(text)
     if long:
         line = text.count("\n", 0, long.start()) + 1
-        raise error(f"{source}: line {line}: a number of more than {MAX_DIGITS} digits")
+        raise _error(error, f"{source}: line {line}: a number of more than {MAX_DIGITS} digits", source, line)
     try:
         return tomllib.loads(text, parse_float=_float)
     except tomllib.TOMLDecodeError as exc:
-        raise error(cut(f"{source}: not valid TOML ({exc})")) from None
+        raise _error(error, cut(f"{source}: not valid TOML ({exc})"), source, _toml_line(exc)) from None
     except _LongNumber as exc:
-        raise error(f"{source}: {exc}") from None
+        raise _error(error, f"{source}: {exc}", source) from None
     except RecursionError:
-        raise error(f"{source}: nested too deeply") from None
+        raise _error(error, f"{source}: nested too deeply", source) from None
+
+
+def _toml_line(exc: tomllib.TOMLDecodeError) -> int | None:
+    """The line a TOML syntax error is on, from its message ("… (at line 3, column 7)")."""
+    m = re.search(r"at line (\d+)", str(exc))
+    return int(m.group(1)) if m else None
 
 
 def load_toml(path: str | Path, *, limit: int = DATA_LIMIT, error: type[Exception] = FileError,
@@ -199,7 +226,7 @@ class DataFile:
         """The error for ``field``: file, line (when found), field and problem."""
         line = self.line_of(field)
         at = f"{self.source}:{line}" if line else self.source
-        return self.error(f"{at}: {field}: {problem}")
+        return _error(self.error, f"{at}: {field}: {problem}", self.source, line, field)
 
     def get(self, field: str, kind: type | tuple[type, ...] = object) -> Any:
         """The value at dotted ``field``, of type ``kind`` (a bool is not an int)."""

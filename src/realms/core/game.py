@@ -10,7 +10,7 @@ import importlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.metadata import entry_points
-from typing import Any, Callable
+from typing import Any, Callable, Generic, TypeVar
 
 from .decision import Decision, IllegalAnswer
 from .engine import GameState
@@ -25,22 +25,26 @@ class UnknownGame(KeyError):
         return str(self.args[0])
 
 
+#: a game's own state class: the contract's functions are given states of that class
+S = TypeVar("S", bound=GameState)
+
 #: An invariant looks at the state after a step (and a scratch dict it may use to
 #: remember earlier steps) and returns a description of what is wrong, or None.
-Invariant = Callable[[GameState, dict], "str | None"]
+Invariant = Callable[[S, dict], "str | None"]
 
 
 @dataclass(frozen=True)
-class Game:
-    """What the engine, bots, CLI and web app need to know about one game."""
+class Game(Generic[S]):
+    """What the engine, bots, CLI and web app need to know about one game (``Game[S]``:
+    one whose states are of class ``S``)."""
 
     id: str
     name: str
     min_players: int
     max_players: int
-    state_class: type[GameState]
-    invariants: tuple[Invariant, ...] = ()
-    hidden: Callable[[GameState, "int | None"], list[Any]] = field(default=lambda s, p: [])
+    state_class: type[S]
+    invariants: tuple[Invariant[S], ...] = ()
+    hidden: Callable[[S, "int | None"], list[Any]] = field(default=lambda s, p: [])
     bots: dict = field(default_factory=dict)
     #: ``{spec: label}``: the seat kinds a lobby offers by name, each a bot as ``--bots``
     #: writes it (``auto:level=hard``: a bot's levels) or a bot's plain name to label it;
@@ -51,16 +55,16 @@ class Game:
     #: ``open_from(state) -> n``: the answers from number ``n`` on belong to a round not
     #: yet resolved; a player's record leaves out the other seats' private answers among
     #: them, so not even their number (the rhythm of another's writing) shows
-    open_from: Callable[[GameState], int] | None = None
+    open_from: Callable[[S], int] | None = None
     #: ``final(state, seat, key) -> bool``: whether ``seat``'s answer ``key`` to ``state``
     #: can never be taken back (a post of orders once sent)
-    final: Callable[[GameState, int, str], bool] | None = None
+    final: Callable[[S, int, str], bool] | None = None
     #: what the scores count, for people ("VP", "points")
     score_name: str = "VP"
     #: what one turn of the game is called, for people ("turn", "round")
     turn_word: str = "turn"
     #: ``draw(state_or_None, options) -> SVG text``: the board, or a position on it.
-    draw: Callable[["GameState | None", dict], str] | None = None
+    draw: Callable[["S | None", dict], str] | None = None
     #: ``advice(view, decisions) -> [{"kind", "text", …}]``: what a player should know
     #: before answering ``decisions`` (its own pending ones) in the position ``view``
     #: (``state.view(player)``), e.g. the exact odds of the battles at stake.  It reads
@@ -130,7 +134,7 @@ class Game:
     #: ``evaluate(state) -> [value of seat 0, …]``: how good a running position is for each
     #: seat, each in 0..1 (a search cuts its rollouts short and scores them with it);
     #: default: each seat's share of :meth:`current_scores` (:meth:`evaluation`)
-    evaluate: Callable[[GameState], list[float]] | None = None
+    evaluate: Callable[[S], list[float]] | None = None
     #: ``features(view) -> {name: [value for seat 0, …]}``: what a learned evaluation
     #: (``realms train``, ``realms.search.value``) reads of a position, from the deciding
     #: seat's view alone (``state.view(seat)``), so it can show nothing the seat may not
@@ -152,7 +156,7 @@ class Game:
     #: ``scores_now(state) -> [score of seat 0, …]``: what each seat would be ranked by if
     #: the game ended now, higher is better (default: ``result()["scores"]`` in seat order).
     #: The simulation samples it at every turn end for the outcome metrics.
-    scores_now: Callable[[GameState], list[float]] | None = None
+    scores_now: Callable[[S], list[float]] | None = None
     #: ``watcher() -> realms.core.stats.Watcher``: a fresh statistics watcher for one game;
     #: what it keeps goes under a game line's ``"stats"`` (default: nothing game-specific).
     watcher: Callable[[], Any] | None = None
@@ -160,11 +164,11 @@ class Game:
     #: seat was dealt (a nation's race, a starting state, a mission), read at every turn end,
     #: its first value kept (``None``: not dealt yet); ``survives``: the seat is still in
     #: the game.  The report gives win share, score and survival by each.
-    factions: Callable[[GameState], list[dict]] | None = None
+    factions: Callable[[S], list[dict]] | None = None
     #: ``usage(event) -> name | None``: the rule, ability or event an event shows being
     #: used ("city built"), counted per game in a report (default: the event kinds);
     #: ``usage(None)`` lists every name it may give, so one never used shows as 0.
-    usage: Callable[[Any], "str | None"] | None = None
+    usage: Callable[[Any], "str | list[str] | None"] | None = None
     #: ``report_sections() -> (ReportSection, …)``: what a simulation report adds for this
     #: game, computed from the games' lines.
     report_sections: Callable[[], tuple["ReportSection", ...]] | None = None
@@ -184,7 +188,7 @@ class Game:
     #: played by posts on a forum (read the posts, adjudicate, write the turn report).
     gm: Callable[[], "GameMaster"] | None = None
 
-    def current_scores(self, state: GameState) -> list[float]:
+    def current_scores(self, state: S) -> list[float]:
         """Each seat's score now (:attr:`scores_now`, or the result's scores)."""
         if self.scores_now is not None:
             return list(self.scores_now(state))
@@ -198,7 +202,7 @@ class Game:
 
         return seat_colours(n, self.palette() if self.palette is not None else None)
 
-    def evaluation(self, state: GameState) -> list[float]:
+    def evaluation(self, state: S) -> list[float]:
         """Each seat's value of a running position, in 0..1 (:attr:`evaluate`, or each
         seat's share of the current scores, negative scores counting as none; equal shares
         while nobody scores)."""
@@ -233,11 +237,11 @@ class Game:
             options = self.check_options(options, given)
         return options
 
-    def new_game(self, options: dict | None = None, seed: int = 0) -> GameState:
+    def new_game(self, options: dict | None = None, seed: int = 0) -> S:
         """A new game with validated ``options`` (defaults filled in) and ``seed``."""
         return self.state_class(self.normalize_options(dict(options or {})), seed)
 
-    def record_for(self, state: GameState, player: int | None) -> dict:
+    def record_for(self, state: S, player: int | None) -> dict:
         """The record as ``player`` may have it (``None``: a spectator).
 
         A finished game's record is whole.  While a game runs, a player's copy leaves out
@@ -264,7 +268,7 @@ class Game:
         }
 
     def replay(self, record: Record, source: str = "record",
-               after_each: Callable[[GameState], None] | None = None) -> GameState:
+               after_each: Callable[[S], None] | None = None) -> S:
         """The state a record leads to; a :class:`RecordError` names the first bad answer.
         ``after_each(state)`` is called on the new game and after every answer."""
         if record.game != self.id:

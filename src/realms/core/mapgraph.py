@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
-from .files import DATA_LIMIT, cut, parse_toml, read_text
+from .files import DATA_LIMIT, FileError, cut, parse_toml, read_text
 from .options import shown
 
 __all__ = ["MapError", "Area", "MapGraph", "load_map", "parse_map"]
@@ -55,8 +55,8 @@ _AREA_OPTIONAL = ("terrain", "inland", "label")
 _AREA_KEYS = frozenset(_AREA_REQUIRED + _AREA_OPTIONAL)
 
 
-class MapError(ValueError):
-    """A map file or map data is malformed or inconsistent."""
+class MapError(FileError):
+    """A map file or map data is malformed or inconsistent (a bad data file)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +186,7 @@ def parse_map(data: dict, source: str, terrains: Iterable[str]) -> MapGraph:
         """The error: the file, the area and the problem, values in it cut short (a huge
         key or value is not echoed in full)."""
         where = f"area {shown(area)}: " if area is not None else ""
-        return MapError(f"{source}: {where}{cut(problem)}")
+        return MapError(f"{source}: {where}{cut(problem)}", file=source)
 
     if not isinstance(data, dict):
         raise fail(f"top level must be a table, not {_type_name(data)}")

@@ -63,13 +63,16 @@ import random
 import statistics
 import time
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from realms.core.agents import Agent, ViewFn, generic_bots, state_behind
 from realms.core.decision import Decision
 from realms.core.dice import Dice
 from realms.core.engine import GameState
 from realms.core.game import Game, OptionError, get_game
+
+if TYPE_CHECKING:
+    from .value import ValueModel
 
 #: the iteration budget when neither ``iters`` nor ``ms`` is given (the lobby's ismcts)
 DEFAULT_ITERS = 50
@@ -191,7 +194,7 @@ class ISMCTSBot:
                               f"not {str(value)[:30]!r}")
         self.value = str(value)
         #: the learned evaluation (``value=learned`` or a file), loaded at the first decision
-        self._model = None
+        self._model: ValueModel | None = None
         self.rng = random.Random(seed)
         #: the seed of the policy bot kept for this seat: a bot of the policy with this seed
         #: playing the seat gives the answers the search starts from (with a huge ``z``, its own)
@@ -240,8 +243,8 @@ class ISMCTSBot:
         while True:
             self._iterate(root, root_key, decision, state, game, factory, samples, pick)
             done += 1
-            if deadline is None:
-                left = self.iters - done
+            if deadline is None:  # no time budget: an iteration budget (__init__)
+                left = cast(int, self.iters) - done
             else:
                 now = clock()
                 if now >= deadline:
@@ -319,7 +322,7 @@ class ISMCTSBot:
         ``z`` would weigh) needs more than ``z`` samples to overrule it, and with a huge
         ``z`` the policy's answer is always played."""
         base = root.children.get(root_key) if root_key is not None else None
-        out = {}
+        out: dict[tuple, tuple[float, float, int]] = {}
         if base is None:
             return out
         for key, child in root.children.items():
@@ -372,7 +375,7 @@ class ISMCTSBot:
         if root_key is not None and base is None:
             child = children[root_key] = Node(me)
             return root_key, child
-        if base is not None and any(ch.visits > base.visits for ch in children.values()):
+        if root_key is not None and base is not None and any(ch.visits > base.visits for ch in children.values()):
             return root_key, base
         for key, ch in children.items():
             if ch.visits < MIN_PAIRED and ch is not base:
@@ -388,11 +391,14 @@ class ISMCTSBot:
         rewards = [r for ch in children.values() for r in ch.rewards]
         scale = self.c * (statistics.pstdev(rewards) if len(rewards) > 1 else 0.0)
         log_n = math.log(max(1, root.visits))
-        best_key, best_ucb = None, -math.inf
+        best_key: tuple | None = None
+        best_ucb = -math.inf
         for key, ch in children.items():
             ucb = ch.total / ch.visits + scale * math.sqrt(log_n / ch.visits)
             if ucb > best_ucb:
                 best_key, best_ucb = key, ucb
+        if best_key is None:
+            raise RuntimeError("ismcts: no root answer has a finite UCB1 value")
         return best_key, children[best_key]
 
     # -- one iteration -------------------------------------------------------------------
@@ -510,5 +516,8 @@ class ISMCTSBot:
         if det.is_over():
             return det.returns()
         if self._model is not None:
-            return self._model.predict(game.features((game.bot_view or type(det).view)(det, me)))
+            features = game.features
+            if features is None:
+                raise OptionError(f"ismcts: {game.id} has no features for a learned value")
+            return self._model.predict(features((game.bot_view or type(det).view)(det, me)))
         return game.evaluation(det)

@@ -24,6 +24,7 @@ import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -212,7 +213,7 @@ def train(game: Game, lines: list[dict], *, seed: int = 0, hidden: int = 16, ste
         raise TrainError("no game held out was won by anybody: record more games")
     n_seats = held_won.mask.sum(axis=1, keepdims=True)
     uniform = np.where(held_won.mask, 1 / np.maximum(1, n_seats), 0.0)
-    report = {
+    report: dict[str, Any] = {
         "game": game.id, "seed": seed, "hidden": hidden, "steps": steps,
         "games": {"fit": len(np.unique(fit.seed)), "choose": len(np.unique(choose.seed)),
                   "held_out": len(np.unique(held.seed))},

@@ -52,7 +52,7 @@ def _draw(state: BBState | None, options: dict) -> str:
     return draw(state)
 
 
-def _scores_now(state: BBState) -> list[int]:
+def _scores_now(state: BBState) -> list[float]:
     return list(state.points)
 
 

@@ -121,7 +121,7 @@ def _current_deal(s: "BBState", me: int | None, dice: Dice) -> None:
     drafting = any(s.packets)
     now = len(mine) // per_stage  # the stage in play (the straight pile's, once drafted)
     # took[pk][j]: (seat, answer index, card) for each card kept from packet pk at stage j
-    took = [[[] for _ in range(now + 1)] for _ in range(n)]
+    took: list[list[list[tuple[int, int, int]]]] = [[[] for _ in range(now + 1)] for _ in range(n)]
     for k, i in enumerate(mine):
         j = k // per_stage
         p, key = s.answers[i]

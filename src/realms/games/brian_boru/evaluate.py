@@ -9,7 +9,7 @@ regions) on a copy — and gives each seat its share of those points.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .scoring import final_scoring
 
@@ -21,7 +21,7 @@ def projected_points(s: "BBState") -> list[int]:
     """Each seat's points if the game ended now (the state itself is left unchanged)."""
     if s.over:
         return list(s.points)
-    copy = s.clone()
+    copy = cast("BBState", s.clone())  # a clone is of the state's own class
     final_scoring(copy)
     return list(copy.points)
 

@@ -57,7 +57,7 @@ def final_scoring(s: "BBState") -> None:
     there (:func:`board_token_shares`), and the regions table."""
     r = s.tables.rules
     b = s.board
-    parts = {name: {} for name in s.names}
+    parts: dict[str, dict[str, int]] = {name: {} for name in s.names}
 
     def add(p: int, what: str, amount: int) -> None:
         if amount:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from realms.core.files import load_toml
+from realms.core.files import FileError, load_toml
 
 DATA = Path(__file__).parent / "data"
 
@@ -47,8 +47,9 @@ EDITION = "en"
 Group = tuple[str, int, int]
 
 
-class TableError(ValueError):
-    """A data file that cannot be used; the message names the file, entry and problem."""
+#: a data file that cannot be used: the message names the file, entry and problem (the
+#: shared error of data files, which says file, line and field as data too)
+TableError = FileError
 
 
 @dataclass(frozen=True)
@@ -275,12 +276,12 @@ def parse_board(data: dict, source: str = "board.toml") -> Board:
             raise TableError(f"{where}: position ({x:g}, {y:g}) lies outside the board")
         town_index[tid] = len(towns)
         towns.append(Town(len(towns), tid, region_index[reg], colour, x, y))
-    region_towns = [[] for _ in regions]
-    for t in towns:
-        region_towns[t.region].append(t.index)
-    for r in regions:
-        if not region_towns[r.index]:
-            raise TableError(f"{source}: [[region]] {r.id!r}: has no towns")
+    region_towns: list[list[int]] = [[] for _ in regions]
+    for town in towns:
+        region_towns[town.region].append(town.index)
+    for region in regions:
+        if not region_towns[region.index]:
+            raise TableError(f"{source}: [[region]] {region.id!r}: has no towns")
     adj: list[set[int]] = [set() for _ in towns]
     seen: set[frozenset[int]] = set()
 

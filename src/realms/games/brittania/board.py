@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from realms.core.files import load_toml
+from realms.core.files import FileError, load_toml
 
 DATA = Path(__file__).parent / "data"
 MAP_FILE = DATA / "map.toml"
@@ -29,8 +29,9 @@ KINGDOM_NEIGHBOURS = 3      # "plus minimum of 3 States adjacent to it"
 LINK_KINDS = ("kingdom", "adjacent")
 
 
-class MapError(ValueError):
-    """A map file that cannot be used; the message names the file, state and problem."""
+#: a map file that cannot be used: the message names the file, state and problem (the
+#: shared error of data files, which says file, line and field as data too)
+MapError = FileError
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ class Board:
 
 
 def _fail(source: str, where: str, problem: str) -> MapError:
-    return MapError(f"{source}: {where}: {problem}" if where else f"{source}: {problem}")
+    return MapError(f"{source}: {where}: {problem}" if where else f"{source}: {problem}", file=source)
 
 
 def _point(value: object, source: str, where: str, field: str) -> tuple[float, float]:

@@ -154,7 +154,7 @@ class Steward:
                 continue
             value = states[sid]["output"] + (15 if b.states[x].kingdom else 0) + 10 * self.completes_kingdom(held, x)
             options.append((value / (grain + prep), sid, grain + prep))
-        chosen = []
+        chosen: list[tuple[str, int]] = []
         for _, sid, cost in sorted(options, reverse=True):
             if cost <= left * 0.7 and len(chosen) < 3:
                 chosen.append((sid, cost))

@@ -192,8 +192,9 @@ def fight(s: "BRState") -> None:
     failed: list[tuple[int, str]] = []
     for target in sorted(attacks):
         victor, lost = battle(s, target, attacks[target], defence.get(target, 0))
-        for p in lost:
-            failed.append((p, f"{'attack on' if s.lead[p][0] == 'conquer' else 'defence of'} {s.sname(target)}"))
+        for p in lost:  # a failed lead (battle): the player led
+            lead = s.lead[p]
+            failed.append((p, f"{'attack on' if lead and lead[0] == 'conquer' else 'defence of'} {s.sname(target)}"))
         if victor != NONE:
             conquests.append((target, victor))
     for target, victor in conquests:

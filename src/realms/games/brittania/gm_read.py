@@ -143,6 +143,8 @@ def take_colours(s: "BRState", posts: list["Post"], names_for, rename) -> tuple[
 def _join(c: "BRState", p: int, post, line: int, m: re.Match, names: Names, rename):
     colour, state, king, trait = _offer(m)
     d = c.first_pending()
+    if d is None:  # take_colours joins a newcomer only while its question is pending
+        raise RuntimeError("no newcomer question is pending")
     sid = names.state(state) if state else None
     if sid is None:
         raise Unreadable("no starting state named ('Newcomer in Yellow: Kent, King Alfred, Shrewd.')")

@@ -6,9 +6,11 @@ enough to read on a light forum page."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 if TYPE_CHECKING:
+    from realms.core.events import Event
+
     from .state import BRState
 
 SECTIONS = (
@@ -31,7 +33,8 @@ def _luminance(rgb: tuple[float, float, float]) -> float:
 
 def contrast(hex_colour: str) -> float:
     """WCAG's contrast ratio of ``hex_colour`` against white."""
-    return 1.05 / (_luminance(tuple(int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))) + 0.05)
+    red, green, blue = (int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    return 1.05 / (_luminance((red, green, blue)) + 0.05)
 
 
 def on_light(hex_colour: str) -> str:
@@ -58,7 +61,7 @@ def _unread(reading: dict | None) -> list[str]:
     return out
 
 
-def bbcode(s: "BRState", turn: int, events: list, reading: dict | None = None,
+def bbcode(s: "BRState", turn: int, events: "Sequence[Event]", reading: dict | None = None,
            image_url: str | None = None) -> str:
     """The turn report; ``reading`` is ``gm orders``' reading (its problems are listed),
     ``image_url`` the map's address (default: the file name beside the report)."""

@@ -174,8 +174,9 @@ def next_decision(s: "BRState", p: int) -> Decision:
         return Decision(p, "br.capital", [s.board.states[x].id for x in s.held(p)],
                         f"{s.names[p]}: your capital was captured; declare a new one (free).",
                         "STATES, KINGDOMS", lambda k: s.board.state(k).name, info={"turn": s.turn})
-    if s.picking[p] is not None:
-        kind, target = s.picking[p]
+    picking = s.picking[p]
+    if picking is not None:
+        kind, target = picking
         return Decision(p, "br.grain", grain_keys(s, p, kind, target),
                         f"{s.names[p]}: how much grain to {kind} {s.sname(target)}? ({s.grain_left(p)} left)",
                         "CONQUESTS, DEFENSE" if kind != "invest" else "GRAIN AND INVESTMENTS",
@@ -195,10 +196,10 @@ def no_answer(decision: Decision) -> tuple[int, str] | None:
     turn's newcomer questions (a round of their own, before the orders') stays free
     (``nobody``, BR-Q30)."""
     if decision.kind == "br.newcomer":
-        return decision.info["round"], NOBODY
+        return (decision.info or {})["round"], NOBODY
     if decision.kind not in ORDER_KINDS:
         return None
-    return decision.info["turn"], "done" if decision.kind == "br.order" else decision.keys[0]
+    return (decision.info or {})["turn"], "done" if decision.kind == "br.order" else decision.keys[0]
 
 
 def order_line(o: dict) -> str:
@@ -226,8 +227,9 @@ def orders_text(s: "BRState", p: int) -> str:
         else:
             words.append(f"{'a' if kind == 'trade' else 'cancel the'} trade route with {s.names[target]}")
     text = "; ".join(words) or "nothing"
-    if s.lead[p]:
-        what, target = s.lead[p]
+    lead = s.lead[p]
+    if lead:
+        what, target = lead
         text += f"; King {s.king_name[p]} leads the {'attack on' if what == 'conquer' else 'defence of'} {s.sname(target)}"
     return text
 
@@ -238,7 +240,10 @@ def take(s: "BRState", p: int, kind: str, key: str) -> None:
     if kind == "br.capital":
         s.orders[p].append(("capital", b.index[key], 0))
     elif kind == "br.grain":
-        what, target = s.picking[p]
+        picking = s.picking[p]
+        if picking is None:
+            raise IllegalAnswer(f"brittania: {s.names[p]} is choosing no order's grain")
+        what, target = picking
         s.orders[p].append((what, target, int(key)))
         s.picking[p] = None
     elif key == "done":

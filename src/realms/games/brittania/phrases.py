@@ -32,6 +32,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Iterable, cast
 
 from rapidfuzz import fuzz, process, utils
 
@@ -207,6 +208,17 @@ class Slot:
     kind: str          # a slot of data/phrases.toml, "state", "amount", "kingname", "word", "sep", "(" or ")"
     value: object
     text: str          # the words it was read from (folded)
+
+
+def _states(slots: Iterable[Slot]) -> list[str]:
+    """The ids of the states ``slots`` name, each once, in the order named (a state
+    slot's value is its id)."""
+    return list(dict.fromkeys(cast(str, it.value) for it in slots if it.kind == "state"))
+
+
+def _amounts(slots: Iterable[Slot]) -> list[int]:
+    """The amounts of grain ``slots`` give, in order (an amount slot's value is its number)."""
+    return [cast(int, it.value) for it in slots if it.kind == "amount"]
 
 
 def _tokens(text: str) -> list[str]:
@@ -443,8 +455,8 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
     groups = _groups(chunks)
     for k, group in enumerate(groups[1:], 1):
         if not _has(group, "amount", *HEADS, "lead"):       # "10 grain to conquer Kent and Sussex"
-            states = [it.value for g in groups[:k + 1] for it in g if it.kind == "state"]
-            raise Unreadable(f"names two states ({', '.join(names.labels[x] for x in dict.fromkeys(states))}); "
+            states = _states(it for g in groups[:k + 1] for it in g)
+            raise Unreadable(f"names two states ({', '.join(names.labels[x] for x in states)}); "
                              "one order a line")
     for k, group in enumerate(groups):
         if orders and not any(it.kind == "state" for it in group) and not _word_run(group):
@@ -511,7 +523,7 @@ def _from_removed(group: list[Slot]) -> list[Slot]:
 
 
 def _state_of(group: list[Slot], names: Names, verb: str, amount: int | None) -> str:
-    ids = list(dict.fromkeys(it.value for it in group if it.kind == "state"))
+    ids = _states(group)
     if len(ids) > 1:
         raise Unreadable(f"names two states ({', '.join(names.labels[x] for x in ids)}); one order a line")
     if ids:
@@ -542,7 +554,7 @@ def _word_run(group: list[Slot]) -> str:
 
 
 def _amount(group: list[Slot]) -> int | None:
-    amounts = list(dict.fromkeys(it.value for it in group if it.kind == "amount"))
+    amounts = list(dict.fromkeys(_amounts(group)))
     if len(amounts) > 1:
         raise Unreadable(f"two amounts ({', '.join(map(str, amounts))}); one order a line")
     return amounts[0] if amounts else None
@@ -584,7 +596,7 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
         if paired and seat is not None and all(names.owner.get(o.target) != seat for o in paired):
             return paired
         state = _state_of(group, names, "order", None)
-        if _implied_attack(group, names, seat, state, amount):
+        if amount is not None and _implied_attack(group, names, seat, state, amount):
             return [Order("conquer", state, amount)] + ([Order("lead", f"conquer:{state}")] if lead else [])
         guess = "defend" if seat is not None and names.owner.get(state) == seat else "conquer"
         raise Unreadable("no order word (conquer, defend or invest)",
@@ -628,8 +640,8 @@ def _paired(group: list[Slot], verb: str) -> list[Order]:
     """One verb for several states: "Attack Sussex (5 grain) and Surrey (5 grain)" (as many
     amounts as states, in order) or "5 grain each to Sussex and Surrey" (one amount,
     "each"); none otherwise."""
-    ids = list(dict.fromkeys(it.value for it in group if it.kind == "state"))
-    amounts = [it.value for it in group if it.kind == "amount"]
+    ids = _states(group)
+    amounts = _amounts(group)
     if len(ids) < 2 or "lead" in {it.kind for it in group} or any(it.kind == "word" for it in group):
         return []
     if len(amounts) == len(ids):
@@ -726,7 +738,7 @@ def read_lines(lines: list[str], names: Names, seat: int | None = None) -> list[
 def _after_state(before: str, text: str, question: bool, names: Names, seat: int | None):
     """``text`` read with the one state the chatter before it names ("Ayr. 10 grain.
     Go.", "Gloucester is next. 8 grain, …")."""
-    states = list(dict.fromkeys(it.value for it in slots(before, names) if it.kind == "state"))
+    states = _states(slots(before, names))
     if len(states) != 1:
         return None
     joined = f"{names.labels[states[0]]}, {text}"

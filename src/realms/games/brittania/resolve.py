@@ -35,9 +35,10 @@ def reveal(s: "BRState") -> None:
     for p in range(s.n):
         if not s.alive[p]:
             continue
+        lead = s.lead[p]
         s.log("orders", f"{s.names[p]} orders: {orders_text(s, p)}.", player=p,
               orders=[s.order_json(p, o) for o in s.orders[p]],
-              lead=[s.lead[p][0], s.board.states[s.lead[p][1]].id] if s.lead[p] else None)
+              lead=[lead[0], s.board.states[lead[1]].id] if lead else None)
 
 
 def eliminate(s: "BRState") -> None:

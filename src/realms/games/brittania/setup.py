@@ -4,7 +4,7 @@ income (BR-Q9) and newcomers in an eliminated player's colour (BR-Q30)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence, cast
 
 from realms.core.decision import Decision, LazyKeys
 
@@ -104,7 +104,8 @@ class KingNames(LazyKeys):
 @STEPS.step("king_name")
 def king_name(s: "BRState", p: int) -> Decision:
     names = KingNames(list(dict.fromkeys(s.tables.names[s.start_region[p]])))
-    return Decision(p, "br.name", names, f"{s.names[p]}: name your king (one of these, or any name of up to "
+    # KingNames is a LazyKeys, registered as a Sequence (which mypy cannot see)
+    return Decision(p, "br.name", cast("Sequence[str]", names), f"{s.names[p]}: name your king (one of these, or any name of up to "
                     f"{NAME_MAX} characters).", "PLAYER KINGS", info={"any_name": True, "max_length": NAME_MAX})
 
 

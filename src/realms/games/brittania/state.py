@@ -15,6 +15,8 @@ orders as ``(kind, target, grain)``: hidden from every other seat until the turn
 
 from __future__ import annotations
 
+from typing import cast
+
 from realms.core.engine import Field, GameState, copy_lists
 from realms.core.events import EVERYONE, Event
 
@@ -90,6 +92,10 @@ class BRState(GameState):
         self.start(("setup",))
 
     # -- search: what a player cannot know --------------------------------------------------
+    def clone(self) -> "BRState":
+        """An independent copy (:meth:`GameState.clone`), typed as this game's state."""
+        return cast("BRState", super().clone())
+
     def redeal_hidden(self, player: int | None, dice) -> None:
         """The other players' orders this turn, which ``player`` cannot see (BR-Q29),
         forgotten: one who has sent his gives none, one still writing starts again (his
@@ -153,7 +159,8 @@ class BRState(GameState):
         if me is not None:
             out["start_region"] = self.start_region[me]
             out["orders"] = [self.order_json(me, o) for o in self.orders[me]]
-            out["lead"] = [self.lead[me][0], b.states[self.lead[me][1]].id] if self.lead[me] else None
+            lead = self.lead[me]
+            out["lead"] = [lead[0], b.states[lead[1]].id] if lead else None
             out["grain_left"] = self.grain_left(me)
         return out
 

@@ -26,6 +26,6 @@ USAGE = {"kingdom": "kingdom declared", "title": "title taken", "empire": "empir
          "economic-victory": "economic victory", "trade": "trade agreed", "invest": "investment"}
 
 
-def usage(event) -> str | None:
+def usage(event) -> str | list[str] | None:
     """The rule an event shows used (``Game.usage``; ``None``: every name)."""
     return list(USAGE.values()) if event is None else USAGE.get(event.kind)

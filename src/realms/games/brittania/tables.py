@@ -7,14 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from realms.core.files import DataFile, load_toml
+from realms.core.files import DataFile, FileError, load_toml
 from realms.core.options import shown
 
 from .board import DATA, load_board
 
 
-class TableError(ValueError):
-    """A rules file that cannot be used; the message names the file, entry and problem."""
+#: a rules file that cannot be used: the message names the file, entry and problem (the
+#: shared error of data files, which says file, line and field as data too)
+TableError = FileError
 
 
 NUMBERS = ("start_grain", "start_output", "max_order", "max_output", "invest_cost",

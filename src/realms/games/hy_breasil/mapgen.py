@@ -194,11 +194,11 @@ def poly_area_centroid(P: np.ndarray):
 def build_mesh(rng, spacing: float = BASE_SPACING):
     xs = np.arange(spacing / 2, W, spacing)
     ys = np.arange(spacing / 2, H, spacing * 0.866)
-    pts = []
+    grid = []
     for r, y in enumerate(ys):
         for x in xs:
-            pts.append((x + (spacing / 2 if r % 2 else 0), y))
-    pts = np.array(pts, dtype=float)
+            grid.append((x + (spacing / 2 if r % 2 else 0), y))
+    pts = np.array(grid, dtype=float)
     pts += rng.uniform(-0.42, 0.42, pts.shape) * spacing
     pts[:, 0] = pts[:, 0].clip(1, W - 1)
     pts[:, 1] = pts[:, 1].clip(1, H - 1)
@@ -211,7 +211,7 @@ def build_mesh(rng, spacing: float = BASE_SPACING):
         for k in range(len(c)):
             a, b = c[k], c[(k + 1) % len(c)]
             edge_cells[(min(a, b), max(a, b))].append(ci)
-    nbrs = [set() for _ in cells]
+    nbrs: list[set[int]] = [set() for _ in cells]
     for cs in edge_cells.values():
         if len(cs) == 2:
             nbrs[cs[0]].add(cs[1])
@@ -582,6 +582,8 @@ def label_point(poly: np.ndarray, candidates: np.ndarray, text_len: int) -> np.n
         score = min(d, 14.0) * 2 + min(hr, half_text) - 0.04 * np.hypot(*(p - centroid))
         if score > bs:
             best, bs = p, score
+    if best is None:
+        raise ValueError("no label point: no candidate scored")
     return best
 
 
@@ -635,21 +637,21 @@ def generate(seed: int, shape: Shape = Shape()):
         if len(ded) < 3:
             raise Retry("degenerate polygon")
         rpolys.append(ded)
-    edge_owner = defaultdict(set)
+    edge_owner: defaultdict[frozenset, set[int]] = defaultdict(set)
     for r, P in enumerate(rpolys):
         for k in range(len(P)):
             a, b = P[k], P[(k + 1) % len(P)]
             edge_owner[frozenset((a, b))].add(r)
-    adj = [set() for _ in range(n_regions)]
+    adj: list[set[int]] = [set() for _ in range(n_regions)]
     for owners in edge_owner.values():
         if len(owners) > 2:
             raise Retry("edge shared by >2 areas")
         if len(owners) == 2:
-            a, b = owners
-            adj[a].add(b)
-            adj[b].add(a)
+            one, other = owners
+            adj[one].add(other)
+            adj[other].add(one)
     # the coarse (cell-level) adjacency must agree with the drawn one
-    coarse = [set() for _ in range(n_regions)]
+    coarse: list[set[int]] = [set() for _ in range(n_regions)]
     for c, ns in enumerate(nbrs):
         for d in ns:
             if cell_region[c] != cell_region[d]:

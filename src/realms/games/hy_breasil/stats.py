@@ -46,7 +46,7 @@ USAGE = {"city-built": "city built (§9.3.1 City building)", "capital": "capital
          "submission": "submission (§9.5)", "prophecy": "prophecy (§9.3.1)", "absorption": "absorption"}
 
 
-def usage(event) -> str | None:
+def usage(event) -> str | list[str] | None:
     """The rule or ability ``event`` shows used (``Game.usage``): an ability gained by
     name (§9.3.1), a city built, a capital chosen, a civil war…; ``None``: every name."""
     from .abilities import NAMES

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from realms.core.files import DataFile, load_toml
+from realms.core.files import DataFile, FileError, load_toml
 
 DATA = Path(__file__).parent / "data"
 TERRAINS = ("plains", "forest", "hills")
@@ -27,8 +27,8 @@ EVENTS = (
 )
 
 
-class TableError(ValueError):
-    pass
+#: a tables file that cannot be used (the shared error of data files: file, line, field)
+TableError = FileError
 
 
 @dataclass(frozen=True)

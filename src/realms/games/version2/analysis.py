@@ -50,7 +50,7 @@ def factions(s: "V2State") -> list[dict]:
     return out
 
 
-def usage(event) -> str | None:
+def usage(event) -> str | list[str] | None:
     """The rule an event shows used (``Game.usage``; ``None``: every name)."""
     names = {"recruit": "recruit", "build": "warehouse built", "capitol-falls": "capitol taken",
              "conquest": "conquest", "eliminated": "player eliminated"}

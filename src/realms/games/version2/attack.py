@@ -46,7 +46,7 @@ def available(s: "V2State", f: int) -> list[tuple]:
     """Units on ``f`` able to attack and not yet picked."""
     left = [u for u in s.units[f] if u[1] > 0]
     taken: dict[tuple, int] = {}
-    for g, u in s.pick[1]:
+    for g, u in s.the_pick()[1]:
         if g == f:
             taken[u] = taken.get(u, 0) + 1
     if not taken:
@@ -64,7 +64,7 @@ def pick_keys(s: "V2State", p: int) -> list[str]:
     """``go`` once a unit is picked, ``cancel``, then per own field beside the target
     ``all:F`` where two or more units are left to add and ``add:F:CLASS`` per class left
     (the classes in their sorted order).  Counted per class, not per unit."""
-    t, picked = s.pick
+    t, picked = s.the_pick()
     out = ["go"] if picked else []
     out.append("cancel")
     taken: dict = {}
@@ -91,7 +91,7 @@ def pick_keys(s: "V2State", p: int) -> list[str]:
 
 def pick_label(s: "V2State", key: str) -> str:
     if key == "go":
-        return f"Attack with {describe_units([u for _, u in s.pick[1]])}"
+        return f"Attack with {describe_units([u for _, u in s.the_pick()[1]])}"
     if key == "cancel":
         return "Call off the attack"
     parts = key.split(":")
@@ -103,7 +103,7 @@ def pick_label(s: "V2State", key: str) -> str:
 
 @STEPS.step("pick")
 def pick(s: "V2State", p: int) -> Decision:
-    t = s.pick[0]
+    t = s.the_pick()[0]
     return Decision(p, "v2.attack-units", pick_keys(s, p),
                     f"{s.names[p]}: pick the units to attack {s.field_name(t)} with.", "2.3.4.2",
                     lambda k: pick_label(s, k), info={"target": t})
@@ -121,16 +121,16 @@ def pick_answer(s: "V2State", player: int, key: str, p: int) -> None:
     parts = key.split(":")
     f = int(parts[1])
     if parts[0] == "all":
-        s.pick[1].extend((f, u) for u in available(s, f))
+        s.the_pick()[1].extend((f, u) for u in available(s, f))
     else:
-        s.pick[1].append((f, parse_class(parts[2])))
+        s.the_pick()[1].append((f, parse_class(parts[2])))
     s.then(("pick", p))
 
 
 def launch(s: "V2State", p: int) -> None:
     """The picked units leave their fields, paying for the attack; then the battle, or a
     non-violent conquest of an empty field (2.3.4.1)."""
-    t, picked = s.pick
+    t, picked = s.the_pick()
     s.pick = None
     attackers = []
     for f, u in picked:
@@ -195,7 +195,7 @@ def retreat_fields(s: "V2State", player: int, t: int) -> list[int]:
 
 @STEPS.step("defend")
 def defend(s: "V2State") -> Decision:
-    b = s.battle
+    b = s.the_battle()
     t, d = b["target"], b["dfd"]
     keys = ["face"] + [f"retreat:{f}" for f in refuges(s, d, t)]
     return Decision(d, "v2.defend", keys,
@@ -209,7 +209,7 @@ def defend(s: "V2State") -> Decision:
 def defend_answer(s: "V2State", player: int, key: str) -> None:
     if key == "face":
         return
-    b = s.battle
+    b = s.the_battle()
     f = int(key.split(":")[1])
     units = [(u[0], u[1] - 1, u[2]) for u in b["side"][1]]
     s.add_units(f, units)

@@ -67,7 +67,7 @@ def side_name(s: "V2State", b: dict, side: int) -> str:
 def orders(s: "V2State", side: int) -> Decision | None:
     """Artillery orders before the first round (2.3.4.2), asked only where they can differ:
     the side has artillery and the enemy both artillery and foot troops."""
-    b = s.battle
+    b = s.the_battle()
     mine, theirs = b["side"][side], b["side"][1 - side]
     if not mine or not theirs or not any(u[0] == ARTILLERY for u in mine) or not has_both(theirs):
         return None
@@ -80,7 +80,7 @@ def orders(s: "V2State", side: int) -> Decision | None:
 
 @STEPS.on_answer("orders")
 def orders_answer(s: "V2State", player: int, key: str, side: int) -> None:
-    s.battle["orders"][side] = key
+    s.the_battle()["orders"][side] = key
 
 
 def decided(b: dict) -> bool:
@@ -89,7 +89,7 @@ def decided(b: dict) -> bool:
 
 @STEPS.step("round")
 def fight_round(s: "V2State") -> None:
-    b = s.battle
+    b = s.the_battle()
     if decided(b):
         s.then(("battle_end",))
         return
@@ -291,7 +291,7 @@ def offer_label(s: "V2State", key: str) -> str:
 @STEPS.step("offer")
 def offer(s: "V2State", side: int) -> Decision | None:
     """Every third fight-turn a player's side may retreat or change its orders (2.3.4.2)."""
-    b = s.battle
+    b = s.the_battle()
     p = side_player(b, side)
     if decided(b) or p == NOBODY or b["retreat"][side]:
         return None
@@ -306,7 +306,7 @@ def offer(s: "V2State", side: int) -> Decision | None:
 
 @STEPS.on_answer("offer")
 def offer_answer(s: "V2State", player: int, key: str, side: int) -> None:
-    b = s.battle
+    b = s.the_battle()
     if key == "fight":
         return
     word, _, rest = key.partition(":")
@@ -338,7 +338,7 @@ def offer_answer(s: "V2State", player: int, key: str, side: int) -> None:
 def battle_end(s: "V2State") -> None:
     """The winner's surviving units gain experience if there was a fight (2.3.4.4); the
     attacker conquers the field if the defender is gone (2.3.4.2)."""
-    b = s.battle
+    b = s.the_battle()
     s.battle = None
     t, att, dfd = b["target"], b["att"], b["dfd"]
     A, D = b["side"]

@@ -26,8 +26,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
-from realms.core.files import parse_toml, read_text
-from realms.core.mapgraph import MapError
+from realms.core.files import FileError, parse_toml, read_text
 
 #: The player index of nobody: a field no player owns (the neutral armies' and the sea's).
 NOBODY = -1
@@ -42,9 +41,9 @@ LAND = (WOODLAND, MEADOWS, MOUNTAINS)
 DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
-class BoardError(MapError):
-    """A board that cannot be played; the message names the file, the field and the problem
-    (a :class:`MapError`, so the CLI reports it as it reports any bad map)."""
+#: a board that cannot be played: the message names the file, the field and the problem
+#: (the shared error of data files, which the CLI reports as it reports any bad file)
+BoardError = FileError
 
 
 def hex_distance(a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -109,7 +108,7 @@ def build_board(name: str, fields: list[tuple[int, int, str, int]], source: str 
         coords.append((q, r))
         terrain.append(code)
         index.append(i)
-    adj = []
+    adj: list[tuple[int, ...]] = []
     for n, (q, r) in enumerate(coords):
         if terrain[n] == SEA:
             adj.append(())

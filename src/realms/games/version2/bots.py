@@ -156,7 +156,7 @@ class GeneralBot:
         self.dice = Dice(seed)
         self.plan: list[str] = []
         self.called_off: set = set()
-        self.turn_key = None
+        self.turn_key: tuple[int, int] | None = None
 
     def choose(self, decision: Decision, view: ViewFn) -> int:
         keys = list(decision.keys)
@@ -223,14 +223,15 @@ class GeneralBot:
 
     def _move(self, look: _Look, keys: list[str]) -> str | None:
         dist = look.dist
-        best = None
+        best: tuple[float, str] | None = None
         for k in keys:
+            c: str | None
             if ">" in k:   # the first class of the field's movers (movement.first_mover)
                 f, t = map(int, k.split(">"))
                 c = None
             elif k.startswith("move:"):
-                _, f, t, c = k.split(":")
-                f, t = int(f), int(t)
+                _, fs, ts, c = k.split(":")
+                f, t = int(fs), int(ts)
             else:
                 continue
             df, dt = dist.get(f, 99), dist.get(t, 99)
@@ -241,6 +242,7 @@ class GeneralBot:
                 continue
             if c is None:
                 c = "ica"[look.first_mover(f)[0]]
+            score: float
             if c == "all":
                 if surplus < sum(1 for u in look.units[f] if u[1] > 0):
                     continue
@@ -273,7 +275,7 @@ class GeneralBot:
 
         def score(k: str) -> float:
             f = int(k.split(":")[1])
-            s = -3 * look.dist.get(f, 9) + 2 * max(0, look.guard(f) - len(look.units[f]))
+            s: float = -3 * look.dist.get(f, 9) + 2 * max(0, look.guard(f) - len(look.units[f]))
             s += max((look.value(g) for g in look.board.adj[f] if look.owner[g] != look.me), default=0) * 0.3
             return s
 
@@ -290,7 +292,7 @@ class GeneralBot:
         return "go" if "go" in keys else "cancel"
 
     def _defend(self, look: _Look, keys: list[str], d: Decision) -> str:
-        t = d.info["target"]
+        t = (d.info or {})["target"]
         if look.capitol[t] == look.me or look.warehouse[t]:
             return "face"
         attackers = len(look.view["battle"]["attackers"])
@@ -300,7 +302,7 @@ class GeneralBot:
 
     def _offer(self, look: _Look, keys: list[str], d: Decision) -> str:
         b = look.view["battle"]
-        side = d.info["side"]
+        side = (d.info or {})["side"]
         mine = len(b["attackers"] if side == 0 else b["defenders"])
         theirs = len(b["defenders"] if side == 0 else b["attackers"])
         if side == 1 and (look.capitol[b["target"]] == look.me or look.warehouse[b["target"]]):

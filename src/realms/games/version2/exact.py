@@ -137,7 +137,7 @@ class Chain:
             tired = max(m["tiredness_max"], m["tiredness_per_round"] * (rnd - m["tiredness_from"] + 1))
         return ((rnd - 1) % self.rules.fire_every == 0, tired)
 
-    def step(self, state: tuple[int, int, int, int], rnd: int) -> tuple:
+    def step(self, state: tuple[int, ...], rnd: int) -> list:
         """Each side's outcome distribution after fight-turn ``rnd`` from ``state`` (foot 0,
         guns 0, foot 1, guns 1), before guns without foot troops are lost."""
         key = (state, self.round_key(rnd))
@@ -152,7 +152,7 @@ class Chain:
             v = self.parts[key] = make()
         return v
 
-    def _step(self, state: tuple, rnd: int) -> tuple:
+    def _step(self, state: tuple, rnd: int) -> list:
         r = self.rules
         foot, guns = [state[0], state[2]], [state[1], state[3]]
         mods = side_modifiers(r, [foot[0] + guns[0], foot[1] + guns[1]], self.start, rnd, self.defence)
@@ -304,7 +304,7 @@ def exact_odds(attacker: list[tuple], defender: list[tuple], terrain: str = "mea
     ends = np.zeros(chain.shape)      # the final states of battles decided in a fight-turn
     broken = np.zeros(chain.shape)    # … and of those the attacker broke off (V2-Q26)
     rounds = dropped = 0.0
-    live = [(start, 1.0)]
+    live: list[tuple[tuple[int, ...], float]] = [(start, 1.0)]
     rnd = 0
     while live:
         rnd += 1

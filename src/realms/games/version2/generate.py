@@ -16,6 +16,8 @@ is the same for the same ``(players, seed)`` on any machine (the game's own
 
 from __future__ import annotations
 
+from typing import Sequence, TypeVar
+
 from realms.core.dice import Dice
 
 from .board import DIRECTIONS, Board, build_board, hex_distance
@@ -25,7 +27,10 @@ INDEX_WEIGHTS = ((1, 4), (2, 4), (3, 2))
 LAKE_SHARE = 0.06
 
 
-def _weighted(dice: Dice, table) -> object:
+T = TypeVar("T")
+
+
+def _weighted(dice: Dice, table: Sequence[tuple[T, int]]) -> T:
     total = sum(w for _, w in table)
     x = dice.below(total)
     for value, w in table:

@@ -40,7 +40,7 @@ def deal_missions(s: "V2State") -> None:
     kinds = [k for k in KINDS if not (k == "capitols" and s.n < 3)]
     dealt = s.dice.shuffled(kinds)[: s.n]
     L = len(s.board.land)
-    out = []
+    out: list[tuple] = []
     for p, kind in enumerate(dealt):
         if kind == "free":
             target = s.dice.below(s.n - 1)
@@ -235,6 +235,7 @@ def redeal(s: "V2State", player: int | None, dice) -> None:
     dealt = dice.shuffled(kinds)[: len(others)]
     L = len(s.board.land)
     for p, kind in zip(others, dealt):
+        m: tuple
         if kind == "free":
             rivals = [q for q in range(s.n) if q != p and s.alive[q]]
             m = ("free", rivals[dice.below(len(rivals))]) if rivals else ("land", land_target(s))

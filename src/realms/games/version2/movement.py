@@ -39,8 +39,8 @@ def move_unit(s: "V2State", p: int, f: int, t: int, u: tuple) -> None:
 
 
 def apply(s: "V2State", p: int, rest: str) -> None:
-    f, t, c = rest.split(":")
-    f, t = int(f), int(t)
+    fs, ts, c = rest.split(":")
+    f, t = int(fs), int(ts)
     if c == "all":
         moving = [u for u in s.units[f] if u[1] > 0]
         s.set_units(f, [u for u in s.units[f] if u[1] <= 0])
@@ -56,8 +56,8 @@ def label(s: "V2State", key: str) -> str:
         f, t = map(int, key.split(">"))
         u = first_mover(s, f)
     else:
-        _, f, t, c = key.split(":")
-        f, t = int(f), int(t)
+        _, fs, ts, c = key.split(":")
+        f, t = int(fs), int(ts)
         if c == "all":
             return f"Move every unit that can from {s.field_name(f)} to {s.field_name(t)}"
         u = parse_class(c)

@@ -159,7 +159,7 @@ def monte_carlo(att: list, dfd: list, terrain: str, *, capitol: bool = False, wa
 
 #: Reference battles for RULINGS.md (V2-Q28): name, attacker, defender, terrain, extras,
 #: and the modifiers switched off for the comparison.
-REFERENCE = (
+REFERENCE: tuple[tuple[str, str, str, str, dict, tuple[str, ...]], ...] = (
     ("6 v 6 infantry, meadows", "6i", "6i", "meadows", {}, ()),
     ("6 v 6 infantry, woodland", "6i", "6i", "woodland", {}, ("terrain",)),
     ("6 v 6 infantry, mountains", "6i", "6i", "mountains", {}, ("terrain",)),
@@ -202,7 +202,7 @@ def reference_table(trials: int = 4000, seed: int = 0) -> list[dict]:
     rules = load_rules()
     out = []
     for name, att, dfd, terrain, extra, off in REFERENCE:
-        row = {"battle": name, "off": off}
+        row: dict[str, object] = {"battle": name, "off": off}
         for label, r in (("with", rules), ("without", without(rules, off) if off else None)):
             if r is None:
                 continue

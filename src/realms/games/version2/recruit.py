@@ -19,8 +19,8 @@ SECTION = "2.3.2"
 
 def apply(s: "V2State", p: int, rest: str) -> None:
     """``F:i`` recruits one unit; ``F:i:max`` as many as the treasure pays for."""
-    f, letter, *many = rest.split(":")
-    f = int(f)
+    field, letter, *many = rest.split(":")
+    f = int(field)
     a = ARM_LETTER.index(letter)
     cost = s.rules.cost[a]
     n = s.treasure[p] // cost if many else 1

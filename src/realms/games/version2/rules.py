@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from realms.core.files import DataFile, parse_toml, read_text
+from realms.core.files import DataFile, FileError, parse_toml, read_text
 from realms.core.options import shown
 
 from .board import TERRAIN_CODE, TERRAINS
@@ -23,8 +23,9 @@ ARM_LETTER = "ica"
 GAME_TYPES = ("capitol", "resistance", "abundance")
 
 
-class RulesError(ValueError):
-    """A rules file that cannot be used; names the file, the entry and the problem."""
+#: a rules file that cannot be used: names the file, the entry and the problem (the
+#: shared error of data files, which says file, line and field as data too)
+RulesError = FileError
 
 
 @dataclass(frozen=True)
@@ -66,7 +67,7 @@ def parse_rules(text: str, source: str = "rules.toml") -> Rules:
         if not isinstance(data.get(section), dict):
             raise RulesError(f"{source}: missing [{section}]")
     units = data["units"]
-    per = {k: [] for k in ("attack", "defend", "move", "cost")}
+    per: dict[str, list[int]] = {k: [] for k in ("attack", "defend", "move", "cost")}
     recruit_on = []
     for arm in ARMS:
         u = units.get(arm)

@@ -125,6 +125,18 @@ class V2State(GameState):
         self._own: dict[int, list[int]] = {}
         self.start(("setup",))
 
+    def the_pick(self) -> list:
+        """The attack being prepared (2.3.4.2): its steps run only while there is one."""
+        if self.pick is None:
+            raise RuntimeError("no attack is being prepared")
+        return self.pick
+
+    def the_battle(self) -> dict:
+        """The battle under way (battle.py): its steps run only during one."""
+        if self.battle is None:
+            raise RuntimeError("no battle is under way")
+        return self.battle
+
     def redeal_hidden(self, player: int | None, dice) -> None:
         """The other seats' missions dealt anew (:func:`.missions.redeal`)."""
         from .missions import redeal

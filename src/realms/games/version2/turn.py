@@ -10,7 +10,7 @@ ends the turn — each of these a choice of the one decision ``v2.action`` (call
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence, cast
 
 from realms.core.decision import Decision
 
@@ -60,7 +60,9 @@ def act(s: "V2State", p: int, moving: int = 0) -> Decision | None:
     if s.over or missions.check_active(s, p):
         return None
     missions.note_others(s, p)
-    return Decision(p, "v2.move" if moving else "v2.action", action_keys(s, p),
+    # RunKeys is a LazyKeys, registered as a Sequence (which mypy cannot see)
+    keys = cast("Sequence[str]", action_keys(s, p))
+    return Decision(p, "v2.move" if moving else "v2.action", keys,
                     f"{s.names[p]}: recruit, move, attack, build or pull down a warehouse — or end your turn.",
                     SECTION, lambda k: label(s, k))
 

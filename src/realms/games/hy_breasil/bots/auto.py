@@ -43,7 +43,7 @@ from realms.core.dice import Dice
 from ..events import EVENT_NAMES
 from . import tactics as T
 from ..connect import bits
-from .look import EMPTY, Look, NationView, components
+from .look import EMPTY, Look, NationView, Newcomer, components, land_terrain
 from .chances import take_chance
 from .levels import level_named
 from .memory import Memory, support_limit
@@ -125,8 +125,10 @@ class AutoBot:
     # -- Phases 1–2: cubes and tactics ----------------------------------------------------------------
     def start_nation_turn(self, n: NationView, decision: Decision) -> None:
         """Phase 1 "Attack Cube removal" and Phase 2 tactics, at the first decision of the
-        nation's turn (AU-Q1: before its random event)."""
+        nation's turn (AU-Q1: before its random event), on the view being answered."""
         look = self.look
+        if look is None:
+            raise ValueError("a nation turn starts at a decision: the bot has no view yet")
         self.memory.started.add((look.turn, n.id))
         m = self.memory.sheet(n.id, look.turn)
         removed = m.decay(look.turn)
@@ -191,9 +193,10 @@ class AutoBot:
         return look.board.terrain[a] in look.board.tables.rough
 
     def race_bonus(self, look: Look, race: str | None, a: int) -> int:
-        if race is None:
+        terrain = look.board.terrain[a]
+        if race is None or terrain is None:  # no race, or a sea
             return 0
-        return look.board.tables.races[race].combat_bonus.get(look.board.terrain[a], 0)
+        return look.board.tables.races[race].combat_bonus.get(terrain, 0)
 
     def unit_dv(self, look: Look, n: NationView, a: int) -> float:
         return T.unit_dv(self.rough(look, a), self.race_bonus(look, n.race, a))
@@ -221,7 +224,7 @@ class AutoBot:
                 n = look.nations.get(look.area_nation[a])
                 if n is not None and n.owner == look.me:
                     return n
-        return look.nations[look.current]
+        return look.current_nation()
 
     @staticmethod
     def event_of(decision: Decision) -> str | None:
@@ -240,7 +243,7 @@ class AutoBot:
     def side_values(self, look: Look, n: NationView) -> tuple[float, float, float]:
         """(mine, theirs, space PVPV) of the battle for ``n`` (OV for the attacker, DV for
         the defender, AU-Q6)."""
-        bt = look.battle
+        bt = look.fight()
         a = bt.area
         att = look.nations.get(bt.attacker)
         dfd = look.nations.get(bt.defender)
@@ -262,7 +265,7 @@ class AutoBot:
 
     def retreat(self, decision: Decision, look: Look) -> str:
         """§4.1–4.2: the retreat check, and where to go (the retreat preference list)."""
-        bt = look.battle
+        bt = look.fight()
         n = self.battle_nation(decision, look)
         keys = list(decision.keys)
         areas = [look.board.index[k] for k in keys[1:]]
@@ -293,7 +296,7 @@ class AutoBot:
 
     def battle_chance(self, look: Look) -> float:
         """The exact chance that the attacker of the battle under way ends holding the area."""
-        bt = look.battle
+        bt = look.fight()
         att = look.nations.get(bt.attacker)
         dfd = look.nations.get(bt.defender)
         return take_chance(bt.au + bt.aw, bt.du + bt.dw, look.board.terrain[bt.area],
@@ -303,12 +306,12 @@ class AutoBot:
 
     def note_moved(self, n: NationView, dest: int) -> None:
         ph = self.phase
-        if ph is not None and ph.nid == n.id and self.look.current == n.id:
+        if ph is not None and ph.nid == n.id and self.look is not None and self.look.current == n.id:
             ph.moved[dest] = ph.moved.get(dest, 0) + 1
 
     def battle_nation(self, decision: Decision, look: Look) -> NationView:
-        bt = look.battle
-        named = look.nations.get((decision.info or {}).get("nation"))
+        bt = look.fight()
+        named = look.nation((decision.info or {}).get("nation"))
         if named is not None and named.id in (bt.attacker, bt.defender) and named.owner == look.me:
             return named
         for nid in (bt.defender, bt.attacker):
@@ -336,14 +339,14 @@ class AutoBot:
 
     def withdraw(self, decision: Decision, look: Look) -> str:
         """§9.2: the withdrawing attacker goes where a retreat would (§4.2 list)."""
-        n = look.nations.get(look.current) or look.nations[look.battle.attacker]
+        n = look.nation(look.current) or look.nations[look.fight().attacker]
         dest = self.retreat_destination(look, n, self.areas_of_keys(look, decision))
         self.note_moved(n, dest)
         return look.board.ids[dest]
 
     def submit(self, decision: Decision, look: Look) -> str:
         """§4.3 submission check, before the battle (AU-Q27)."""
-        bt = look.battle
+        bt = look.fight()
         n = look.nations[bt.defender]
         att = look.nations[bt.attacker]
         if not T.submission_possible(n.areas, att.areas):
@@ -356,7 +359,7 @@ class AutoBot:
 
     # -- movement ----------------------------------------------------------------------------------
     def move(self, decision: Decision, look: Look) -> str:
-        n = look.nations[look.current]
+        n = look.current_nation()
         k = (decision.info or {}).get("phase", 1)
         ph = self.phase
         if ph is None or (ph.turn, ph.nid) != (look.turn, n.id) or (k == 2 and ph.k == 1):
@@ -369,7 +372,7 @@ class AutoBot:
     def place(self, decision: Decision, look: Look) -> str:
         """§1.1: the space giving the most VP, with the fewest armies; in doubt a plain
         before a mountain (AU-Q21: lower DV per army first); then the die."""
-        n = look.nations[look.current]
+        n = look.current_nation()
         areas = self.areas_of_keys(look, decision)
         guard = self.level.guard
 
@@ -399,13 +402,12 @@ class AutoBot:
         b = look.board
         arriving = (decision.info or {}).get("units", 10)
         own_colour = look.colour_land(look.me)
-        ghost = _Ghost()
-        reach = look.reach(ghost)
+        reach = look.reach(Newcomer())
         empty = look.empty_land()
         contested = self.contested_land(look, reach) if self.level.spread else 0
-        best = None
-        for key in decision.keys:
-            sea = b.index[key]
+
+        def key(k: str) -> tuple[float, int, float]:
+            sea = b.index[k]
             r = reach.from_area(sea)
             n_empty = bin(r & empty & ~contested).count("1") + bin(r & empty & contested).count("1") / CONTESTED
             score = min(n_empty, arriving)
@@ -418,10 +420,9 @@ class AutoBot:
                     score += at
             score -= T.OWN_COLOUR_MALUS * bin(r & own_colour).count("1")
             plains = sum(1 for t in bits(r & empty) if not self.rough(look, t))
-            k = (-score, -plains, self.rand())
-            if best is None or k < best[0]:
-                best = (k, key)
-        return best[1]
+            return (-score, -plains, self.rand())
+
+        return min(decision.keys, key=key)
 
     @staticmethod
     def contested_land(look: Look, reach) -> int:
@@ -439,7 +440,7 @@ class AutoBot:
     def nation_limit(self, decision: Decision, look: Look) -> str:
         """§5.3: relinquish the own nation with the lowest PVPV (VP next round) if the new
         one promises more (its land, or ≈4 for one arriving from the sea), else refuse."""
-        new = look.nations.get((decision.info or {}).get("nation"))
+        new = look.nation((decision.info or {}).get("nation"))
         new_value = (self.nation_vp(look, new) if new is not None and new.land else INVADER_VALUE)
         mine = [look.nations[int(k.split(":")[1])] for k in decision.keys if k.startswith("relinquish:")]
         if not mine:
@@ -469,8 +470,10 @@ class AutoBot:
            going first;
         5. anything else → accept (Famine and Weak leader cost armies or a turn, no VP).
         """
-        n = look.nations[look.current]
+        n = look.current_nation()
         ev = self.event_of(decision)
+        if ev is None:
+            return "accept"
         key = (look.turn, n.id)
         if self._rerolls.get(key, 0) >= REROLLS_PER_TURN:
             return "accept"
@@ -498,11 +501,10 @@ class AutoBot:
 
     def pips(self, look: Look, n: NationView) -> int:
         t = look.board.tables
-        terrain = look.board.terrain
         total = 0
         for a in bits(n.land):
             if n.race is not None:
-                total += t.races[n.race].pips[terrain[a]]
+                total += t.races[n.race].pips[land_terrain(look.board, a)]
             else:
                 total += look.board.pips[a]
         return min(total // t.pips_per_unit, n.areas, n.pool) * t.pips_per_unit
@@ -529,7 +531,7 @@ class AutoBot:
     def plague_neighbour(self, decision: Decision, look: Look) -> str:
         """Plague spreading: never the bot's own colour (Special Rule B); the Mortal Enemy's
         armies first, then the spaces with the fewest armies (emptied spaces are AT 1)."""
-        n = look.nations.get(look.current)
+        n = look.nation(look.current)
         me = self.mortal_enemy(n.id) if n is not None else None
         cands = []
         for k in decision.keys[1:]:
@@ -561,7 +563,7 @@ class AutoBot:
     def keep_part(self, decision: Decision, look: Look) -> str:
         """§6.4 tie: keep the part with the highest PVPV (its VP next round), then the die."""
         n = self.holder(look, decision)
-        parts = components(look, n)
+        parts = components(look, n.land)
         cap = look.board.tables.capital_vp - 1
 
         def key(k: str):
@@ -591,7 +593,7 @@ class AutoBot:
     def city(self, decision: Decision, look: Look) -> str:
         """City building as overpopulation relief (§3.2.4's aim): three armies become a city
         only where the nation would otherwise lose them to the support limit."""
-        n = look.nations[look.current]
+        n = look.current_nation()
         if n.total - support_limit(n) < 3:
             return "done"
         sites = [look.board.index[k] for k in decision.keys if k != "done"]
@@ -602,8 +604,8 @@ class AutoBot:
         """Passage: refused to a nation of the Mortal Enemy's colour, granted to the rest
         (a nation let through may not attack the one that let it, §9.3.1)."""
         info = decision.info or {}
-        asker = look.nations.get(info.get("asker"))
-        asked = look.nations.get(info.get("nation"))
+        asker = look.nation(info.get("asker"))
+        asked = look.nation(info.get("nation"))
         if asker is None or asked is None:
             return "grant"
         me = self.mortal_enemy(asked.id)
@@ -622,14 +624,6 @@ class AutoBot:
             return (-vp, -(holder.units.get(a, 0) if holder else 0), self.rand())
 
         return look.board.ids[min(areas, key=key)]
-
-
-class _Ghost:
-    """A nation with no land yet: what a new arrival reaches from a sea."""
-
-    land = 0
-    abilities = frozenset()
-    permits = frozenset()
 
 
 #: the method answering each decision kind (looked up on the bot, so subclasses may override)

@@ -35,7 +35,7 @@ from realms.core.decision import Decision
 from ..connect import bits
 from .auto import AutoBot
 from .chances import fewest_for, take_chance
-from .look import Look, NationView
+from .look import Look, NationView, Newcomer, land_terrain
 from .moves import MoveKeys, Phase, Planner
 
 #: attack with the fewest units whose chance of taking the area is at least this
@@ -59,7 +59,7 @@ class GreedyBot(AutoBot):
         super().__init__(seed, level="easy")
 
     def move(self, decision: Decision, look: Look) -> str:
-        n = look.nations[look.current]
+        n = look.current_nation()
         k = (decision.info or {}).get("phase", 1)
         ph = self.phase
         if ph is None or (ph.turn, ph.nid) != (look.turn, n.id) or (k == 2 and ph.k == 1):
@@ -70,7 +70,7 @@ class GreedyBot(AutoBot):
 
     def retreat(self, decision: Decision, look: Look) -> str:
         """Stay while the odds hold; retreat (to own land first) once they have turned."""
-        bt = look.battle
+        bt = look.fight()
         n = self.battle_nation(decision, look)
         keys = list(decision.keys)
         areas = [look.board.index[k] for k in keys[1:]]
@@ -94,7 +94,7 @@ class GreedyBot(AutoBot):
 
     def submit(self, decision: Decision, look: Look) -> str:
         """Submit (§9.2) only in the last area and against odds it cannot hold."""
-        n = look.nations[look.battle.defender]
+        n = look.nations[look.fight().defender]
         if n.areas == 1 and battle_take_chance(self, look) > 0.7:
             return "submit"
         return "fight"
@@ -105,7 +105,7 @@ class GreedyBot(AutoBot):
 
 def battle_take_chance(bot: AutoBot, look: Look) -> float:
     """The exact chance that the attacker of the battle under way ends holding its area."""
-    bt = look.battle
+    bt = look.fight()
     b = look.board
     a = bt.area
     att = look.nations.get(bt.attacker)
@@ -121,29 +121,22 @@ def spread_entry(bot: AutoBot, decision: Decision, look: Look) -> str:
     own colour in reach; ties by die.  First-turn nations so spread over the map."""
     b = look.board
     arriving = (decision.info or {}).get("units", 10)
-    reach = look.reach(_Ghost())
+    reach = look.reach(Newcomer())
     contested = bot.contested_land(look, reach)
     own = look.colour_land(look.me)
     empty = look.empty_land()
-    best = None
-    for key in decision.keys:
-        r = reach.from_area(b.index[key])
+
+    def key(k: str) -> tuple[float, float]:
+        r = reach.from_area(b.index[k])
         free = r & empty
         score = 0.0
         for t in bits(free):
             w = 1.2 if not bot.rough(look, t) else 1.0
             score += w / 3 if (contested >> t) & 1 else w
         score = min(score, arriving) - 2 * bin(r & own).count("1")
-        k = (-score, bot.rand())
-        if best is None or k < best[0]:
-            best = (k, key)
-    return best[1]
+        return (-score, bot.rand())
 
-
-class _Ghost:
-    land = 0
-    abilities = frozenset()
-    permits = frozenset()
+    return min(decision.keys, key=key)
 
 
 class GreedyPlanner(Planner):
@@ -178,7 +171,7 @@ class GreedyPlanner(Planner):
                 have = sum(self.movers(s) for s in sources)
                 d = holder.units.get(t, 0)
                 mods = self.battle_mods(holder, t)
-                k, p = fewest_for(GOOD_ODDS, d, have, b.terrain[t], **mods)
+                k, p = fewest_for(GOOD_ODDS, d, have, land_terrain(b, t), **mods)
                 if k == 0:
                     if p < FAIR_ODDS:
                         continue

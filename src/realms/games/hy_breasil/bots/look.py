@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from ..board import DEFAULT_MAP, Board, load_board
 from ..connect import components as connected_groups, links
-from ..movement import Reach
+from ..movement import Mover, Reach
 from ..board import EMPTY
 
 
@@ -110,9 +110,9 @@ class Look:
         self.area_nation = an
         self.occupied = occ
         bt = view.get("battle")
-        self.battle = Battle(bt, index) if bt else None
+        self.battle: Battle | None = Battle(bt, index) if bt else None
         self.cup = frozenset(view.get("cup") or ())
-        self.current = view.get("current_nation")
+        self.current: int | None = view.get("current_nation")
         cities = 0
         for aid in view.get("cities") or ():
             cities |= 1 << index[aid]
@@ -137,8 +137,24 @@ class Look:
     def mine(self) -> list[NationView]:
         return [n for n in self.nations.values() if n.owner == self.me]
 
+    def nation(self, nid: int | None) -> NationView | None:
+        """The nation ``nid``, or None (also for no id: a view's or a decision's field left out)."""
+        return self.nations.get(nid) if nid is not None else None
+
+    def current_nation(self) -> NationView:
+        """The nation whose turn it is: every decision of a nation turn has one."""
+        if self.current is None:
+            raise KeyError("the view names no current nation")
+        return self.nations[self.current]
+
+    def fight(self) -> Battle:
+        """The battle under way: every decision of a battle (§4) has one."""
+        if self.battle is None:
+            raise KeyError("the view shows no battle under way")
+        return self.battle
+
     # -- movement --------------------------------------------------------------------------
-    def reach(self, n: NationView) -> Reach:
+    def reach(self, n: Mover) -> Reach:
         """The game's own §6.3 reach for ``n`` on the board as the view shows it."""
         return Reach(TableTop(self, n), n)
 
@@ -150,12 +166,20 @@ class Look:
         return self.board.sea_mask | self.empty_land()
 
 
+class Newcomer:
+    """A nation with no land yet: what a new arrival reaches from a sea (§5)."""
+
+    land = 0
+    abilities: frozenset[str] = frozenset()
+    permits: frozenset[int] = frozenset()
+
+
 class TableTop:
     """The parts of a game state that :class:`..movement.Reach` reads, from a view."""
 
     __slots__ = ("board", "occupied", "abilities_on", "_permitted")
 
-    def __init__(self, look: Look, n: NationView) -> None:
+    def __init__(self, look: Look, n: Mover) -> None:
         self.board = look.board
         self.occupied = look.occupied
         self.abilities_on = bool(n.abilities)
@@ -168,6 +192,14 @@ class TableTop:
 
     def permitted_land(self, n) -> int:
         return self._permitted
+
+
+def land_terrain(board: Board, a: int) -> str:
+    """The terrain of the land area ``a`` (a sea has none)."""
+    terrain = board.terrain[a]
+    if terrain is None:
+        raise ValueError(f"{board.ids[a]} is a sea: it has no terrain")
+    return terrain
 
 
 def popcount(mask: int) -> int:
@@ -198,16 +230,16 @@ def distances(board: Board) -> tuple[tuple[int, ...], ...]:
 _PARTS: dict[tuple[int, int, int], list[int]] = {}
 
 
-def components(look: Look, n: NationView) -> list[int]:
-    """The §6.4 connected parts of ``n``'s land (bitmasks): two areas are linked when
+def components(look: Look, land: int) -> list[int]:
+    """The §6.4 connected parts of a nation's ``land`` (bitmasks): two areas are linked when
     adjacent or when both border one sea or empty land area (RULINGS HB-Q23).  The same
     land on the same board comes back often within a movement phase: remembered."""
     nbr = look.board.nbr_mask
     hop = look.passable()
-    key = (id(nbr), n.land, hop)
+    key = (id(nbr), land, hop)
     parts = _PARTS.get(key)
     if parts is None:
         if len(_PARTS) > 50_000:
             _PARTS.clear()
-        parts = _PARTS[key] = connected_groups(n.land, links(n.land, nbr, hop))
+        parts = _PARTS[key] = connected_groups(land, links(land, nbr, hop))
     return parts

@@ -28,7 +28,7 @@ from realms.core.decision import Decision, MaskedKeys
 from . import tactics as T
 from ..connect import bits, spread
 from .chances import fewest_for
-from .look import Look, NationView, components, distances, popcount
+from .look import Look, NationView, components, distances, land_terrain, popcount
 from .memory import support_limit
 from ..board import EMPTY
 
@@ -48,15 +48,6 @@ def leader(look: Look) -> int:
     """The other player with the most VP (ties: the lowest seat)."""
     others = [(v, -i) for i, v in enumerate(look.vp) if i != look.me]
     return -max(others)[1] if others else EMPTY
-
-
-class _Without:
-    """A nation's land less one area (to count its §6.4 parts after losing it)."""
-
-    __slots__ = ("land",)
-
-    def __init__(self, n: NationView, t: int) -> None:
-        self.land = n.land & ~(1 << t)
 
 
 # -- the decision's keys ------------------------------------------------------------------------
@@ -209,9 +200,10 @@ class Planner:
         return self.board.terrain[a] in self.tables.rough
 
     def race_bonus(self, race: str | None, a: int) -> int:
-        if race is None:
+        terrain = self.board.terrain[a]
+        if race is None or terrain is None:  # no race, or a sea
             return 0
-        return self.tables.races[race].combat_bonus.get(self.board.terrain[a], 0)
+        return self.tables.races[race].combat_bonus.get(terrain, 0)
 
     def space_dv(self, a: int) -> float:
         holder = self.look.nations.get(self.look.area_nation[a])
@@ -235,7 +227,7 @@ class Planner:
         held it, plus, while a submission is possible (§9.2 on), the half share of the
         defender's VP that a submission would bring."""
         look = self.look
-        gain = self.own_value(a)
+        gain: float = self.own_value(a)
         holder = look.nations.get(look.area_nation[a])
         if self.bot.level.hb_value and (holder is None or holder.owner != look.me):
             gain += self.hb_extra(a, holder)
@@ -259,7 +251,7 @@ class Planner:
         (:data:`DENY`, more for the leader); joining two parts of the nation, or cutting
         the holder in two (§6.4: the smaller part is lost)."""
         look, b, n, tab = self.look, self.board, self.n, self.tables
-        pips = tab.races[n.race].pips[b.terrain[t]] if n.race is not None else b.pips[t]
+        pips = tab.races[n.race].pips[land_terrain(b, t)] if n.race is not None else b.pips[t]
         g = pips / tab.pips_per_unit
         cache = self._parts
         if holder is not None and holder.owner != look.me:
@@ -267,12 +259,12 @@ class Planner:
                 self._leader = leader(look)
             g += DENY + (DENY_LEADER if self._leader == holder.owner else 0.0)
             if holder.id not in cache:
-                cache[holder.id] = len(components(look, holder))
-            if cache[holder.id] < len(components(look, _Without(holder, t))):
+                cache[holder.id] = len(components(look, holder.land))
+            if cache[holder.id] < len(components(look, holder.land & ~(1 << t))):
                 g += CUT
         if n.land:
             if n.id not in cache:
-                cache[n.id] = components(look, n)
+                cache[n.id] = components(look, n.land)
             if sum(1 for part in cache[n.id] if part & b.nbr_mask[t]) >= 2:
                 g += JOIN
         return g
@@ -380,12 +372,12 @@ class Planner:
                 # AU-Q33: the chance the TR's worst OR bought in Britannia, bought here
                 want = T.or_chance(tr)
                 mods = self.battle_mods(holder, t)
-                k, p = fewest_for(want, holder.units.get(t, 0), have, self.board.terrain[t], **mods)
+                k, p = fewest_for(want, holder.units.get(t, 0), have, land_terrain(self.board, t), **mods)
                 if k == 0:
                     continue
                 if self.bot.level.best_or:
                     # AU-Q38 (hard): Eggert's window reaches up to the best OR; its chance when the armies are there
-                    best = fewest_for(T.or_chance(tr, 0), holder.units.get(t, 0), have, self.board.terrain[t], **mods)
+                    best = fewest_for(T.or_chance(tr, 0), holder.units.get(t, 0), have, land_terrain(self.board, t), **mods)
                     if best[0]:
                         k, p = best
                 self.bot.explain(
@@ -488,7 +480,7 @@ class Planner:
         if holder.owner == self.look.me:
             return 0
         mods = self.battle_mods(holder, t)
-        k, p = fewest_for(T.or_chance(self.tr), holder.units.get(t, 0), have, self.board.terrain[t], **mods)
+        k, p = fewest_for(T.or_chance(self.tr), holder.units.get(t, 0), have, land_terrain(self.board, t), **mods)
         if k:
             return k
         return have if p >= OVERPOPULATION_ODDS else 0
