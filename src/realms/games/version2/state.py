@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import compress
+from typing import cast
 
 from realms.core.engine import Field, GameState, copy_lists
 from realms.core.events import EVERYONE, Event
@@ -320,9 +321,9 @@ class _Rows(Sequence):
         return row
 
 
-def bot_view(state: V2State, player: int) -> dict:
+def bot_view(state: GameState, player: int) -> dict:
     """:meth:`V2State.view` with the state's own unit lists (``Game.bot_view``)."""
-    return state.view(player, shared=True)
+    return cast(V2State, state).view(player, shared=True)
 
 
 # Register every phase's steps (rulebook order).
