@@ -9,7 +9,8 @@ headless chromium (/usr/bin/chromium) and measures
   buttons shown and the board of the state drawn);
 - the whole two-turn game played through the page (the answer kept in view, "End
   movement", else the first option; others' moves shown at once): the bytes received in all, and
-  the number of board pictures fetched;
+  the number of board pictures fetched (a loop bounded in steps and seconds: a page that
+  stops moving is reported with a screenshot, not waited on for ever);
 - the worst contrast of a board label with its halo (``data-label-contrast``).
 
     .venv/bin/python benchmarks/bench_page.py [--src /path/to/src] [--seed 7]
@@ -37,9 +38,12 @@ def main() -> None:
     ap.add_argument("--src", default=str(HERE.parent / "src"), help="the sources to serve (PYTHONPATH)")
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--turns", type=int, default=2)
+    ap.add_argument("--max-steps", type=int, default=400, help="the most steps of the game loop before it gives up")
+    ap.add_argument("--seconds", type=float, default=600, help="the longest the game may take before it gives up")
     args = ap.parse_args()
     os.environ["PYTHONPATH"] = args.src
     from server.test_durability import start_server
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import sync_playwright
 
     db = f"/tmp/bench-page-{os.getpid()}.db"
@@ -74,37 +78,47 @@ def main() -> None:
             answers = 0
             over = ("!!document.querySelector('#results:not([hidden])') || "
                     "document.getElementById('status').textContent.startsWith('The game is over')")
+            deadline = time.monotonic() + args.seconds
+            steps = 0
+
+            def moved(v: str, seconds: float = 15) -> bool:
+                """Whether the page shows a new version (its gesture done) or the game's end
+                within ``seconds``; if not, the loop looks at the page again (a click the
+                page dropped while it drew its controls anew is clicked again)."""
+                try:
+                    page.wait_for_function(f"(document.body.dataset.version !== '{v}' && "
+                                           f"document.body.dataset.gesture === undefined) || {over}",
+                                           timeout=seconds * 1000)
+                    return True
+                except PlaywrightTimeout:
+                    return False
+
             while not page.evaluate(over):
+                steps += 1
+                if steps > args.max_steps or time.monotonic() > deadline:
+                    page.screenshot(path="/tmp/bench-page-stuck.png", full_page=True)
+                    raise RuntimeError(f"the game did not end within {args.max_steps} steps and {args.seconds} s "
+                                       f"(at version {page.evaluate('document.body.dataset.version')}, {answers} "
+                                       f"clicks): {page.inner_text('#prompt')!r} {page.inner_text('#error')!r} "
+                                       f"{page.inner_text('#status')!r}; /tmp/bench-page-stuck.png")
                 v = page.evaluate("document.body.dataset.version")
                 buttons = page.locator("#options button.option:not(.hidden):visible")
                 keep = page.locator("#keep button:visible")
                 sources = page.locator("#options button.source:visible")
+                back = page.locator("#move-back:visible")
                 if keep.count() == 0 and sources.count():  # a move: a source, then a destination
                     sources.first.click()
-                    page.locator("#board .target").first.dispatch_event("click")
-                    page.wait_for_function(f"document.body.dataset.version !== '{v}' && "
-                                           "document.body.dataset.gesture === undefined", timeout=120000)
-                    answers += 1
-                    continue
-                back = page.locator("#move-back:visible")
-                if buttons.count() + keep.count() == 0 and back.count():  # a source chosen: choose again
+                    targets = page.locator("#board .target")
+                    if targets.count():
+                        targets.first.dispatch_event("click")
+                        answers += moved(v)
+                elif buttons.count() + keep.count() == 0 and back.count():  # a source chosen: choose again
                     back.click()
-                    continue
-                if buttons.count() + keep.count() == 0:
-                    page.wait_for_function(f"document.body.dataset.version !== '{v}' || {over}", timeout=120000)
-                    continue
-                target = keep.last if keep.count() else buttons.first
-                label = target.inner_text()
-                target.click()
-                try:
-                    page.wait_for_function(f"document.body.dataset.version !== '{v}' && "
-                                           "document.body.dataset.gesture === undefined", timeout=120000)
-                except Exception:
-                    page.screenshot(path="/tmp/bench-page-stuck.png", full_page=True)
-                    raise RuntimeError(f"the page did not move on after {label!r} (version {v}): "
-                                       f"{page.inner_text('#prompt')!r} {page.inner_text('#error')!r} "
-                                       f"{page.inner_text('#status')!r}") from None
-                answers += 1
+                elif buttons.count() + keep.count() == 0:  # the bots' turn, or the page still drawing
+                    moved(v)
+                else:
+                    (keep.last if keep.count() else buttons.first).click()
+                    answers += moved(v)
             page.wait_for_timeout(500)
             browser.close()
         load = subprocess.run(["uptime"], capture_output=True, text=True).stdout.strip()

@@ -1,6 +1,6 @@
 """Several server processes on one PostgreSQL database (``server/cluster.py``).
 
-Three figures, on a fresh database each time, the load generator on the same machine:
+Four figures, on a fresh database each time, the load generator on the same machine:
 
 1. flat-out answers per second and the servers' CPU per answer, one process against
    ``--processes`` processes (each game's player talks to the process it made the game
@@ -8,7 +8,15 @@ Three figures, on a fresh database each time, the load generator on the same mac
    way (a CPU loop in one process, then in as many at once);
 2. push latency across processes: each game's person answers through one process while a
    spectator's WebSocket watches it through another; the time from sending the answer to
-   the spectator's push of that version, at ``--rate`` answers per second offered in all.
+   the spectator's push of that version, at ``--rate`` answers per second offered in all;
+3. (``--only deadlines``) ``--rounds`` deadline rounds raced for by three processes, each
+   ending every round it sees due: counted in ``deadline_ends``, each must end once;
+4. (``--only kills``) the SIGKILL soak: one of three processes killed every
+   ``--kill-every`` seconds under load for ``--seconds``: acknowledged answers lost, bot
+   turns and deadline rounds run twice, and how soon the dead owner's games move again.
+
+Modes 3 and 4 run ``tests/server/clocked_serve.py``'s processes, whose deadlines' clock the
+benchmark moves (or speeds up).
 
     PYTHONPATH=src .venv/bin/python benchmarks/bench_processes.py \\
         --database postgresql://realms:realms@127.0.0.1/realms [--games 40] [--seconds 8]
@@ -21,13 +29,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import os
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 import uuid
+from pathlib import Path
 
 import httpx
 import uvloop
@@ -35,6 +47,8 @@ from websockets.asyncio.client import connect as ws_connect
 from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "server"))
+import clocked_serve  # noqa: E402
 from bench_server import Conn, cpu_used, create_games, free_port, load, pct, player_address  # noqa: E402
 
 
@@ -47,24 +61,39 @@ def admin(url: str, sql: str) -> None:
     engine.dispose()
 
 
-def start(database: str, n: int) -> list[tuple[subprocess.Popen, str]]:
+def start(database: str, n: int, clocked: list[str] | None = None, logs: str | None = None
+          ) -> list[tuple[subprocess.Popen, str]]:
+    """``n`` server processes on ``database``, each ready: ``realms serve``, or with
+    ``clocked`` ``clocked_serve.py`` with those options; their logs in ``logs`` (a folder)."""
     out = []
-    for _ in range(n):
-        port = free_port()
-        proc = subprocess.Popen([sys.executable, "-m", "realms.server", "--port", str(port), "--database", database],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        out.append((proc, f"http://127.0.0.1:{port}"))
+    for i in range(n):
+        out.append(start_one(database, clocked, None if logs is None else os.path.join(logs, f"serve-{i}.log")))
     for proc, url in out:
-        for _ in range(600):
-            try:
-                if httpx.get(url + "/api/health", timeout=1).json().get("listening"):
-                    break
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        else:
-            raise SystemExit(f"server {url} did not start")
+        ready(proc, url)
     return out
+
+
+def start_one(database: str, clocked: list[str] | None, log: str | None) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    command = ["-m", "realms.server"] if clocked is None else [clocked_serve.__file__, *clocked, "--log-level", "info"]
+    with open(log or os.devnull, "ab") as err:
+        proc = subprocess.Popen([sys.executable, *command, "--port", str(port), "--database", database],
+                                stdout=subprocess.DEVNULL, stderr=err)
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def ready(proc: subprocess.Popen, url: str) -> None:
+    """Wait until the process at ``url`` listens to the database's notifications."""
+    for _ in range(600):
+        try:
+            if httpx.get(url + "/api/health", timeout=1).json().get("listening"):
+                return
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None:
+            break
+        time.sleep(0.1)
+    raise SystemExit(f"server {url} did not start")
 
 
 def stop(procs) -> None:
@@ -226,6 +255,294 @@ def push_latency(args, n: int) -> tuple[str, int, float]:
         admin(args.database, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@contextlib.contextmanager
+def fresh(admin_url: str):
+    """A database of its own on the server of ``admin_url``, dropped after: its URL."""
+    name = "realms_bench_" + uuid.uuid4().hex[:8]
+    admin(admin_url, f'CREATE DATABASE "{name}"')
+    try:
+        yield admin_url.rsplit("/", 1)[0] + "/" + name
+    finally:
+        admin(admin_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@contextlib.contextmanager
+def logs_in(folder: str | None):
+    """The folder the processes' logs go to: ``folder`` (kept), else a temporary one."""
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+        yield folder
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        yield tmp
+
+
+def query(database: str, sql: str, **params) -> list:
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(database.replace("postgresql://", "postgresql+psycopg://", 1))
+    try:
+        with engine.connect() as conn:
+            return conn.execute(text(sql), params).all()
+    finally:
+        engine.dispose()
+
+
+def until(what: str, ok, seconds: float = 300.0, every: float = 0.2):
+    end = time.monotonic() + seconds
+    while not (found := ok()):
+        if time.monotonic() > end:
+            raise SystemExit(f"waited {seconds} s for {what}")
+        time.sleep(every)
+    return found
+
+
+def deadline_race(args) -> None:
+    """``--rounds`` deadline rounds (over ``--games`` games of two silent people) raced
+    for by three processes that each end every round whose deadline they see passed
+    (``clocked_serve.py --race``), the clock moved one deadline on once all three show
+    every game's round begun.  Counted from ``deadline_ends``: the rounds ended once, twice,
+    never; and from the processes' logs, the ends each tried and lost to the head's check."""
+    each = -(-args.rounds // args.games)
+    with fresh(args.database) as database, logs_in(args.logs) as tmp:
+        clock, now = Path(tmp) / "clock", clocked_serve.T0
+        clocked_serve.set_clock(clock, now)
+        procs = start(database, 3, ["--clock-file", str(clock), "--race", "--sweep-every", "0.1"], tmp)
+        try:
+            urls = [u for _, u in procs]
+            games = [clocked_serve.silent_brittania(urls[i % 3], each + 2) for i in range(args.games)]
+            client = httpx.Client(timeout=60)
+
+            def begun(at: float) -> bool:
+                return all(client.get(f"{u}/api/games/{gid}", headers={"Authorization": f"Bearer {tok}"}).json()
+                           ["deadline"]["at"] == at + clocked_serve.DEADLINE for u in urls for gid, tok in games)
+
+            def ended(k: int) -> bool:
+                rows = query(database, "SELECT game_id, count(*) FROM deadline_ends GROUP BY game_id")
+                return len(rows) == len(games) and all(c >= k for _, c in rows)
+
+            t0 = time.perf_counter()
+            for k in range(1, each + 1):
+                until(f"every process to show every game's round {k} begun", lambda: begun(now))
+                now += clocked_serve.DEADLINE
+                clocked_serve.set_clock(clock, now)
+                until(f"round {k} of every game ended", lambda: ended(k))
+            until("every process at rest", lambda: begun(now))
+            dt = time.perf_counter() - t0
+        finally:
+            stop(procs)
+        per_round = query(database, "SELECT game_id, round, count(*) FROM deadline_ends GROUP BY game_id, round")
+        by = query(database, 'SELECT "by", count(*) FROM deadline_ends GROUP BY "by"')
+        tiled = sum(1 for gid, _ in games if _tiled(clocked_serve.deadline_ends(database, gid),
+                                                   query(database, "SELECT count(*) FROM answers WHERE game_id = :g",
+                                                         g=gid)[0][0], each))
+        lost = sum(open(os.path.join(tmp, f"serve-{i}.log")).read().count("the deadline's answers could not be")
+                   for i in range(3))
+    rounds = len(games) * each
+    print(f"{rounds} deadline rounds ({len(games)} games x {each}) raced for by 3 processes in {dt:.0f} s: "
+          f"{sum(1 for *_, c in per_round if c == 1)} ended once, {sum(1 for *_, c in per_round if c > 1)} twice "
+          f"or more, {rounds - len(per_round)} never; {tiled}/{len(games)} games' records tiled by their rounds' "
+          f"answers; ends won per process {sorted(c for _, c in by)}, ends tried and lost to the head's check "
+          f"{lost} (load {os.getloadavg()[0]:.1f})", flush=True)
+
+
+def _tiled(ends: list[tuple], stored: int, rounds: int) -> bool:
+    """Whether a game's ended rounds are 1..``rounds`` once each and their answers follow
+    one another to the last one stored (none given twice, none by anyone else)."""
+    return ([r for r, *_ in ends] == [str(t) for t in range(1, rounds + 1)]
+            and all(b[1] == a[1] + a[2] for a, b in zip(ends, ends[1:])) and ends[-1][1] + ends[-1][2] == stored)
+
+
+def owner_work(database: str, bot_games: list[str], deadline_games: list[str]) -> dict[str, int]:
+    """What only a game's owner does, counted per game: its bots' answers stored (the
+    seats past the person's), its rounds ended by a deadline."""
+    rows = query(database, "SELECT game_id, count(*) FROM answers WHERE player <> 0 AND game_id = ANY(:g) "
+                           "GROUP BY game_id", g=bot_games)
+    rows += query(database, "SELECT game_id, count(*) FROM deadline_ends WHERE game_id = ANY(:g) GROUP BY game_id",
+                  g=deadline_games)
+    return dict(rows)
+
+
+async def answering(urls: list[str], games: list[dict], until_t: float) -> None:
+    """Each game's person answering flat out through one of the processes in ``urls``
+    (replaced as processes die and start), as a page keeps its connection, and through
+    the next once its process is gone; every 200 noted in ``game["acked"]`` (answer
+    number -> key)."""
+    async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(max_connections=200)) as client:
+        async def play(i: int, g: dict) -> None:
+            k = i
+            while time.perf_counter() < until_t and not g["over"]:
+                url = urls[k % len(urls)]
+                head = {"Authorization": f"Bearer {g['token']}"}
+                try:
+                    s = (await client.get(f"{url}/api/games/{g['id']}", headers=head)).json()
+                    g["over"] = s["over"]
+                    if not s["pending"]:
+                        await asyncio.sleep(0.05)
+                        continue
+                    options = s["pending"][0]["options"]
+                    key = options[(s["version"] * 7) % len(options)]["key"]
+                    r = await client.post(f"{url}/api/games/{g['id']}/answers", headers=head,
+                                          json={"key": key, "version": s["version"]})
+                except (httpx.HTTPError, ValueError, KeyError):
+                    k += 1  # its process is gone: another
+                    await asyncio.sleep(0.05)
+                    continue
+                if r.status_code == 200:
+                    g["acked"][s["version"]] = key
+                elif r.status_code != 409:
+                    g["unexpected"].append(f"{r.status_code} {r.text[:200]}")
+
+        await asyncio.gather(*(play(i, g) for i, g in enumerate(games)))
+
+
+def kill_soak(args) -> None:
+    """Three processes under load (``--games`` games of a person answering flat out and
+    three bots, ``--deadline-games`` games whose every round a deadline ends, the deadlines'
+    clock sped up ``--speed`` times); every ``--kill-every`` s one of them SIGKILLed and
+    another started in its place, for ``--seconds``.  Counted: the answers acknowledged
+    and lost, the bot turns and deadline rounds run twice (the records: each round's ends,
+    every game's answers replayed; the logs: the turns and ends tried and lost to the
+    head's check), and for each death the seconds until every game its victim owned moved
+    again: claimed by another process, and its bots answered or its person asked (the
+    game then waits for nobody's owner), or, a game with deadlines, a round ended."""
+    epoch = time.time()
+    with fresh(args.database) as database, logs_in(args.logs) as tmp:
+        clocked = ["--clock-speed", str(args.speed), "--clock-epoch", repr(epoch), "--clock-start", repr(epoch)]
+        clocked += ["--lease", args.lease] if args.lease else []
+        procs = start(database, 3, clocked, tmp)
+        logs = 3
+        urls = [u for _, u in procs]
+        bot_games = [{"id": gid, "token": tok, "acked": {}, "unexpected": [], "over": False} for gid, tok in
+                     (_bot_game(urls[i % 3], i) for i in range(args.games))]
+        deadline_games = [clocked_serve.silent_brittania(urls[i % 3], 100)[0] for i in range(args.deadline_games)]
+        bot_ids = [g["id"] for g in bot_games]
+        tokens = {g["id"]: g["token"] for g in bot_games}
+        ids = {u: httpx.get(u + "/api/health").json()["process"] for u in urls}
+        t0 = time.perf_counter()
+        end = t0 + args.seconds
+        deaths: list[dict] = []
+        done = threading.Event()
+
+        def killer() -> None:
+            nonlocal logs
+            k = 0
+            while not done.wait(max(0.0, t0 + args.kill_every * (k + 1) - time.perf_counter())):
+                if time.perf_counter() > end - 1:
+                    return
+                victim = k % 3
+                k += 1
+                proc, url = procs[victim]
+                owned = {g for (g,) in query(database, "SELECT game_id FROM realms_leases WHERE owner = :o",
+                                             o=ids[url])} - {g["id"] for g in bot_games if g["over"]}
+                before = owner_work(database, bot_ids, deadline_games)
+                proc.kill()
+                died = time.perf_counter()
+                proc.wait()
+                urls[victim] = urls[(victim + 1) % 3]  # the players go elsewhere meanwhile
+                new = start_one(database, clocked, os.path.join(tmp, f"serve-{logs}.log"))
+                logs += 1
+                death = {"at": died - t0, "owned": len(owned), "moved": {}, "claimed": {}}
+                deaths.append(death)
+                waiting, unclaimed = set(owned), set(owned)
+                while waiting and time.perf_counter() - died < 60:
+                    held = {g for (g,) in query(database, "SELECT game_id FROM realms_leases WHERE owner <> :o AND "
+                                                          "expires > extract(epoch from clock_timestamp()) AND "
+                                                          "game_id = ANY(:g)", o=ids[url], g=list(unclaimed))}
+                    for gid in held:
+                        death["claimed"][gid] = time.perf_counter() - died
+                    unclaimed -= held
+                    now = owner_work(database, bot_ids, deadline_games)
+                    for gid in [g for g in waiting - unclaimed if now.get(g, 0) > before.get(g, 0)
+                                or (g in tokens and _person_asked(urls[(victim + 1) % 3], g, tokens[g]))]:
+                        death["moved"][gid] = time.perf_counter() - died
+                        waiting.discard(gid)
+                    time.sleep(0.1)
+                death["stuck"] = len(waiting)
+                ready(*new)
+                procs[victim] = new
+                ids[new[1]] = httpx.get(new[1] + "/api/health").json()["process"]
+                urls[victim] = new[1]
+
+        kills = threading.Thread(target=killer, daemon=True)
+        kills.start()
+        asyncio.run(answering(urls, bot_games, end))
+        done.set()
+        kills.join(120)
+        dt = time.perf_counter() - t0
+        stop(procs)
+        acked = sum(len(g["acked"]) for g in bot_games)
+        lost = 0
+        for g in bot_games:
+            stored = dict(((n, k) for n, p, k in query(database, "SELECT n, player, key FROM answers WHERE "
+                                                                 "game_id = :g AND player = 0", g=g["id"])))
+            lost += sum(1 for n, key in g["acked"].items() if stored.get(n) != key)
+        twice = query(database, "SELECT count(*) FROM (SELECT game_id, round FROM deadline_ends "
+                                "GROUP BY game_id, round HAVING count(*) > 1) t")[0][0]
+        rounds = query(database, "SELECT count(*) FROM deadline_ends")[0][0]
+        unreplayed = _unreplayed(database, bot_ids + deadline_games)
+        texts = [open(os.path.join(tmp, f"serve-{i}.log")).read() for i in range(logs)]
+        bots_lost = sum(t.count(": the bots stopped") for t in texts)
+        ends_lost = sum(t.count("the deadline's answers could not be") for t in texts)
+        bot_answers = sum(owner_work(database, bot_ids, []).values())
+    moved = sorted(s for d in deaths for s in d["moved"].values())
+    claimed = sorted(s for d in deaths for s in d["claimed"].values())
+    print(f"SIGKILL soak, {len(deaths)} deaths in {dt:.0f} s, 3 processes, {args.games} games answered flat out "
+          f"and {args.deadline_games} with deadlines (clock x{args.speed:g}), leases {args.lease or 'as served'} "
+          f"(load {os.getloadavg()[0]:.1f}):",
+          flush=True)
+    print(f"  answers acknowledged {acked} ({acked / dt:.0f}/s), lost {lost}; bots' answers stored {bot_answers}; "
+          f"unexpected replies {sum(len(g['unexpected']) for g in bot_games)}", flush=True)
+    print(f"  deadline rounds ended {rounds}, ended twice {twice}; games whose record does not replay "
+          f"{len(unreplayed)}; bot turns and deadline ends tried and lost to the head's check {bots_lost} and "
+          f"{ends_lost}", flush=True)
+    print(f"  games owned by the dead process: {sum(d['owned'] for d in deaths)}; taken over after the death: "
+          f"p50 {claimed[len(claimed) // 2] if claimed else 0:.2f} s, max {max(claimed, default=0):.2f} s; "
+          f"moving again: "
+          f"p50 {moved[len(moved) // 2] if moved else 0:.2f} s, max {max(moved, default=0):.2f} s; "
+          f"not moving within 60 s {sum(d['stuck'] for d in deaths)}", flush=True)
+    for d in deaths:
+        worst = max(d["moved"].values(), default=0)
+        print(f"    death at {d['at']:.0f} s: {d['owned']} games, all taken over within "
+              f"{max(d['claimed'].values(), default=0):.2f} s and moving again within {worst:.2f} s"
+              + (f", {d['stuck']} not" if d["stuck"] else ""), flush=True)
+
+
+def _person_asked(url: str, gid: str, token: str) -> bool:
+    """Whether the game's person is to answer (its bots have nothing to do: the game waits
+    for nobody's owner), through ``url``."""
+    try:
+        s = httpx.get(f"{url}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
+    except (httpx.HTTPError, ValueError):
+        return False
+    return bool(s.get("pending")) or bool(s.get("over"))
+
+
+def _bot_game(url: str, i: int) -> tuple[str, str]:
+    r = httpx.post(url + "/api/games", timeout=60, json={"game": "hy-breasil", "seed": 2000 + i,
+                                                         "seats": ["human", "random", "random", "random"]})
+    r.raise_for_status()
+    return r.json()["id"], r.json()["seats"][0]["token"]
+
+
+def _unreplayed(database: str, ids: list[str]) -> list[str]:
+    """The games whose stored answers do not replay (an answer given twice would not be
+    one the game then asked for)."""
+    from realms.server.app import rebuild
+    from realms.server.store import Store
+
+    store, bad = Store(database), []
+    try:
+        for gid in ids:
+            try:
+                rebuild(store.load(gid)).state.release()
+            except Exception:
+                bad.append(gid)
+    finally:
+        store.close()
+    return bad
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--database", required=True, help="postgresql://… (an admin connection: databases are made)")
@@ -233,10 +550,25 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=8.0)
     ap.add_argument("--processes", type=int, default=2)
     ap.add_argument("--rate", type=float, default=500.0, help="answers/s offered in all for the push latency")
-    ap.add_argument("--only", choices=["push"], help="only the push latency")
+    ap.add_argument("--rounds", type=int, default=1000, help="deadline rounds raced for (--only deadlines)")
+    ap.add_argument("--deadline-games", type=int, default=10, help="games with deadlines (--only kills)")
+    ap.add_argument("--speed", type=float, default=24.0, help="the deadlines' clock's speed (--only kills)")
+    ap.add_argument("--logs", help="a folder to keep the processes' logs in (--only kills, deadlines)")
+    ap.add_argument("--lease", help="SECONDS,EVERY: the leases' length and renewal (--only kills; "
+                                    "default: realms serve's)")
+    ap.add_argument("--kill-every", type=float, default=20.0, help="seconds between two SIGKILLs (--only kills)")
+    ap.add_argument("--only", choices=["push", "deadlines", "kills"],
+                    help="only the push latency; only the deadline rounds raced for by three processes; only "
+                         "the SIGKILL soak (--seconds long)")
     args = ap.parse_args()
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     print(f"load average before: {os.getloadavg()}, {os.cpu_count()} CPUs", flush=True)
+    if args.only == "kills":
+        kill_soak(args)
+        return
+    if args.only == "deadlines":
+        deadline_race(args)
+        return
     if args.only == "push":
         lat, count, rate = push_latency(args, args.processes)
         print(f"push across processes at {args.rate:.0f}/s offered ({rate:.0f}/s made, {count} pushes): {lat} "

@@ -1,6 +1,8 @@
 """How well ``realms gm orders`` reads forum threads written the way players post
-(tests/brittania/threads/: saved SMF 2.0 and 2.1 pages, personal messages, and
-key.json, the answer key a game master would write by hand).
+(tests/brittania/threads/: eleven 12-player threads of four games, saved SMF 2.0 and 2.1
+pages, personal messages, and key.json, the answer key a game master would write by
+hand; threads 8–11 hold tables, spoilers, code boxes, smileys, "x6", "½ my grain", "the
+rest", "same as last turn", corrections in a later post, quotes and signatures).
 
 For each thread: the clear orders read right, missed and invented; the problems
 reported right (an expected problem on its line, with its reason) and wrong (reported

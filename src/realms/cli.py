@@ -90,7 +90,7 @@ def list_games() -> None:
 def options_cmd(game_id, as_json) -> None:
     """List GAME's options: name, type, default, bounds or choices, flag and help, by group.
 
-    Any of them is set with --option NAME=VALUE (simulate, tournament), or with its flag."""
+    Any of them is set with --option NAME=VALUE (play, simulate, tournament, …), or with its flag."""
     game = _game(game_id)
     if as_json:
         click.echo(json.dumps({"game": game.id, "options": [o.to_json() for o in game.schema]}, ensure_ascii=False))
@@ -151,6 +151,17 @@ class GameCommand(click.Command):
             flags.append(click.Option([o.flag, _FLAG + o.name], metavar=metavar(o), multiple=o.type == "timeline",
                                       help=f"{o.help} [{bounds}{default}]" if bounds or default else o.help))
         return [*own, *flags, *([help_option] if help_option is not None else [])]
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The epilog, and once the game is known the bots it may be played by."""
+        super().format_epilog(ctx, formatter)
+        game = ctx.meta.get(_GAME)
+        if game is not None:
+            from realms.core.lineup import bot_names
+
+            formatter.write_paragraph()
+            with formatter.indentation():
+                formatter.write_text(f"{game.id}'s bots (--bots): {', '.join(bot_names(game))}.")
 
     def _game_argument(self, args: list[str]) -> str | None:
         """The GAME among ``args``: the first word that is no flag nor a flag's value (every

@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import click
 
-from realms.core.options import OptionError, parse_text
+from realms.cli import _GAME_EPILOG, _OPTION_HELP, GameCommand, _game_options
 
 
-def _parse_options(game, pairs: tuple[str, ...]) -> dict:
-    by_name = {o.name: o for o in game.schema}
-    out: dict = {}
-    for pair in pairs:
-        name, sep, text = pair.partition("=")
-        if not sep or name.strip() not in by_name:
-            known = ", ".join(by_name)
-            raise click.ClickException(f"--option {pair[:60]!r}: expected NAME=VALUE with NAME one of {known}")
-        try:
-            out[name.strip()] = parse_text(by_name[name.strip()], text)
-        except OptionError as exc:
-            raise click.ClickException(f"--option {name.strip()}: {exc}") from None
-    return out
+def _line_up(names: list[str], people: list[int], n: int) -> list[str]:
+    """A bot name for every seat from ``--bots``: one name for all, one per seat, or one per
+    seat not played by a person, in seat order (the people's seats get a placeholder that
+    plays nothing)."""
+    if len(names) == 1:
+        return names * n
+    others = [seat for seat in range(n) if seat not in people]
+    if len(names) == len(others) and len(names) != n:
+        given = dict(zip(others, names))
+        return [given.get(seat, names[0]) for seat in range(n)]
+    if len(names) != n:
+        raise click.ClickException(f"--bots names {len(names)} bots: give one, one per other seat "
+                                   f"({len(others)}) or one per seat ({n})")
+    return names
 
 
 def _parse_clock(text: str | None, players: int):
@@ -40,12 +41,13 @@ def _parse_clock(text: str | None, players: int):
         raise click.ClickException(f"--clock: {why}") from None
 
 
-@click.command("play")
+@click.command("play", cls=GameCommand, epilog=_GAME_EPILOG.format(cmd="play"))
 @click.argument("game_id", metavar="GAME")
 @click.option("--seat", "seats", type=int, multiple=True,
               help="A seat you play (from 1; repeat it for friends at one keyboard). Default: seat 1.")
-@click.option("--bots", default=None, help="Bots for the other seats: one name, or one per seat (a,b,c).")
-@click.option("--option", "pairs", multiple=True, metavar="NAME=VALUE", help="A game option (see realms options GAME).")
+@click.option("--bots", default=None, help="Bots for the other seats: one name, or one per other seat in "
+              "order (a,b,c), or one per seat. Default: the game's own bot.")
+@click.option("--option", "pairs", multiple=True, metavar="NAME=VALUE", help=_OPTION_HELP)
 @click.option("--seed", type=int, default=None, help="Seed of the game (default: random).")
 @click.option("--resume", "resume_file", type=click.Path(dir_okay=False, exists=True),
               help="Go on with a game saved with 's FILE' or at 'q'.")
@@ -54,13 +56,15 @@ def _parse_clock(text: str | None, players: int):
                    "decision; the time left is shown at each prompt, and a turn run out is played by the bot.")
 @click.option("--save", "autosave", default="realms-play.json", show_default=True,
               help="Where 'q' and the end of the game save the record.")
-def play(game_id, seats, bots, pairs, seed, resume_file, clock_text, autosave) -> None:
+def play(game_id, seats, bots, pairs, seed, resume_file, clock_text, autosave, **flags) -> None:
     """Play GAME in the terminal against bots, or with friends taking turns at one keyboard.
 
     At the prompt: a number answers (after a filter, the number listed), N xK answers
-    option N K times (several units moved at once), words filter the options, b shows
+    option N K times (several units moved at once), an option's whole label answers it,
+    other words filter the options, b shows
     the board again, u undoes your last decision (while nothing has happened since),
-    s FILE saves, q saves and quits."""
+    s FILE saves, q (or Ctrl-D, Ctrl-C) saves and quits, h lists these.  A question of
+    an amount (how much grain) takes the amount itself."""
     import secrets
 
     from realms.core.game import OptionError as GameOptionError, UnknownGame, get_game
@@ -76,7 +80,7 @@ def play(game_id, seats, bots, pairs, seed, resume_file, clock_text, autosave) -
         if resume_file:
             state = game.replay(Record.load(resume_file), resume_file)
         else:
-            options = _parse_options(game, pairs)
+            options = _game_options(game, flags, pairs)
             state = game.new_game(options, seed if seed is not None else secrets.randbelow(10**9))
     except (RecordError, GameOptionError, OSError, ValueError) as exc:
         raise click.ClickException(str(exc)) from None
@@ -84,9 +88,9 @@ def play(game_id, seats, bots, pairs, seed, resume_file, clock_text, autosave) -
     people = sorted({s - 1 for s in seats} or {0})
     if any(not 0 <= p < n for p in people):
         raise click.ClickException(f"--seat must be 1..{n} for {n} players")
-    spec = [b.strip() for b in (bots or ("auto" if "auto" in game.bots else "random")).split(",")]
+    spec = _line_up([b.strip() for b in (bots or next(iter(game.bots), "random")).split(",")], people, n)
     try:
-        agents = make_bots(game, spec if len(spec) > 1 else spec * n, n, state.seed)
+        agents = make_bots(game, spec, n, state.seed)
     except GameOptionError as exc:
         raise click.ClickException(str(exc)) from None
     clock = _parse_clock(clock_text, n)

@@ -11,11 +11,18 @@ exact odds of the battles at stake), and the decision with numbered options.  At
 - ``N xK`` (``12 x3``) answers option N K times, while the game asks the same again and
   offers it: several units moved in one answer (the game's ``controls`` "moves");
 - ``b``: the board again, each nation's or player's areas and units (``Game.describe``);
-- any other text filters the options (``north`` lists the options naming North…);
+- an option's whole label answers it (``muir lir``); any other text filters the options
+  (``north`` lists the options naming North…);
 - ``u`` undoes your own last decision while no die has been rolled, nobody else has
   decided and nothing hidden was shown since (the web app's rule);
-- ``s FILE`` saves the game's record (resume with ``--resume FILE``); ``q`` saves to the
-  autosave file and quits.
+- ``s FILE`` saves the game's record (resume with ``--resume FILE``; ``s`` alone: to the
+  autosave file); ``q``, Ctrl-D and Ctrl-C save to the autosave file and quit;
+- ``h``, ``help``, ``?`` or an empty line list these keys;
+- a question of an amount (its options all whole numbers: how much grain) takes the amount
+  itself, never its place in the list.
+
+When friends share the keyboard in a game with hidden information, the screen (and its
+scroll-back) is cleared before the next person is called, so nobody reads another's hand.
 
 With a clock (``--clock turn:30`` a turn, ``--clock bank:60+10`` a bank and an increment a
 decision; ``core.clock``) each prompt shows the person's time left; an answer typed after
@@ -38,6 +45,8 @@ from realms.core.game import Game
 from realms.core.record import Record
 
 PAGE = 20  # options listed at once; a filter narrows longer lists
+#: clears the screen and its scroll-back: a person's hand leaves it before another looks
+CLEAR = "\033[H\033[2J\033[3J"
 
 
 @dataclass
@@ -68,6 +77,9 @@ class Terminal:
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
+
+    def write(self, text: str) -> None:
+        print(text, end="", file=self.out, flush=True)
 
     # -- the loop ------------------------------------------------------------------------
     def run(self) -> GameState:
@@ -126,7 +138,13 @@ class Terminal:
         """Show the position to the deciding person and take one answer; False: quit."""
         person = self.people[decision.player]
         if len(self.people) > 1 and self._last_person not in (None, decision.player) and self.game.hidden_information:
-            self.read(f"\n{self.names[decision.player]}, your turn: press Enter (others look away) ")
+            self.write(CLEAR)  # the last person's hand leaves the screen before the next one looks
+            try:
+                self.read(f"{self.names[decision.player]}, your turn: press Enter (others look away) ")
+            except (EOFError, KeyboardInterrupt):
+                self.say("")
+                self.save(self.autosave)
+                return False
         self._last_person = decision.player
         self.show(person)
         left = self.time_left(decision.player)
@@ -135,13 +153,24 @@ class Terminal:
         self.advise(person, decision)
         options = decision.options
         shown = list(range(len(options)))
+        amounts = _amounts(options)
         while True:
             self.list_options(decision, options, shown)
             try:
                 text = self.read(f"{self.names[decision.player]}> ").strip()
-            except EOFError:
+            except (EOFError, KeyboardInterrupt):  # Ctrl-D, Ctrl-C: as q, the game kept
+                self.say("")
                 text = "q"
             number, times = _number_and_times(text)
+            if amounts is not None and number is not None:
+                if number not in amounts or times != 1:
+                    self.say(f"No {text[:20]!r}: type one number of {_span(list(amounts))}.")
+                    continue
+                self.answer(person, decision, amounts[number])
+                return True
+            if number is not None and times < 1:
+                self.say(f"{text[:20]!r}: N xK answers option N K times, K from 1.")
+                continue
             if number is not None and 1 <= number <= len(shown):
                 self.answer(person, decision, shown[number - 1])
                 if times > 1:
@@ -160,14 +189,23 @@ class Terminal:
                 if self.undo(person):
                     return True
                 continue
-            if text.startswith("s "):
-                self.save(text[2:].strip())
+            if text == "s" or text.startswith("s "):
+                where = text[2:].strip() or self.autosave
+                if where:
+                    self.save(where)
+                else:
+                    self.say("s FILE: name the file to save the game to.")
                 continue
-            if text in ("", "?"):
+            if text.lower() in ("", "?", "h", "help"):
                 shown = list(range(len(options)))
-                self.say("Type a number to answer (N xK: K times), words to filter, b for the board, u to undo, "
-                         "s FILE to save, q to quit.")
+                first = "Type an amount listed" if amounts is not None else \
+                    "Type a number to answer (N xK: K times), words to filter"
+                self.say(f"{first}, b for the board, u to undo, s FILE to save, q to save and quit.")
                 continue
+            exact = [i for i, o in enumerate(options) if o.label.strip().lower() == text.lower()]
+            if len(exact) == 1:  # an option's whole label (Muir Lir, End movement) answers it
+                self.answer(person, decision, exact[0])
+                return True
             words = text.lower().split()
             shown = [i for i, o in enumerate(options) if all(w in o.label.lower() for w in words)]
             if not shown:
@@ -259,6 +297,10 @@ class Terminal:
     def list_options(self, decision: Decision, options, shown: list[int]) -> None:
         self.say("")
         self.say(f"{decision.prompt}" + (f"  ({decision.section})" if decision.section else ""))
+        amounts = _amounts(options)
+        if amounts is not None:
+            self.say(f"  Type the number: {_span(list(amounts))}")
+            return
         for k, i in enumerate(shown[:PAGE]):
             self.say(f"  {k + 1:3}. {options[i].label}")
         if len(shown) > PAGE:
@@ -269,8 +311,9 @@ class Terminal:
             self.show(person)
             break
         res = self.state.result()
-        who = res["winner"] or ", ".join(res["winners"]) or "nobody"
-        self.say(f"\nThe game is over. Winner: {who}.")
+        winners = [res["winner"]] if res["winner"] else list(res["winners"])
+        label = "Winners" if len(winners) > 1 else "Winner"
+        self.say(f"\nThe game is over. {label}: {', '.join(winners) or 'nobody'}.")
         self.save(self.autosave)
 
     def save(self, path: str | None) -> None:
@@ -287,9 +330,28 @@ class Terminal:
 def _number_and_times(text: str) -> tuple[int | None, int]:
     """``"12"`` → (12, 1); ``"12 x3"`` or ``"12x3"`` → (12, 3); anything else (None, 1)."""
     head, sep, tail = text.replace(" ", "").partition("x")
-    if head.isdigit() and (not sep or (tail.isdigit() and int(tail) >= 1)):
+    if head.isdigit() and (not sep or tail.isdigit()):
         return int(head), int(tail) if sep else 1
     return None, 1
+
+
+def _amounts(options) -> dict[int, int] | None:
+    """A question whose options are all whole numbers (how much grain, how many units) as
+    {number: option index}: the person types the amount itself, never its place in a list
+    (where "4" would have answered the fourth amount offered).  None for any other question."""
+    labels = [o.label.strip() for o in options]
+    if not labels or not all(t.isdigit() for t in labels):
+        return None
+    amounts = {int(t): i for i, t in enumerate(labels)}
+    return amounts if len(amounts) == len(labels) else None
+
+
+def _span(numbers: list[int]) -> str:
+    """``4 to 15`` for a run without gaps, else the numbers listed."""
+    numbers = sorted(numbers)
+    if len(numbers) > 2 and numbers[-1] - numbers[0] == len(numbers) - 1:
+        return f"{numbers[0]} to {numbers[-1]}"
+    return ", ".join(map(str, numbers))
 
 
 def resume(game: Game, record: Record, source: str) -> GameState:

@@ -31,8 +31,9 @@ def test_board_svg_has_regions_towns_and_roads():
 def test_position_svg_shows_discs_and_vikings():
     s = play(GAME.new_game({"players": 4}, 2), [RandomBot(i) for i in range(4)])
     root = ET.fromstring(GAME.draw(s, {}).split("\n", 1)[1])
-    discs = [e for e in root.iter(NS + "circle") if e.get("class") == "disc"]
-    vikings = [e for e in root.iter(NS + "rect") if e.get("class") == "viking"]
+    shown = [e for e in root.iter() if e.get("display") != "none"]
+    discs = [e for e in shown if e.tag == NS + "circle" and e.get("class") == "disc"]
+    vikings = [e for e in shown if e.tag == NS + "rect" and e.get("class") == "viking"]
     assert len(discs) == sum(1 for o in s.owner if o >= 0)
     assert len(vikings) == sum(s.viking)
 

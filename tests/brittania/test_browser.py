@@ -178,3 +178,39 @@ def test_two_people_and_ten_bots_play_two_turns(server, browser, page, tmp_path)
     finally:
         ctx.close()
     assert not errors, errors
+
+
+def test_the_chronicle_names_seats_by_name_with_their_swatch_in_the_palette_shown(server, page):
+    """The chronicle names a seat by its name, never by its colour (which another palette
+    changes), and draws the seat's swatch beside the line in the palette the page shows:
+    under Okabe–Ito the first seat's swatch is that palette's first colour, as its states on
+    the board are; back on the game's colours, it is the rules post's colour again."""
+    r = httpx.post(f"{server}/api/games", json={"game": "brittania", "options": {"players": 3}, "seed": 5,
+                                                "seats": ["human", "random", "random"]})
+    gid, token = r.json()["id"], r.json()["seats"][0]["token"]
+    s = _awaited(server, gid, token, 0)
+    while not s["over"] and s["pending"] and s["pending"][0]["kind"] in SETUP:
+        d = next(d for d in s["pending"] if d["player"] == 0)
+        httpx.post(f"{server}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {token}"},
+                   json={"key": d["options"][0]["key"], "version": s["version"]})
+        s = _awaited(server, gid, token, 0)
+    page.add_init_script("localStorage.setItem('realms-pace', '0'); localStorage.setItem('realms-palette', 'okabe-ito')")
+    page.goto(f"{server}/games/{gid}#token={token}")
+    page.wait_for_function("document.body.dataset.events !== undefined", timeout=20000)
+    wait_board(page)
+    names = [p["name"] for p in s["view"]["players"]]
+    colours = {p["colour"] for p in s["view"]["players"]}
+    line = page.locator("#chronicle li", has_text=f"{names[0]} begins in").first
+    text = line.inner_text()
+    assert not any(c in text for c in colours), text
+    okabe = page.evaluate("async () => (await import('/static/palette.js')).PALETTES.find(([id]) => id === 'okabe-ito')[2]")
+    fill = lambda: line.locator("svg.chron-swatch rect").get_attribute("fill").lower()  # noqa: E731
+    assert line.locator("svg.chron-swatch").get_attribute("data-seat") == "0"
+    assert fill() == okabe[0].lower()
+    board = {c.lower() for c in page.locator("#board [data-seat='0']").evaluate_all("es => es.map((e) => e.getAttribute('fill'))")}
+    assert okabe[0].lower() in board
+    page.select_option("#pace-box select.palette", "game")
+    page.wait_for_function("document.body.dataset.palette === 'game'")
+    game_colours = page.evaluate(f"async () => (await (await fetch('/api/catalog')).json())")
+    ours = next(g for g in (game_colours.get("games") or game_colours) if g.get("id") == "brittania")
+    assert fill() == ours["palette"][0].lower()

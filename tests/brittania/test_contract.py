@@ -39,7 +39,7 @@ def test_panels_show_the_viewers_own_orders_and_grain_only():
     assert GAME.panels(s.view(0)) == [
         {"title": "Grain", "items": ["10 in store", "6 in this turn's orders", "4 left"]},
         {"title": "Your orders for turn 1",
-         "items": ["6 grain to conquer essex", "the king leads the conquer of essex"]},
+         "items": ["6 grain to conquer Essex", "the king leads the attack on Essex"]},
     ]
     assert GAME.panels(s.view(1))[1]["items"] == ["none yet"]
     assert GAME.panels(s.view(None)) == []
@@ -49,8 +49,8 @@ def test_describe_gives_the_turn_the_players_and_the_viewers_states():
     s = _started()
     lines = GAME.describe(s.view(0))
     assert lines[0] == "Turn 1 of 3 (orders)"
-    assert lines[1].startswith("* P1 (Red): 10 grain, 1 states, capital kent, King ")
-    assert "Your states: kent 10" in lines
+    assert lines[1].startswith("* P1 (Red): 10 grain, 1 states, capital Kent, King ")
+    assert "Your states: Kent 10" in lines
     assert not any(line.startswith("Your") for line in GAME.describe(s.view(None)))
 
 
@@ -76,3 +76,11 @@ def test_determinize_forgets_the_other_players_orders():
     twin.apply(1, "done")
     twin.apply(2, "done")
     assert twin.turn == 2 and twin.output[twin.board.index["kent"]] == 10
+
+
+def test_an_investment_reads_as_the_chronicle_writes_it():
+    """GRAIN AND INVESTMENTS: the panel writes "7 grain to invest in Kent", as the orders'
+    chronicle line does."""
+    from realms.games.brittania.orders import order_line
+
+    assert order_line({"kind": "invest", "target": "Kent", "grain": 7}) == "7 grain to invest in Kent"

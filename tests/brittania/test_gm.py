@@ -260,7 +260,7 @@ def test_a_newcomer_takes_an_eliminated_players_colour(tmp_path):
     code, out = realms("gm", "orders", folder, posts)
     assert code == 0 and "The Yellow colour stays free this turn" in out
     code, report = realms("gm", "resolve", folder)
-    assert code == 0 and "Nobody takes the Yellow colour this turn." in report
+    assert code == 0 and "Nobody takes the colour left by Bob (Yellow) this turn." in report
     posts.write_text('[post author="Ann"]\n[b]5 Grain to Defend Sussex.\nNewcomer in Yellow: Kent, Alfred, Rich.[/b]\n'
                      '[/post]\n[post author="Eve"]\n[b]Newcomer in Yellow: Sussex, King Edmund, Rich.[/b]\n[/post]\n'
                      '[post author="Dan"]\nHello all. [b]Newcomer in Yellow: essex, King Edmund, Rich.\n'
@@ -325,3 +325,90 @@ def test_a_newcomer_names_his_king_as_he_likes(tmp_path):
     assert code == 0, report
     state = GAME.replay(Record.load(folder / "record.json"))
     assert state.names[1] == "Dan" and state.king_name[1] == "Offa"
+
+
+def test_shares_of_the_grain_the_rest_and_same_as_last_turn(folder, tmp_path):
+    """RULINGS BR-Q28: "half my grain" is half the writer's grain at the start of the turn
+    (the Oxford example: "If you invest half of your Grain, 45"); "the rest" is what his
+    other orders of the turn leave, given once; "same as last turn" names no order and is
+    listed with its reason, its exception read."""
+    post = tmp_path / "t.txt"
+    post.write_text('[post author="Ann"][b]Half my grain to defend Kent[/b]\n'
+                    "[b]Same as last turn except 1 grain to conquer Sussex[/b][/post]\n"
+                    '[post author="Ann"][b]The rest on Surrey, and the rest on Sussex too[/b][/post]\n'
+                    '[post author="Bob"][b]5 grain to defend Essex, invest the rest in Essex[/b][/post]\n'
+                    '[post author="Carl"][b]a third of my grain to defend Galloway[/b][/post]', encoding="utf-8")
+    code, out = realms("gm", "orders", folder, post, "--json")
+    assert code == 0, out
+    got = json.loads(out)["players"]
+    ann, bob, carl = (got[n] for n in ("Ann", "Bob", "Carl"))
+    assert [(o["reads"], o["line"]) for o in ann["orders"]] == [
+        ("5 Grain to Defend Kent.", 1), ("1 Grain to Conquer Sussex.", 2), ("4 Grain to Conquer Surrey.", 3)]
+    reasons = [(x["line"], x["reason"]) for x in ann["problems"]]
+    assert (2, "'same as last turn' names no order: each turn's orders are written out, state and grain") in reasons
+    assert (3, "the rest of the grain went already to line 3") in reasons
+    assert [o["reads"] for o in bob["orders"]] == ["5 Grain to Defend Essex.", "5 Grain to Invest in Essex."]
+    assert carl["orders"] == [] and carl["problems"][0]["reason"] == \
+        "'a third of' of 10 grain is 3.33333: not a whole amount; write the grain"
+
+
+def test_orders_in_a_code_box_are_not_bold_and_are_listed(folder, tmp_path):
+    """TURN ORDER: "they must be bolded using the forum bbcode": in a code box the forum
+    shows "[b]" as written, so those orders do not count; each is listed with why, and the
+    orders the player then posts in bold count."""
+    post = tmp_path / "t.txt"
+    post.write_text('[post author="Ann"]Orders:\n[code][b]5 Grain to Defend Kent\n5 Grain to Conquer Sussex[/b]'
+                    "[/code][/post]\n"
+                    '[post author="Ann"][b]4 Grain to Defend Kent[/b][/post]', encoding="utf-8")
+    code, out = realms("gm", "orders", folder, post, "--json")
+    assert code == 0, out
+    ann = json.loads(out)["players"]["Ann"]
+    assert [o["reads"] for o in ann["orders"]] == ["4 Grain to Defend Kent."]
+    assert [(x["line"], x["text"]) for x in ann["problems"]] == [
+        (2, "5 Grain to Defend Kent"), (3, "5 Grain to Conquer Sussex")]
+    assert all("in a code box" in x["reason"] for x in ann["problems"])
+
+
+def test_a_post_repeated_is_taken_once_a_changed_order_refused(folder, tmp_path):
+    """RULINGS BR-Q28: a later post repeating an order as sent changes nothing (taken
+    once, noted); one changing it would edit a sent order and is refused."""
+    post = tmp_path / "t.txt"
+    post.write_text('[post author="Ann"][b]5 Grain to Defend Kent[/b][/post]\n'
+                    '[post author="Ann"][b]5 Grain to Defend Kent[/b][/post]\n'
+                    '[post author="Ann"][b]3 Grain to Defend Kent[/b][/post]', encoding="utf-8")
+    code, out = realms("gm", "orders", folder, post, "--json")
+    assert code == 0, out
+    ann = json.loads(out)["players"]["Ann"]
+    assert [o["reads"] for o in ann["orders"]] == ["5 Grain to Defend Kent."]
+    assert [x["line"] for x in ann["notes"]] == [2] and "taken once" in ann["notes"][0]["reason"]
+    assert [x["line"] for x in ann["problems"]] == [3] and "was sent already" in ann["problems"][0]["reason"]
+
+
+def test_orders_without_bold_do_not_count_and_are_listed(folder, tmp_path):
+    """TURN ORDER: "For your orders to be valid, they must be bolded": a post whose bold
+    gives no order has each of its plain lines that would read as an order listed, not
+    taken; chatter, remarks and the plain text beside bold orders are not listed."""
+    post = tmp_path / "t.txt"
+    post.write_text('[post author="Ann"]Orders:\n5 grain to defend Kent\nGood luck all, if Bob attacks me '
+                    "with 10 I am done[/post]\n"
+                    '[post author="Bob"]I will attack Kent with 5, sorry Ann\n[b]5 Grain to Defend Essex[/b][/post]',
+                    encoding="utf-8")
+    code, out = realms("gm", "orders", folder, post, "--json")
+    assert code == 0, out
+    ann, bob = (json.loads(out)["players"][n] for n in ("Ann", "Bob"))
+    assert ann["orders"] == []
+    assert [(x["line"], x["text"], x["reason"]) for x in ann["problems"]] == [
+        (2, "5 grain to defend Kent", "not bold: orders must be bolded (rules post, TURN ORDER)")]
+    assert [o["reads"] for o in bob["orders"]] == ["5 Grain to Defend Essex."] and bob["problems"] == []
+
+
+def test_plain_text_beside_orders_sent_elsewhere_is_not_listed(folder, tmp_path):
+    """A player whose orders came by PM may chat in plain words about them: only a player
+    with no order at all has his plain order-like lines listed."""
+    post = tmp_path / "t.txt"
+    post.write_text('[post author="Ann"]Orders by PM. Everything on Sussex this time![/post]\n'
+                    '[post author="Ann" pm="yes"][b]10 Grain to Conquer Sussex[/b][/post]', encoding="utf-8")
+    code, out = realms("gm", "orders", folder, post, "--json")
+    assert code == 0, out
+    ann = json.loads(out)["players"]["Ann"]
+    assert [o["reads"] for o in ann["orders"]] == ["10 Grain to Conquer Sussex."] and ann["problems"] == []

@@ -190,3 +190,71 @@ def test_gm_error_is_raised_for_a_folder_file_that_is_no_aliases_file(thread1):
         from realms.games.brittania.gm import aliases
 
         aliases(thread1)
+
+
+def test_a_tables_row_is_one_line_its_cells_the_columns():
+    """An SMF [table] in bold, or bold in each cell, gives one line a row ("Kent | defend |
+    5"), never one line a cell nor two rows glued; a header row stays a line of its own."""
+    for cells in ("[b][table][tr][td]State[/td][td]Order[/td][/tr][tr][td]Kent[/td][td]defend 5[/td][/tr]"
+                  "[tr][td]Sussex[/td][td]attack 5[/td][/tr][/table][/b]",
+                  "[table][tr][td][b]State[/b][/td][td][b]Order[/b][/td][/tr][tr][td][b]Kent[/b][/td]"
+                  "[td][b]defend 5[/b][/td][/tr][tr][td][b]Sussex[/b][/td][td][b]attack 5[/b][/td][/tr][/table]"):
+        posts = read_text(f'[post author="Ann"]{cells}[/post]', "t")
+        assert [text for _, text in posts[0].bold] == ["State | Order", "Kent | defend 5", "Sussex | attack 5"]
+    page = ('<html><body><div class="poster"><h4><a href="u">Ann</a></h4></div><div class="inner">'
+            '<table class="bbc_table"><tr><td><strong>Kent</strong></td><td><strong>defend</strong></td>'
+            '<td><strong>5</strong></td></tr><tr><td><strong>Sussex</strong></td><td><strong>attack 5</strong>'
+            '</td></tr></table><strong><table class="bbc_table"><tr><td>Essex</td><td>5</td></tr></table></strong>'
+            '</div></body></html>')
+    from realms.games.brittania.forum import read_html
+    assert [text for _, text in read_html(page)[0].bold] == ["Kent | defend | 5", "Sussex | attack 5", "Essex | 5"]
+
+
+def test_a_code_box_shows_its_codes_so_they_are_not_bold():
+    """In an SMF code box "[b]" is shown as written (SMF 2.0 and 2.1 alike): its text is
+    no bold, kept apart with its line to be reported; a spoiler's bold is bold."""
+    page = ('<html><body><div class="poster"><h4><a href="u">Ann</a></h4></div><div class="inner">Orders:<br />'
+            '<div class="codeheader">Code: <a class="codeoperation">[Select]</a></div><code class="bbc_code">'
+            '[b]5 Grain to Defend Kent[/b]<br />\n[b]5 Grain to Conquer Sussex[/b]</code>'
+            '<details class="spoiler"><summary>Spoiler</summary><b>3 Grain to Invest in Kent</b></details>'
+            '</div></body></html>')
+    from realms.games.brittania.forum import read_html
+    post = read_html(page)[0]
+    assert [text for _, text in post.bold] == ["3 Grain to Invest in Kent"]
+    assert post.coded == [(1, "5 Grain to Defend Kent"), (2, "5 Grain to Conquer Sussex")]
+    posts = read_text('[post author="Ann"][code][b]5 Grain to Defend Kent[/b][/code] '
+                      '[b][spoiler]3 Grain to Invest in Kent[/spoiler][/b][/post]', "t")
+    assert posts[0].coded == [(1, "5 Grain to Defend Kent")]
+    assert [text for _, text in posts[0].bold] == ["3 Grain to Invest in Kent"]
+
+
+def test_struck_out_text_is_no_order():
+    """A line the player struck out before sending ([s], SMF's <del> or <s>) is no order;
+    the rest of the bold is read, every line number kept."""
+    posts = read_text('[post author="Ann"][b][s]10 Grain to Conquer\nSussex[/s] 5 Grain to Defend Kent\n'
+                      '5 Grain to Conquer Sussex[/b][/post]', "t")
+    assert posts[0].bold == [(2, "5 Grain to Defend Kent"), (3, "5 Grain to Conquer Sussex")]
+    from realms.games.brittania.forum import read_html
+    page = ('<html><body><div class="poster"><h4><a href="u">Ann</a></h4></div><div class="inner"><strong>'
+            '<del>10 Grain to Conquer Sussex</del><br />5 Grain to Defend Kent<br /><s>5 Grain to Invest in Kent</s>'
+            '</strong></div></body></html>')
+    assert [text for _, text in read_html(page)[0].bold] == ["5 Grain to Defend Kent"]
+
+
+@pytest.mark.parametrize("mark, edited, by", [
+    ('<div class="smalltext modified" id="modified_7">&#171; <em>Last Edit: March 03, 2013, 09:12:01 PM by Ann</em> '
+     '&#187;</div>', True, ""),
+    ('<span class="smalltext modified floatright mvisible" id="modified_7"><span class="lastedit">Last Edit</span>: '
+     'November 26, 2026, 09:05:12 PM by Haspen</span>', False, "Haspen"),
+    ('<div class="smalltext modified" id="modified_7">&#171; <em>Last Edit: March 03, 2013</em> &#187;</div>', True, ""),
+    ('<div class="smalltext modified" id="modified_7"></div>', False, ""),
+])
+def test_an_edit_by_the_writer_voids_the_post_one_by_the_game_master_does_not(mark, edited, by):
+    """TURN ORDER: "You cannot edit your orders once you've send the post!": SMF's "Last
+    Edit … by" the writer (or by nobody named) marks his edit; one by someone else (the
+    game master fixing the layout) is no edit of the player's."""
+    from realms.games.brittania.forum import read_html
+    page = ('<html><body><div class="poster"><h4><a href="u">Ann</a></h4></div><div class="inner">'
+            f'<b>5 Grain to Defend Kent</b></div>{mark}</body></html>')
+    post = read_html(page)[0]
+    assert (post.edited, post.edited_by) == (edited, by)

@@ -231,12 +231,12 @@ def test_br_q30_a_colour_nobody_takes_stays_free_and_is_offered_again():
     s = bob_eliminated()
     d = s.pending()[0]
     assert d.kind == "br.newcomer" and d.keys[-1] == "nobody"
-    assert d.prompt.startswith("The Yellow colour is free (P2 was eliminated): a newcomer may take it")
+    assert d.prompt.startswith("P2 was eliminated: the colour left is free; a newcomer may take it")
     assert d.label("nobody") == "Nobody takes the colour this turn"
     s.apply(1, "nobody")
     assert not s.alive[1] and s.grain[1] == 0 and s.held(1) == []
     assert s.pending()[0].kind == "br.order" and s.first_pending((1,)) is None
-    assert any(e.kind == "newcomer" and e.text == "Nobody takes the Yellow colour this turn." for e in s.events)
+    assert any(e.kind == "newcomer" and e.text == "Nobody takes the colour left by P2 this turn." for e in s.events)
     s.apply(0, "done")
     assert s.turn == 3
     d = s.pending()[0]

@@ -1,5 +1,6 @@
 """Forum threads written the way players post (tests/brittania/threads/: saved SMF 2.0
-and 2.1 pages, a thread over two pages, personal messages, key.json the game master's
+and 2.1 pages, a thread over two pages, personal messages, tables, spoilers and code
+boxes, shares of the grain, corrections in a later post; key.json the game master's
 answer key), read by ``realms gm orders`` (rules post, TURN ORDER: "For your orders to be
 valid, they must be bolded"; RULINGS BR-Q23, BR-Q28, BR-Q30): every clear order read,
 none invented, every problem where the key has one and nowhere else.  The figures are

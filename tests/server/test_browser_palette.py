@@ -38,7 +38,13 @@ def _open(server, page, game: str, seats: list[str]) -> None:
     page.add_init_script("localStorage.setItem('realms-pace', '0')")
     page.goto(f"{server}/games/{gid}#token={token}")
     page.wait_for_function("document.body.dataset.version !== undefined", timeout=20000)
-    wait_board(page)
+    # the bots done (the person asked) and that state's board shown: nothing moves under the test
+    for _ in range(300):
+        s = httpx.get(f"{server}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}).json()
+        if 0 in s["awaiting"] and page.evaluate("document.body.dataset.board") == str(s["version"]):
+            return
+        page.wait_for_timeout(100)
+    pytest.fail(f"the page never showed the board of the person's turn (version {s['version']})")
 
 
 def _palette(page, name: str) -> list[str]:

@@ -53,6 +53,22 @@ def brittania_at_turn_one(client, deadline_minutes: int) -> tuple[str, list[str]
     return gid, tokens
 
 
+def ended_rounds(db: str, gid: str) -> list[tuple]:
+    """The rounds of ``gid`` its deadlines ended, as written: (round, first answer,
+    answers given, when, by which process)."""
+    from sqlalchemy import select
+
+    from realms.server.store import deadline_ends_table as t
+
+    store = Store(db)
+    try:
+        with store.engine.connect() as conn:
+            return [tuple(r) for r in conn.execute(select(t.c.round, t.c.n, t.c.answers, t.c.at, t.c.by)
+                                                  .where(t.c.game_id == gid).order_by(t.c.id))]
+    finally:
+        store.close()
+
+
 def wait_for(what, seconds: float = 20.0):
     """``what()`` once it is true (the watcher works in the background, every second)."""
     end = time.monotonic() + seconds
@@ -100,6 +116,8 @@ def test_a_restarted_server_ends_the_round_at_the_same_instant_unopened(tmp_path
             return server.live[gid].state.turn == 2
         wait_for(resolved)
         assert len(Store(db).load(gid).answers) > stored
+        # the round ended is in the record, with the answers it gave: Bob's "done"
+        assert ended_rounds(db, gid) == [("1", stored, 1, T0 + 120, "")]
 
         st = settled(client, gid, ann)                   # the first page to open it
         assert st["view"]["turn"] == 2

@@ -2,7 +2,8 @@
 each a real process on a loopback port: any of them takes any answer, a second answer to
 one version through another process is refused (409), never a fork; a push made through
 one process reaches a page watching through another; a killed owner's games are taken
-over and their bots move again; a lost listening connection catches up once back.
+over and their bots move again; a lost listening connection catches up once back; three
+processes racing for every deadline end each round once.
 
 Every wait is on a condition, bounded, and says what it waited for."""
 
@@ -20,6 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from .clocked_serve import DEADLINE, T0, deadline_ends, set_clock, silent_brittania
 from .conftest import PG, drop_database, fresh_database
 from .test_durability import free_port
 
@@ -27,6 +29,8 @@ pytestmark = [pytest.mark.postgres,
               pytest.mark.skipif(not PG, reason="needs REALMS_TEST_POSTGRES=postgresql://…")]
 
 WAIT = 90.0
+#: a cluster's process with a clock the test moves (``clocked_serve.py``)
+CLOCKED = Path(__file__).with_name("clocked_serve.py")
 
 
 def _wait(what: str, ok, seconds: float = WAIT, every: float = 0.05):
@@ -43,12 +47,15 @@ def _wait(what: str, ok, seconds: float = WAIT, every: float = 0.05):
 class Process:
     """One ``realms serve`` on a loopback port, in a process group of its own."""
 
-    def __init__(self, database: str, log: Path) -> None:
+    def __init__(self, database: str, log: Path, clocked: list[str] | None = None) -> None:
+        """``clocked``: ``clocked_serve.py``'s options (a clock the test moves, ``--race``),
+        in place of ``realms serve``'s wall clock."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = log
-        with open(log, "wb") as err:
-            self.proc = subprocess.Popen([sys.executable, "-m", "realms.server", "--port", str(self.port),
+        command = (["-m", "realms.server"] if clocked is None else [str(CLOCKED), *clocked])
+        with open(log, "ab") as err:
+            self.proc = subprocess.Popen([sys.executable, *command, "--port", str(self.port),
                                           "--database", database, "--log-level", "info"],
                                          stdout=subprocess.DEVNULL, stderr=err, start_new_session=True)
         self.health = _wait(f"process {self.port}'s health", self._health)
@@ -61,6 +68,14 @@ class Process:
             return r.json() if r.status_code == 200 and r.json().get("listening") else None
         except httpx.HTTPError:
             return None
+
+    def stop(self) -> None:
+        """SIGTERM, as a host stops a process to restart it: it hands its leases back."""
+        self.proc.terminate()
+        try:
+            self.proc.wait(WAIT)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"process {self.port} did not stop on SIGTERM within {WAIT} s: {self.log.read_text()[-3000:]}")
 
     def kill(self) -> None:
         try:
@@ -76,8 +91,8 @@ def cluster(tmp_path):
     database = fresh_database("postgresql", tmp_path)
     started: list[Process] = []
 
-    def start() -> Process:
-        p = Process(database, tmp_path / f"serve-{len(started)}.log")
+    def start(clocked: list[str] | None = None) -> Process:
+        p = Process(database, tmp_path / f"serve-{len(started)}.log", clocked)
         started.append(p)
         return p
 
@@ -92,9 +107,9 @@ def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
 
-def create(url: str, seats=("human", "auto", "auto", "auto")) -> tuple[str, str]:
-    r = httpx.post(url + "/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seats": list(seats)},
-                   timeout=60)
+def create(url: str, seats=("human", "auto", "auto", "auto"), turns: int = 2) -> tuple[str, str]:
+    r = httpx.post(url + "/api/games", json={"game": "hy-breasil", "options": {"turns": turns},
+                                             "seats": list(seats)}, timeout=60)
     assert r.status_code == 201, r.text
     return r.json()["id"], r.json()["seats"][0]["token"]
 
@@ -225,6 +240,11 @@ def bot_answers_since(database: str, gid: str, n: int) -> int:
         engine.dispose()
 
 
+def _report(database: str) -> str:
+    return subprocess.run([sys.executable, "-m", "realms.server", "--check", "--database", database],
+                          capture_output=True, text=True, timeout=60).stdout
+
+
 def _held(database: str, process: str) -> list[str]:
     """The games ``realms serve --check`` says ``process`` holds (waited for)."""
     def look():
@@ -339,3 +359,162 @@ def test_workers_start_processes_on_one_port_that_check_lists_and_a_dead_one_is_
         except subprocess.TimeoutExpired:
             os.killpg(parent.pid, signal.SIGKILL)
             parent.wait(30)
+
+
+#: the games and the rounds of each the racing processes end
+RACE_GAMES, RACE_ROUNDS = 3, 7
+
+
+def test_three_processes_racing_for_every_deadline_end_each_round_once(cluster, tmp_path):
+    """Three processes each end every round whose deadline they see passed (``--race``:
+    each acts as every game's owner, as all would if the leases failed: the head's check
+    alone stands between them).  The clock moves one deadline on only once all three show
+    every game's round begun, so all three race for each end.  Each move ends exactly one
+    round of each game, recorded once (by whichever process won), and the rounds' answers
+    tile the record: no round ended twice, none early, none lost."""
+    clock = tmp_path / "clock"
+    now = T0
+    set_clock(clock, now)
+    procs = [cluster(["--clock-file", str(clock), "--race", "--sweep-every", "0.1"]) for _ in range(3)]
+    games = [silent_brittania(procs[i % 3].url, RACE_ROUNDS + 2) for i in range(RACE_GAMES)]
+
+    def begun(at: float) -> bool:
+        return all(httpx.get(f"{p.url}/api/games/{gid}", headers=bearer(tok), timeout=30).json()["deadline"]["at"]
+                   == at + DEADLINE for p in procs for gid, tok in games)
+
+    for k in range(1, RACE_ROUNDS + 1):
+        _wait(f"every process to show every game's round {k} begun at {now}", lambda: begun(now), every=0.2)
+        now += DEADLINE
+        set_clock(clock, now)
+        _wait(f"round {k} of every game ended", every=0.2,
+              ok=lambda: all(len(deadline_ends(cluster.database, gid)) >= k for gid, _ in games))
+    _wait("every process at rest, the round after the last begun", lambda: begun(now), every=0.2)
+    for gid, _ in games:
+        ends = deadline_ends(cluster.database, gid)
+        assert [r for r, *_ in ends] == [str(t) for t in range(1, RACE_ROUNDS + 1)], ends
+        for (_, n, given, _), (_, after, _, _) in zip(ends, ends[1:]):
+            assert after == n + given, ends  # each round's answers follow the last's: none given twice
+        assert ends[-1][1] + ends[-1][2] == stored_answers(cluster.database, gid)
+
+
+def brittania(url: str) -> tuple[str, str]:
+    """A Brittania game of a person and a bot made through ``url`` (its id, the person's
+    token): each turn the person's orders, then the bot's."""
+    r = httpx.post(url + "/api/games", json={"game": "brittania", "options": {"turns": 100},
+                                             "seats": ["human", "random"]}, timeout=60)
+    assert r.status_code == 201, r.text
+    return r.json()["id"], r.json()["seats"][0]["token"]
+
+
+class Players(threading.Thread):
+    """The person of each game answering on and on through the processes in ``urls`` (the
+    test changes the list as it stops and starts them), each answer through the next: every
+    200 noted as acknowledged, ``acked[game][answer number] = key``; a refused connection
+    (a process stopping) or a 409 (a state just gone) is asked again.  A person sends
+    his orders as soon as asked (``done``), so that the bots' turns come often."""
+
+    def __init__(self, urls: list[str], games: list[tuple[str, str]]) -> None:
+        super().__init__(daemon=True)
+        self.urls, self.games = urls, games
+        self.acked: dict[str, dict[int, str]] = {gid: {} for gid, _ in games}
+        self.unexpected: list[str] = []
+        self.lock = threading.Lock()
+        self.stopping = threading.Event()
+
+    def run(self) -> None:
+        turn = 0
+        while not self.stopping.is_set():
+            for gid, tok in self.games:
+                turn += 1
+                url = self.urls[turn % len(self.urls)]
+                try:
+                    s = httpx.get(f"{url}/api/games/{gid}", headers=bearer(tok), timeout=30).json()
+                    if not s["pending"]:
+                        continue
+                    keys = [o["key"] for o in s["pending"][0]["options"]]
+                    key = "done" if "done" in keys else keys[(s["version"] * 7) % len(keys)]
+                    r = httpx.post(f"{url}/api/games/{gid}/answers", headers=bearer(tok), timeout=30,
+                                   json={"key": key, "version": s["version"]})
+                except httpx.HTTPError:
+                    continue
+                with self.lock:
+                    if r.status_code == 200:
+                        self.acked[gid][s["version"]] = key
+                    elif r.status_code != 409:
+                        self.unexpected.append(f"{r.status_code} {r.text[:200]}")
+            time.sleep(0.02)
+
+    def counts(self) -> dict[str, int]:
+        with self.lock:
+            return {gid: len(a) for gid, a in self.acked.items()}
+
+
+def test_a_rolling_restart_loses_no_acknowledged_answer_and_every_game_moves_on(cluster):
+    """Two processes, the people of three games (each a person and a bot) answering through both all along: one is
+    stopped (SIGTERM: its leases handed back), started again, then the other stopped.
+    After each step every game moves on (its person's answers taken, its bots playing, now
+    owned elsewhere), and at the end every answer acknowledged is in the record, as sent."""
+    a, b = cluster(), cluster()
+    games = [brittania(p.url) for p in (a, b, a)]
+    players = Players([a.url, b.url], games)
+
+    def moves_on(step: str) -> None:
+        acked = players.counts()
+        stored = {gid: stored_answers(cluster.database, gid) for gid, _ in games}
+        def moved() -> dict:
+            return {gid: (players.counts()[gid] - acked[gid], bot_answers_since(cluster.database, gid, stored[gid]))
+                    for gid, _ in games}
+
+        try:
+            _wait(f"every game to move on {step} (two answers of its person taken, one of its bot stored)",
+                  lambda: all(person >= 2 and bots for person, bots in moved().values()), 2 * WAIT, every=0.2)
+        except pytest.fail.Exception as exc:
+            states = {gid: [httpx.get(f"{u}/api/games/{gid}", headers=bearer(tok), timeout=30).json()
+                            for u in players.urls] for gid, tok in games}
+            seen = {gid: [(s["version"], s["over"], len(s["pending"])) for s in st]
+                    for gid, st in states.items()}
+            pytest.fail(f"{exc}; (person answers, bot answers) since: {moved()}; (version, over, pending) "
+                        f"through each process: {seen}; --check: {_report(cluster.database)}")
+
+    players.start()
+    try:
+        moves_on("on both processes")
+        a.stop()
+        players.urls = [b.url]
+        moves_on("with the first process stopped")
+        again = cluster()
+        players.urls = [b.url, again.url]
+        moves_on("with the first process started again")
+        b.stop()
+        players.urls = [again.url]
+        moves_on("with the second process stopped")
+    finally:
+        players.stopping.set()
+        players.join(WAIT)
+    assert not players.unexpected, players.unexpected
+    for gid, tok in games:
+        stored = stored_record(cluster.database, gid)
+        lost = {n: key for n, key in players.acked[gid].items() if n >= len(stored) or stored[n] != (0, key)}
+        assert not lost, f"game {gid}: acknowledged answers not in the database: {lost}"
+        # and the process left shows them (its bots may play on meanwhile)
+        def shown(gid: str = gid, tok: str = tok) -> list | None:
+            r = httpx.get(f"{again.url}/api/games/{gid}/record", headers=bearer(tok), timeout=30).json()["answers"]
+            return r if len(r) > max(players.acked[gid]) else None
+
+        record = _wait(f"{again.url} to show game {gid}'s answers acknowledged", shown)
+        assert all(record[n] == [0, key] for n, key in players.acked[gid].items())
+
+
+def stored_record(database: str, gid: str) -> list[tuple[int, str]]:
+    """A game's answers as stored, (player, key) in order."""
+    from sqlalchemy import create_engine, text
+
+    from realms.server.store import database_url
+
+    engine = create_engine(database_url(database))
+    try:
+        with engine.connect() as conn:
+            return [(p, k) for p, k in conn.execute(text("SELECT player, key FROM answers WHERE game_id = :g "
+                                                         "ORDER BY n"), {"g": gid})]
+    finally:
+        engine.dispose()

@@ -28,7 +28,7 @@ def _attacking(d, i) -> int:
 
 def test_the_events_are_the_seats_own_numbered_among_themselves(client):
     """A seat reads the lines it may read (Event.seen_by), numbered among them alone;
-    only ``battle`` and ``marks`` of their data; ``since`` pages on."""
+    only ``battle``, ``marks`` and ``seats`` of their data; ``since`` pages on."""
     made = new_game(client, "brittania", ("human", "random", "random"), {"turns": 2}, seed=3)
     gid, token = made["id"], made["seats"][0]["token"]
     s = _play_to(client, gid, token, lambda s: s["version"] >= 60)
@@ -38,7 +38,8 @@ def test_the_events_are_the_seats_own_numbered_among_themselves(client):
     assert [e["text"] for e in mine["events"]] == state.chronicle_for(0)
     assert [e["text"] for e in spectator["events"]] == state.chronicle_for(None)
     assert [e["n"] for e in mine["events"]] == list(range(mine["total"]))
-    assert all(set(e) <= {"n", "kind", "turn", "text", "battle", "marks"} for e in mine["events"])
+    assert all(set(e) <= {"n", "kind", "turn", "text", "battle", "marks", "seats"} for e in mine["events"])
+    assert any(e.get("seats") == [0] and e["text"].startswith("P1 begins in") for e in mine["events"])
     if not s["over"]:
         assert len(spectator["events"]) <= len(mine["events"])  # a seat's own orders are its alone
     later = client.get(f"/api/games/{gid}/events", params={"since": 3}, headers=bearer(token)).json()

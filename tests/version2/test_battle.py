@@ -194,3 +194,18 @@ def test_2_3_3_a_move_point_for_every_attack(v2):
     d = v2.answer(s, "go")
     assert s.units[b] == [v2.inf(0)] and s.units[a] == [v2.inf(0)]
     assert not any(k.startswith("attack:") for k in d.keys)
+
+
+def test_2_3_4_3_each_fight_turn_tells_its_attack_dice_and_which_hit(v2):
+    """2.3.4.3, told: a fight-turn's chronicle line carries each side's attack rolls (the
+    rolled faces, a die of ``rules.die`` sides) and whether each destroyed the unit it
+    attacked, for the page's battle panel (core/events.py).  One infantry against one:
+    the defender (the larger side, or the other of two alike, 2.3.4.2) attacks first and
+    rolls a 4 against the attacker's 1, destroying it; the attacker's 1 against the
+    defender's 4 is warded off."""
+    s, a, b = _battle(v2, [v2.inf()], [v2.inf()])
+    _attack(v2, s, a, b, [3, 0,      # the defender's 4 against the attacker's 1: destroyed
+                          0, 3])     # the attacker's 1 against the defender's 4: warded off
+    (round_1,) = [e.data["battle"] for e in s.events if (e.data.get("battle") or {}).get("round") == 1]
+    assert round_1["dice"] == [[1], [4]] and round_1["hit"] == [[False], [True]]
+    assert round_1["die"] == s.rules.die == 4 and round_1["lost"] == [1, 0]

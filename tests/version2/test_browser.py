@@ -150,3 +150,55 @@ def test_person_against_three_generals_two_turns(server, page, tmp_path):
     _press(page, "end", s["version"])
     s = _my_turn(server, gid, token)
     assert s["view"]["turn"] == 3
+
+
+def test_a_battle_s_rounds_show_their_dice_and_the_odds_after_each(server, page, tmp_path):
+    """A finished game of three bots, opened by a spectator: the chronicle's line of a battle
+    that lasted several fight-turns opens its panel, where each fight-turn shows each side's
+    attack rolls as dice, those that destroyed their target framed (2.3.4.3), and the exact
+    odds worked out after its last fight-turn (the calculator counting on from there)."""
+    battle = None
+    for seed in (1, 3, 2):
+        r = httpx.post(f"{server}/api/games", json={"game": "version2", "options": {"players": 3}, "seed": seed,
+                                                    "seats": ["random", "random", "random"]})
+        gid = r.json()["id"]
+        for _ in range(1200):
+            if httpx.get(f"{server}/api/games/{gid}").json()["over"]:
+                break
+            time.sleep(0.1)
+        else:
+            pytest.fail(f"the bots' game (seed {seed}) did not end in 120 s")
+        events = httpx.get(f"{server}/api/games/{gid}/events").json()["events"]
+        opened = {}
+        for e in events:
+            b = e.get("battle") or {}
+            if b.get("open"):
+                opened[b["area"]] = e
+            elif b.get("round") and "odds" in b:
+                battle = (opened[b["area"]], [x for x in events if x["n"] >= opened[b["area"]]["n"]
+                                              and (x.get("battle") or {}).get("area") == b["area"]])
+        if battle:
+            break
+    assert battle, "no battle of several fight-turns in three games"
+    first, steps = battle
+    steps = steps[:next((i + 1 for i, x in enumerate(steps) if x["battle"].get("close")), len(steps))]
+    rounds = [x["battle"] for x in steps if x["battle"].get("round") and "dice" in x["battle"]]
+    page.goto(f"{server}/games/{gid}")
+    page.wait_for_function("document.body.dataset.events !== undefined", timeout=20000)
+    page.locator(f"#chronicle li[data-n='{first['n']}'] button.battle-line").dispatch_event("click")
+    page.wait_for_function(f"document.body.dataset.battle === '{first['n']}'", timeout=20000)
+    panel = page.locator("#battle-panel")
+    shown = panel.locator(".battle-round")
+    assert shown.count() == len(rounds) >= 2
+    for k in (0, len(rounds) - 1):
+        for side in (0, 1):
+            line = shown.nth(k).locator(".battle-side").nth(side)
+            assert [int(v) for v in line.locator("svg.die").evaluate_all("ds => ds.map((d) => d.dataset.value)")] \
+                == rounds[k]["dice"][side]
+            assert line.locator("svg.die.hit").count() == sum(rounds[k]["hit"][side])
+    last_odds = [x for x in steps if "odds" in x["battle"]][-1]["battle"]
+    page.wait_for_selector("#battle-panel .battle-odds[data-ready='yes']", timeout=60000)
+    title = panel.locator(".battle-odds h3").inner_text()
+    assert title.startswith(f"Exact odds after round {last_odds['round']}") or \
+        (last_odds.get("round") is None and "as it began" in title), title
+    shot(page, "version2-battle-panel", tmp_path)

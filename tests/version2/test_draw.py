@@ -32,9 +32,11 @@ def test_board_svg_has_every_field_with_terrain_and_index():
 def test_position_svg_shows_owners_units_capitols_warehouses():
     s = play(GAME.new_game({"players": 3, "turn_limit": 5}, 4), [RandomBot(i) for i in range(3)])
     root = _root(GAME.draw(s, {}))
-    rings = [e for e in root.iter(NS + "polygon") if e.get("class") == "owner"]
-    assert len(rings) == sum(1 for o in s.owner if o >= 0)
-    units = [e for e in root.iter(NS + "text") if e.get("class") == "unit"]
-    assert sum(int(e.get("data-count")) for e in units) == sum(len(u) for u in s.units)
-    assert len([e for e in root.iter(NS + "text") if e.get("class") == "capitol"]) == sum(1 for c in s.capitol if c >= 0)
-    assert len([e for e in root.iter(NS + "rect") if e.get("class") == "warehouse"]) == sum(s.warehouse)
+    shown = [e for e in root.iter() if e.get("display") != "none"]
+    rings = [e for e in shown if e.tag == NS + "polygon" and e.get("class") == "owner"]
+    assert sorted(int(e.get("id").removeprefix("owner-")) for e in rings) == [f for f, o in enumerate(s.owner) if o >= 0]
+    assert all(e.get("data-seat") == str(s.owner[int(e.get("id")[6:])]) for e in rings)
+    lines = [t.text for e in shown if e.get("class") == "unit" for t in e.iter(NS + "tspan")]
+    assert sum(int(line.split()[0]) for line in lines) == sum(len(u) for u in s.units)
+    assert len([e for e in shown if e.get("class") == "capitol"]) == sum(1 for c in s.capitol if c >= 0)
+    assert len([e for e in shown if e.get("class") == "warehouse"]) == sum(s.warehouse)

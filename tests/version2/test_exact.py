@@ -71,3 +71,47 @@ def test_2_3_4_4_mixed_experience_is_left_to_monte_carlo():
     assert battle_odds("5i", "3i")["exact"]
     with pytest.raises(ArmyError, match="no exact odds"):
         battle_odds("3i+1,2i", "3i", method="exact")
+
+
+def test_a_battle_under_way_counts_on_from_its_fight_turn_and_its_starting_sizes():
+    """The odds between fight-turns (``--fought``, ``--start``): 6 infantry against 4 with
+    29 of the 30 fight-turns fought have one left before the attacker breaks off (V2-Q26),
+    so he breaks off far more often than in a fresh battle; the chain and the game's own
+    battle steps (Monte Carlo) agree on it."""
+    from realms.games.version2.odds_cli import compute
+
+    fresh, _ = compute({"attacker": "6i", "defender": "4i", "start": "6,4"})
+    late, _ = compute({"attacker": "6i", "defender": "4i", "fought": 29, "start": "6,4"})
+    assert fresh["method"] == late["method"] == "exact"
+    assert fresh["chances"]["attacker_breaks_off"] < 1e-6 < 0.5 < late["chances"]["attacker_breaks_off"]
+    mc, _ = compute({"attacker": "6i", "defender": "4i", "fought": 29, "start": "6,4", "method": "monte-carlo",
+                     "trials": 3000, "seed": 1})
+    lo, hi = mc["interval_95"]["attacker_breaks_off"]
+    assert lo <= late["chances"]["attacker_breaks_off"] <= hi
+    from realms.core.game import CalculatorError
+
+    with pytest.raises(CalculatorError, match="--start must be two counts"):
+        compute({"attacker": "6i", "defender": "4i", "start": "6"})
+
+
+def test_each_fight_turn_of_a_battle_going_on_carries_the_calculator_s_values():
+    """Each fight-turn's line of a battle still going on carries the battle as the calculator
+    takes it (the page's odds beside the battle panel, between rounds); the calculator
+    accepts them and counts on from that fight-turn."""
+    from realms.core.agents import RandomBot
+    from realms.core.match import play
+    from realms.games.version2 import GAME
+    from realms.games.version2.odds_cli import compute
+
+    found = []
+    for seed in range(1, 40):
+        s = play(GAME.new_game({"players": 3, "turn_limit": 8}, seed), [RandomBot(i) for i in range(3)])
+        found += [e.data["battle"] for e in s.events
+                  if (e.data.get("battle") or {}).get("round") and "odds" in e.data["battle"]]
+        if len(found) >= 3:
+            break
+    assert found, "no battle lasted two fight-turns"
+    for b in found[:3]:
+        assert b["odds"]["fought"] == b["round"]
+        data, _ = compute({**b["odds"], "method": "monte-carlo", "trials": 200})
+        assert abs(sum(data["chances"][k] for k in ("conquest", "attacker_breaks_off", "attacker_destroyed")) - 1) < 1e-9

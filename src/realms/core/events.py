@@ -12,13 +12,18 @@ event adds to the battle; the web page draws its battle panel from these alone, 
 game.  Its keys, each optional but ``area``: ``open`` (this event begins a battle: with
 ``sides`` [attacker's name, defender's name] and ``units`` [attackers, defenders]);
 ``round`` (the round's number), ``dice`` [attacker's dice, defender's dice] with ``die``
-(the faces, default 6), ``need`` [the number each side hits on], ``hits`` [hits each
+(the faces, default 6), ``need`` [the number each side hits on] or, for dice that each
+decide a duel, ``hit`` [[whether each die hit], per side], ``hits`` [hits each
 scored], ``adds`` [what each side adds to its roll], ``lost`` [units each lost];
 ``retreat`` (the name of the side retreating) with ``round`` (after which round; 0:
 before the first); ``close`` (this event ends it: ``winner`` 0, 1 or None and ``units``
 left); ``odds`` (the battle now, before its next round, as the values of the game's
 ``calculator`` by argument name: the page asks the server for its exact odds) or
 ``chances`` ({outcome: probability}, worked out by the game itself).
+
+The seats a line names (by their names, never by a colour: a page may draw the seats in
+another palette) are its ``data["seats"]`` [seat indices]; the page draws each one's swatch
+beside the line, in the palette it shows.
 
 What an event shows on the board is its ``data["marks"]``: ``from`` [element ids] and
 ``to`` (an element id): units moved (the page draws arrows); ``taken`` [element ids] with

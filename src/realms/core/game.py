@@ -65,6 +65,12 @@ class Game(Generic[S]):
     turn_word: str = "turn"
     #: ``draw(state_or_None, options) -> SVG text``: the board, or a position on it.
     draw: Callable[["S | None", dict], str] | None = None
+    #: ``board(view) -> position``: the position of :attr:`draw`'s picture as the changes
+    #: a page applies in place to the drawing it holds (``core.position`` says what each
+    #: key sets: per area its owner's colour and seat, units, marks; a few texts and
+    #: layers), from the viewer's view alone, so it shows nothing the seat may not see.
+    #: The drawing is then sent once; :attr:`draw` of a state is its position applied.
+    board: Callable[[dict], dict] | None = None
     #: ``advice(view, decisions) -> [{"kind", "text", …}]``: what a player should know
     #: before answering ``decisions`` (its own pending ones) in the position ``view``
     #: (``state.view(player)``), e.g. the exact odds of the battles at stake.  It reads
@@ -107,7 +113,8 @@ class Game(Generic[S]):
     #: ``{label: options}``: ready-made option sets the lobby offers ("a quick game")
     presets: dict = field(default_factory=dict)
     #: ``describe(view) -> [line, …]``: the position as text for the terminal
-    #: (``realms play``), from the viewer's view alone
+    #: (``realms play``), from the viewer's view alone; the terminal prints the scores
+    #: and the ``panels`` after it, so it does not repeat them
     describe: Callable[[dict], list[str]] | None = None
 
     # -- options: the declared schema (owner: options work) ----------------------------

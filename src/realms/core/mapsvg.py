@@ -40,14 +40,17 @@ def _split_name(name: str, limit: int = 10) -> list[str]:
 def render_svg(graph: MapGraph, *, terrain_colours: dict[str, str], sea_colour: str = "#9cc3e6",
                inland_colour: str = "#7fb2dd", fills: dict[int, str] | None = None,
                labels: dict[int, str] | None = None, title: str | None = None,
-               legend: dict[str, str] | None = None, seats: dict[int, int] | None = None) -> str:
+               legend: dict[str, str] | None = None, seats: dict[int, int] | None = None,
+               slots: bool = False) -> str:
     """Return an SVG document (``viewBox="0 0 width height"``) showing the map.
 
     ``fills`` overrides the fill colour of individual areas (by index), e.g. with
     a nation's colour; ``labels`` adds a short text (e.g. a unit count) under the
     area name; ``legend`` maps captions to colours, drawn as swatches; ``seats`` names the
     seat whose colour an area is filled in (``data-seat``, an index into ``Game.palette``),
-    so that a page may draw it in another palette.
+    so that a page may draw it in another palette.  ``slots``: every land area gets its
+    label's place, an empty ``<text id="units-<id>">`` where it has no label, for a
+    position to fill in (``core.position``); the title is ``#map-title``.
     """
     fills = fills or {}
     labels = labels or {}
@@ -97,9 +100,10 @@ def render_svg(graph: MapGraph, *, terrain_colours: dict[str, str], sea_colour: 
     for a in graph.areas:
         x, y = a.label
         label = labels.get(a.index)
+        slot = slots and a.kind == "land"
         lines = _split_name(a.name) if a.kind == "land" else [a.name]
         line_h = name_size * 1.05
-        block = line_h * len(lines) + (label_size * 1.05 if label else 0.0)
+        block = line_h * len(lines) + (label_size * 1.05 if label or slot else 0.0)
         top = y - block / 2  # top of the text block, centred on the label point
         cls = "sea-name" if a.kind == "sea" else "area-name"
         fill = "#1d3f66" if a.kind == "sea" and a.index not in fills else "#111111"
@@ -112,13 +116,18 @@ def render_svg(graph: MapGraph, *, terrain_colours: dict[str, str], sea_colour: 
             out.append(f'<text class="{cls}" x="{_num(x)}" y="{_num(first_y)}" '
                        f'font-size="{_num(name_size)}" font-weight="normal" text-anchor="middle" '
                        f'fill="{fill}">{spans}</text>')
-        if label:
+        if slot:
+            out.append(_text(x, top + line_h * len(lines) + label_size * 0.85, str(label or ""),
+                             size=label_size, cls="area-label", weight="bold").replace(
+                                 "<text ", f'<text id={quoteattr("units-" + a.id)} ', 1))
+        elif label:
             out.append(_text(x, top + line_h * len(lines) + label_size * 0.85, str(label),
                              size=label_size, cls="area-label", weight="bold"))
     out.append("</g>")
 
     if title:
-        out.append(_text(w / 2, 26 * scale, title, size=20 * scale, cls="map-title", weight="bold"))
+        head = _text(w / 2, 26 * scale, title, size=20 * scale, cls="map-title", weight="bold")
+        out.append(head.replace("<text ", '<text id="map-title" ', 1) if slots else head)
 
     if legend:
         sw = 14 * scale

@@ -602,6 +602,8 @@ def _make_payload(live: Live, seat: int | None) -> dict:
         "score_name": live.game.score_name,
         "scores": [result["scores"].get(n) for n in names],
         "panels": live.game.panels(view) if live.game.panels is not None and seat is not None else [],
+        # the board's position from this seat's view, applied in place to the drawing a page holds
+        "board": live.game.board(view) if live.game.board is not None else None,
         "chronicle": _chronicle(live, seat),
         "deadline": live.deadlines.payload(live) if live.deadlines is not None else None,
     }

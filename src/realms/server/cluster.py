@@ -113,9 +113,11 @@ class Cluster:
         #: the games whose lease this process holds, and until when (monotonic) it may act
         self.owned: set[str] = set()
         self.valid_until = 0.0
-        #: the games a catch-up is running for, and those to catch up once more after it
+        #: the games a catch-up is running for, those to catch up once more after it, and
+        #: those whose next catch-up is a take-over's (rebuilt whole)
         self._catching: dict[str, asyncio.Task] = {}
         self._again: set[str] = set()
+        self._full: set[str] = set()
         self.tasks: list[asyncio.Task] = []
         #: the listening connection's backend pid (tests end it to check the reconnect)
         self.listener_pid: int | None = None
@@ -265,7 +267,10 @@ class Cluster:
 
     # -- catching up -----------------------------------------------------------------------------
     def _soon(self, gid: str, full: bool = False) -> None:
-        """Catch ``gid`` up in the background (once more after the running catch-up, if any)."""
+        """Catch ``gid`` up in the background (once more after the running catch-up, if any;
+        ``full``, a take-over's, is kept for that next one)."""
+        if full:
+            self._full.add(gid)
         if gid in self._catching:
             self._again.add(gid)
             return
@@ -275,6 +280,8 @@ class Cluster:
                 again = True
                 while again:
                     self._again.discard(gid)
+                    full = gid in self._full
+                    self._full.discard(gid)
                     await self.catch_up(gid, full)
                     again = gid in self._again
             except HTTPException:

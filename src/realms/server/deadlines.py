@@ -14,7 +14,10 @@ after a person's answer.
 The round and when it began are kept in the store (``rounds`` table: also whether the
 round before ended at its deadline, and whether the game is over), so the deadline is the
 same instant after a restart; the clock is the wall clock for that reason, and it is
-injected (``Deadlines.clock``) so that tests move time instead of sleeping.  The watcher
+injected (``Deadlines.clock``) so that tests move time instead of sleeping.  Each round
+ended is written with its answers, in their transaction (``deadline_ends``: which round,
+by which process): the record that counts each round ended once, however many processes
+of a cluster raced for it.  The watcher
 looks at the games in memory every ``EVERY`` seconds; at start-up and every
 ``LOOK_EVERY`` seconds it loads the games with a deadline that are not over and not in
 memory (a game nobody opened since a restart), so their rounds end all the same.  A round
@@ -211,9 +214,11 @@ class Deadlines:
             start = live.version
             no_answer = live.game.no_answer
             assert no_answer is not None  # a game without it has no deadline
+            by = "" if self.server.cluster is None else self.server.cluster.id
             try:
                 given = silence(new, no_answer, round_)
-                await self.server.committed(self.server.store.submit(gid, start, new.answers[start:]))
+                ended = self.server.store.deadline_end(gid, noted.key, start, given, self.clock(), by)
+                await self.server.committed(self.server.store.submit(gid, start, new.answers[start:], ended))
             except Exception:
                 log.exception("game %s: the deadline's answers could not be played or stored", gid)
                 self.server.live.pop(gid, None)

@@ -42,6 +42,7 @@ from sqlalchemy import (
     insert,
     inspect,
 )
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Engine
 
 metadata = MetaData()
@@ -79,6 +80,21 @@ rounds_table = Table(
     Column("over", Integer, nullable=False),  # 1: the game is over, never watched again
 )
 
+#: each round a deadline ended (server/deadlines.py), written in the transaction of the
+#: answers it gave: the record that counts how often each round was ended (once), and by
+#: which process
+deadline_ends_table = Table(
+    "deadline_ends",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(40), nullable=False, index=True),
+    Column("round", Text, nullable=False),  # JSON of the round ended
+    Column("n", Integer, nullable=False),  # the number of the first answer it gave
+    Column("answers", Integer, nullable=False),  # the answers it gave
+    Column("at", Float, nullable=False),  # the deadlines' clock when it ended
+    Column("by", String(120), nullable=False),  # the process (``cluster``), "" alone
+)
+
 
 class StoreError(RuntimeError):
     """The database named cannot be used (its driver is not installed); one line."""
@@ -100,6 +116,9 @@ CHECKPOINT_COMMITS = 200
 #: SQLite's own checkpoints, within a commit, only past this many pages of WAL (80 MB):
 #: a safety net, should the checkpoints of the thread not keep up
 AUTOCHECKPOINT_PAGES = 20_000
+
+#: the INSERTs that can replace a row in one statement (``ON CONFLICT DO UPDATE``), by dialect
+UPSERTS = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 #: answers per INSERT statement (4 parameters each: within SQLite's and PostgreSQL's limits)
 INSERT_ROWS = 1000
@@ -335,8 +354,11 @@ class Store:
             _closed(conn)
 
     # -- group commit -------------------------------------------------------------------
-    def submit(self, game_id: str, start: int, answers: list[tuple[int, str]]) -> Future:
+    def submit(self, game_id: str, start: int, answers: list[tuple[int, str]],
+               also: Callable | None = None) -> Future:
         """Queue answers for the writer thread; the future is done once they are committed.
+        ``also(conn)``, if given, is written in their transaction, after them (what stands
+        or falls with them: :meth:`deadline_end`).
 
         The writer commits everything queued meanwhile (answers of many games) in one
         transaction, so that many answers share one sync to disk: the 200s wait for the
@@ -347,8 +369,19 @@ class Store:
             fut.set_result(None)
             return fut
         if self.cluster is not None:
-            return self.cluster.guarded(self._enqueue, ("append", game_id, start, list(answers)), start + len(answers))
-        return self._enqueue(("append", game_id, start, list(answers)))
+            return self.cluster.guarded(self._enqueue, ("append", game_id, start, list(answers), also),
+                                        start + len(answers))
+        return self._enqueue(("append", game_id, start, list(answers), also))
+
+    @staticmethod
+    def deadline_end(game_id: str, round_: str, n: int, given: int, at: float, by: str) -> Callable:
+        """The write of one round ended by its deadline (``deadline_ends``), for
+        :meth:`submit`'s ``also``: kept if and only if the answers it gave are."""
+        def write(conn) -> None:
+            conn.execute(insert(deadline_ends_table).values(game_id=game_id, round=round_, n=n, answers=given,
+                                                            at=at, by=by))
+
+        return write
 
     def submit_round(self, game_id: str, round_: str | None, started: float | None, passed: bool,
                      over: bool) -> Future:
@@ -439,17 +472,19 @@ class Store:
                 op, check = op[1], op[2]
                 check(conn)
             if op[0] == "append":
-                _, g, start, answers = op
+                _, g, start, answers, also = op
                 rows.extend((g, start + i, p, k) for i, (p, k) in enumerate(answers))
+                if also is not None:
+                    _insert_answers(conn, rows)
+                    rows = []
+                    also(conn)
                 continue
             if rows:
                 _insert_answers(conn, rows)
                 rows = []
             if op[0] == "round":
                 _, g, round_, started, passed, over = op
-                conn.execute(delete(rounds_table).where(rounds_table.c.game_id == g))
-                conn.execute(insert(rounds_table).values(game_id=g, round=round_, started=started,
-                                                         passed=passed, over=over))
+                self._put_round(conn, g, round_, started, passed, over)
                 continue
             if op[0] == "call":
                 op[1](conn)
@@ -458,6 +493,20 @@ class Store:
             self._delete_last(conn, g, n, player)
         if rows:
             _insert_answers(conn, rows)
+
+    @staticmethod
+    def _put_round(conn, game_id: str, round_: str | None, started: float | None, passed: int, over: int) -> None:
+        """A game's round row replaced in one statement (two processes of a cluster that
+        write it at once, an owner and the one it hands over to, never collide)."""
+        values = dict(game_id=game_id, round=round_, started=started, passed=passed, over=over)
+        upsert = UPSERTS.get(conn.dialect.name)
+        if upsert is not None:
+            stmt = upsert(rounds_table).values(**values)
+            conn.execute(stmt.on_conflict_do_update(index_elements=[rounds_table.c.game_id],
+                                                    set_={k: v for k, v in values.items() if k != "game_id"}))
+            return
+        conn.execute(delete(rounds_table).where(rounds_table.c.game_id == game_id))
+        conn.execute(insert(rounds_table).values(**values))
 
     @staticmethod
     def _delete_last(conn, game_id: str, n: int, player: int) -> None:

@@ -43,7 +43,7 @@ def seen_events(state: Any, seat: int | None) -> list:
 
 def event_json(n: int, e: Any) -> dict:
     out = {"n": n, "kind": e.kind, "turn": e.turn, "text": e.text}
-    for key in ("battle", "marks"):
+    for key in ("battle", "marks", "seats"):
         if key in e.data:
             out[key] = e.data[key]
     return out

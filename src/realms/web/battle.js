@@ -131,7 +131,6 @@ export class BattlePanel {
     const odds = el("div", "battle-odds");
     odds.setAttribute("aria-live", "polite");
     box.appendChild(odds);
-    const closed = steps.some((e) => e.battle.close);
     document.body.dataset.battle = b.n;
     document.body.dataset.battleRounds = steps.filter((e) => e.battle.round).length;
     if (lastChances) this.fillOdds(odds, lastChances, "Chances before the dice");
@@ -142,7 +141,7 @@ export class BattlePanel {
       this.odds(lastOdds.n).then((o) => {
         if (mine !== this.seq) return;
         if (!o) { odds.textContent = ""; return; }
-        this.fillOdds(odds, o.odds, `Exact odds ${round ? `before round ${round}` : "as it began"}${closed ? "" : ""}`, o.method);
+        this.fillOdds(odds, o.odds, `Exact odds ${round ? `after round ${round}` : "as it began"}`, o.method);
       });
     }
   }
@@ -171,10 +170,11 @@ export class BattlePanel {
       const line = el("div", "battle-side");
       line.appendChild(el("span", "who", b.sides[side]));
       const dice = el("span", "dice");
-      for (const v of d.dice?.[side] || []) {
+      (d.dice?.[side] || []).forEach((v, k) => {
         const need = d.need?.[side];
-        dice.appendChild(die(v, d.die || 6, need === undefined ? undefined : v >= need));
-      }
+        const hit = d.hit ? d.hit[side][k] : need === undefined ? undefined : v >= need;
+        dice.appendChild(die(v, d.die || 6, hit));
+      });
       line.appendChild(dice);
       const bits = [];
       if (d.need) bits.push(`hit on ${d.need[side]}+`);

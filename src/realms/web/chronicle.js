@@ -1,6 +1,8 @@
 // The whole chronicle: every line the seat may read, scrollable by mouse and keyboard,
 // filtered by turn and by player (the lines naming the player), a run of identical lines
-// told once ("… (×8)"), and each battle told in one line that opens its panel.
+// told once ("… (×8)"), each battle told in one line that opens its panel, and the seats a
+// line names shown by their swatches in the palette chosen (a line names seats by name, never
+// by a colour another palette would change).
 import { battlesOf, battleSummary } from "./battle.js";
 
 const el = (tag, cls, text) => {
@@ -15,6 +17,9 @@ export class Chronicle {
   constructor(root, openBattle) {
     this.root = root;
     this.openBattle = openBattle;
+    // ``swatch(seat)``: an element showing a seat's colour as the board draws it, put before
+    // a line that names seats (its event's ``seats``); none without it
+    this.swatch = null;
     this.events = [];
     this.names = [];
     this.word = "turn";
@@ -65,7 +70,7 @@ export class Chronicle {
       if (who && !(battle ? battle.steps.some((s) => s.text.includes(who)) || battle.sides.some((s) => s.includes(who)) : text.includes(who))) continue;
       const last = out[out.length - 1];
       if (!battle && last && !last.battle && last.text === text) { last.times++; last.ns.push(e.n); continue; }
-      out.push({ text, battle, times: 1, ns: [e.n], turn: e.turn });
+      out.push({ text, battle, times: 1, ns: [e.n], turn: e.turn, seats: battle ? [] : e.seats || [] });
     }
     return out;
   }
@@ -85,6 +90,7 @@ export class Chronicle {
         li.className = "battle";
       } else {
         li.textContent = line.times > 1 ? `${line.text} (×${line.times})` : line.text;
+        if (this.swatch) li.prepend(...line.seats.map((k) => this.swatch(k)));
         if (line.times > 1) li.dataset.times = line.times;
       }
       ol.appendChild(li);

@@ -10,7 +10,8 @@ import { Chronicle } from "./chronicle.js";
 import { Playback, sinceSummary } from "./playback.js";
 import { showResults } from "./results.js";
 import { halo, tuneBoard } from "./board.js";
-import { applyPalette, paletteChooser } from "./palette.js";
+import { applyPalette, paletteChooser, seatSwatch } from "./palette.js";
+import { applyPosition, fits } from "./position.js";
 import { remember } from "./mygames.js";
 
 const $ = (id) => document.getElementById(id);
@@ -74,6 +75,29 @@ async function loadBoard(version, at = null) {
   if (at === null) playback.redraw();
   if (at === null) renderDecision();
   document.body.dataset.board = at === null ? version : `at-${at}`;
+  if (at === null) showBoard(); // states that came while it was on its way
+}
+
+// the board of the state shown: the game's position of it (``board``, from this seat's view)
+// applied in place to the drawing held, which is fetched whole only when none fits (the
+// first, after a replay, a game whose drawing changes its frame)
+function showBoard() {
+  const s = current;
+  if (!s || s.version === boardVersion || boardLoading !== null) return;
+  const svg = $("board").querySelector("svg");
+  if (boardVersion < 0 || !fits(svg, s.board)) { loadBoard(s.version); return; }
+  try {
+    applyPosition(svg, s.board);
+  } catch (e) { // a drawing that does not take it: drawn whole instead
+    console.error(e);
+    loadBoard(s.version);
+    return;
+  }
+  boardVersion = s.version;
+  applyPalette($("board"), gamePalettes[s.game]);
+  halo(svg);
+  renderDecision(); // the moves played back stay drawn: their layer is the page's, not the position's
+  document.body.dataset.board = s.version;
 }
 
 function clearBoard() {
@@ -469,7 +493,7 @@ async function sendOrders(spec) {
   }
   $("status").textContent = ok ? "Your orders are sent; they stay hidden until the turn resolves." : "";
   document.body.dataset.sent = ok ? "yes" : "no";
-  if (current.version !== boardVersion) loadBoard(current.version);
+  if (current.version !== boardVersion) showBoard();
   else renderDecision();
 }
 
@@ -522,7 +546,7 @@ async function moveUnits(key, n) {
   lastGesture = done > 1 ? { version: current.version, answers: done } : null;
   document.body.dataset.moved = `${done}`;
   delete $("move-count").dataset.src; // the count offered next: all that are left
-  if (current.version !== boardVersion) loadBoard(current.version);
+  if (current.version !== boardVersion) showBoard();
   else renderDecision();
 }
 
@@ -640,7 +664,12 @@ function named(state) {
   $("title").textContent = `${gameNames[state.game] || state.game} · game ${state.id}`;
   const mark = document.title.match(/^(.*· )[^·]*— realms$/)?.[1] || ""; // what table.js put before it
   document.title = `${mark}${gameNames[state.game] || state.game} — realms`;
-  const repaint = () => { applyPalette($("board"), gamePalettes[state.game]); halo($("board").querySelector("svg")); };
+  const repaint = () => {
+    applyPalette($("board"), gamePalettes[state.game]);
+    halo($("board").querySelector("svg"));
+    chronicle.draw(); // its swatches
+  };
+  chronicle.swatch = (k) => seatSwatch(k, gamePalettes[state.game]);
   paletteChooser($("pace-box"), gamePalettes[state.game], state.seats.map((s) => s.name), repaint);
   return repaint;
 }
@@ -704,7 +733,7 @@ function render(state) {
   }
   if (gesture) return; // the board and the controls follow when the gesture ends
   renderDecision(); // again once the new board is in, to mark its areas
-  if (state.version !== boardVersion) loadBoard(state.version);
+  if (state.version !== boardVersion) showBoard();
 }
 
 // the odds the game advises: the first few, the rest folded away

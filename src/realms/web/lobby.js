@@ -97,12 +97,19 @@ function helpButton(o) {
   return b;
 }
 
+// one option: its label, its control and its help button, kept together on a line
 function control(o) {
+  const item = document.createElement("span");
+  item.className = "option-item";
+  item.append(field(o), helpButton(o));
+  return item;
+}
+
+function field(o) {
   const id = `opt-${o.name}`;
   const label = document.createElement("label");
   label.title = hint(o);
   label.append(`${o.name.replace(/_/g, " ")} `);
-  queueMicrotask(() => label.after(helpButton(o)));
   let input;
   if (o.type === "int") {
     input = document.createElement("input");
@@ -211,6 +218,12 @@ async function loadRecent() {
   drawMyGames($("my-games"), nameOf, (id) => statuses[id]);
   const ul = $("recent");
   ul.innerHTML = "";
+  if (!data.games.length) {
+    const li = document.createElement("li");
+    li.className = "muted";
+    li.textContent = "No game yet: create one above.";
+    ul.appendChild(li);
+  }
   for (const g of data.games) {
     const li = document.createElement("li");
     const a = document.createElement("a");
@@ -220,6 +233,16 @@ async function loadRecent() {
     li.append(` — ${g.seats.join(", ")}${g.status ? ` (${g.status})` : ""}`);
     ul.appendChild(li);
   }
+}
+
+// the server's refusal as a line: its text, or each field's problem ("seed: Input should
+// be less than or equal to 2147483647") where the body did not have the expected shape
+function problem(detail) {
+  if (typeof detail === "string") return detail;
+  if (Array.isArray(detail)) {
+    return detail.map((e) => `${(e.loc || []).filter((x) => x !== "body").join(".") || "request"}: ${e.msg}`).join("; ");
+  }
+  return JSON.stringify(detail);
 }
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/;
@@ -237,8 +260,7 @@ async function create(ev) {
   });
   const data = await r.json();
   if (r.status !== 201) {
-    const d = data.detail;
-    $("create-error").textContent = typeof d === "string" ? d : JSON.stringify(d);
+    $("create-error").textContent = problem(data.detail);
     return;
   }
   remember(data.id, g.id, data.seats.map((s) => ({ seat: s.seat, token: s.token })));
@@ -295,6 +317,14 @@ async function create(ev) {
   loadRecent();
 }
 
+// the clock's fields are read only for the kinds that use them: greyed out otherwise
+function drawClockFields() {
+  const kind = $("clock-kind").value;
+  $("clock-minutes").disabled = kind === "none";
+  $("clock-increment").disabled = kind !== "bank";
+  $("clock-misses").disabled = kind === "none";
+}
+
 // the table of a game played over days (server/host.py): its clock and its talk
 function tableSettings() {
   const kind = $("clock-kind").value;
@@ -325,6 +355,8 @@ async function main() {
     if (seatKinds().length > g.min_players) box.removeChild(box.lastChild);
   };
   $("create").onsubmit = create;
+  $("clock-kind").onchange = drawClockFields;
+  drawClockFields();
   loadRecent();
 }
 

@@ -111,4 +111,18 @@ export function paletteChooser(box, game, names, redraw) {
   }).join(" ");
 }
 
+// a small swatch of seat ``k``'s colour and pattern in the chosen palette, for a line that
+// names the seat (the chronicle): the name says who, the swatch matches the board
+export function seatSwatch(k, game) {
+  const NS = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(NS, "svg");
+  svg.setAttribute("viewBox", "0 0 8 8");
+  svg.setAttribute("class", "chron-swatch");
+  svg.setAttribute("aria-hidden", "true");
+  svg.dataset.seat = k;
+  svg.innerHTML = `<rect width="8" height="8" fill="${seatColour(k, game) || "#cccccc"}" stroke="#333" stroke-width="0.6"/>` +
+    `<path d="${STROKES[k % STROKES.length]}" stroke="#000" stroke-opacity="0.5" stroke-width="0.8" fill="none"/>`;
+  return svg;
+}
+
 const escapeHtml = (s) => String(s).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);

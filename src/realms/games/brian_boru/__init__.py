@@ -79,6 +79,7 @@ GAME = Game(
                   "ismcts:iters=30:value=learned": "search (hard)"},
     draw=_draw,
     palette=lazy(".draw:palette", __package__),
+    board=lazy(".draw:board", __package__),
     describe=lazy(".describe:describe", __package__),
     panels=_panels,
     score_name="points",

@@ -61,6 +61,7 @@ GAME = Game(
     unsearched_kinds=frozenset({"br.grain", "br.name"}),
     draw=_draw,
     palette=lazy(".draw:palette", __package__),
+    board=lazy(".draw:board", __package__),
     advice=lazy(".advice:advice", __package__),
     panels=lazy(".describe:panels", __package__),
     describe=lazy(".describe:describe", __package__),

@@ -17,6 +17,7 @@ from functools import lru_cache
 from xml.sax.saxutils import escape
 
 from realms.core.files import load_toml
+from realms.core.position import apply
 
 from .board import DATA, Board, MapError, load_board
 from .tables import load_tables
@@ -125,12 +126,45 @@ def _text(x: float, y: float, s: str, size: float = 9, weight: str = "normal", f
 
 
 def draw(state=None) -> str:
-    """The map (``state`` None) or a game's position on it, as SVG text."""
-    board: Board = load_board()
+    """The map (``state`` None) or a game's position on it (its :func:`board` drawn on the
+    map), as SVG text."""
+    if state is None:
+        return _drawing(False)
+    return apply(_drawing(True), board(state.view(None)))
+
+
+def board(view: dict) -> dict:
+    """The position of ``view`` (``Game.board``, ``core.position``): each state in its
+    owner's colour (``data-seat``: the colour's place in the rules post's twelve, as
+    :func:`palette` lists them) with its output, its capital starred, devastated in red;
+    the turn and each player's grain as a layer."""
     tables = load_tables()
+    capitals = {p["capital"] for p in view["players"]} - {None}
+    areas = {}
+    for sid, st in view["states"].items():
+        o = st["owner"]
+        value = st["output"]
+        colour = view["players"][o]["colour"] if o is not None else None
+        areas[sid] = {"fill": tables.colour_hex[colour] if colour else NEUTRAL,
+                      "seat": tables.colours.index(colour) if colour else None,
+                      "units": [("★ " if sid in capitals else "") + (str(value) if value else "devastated")],
+                      "ink": "#7a1010" if value == 0 else "#333"}
+    out = [_text(10, 20.0, f"Turn {view['turn']}", 12, "bold", anchor="start")]
+    for p, player in enumerate(view["players"]):
+        y = 34.0 + 14 * p
+        out.append(f'<rect x="10" y="{_n(y - 9)}" width="10" height="10" fill="{tables.colour_hex[player["colour"]]}" '
+                   f'data-seat="{tables.colours.index(player["colour"])}" stroke="#333"/>')
+        alive = "" if player["alive"] else " (out)"
+        out.append(_text(25, y, f"{player['name']}: {player['grain']} grain{alive}", 9, anchor="start"))
+    return {"areas": areas, "layers": {"panel": "".join(out)}}
+
+
+@lru_cache(maxsize=2)
+def _drawing(slots: bool) -> str:
+    """The map; ``slots``: with a slot for everything a position changes (each state's
+    output under its name, the side panel)."""
+    board: Board = load_board()
     outlines, polys = shapes()
-    owner = state.owner if state is not None else [-1] * len(board.states)
-    colours = [tables.colour_hex[c] for c in state.colours] if state is not None else []
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="{WIDTH}" height="{HEIGHT}" '
@@ -144,13 +178,11 @@ def draw(state=None) -> str:
     out.append("<defs>" + "".join(f'<clipPath id="land-{k}"><polygon points="{points(v)}"/></clipPath>'
                                   for k, v in outlines.items()) + "</defs>")
     for s in board.states:
-        o = owner[s.index]
-        fill = colours[o] if o >= 0 else NEUTRAL
-        seat = f' data-seat="{tables.colours.index(state.colours[o])}"' if o >= 0 else ""
         for i, (land, poly) in enumerate(polys[s.index]):
-            clip = f' clip-path="url(#land-{land})"{seat}' if land else seat
-            ident = f' id="area-{s.id}"' if i == 0 else ""   # the page marks and clicks the first part
-            out.append(f'<polygon{ident} points="{points(poly)}" fill="{fill}" stroke="#4a4a4a" '
+            clip = f' clip-path="url(#land-{land})"' if land else ""
+            # the page marks and clicks the first part; a position paints them all
+            ident = f' id="area-{s.id}"' if i == 0 else f' data-part-of="{s.id}"'
+            out.append(f'<polygon{ident} points="{points(poly)}" fill="{NEUTRAL}" stroke="#4a4a4a" '
                        f'stroke-width="0.8"{clip}><title>{escape(s.name)}</title></polygon>')
     for poly in outlines.values():
         out.append(f'<polygon points="{points(poly)}" fill="none" stroke="#333" stroke-width="1.2"/>')
@@ -166,20 +198,10 @@ def draw(state=None) -> str:
     for s in board.states:
         x, y = project(*s.at)
         out.append(_text(x, y, s.name, 7.5, "bold" if s.kingdom else "normal", underline=s.kingdom))
-        if state is not None:
-            value = state.output[s.index]
-            capital = any(c == s.index for c in state.capital)
-            mark = ("★ " if capital else "") + (str(value) if value else "devastated")
-            out.append(_text(x, y + 9, mark, 7, fill="#7a1010" if value == 0 else "#333"))
-    if state is not None:
-        y = 20.0
-        out.append(_text(10, y, f"Turn {state.turn}", 12, "bold", anchor="start"))
-        for p, name in enumerate(state.names):
-            y += 14
-            out.append(f'<rect x="10" y="{_n(y - 9)}" width="10" height="10" fill="{colours[p]}" '
-                       f'data-seat="{tables.colours.index(state.colours[p])}" stroke="#333"/>')
-            alive = "" if state.alive[p] else " (out)"
-            out.append(_text(25, y, f"{name}: {state.grain[p]} grain{alive}", 9, anchor="start"))
+        if slots:
+            out.append(_text(x, y + 9, "", 7, fill="#333").replace("<text ", f'<text id="units-{s.id}" ', 1))
+    if slots:
+        out.append('<g id="panel"/>')
     out.append("</svg>")
     return "\n".join(out)
 

@@ -12,7 +12,10 @@ mark in ``.modified``), or a text file of posts in the forum's own codes::
     [post author="Cid" pm="yes"] … (orders sent by personal message) [/post]
 
 Inside bold, SMF's lists (``[list][li]``, ``<ul><li>``), ``<br>`` and block elements end a
-line, so two orders are never glued into one.  A page is read as UTF-8, else in the
+line, so two orders are never glued into one; struck-out text is left out (the player
+crossed it out before sending); a table's row is a line, its cells the
+columns ("Brega | defend | 5").  A code box shows its codes instead of applying them:
+"[b]…[/b]" written there is not bold, and is kept apart (``Post.coded``) to be reported.  A page is read as UTF-8, else in the
 charset its ``<meta>`` names, else as Windows-1252 (the Latin-1 of old forums); entities
 are resolved.  Files over :data:`MAX_BYTES` or holding NUL bytes are refused with one line.
 """
@@ -37,9 +40,19 @@ class Post:
     author: str
     line: int                                   # where the post begins in the file
     edited: bool = False
+    #: who edited the post when not its writer (a moderator, the game master): SMF's
+    #: "Last Edit: … by Haspen"; the rules forbid the player's own edits only
+    edited_by: str = ""
+    mark: str = ""                              # the text of SMF's edit mark, as read
+    #: (line, text) of the post's own text that is not bold (quotes, code boxes and
+    #: struck-out text left out): where a player who forgot the bold wrote his orders
+    plain: list[tuple[int, str]] = field(default_factory=list)
     bold: list[tuple[int, str]] = field(default_factory=list)  # (line, text) outside quotes
     source: str = ""                            # the file (page) it was read from
     pm: bool = False                            # sent by personal message
+    #: (line, text) of "[b]…[/b]" shown as written inside a code box: bold codes SMF did
+    #: not render, so not bold (rules post: "they must be bolded")
+    coded: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def where(self) -> str:
@@ -95,6 +108,26 @@ def read_pages(paths: list[Path]) -> list[Post]:
     return [post for path in paths for post in read_posts(path)]
 
 
+def coded(pieces: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """The "[b]…[/b]" of a code box's text, given as (line, text) pieces, each line of it
+    with the line it is on: bold codes shown as written, not bold."""
+    text, starts = "", []
+    for line, piece in pieces:
+        starts.append((len(text), line))
+        text += piece
+    out = []
+    for m in CODED.finditer(text):
+        at = m.start(1)
+        for raw in m.group(1).split("\n"):
+            first = at + len(raw) - len(raw.lstrip())
+            line = max((ln for start, ln in starts if start <= first), default=starts[0][1] if starts else 0)
+            piece = " ".join(htmllib.unescape(INLINE.sub("", raw)).split())
+            if piece:
+                out.append((line, piece))
+            at += len(raw) + 1
+    return out
+
+
 def _lines(parts: list[tuple[int, str]]) -> list[tuple[int, str]]:
     """Bold pieces joined into lines (a piece with a line break ends one), blank ones
     dropped, spaces collapsed."""
@@ -109,18 +142,26 @@ def _lines(parts: list[tuple[int, str]]) -> list[tuple[int, str]]:
                 start = line + i
             cur += chunk
     out.append((start, cur))
-    return [(n, " ".join(t.split())) for n, t in out if t.strip()]
+    out = [(n, " ".join(t.split()).strip(" |")) for n, t in out]
+    return [(n, t) for n, t in out if t]
 
 
 # -- the text format ----------------------------------------------------------------------
-TAG = re.compile(r"\[(/?)(post|quote|b|li|list|\*|br|hr|tr|td)(?=[\s\]=])([^\]]*)\]", re.I)
+TAG = re.compile(r"\[(/?)(post|quote|b|li|list|\*|br|hr|table|tr|td|th|code)(?=[\s\]=])([^\]]*)\]", re.I)
 #: an attribute: quoted, bare (``edited``), or unquoted up to the next attribute as SMF
 #: writes quotes (``author=Old Tom date=…``)
 ATTR = re.compile(r'(\w+)(?:\s*=\s*(?:"([^"]*)"|((?:(?!\s+\w+\s*=)[^"\]])+)))?')
-BREAKS = {"li", "list", "*", "br", "hr", "tr", "td"}
+BREAKS = {"li", "list", "*", "br", "hr", "table", "tr"}
+#: a table's cells are the columns of one line ("Brega | defend | 5")
+CELLS = {"td", "th"}
+#: struck-out text ("[s]10 Grain to Conquer Kent[/s]"): what the player crossed out in
+#: his post before sending it is no order
+STRUCK = re.compile(r"\[(s|strike|del)\].*?\[/\1\]", re.I | re.S)
+#: "[b]…[/b]" written out in a code box, where the forum shows the codes instead of bold
+CODED = re.compile(r"\[b\](.*?)\[/b\]", re.I | re.S)
 #: SMF's codes that only style the text inside bold (``[color=red]``, ``[size=10pt]``, …)
 INLINE = re.compile(r"\[/?(?:color|size|font|i|u|s|sup|sub|tt|glow|shadow|center|left|right|pre|url|iurl|"
-                    r"email|ftp|abbr|acronym|bdo|black|blue|green|red|white|move|nobbc)(?:=[^\]]*)?\]", re.I)
+                    r"email|ftp|abbr|acronym|bdo|black|blue|green|red|white|move|nobbc|spoiler|hide)(?:=[^\]]*)?\]", re.I)
 #: an ``edited``/``pm`` attribute says no only so; its presence, or a date, says yes
 NO = ("no", "false", "0")
 
@@ -134,15 +175,20 @@ def _said(attrs: dict[str, str], name: str) -> bool:
 
 def read_text(text: str, source: str) -> list[Post]:
     """The posts of the text format; lines are counted as the tags pass, once."""
+    text = STRUCK.sub(lambda m: "\n" * m.group(0).count("\n"), text)
     posts: list[Post] = []
     post: Post | None = None
     parts: list[tuple[int, str]] = []
-    quote = bold = 0
+    plain: list[tuple[int, str]] = []
+    quote = bold = cell = 0
     pos = 0
     line = 1
+    skip = 0
     for m in TAG.finditer(text):
-        if post is not None and bold and not quote:
-            parts.append((line, htmllib.unescape(INLINE.sub("", text[pos:m.start()]))))
+        if m.start() < skip:
+            continue
+        if post is not None and not quote:
+            (parts if bold else plain).append((line, htmllib.unescape(INLINE.sub("", text[pos:m.start()]))))
         line += text.count("\n", pos, m.start())
         pos = m.start()
         closing, tag = m.group(1) == "/", m.group(2).lower()
@@ -154,22 +200,41 @@ def read_text(text: str, source: str) -> list[Post]:
             if not attrs.get("author", "").strip():
                 raise GMError(f'{source}:{line}: a post without its author (write [post author="Name"])')
             post = Post(htmllib.unescape(attrs["author"].strip()), line, _said(attrs, "edited"), pm=_said(attrs, "pm"))
-            parts, quote, bold = [], 0, 0
+            parts, plain, quote, bold = [], [], 0, 0
         elif tag == "post":
             if post is None:
                 raise GMError(f"{source}:{line}: [/post] without a post")
-            post.bold = _lines(parts)
+            post.bold, post.plain = _lines(parts), _lines(plain)
             posts.append(post)
             post = None
         elif tag == "quote":
             quote = max(0, quote + (-1 if closing else 1))
+        elif tag == "code":
+            if closing or post is None:
+                pos = m.end()
+                continue
+            end = re.compile(r"\[/code\]", re.I).search(text, m.end())
+            stop = end.end() if end else len(text)
+            if not quote:
+                first = line + text.count("\n", m.start(), m.end())
+                body = text[m.end():end.start() if end else stop]
+                post.coded += coded([(first + k, piece + "\n") for k, piece in enumerate(body.split("\n"))])
+            line += text.count("\n", m.start(), stop)
+            pos = skip = stop
+            continue
         elif tag in BREAKS:
-            if bold and not quote:
+            if not quote:
                 parts.append((line, "\n"))
+                plain.append((line, "\n"))
+        elif tag in CELLS:
+            cell = max(0, cell + (-1 if closing else 1))
+            if bold and not quote and not closing:
+                parts.append((line, " | "))
         else:
             bold = max(0, bold + (-1 if closing else 1))
+            plain.append((line, "\n"))
             if closing and not quote:
-                parts.append((line, "\n"))
+                parts.append((line, " | " if cell else "\n"))
         line += text.count("\n", m.start(), m.end())
         pos = m.end()
     if post is not None:
@@ -180,8 +245,8 @@ def read_text(text: str, source: str) -> list[Post]:
 # -- SMF pages ------------------------------------------------------------------------------
 VOID = {"br", "img", "hr", "input", "meta", "link", "wbr", "area", "base", "col", "source"}
 #: elements that end a line of bold text
-BLOCKS = {"br", "hr", "li", "ul", "ol", "div", "p", "tr", "td", "table", "dd", "dt", "h1", "h2", "h3", "h4",
-          "h5", "h6", "blockquote", "pre"}
+BLOCKS = {"br", "hr", "li", "ul", "ol", "div", "p", "tr", "table", "dd", "dt", "h1", "h2", "h3", "h4",
+          "h5", "h6", "blockquote", "pre", "details", "summary"}
 
 
 class _SMF(HTMLParser):
@@ -193,6 +258,8 @@ class _SMF(HTMLParser):
         self.stack: list[tuple[str, str]] = []     # (tag, role)
         self.parts: list[tuple[int, str]] = []
         self.author: list[str] | None = None
+        self.code: list[tuple[int, str]] = []      # a code box's text, with its lines
+        self.plain: list[tuple[int, str]] = []     # the body's text that is not bold
 
     def roles(self) -> set[str]:
         return {r for _, r in self.stack}
@@ -217,14 +284,27 @@ class _SMF(HTMLParser):
             role = "quote"
         elif "body" in roles and tag in ("b", "strong"):
             role = "bold"
-        if tag in BLOCKS and "bold" in roles and "quote" not in roles:
-            self.parts.append((self.getpos()[0], "\n"))
+        elif "body" in roles and tag == "code":
+            role, self.code = "code", []
+        elif "body" in roles and tag in ("s", "del", "strike"):
+            role = "struck"
+        elif "code" in roles and tag == "br":
+            self.code.append((self.getpos()[0], "\n"))
+        if "body" in roles and "quote" not in roles:
+            if tag in BLOCKS or role == "bold":
+                self.plain.append((self.getpos()[0], "\n"))
+            if tag in BLOCKS:
+                self.parts.append((self.getpos()[0], "\n"))
+            elif tag in ("td", "th") and "bold" in roles:
+                self.parts.append((self.getpos()[0], " | "))
         if tag not in VOID:
             self.stack.append((tag, role))
 
     def handle_endtag(self, tag):
-        if tag in BLOCKS and "bold" in self.roles() and "quote" not in self.roles():
+        roles = self.roles()
+        if tag in BLOCKS and "body" in roles and "quote" not in roles:
             self.parts.append((self.getpos()[0], "\n"))
+            self.plain.append((self.getpos()[0], "\n"))
         for i in range(len(self.stack) - 1, -1, -1):
             if self.stack[i][0] == tag:
                 for _, role in self.stack[i:]:
@@ -237,23 +317,49 @@ class _SMF(HTMLParser):
             self.posts[-1].author = " ".join("".join(self.author).split())
             self.author = None
         elif role == "bold":
-            self.parts.append((self.getpos()[0], "\n"))
+            self.plain.append((self.getpos()[0], "\n"))
+            cell = any(t in ("td", "th") for t, _ in self.stack)
+            self.parts.append((self.getpos()[0], " | " if cell else "\n"))
+        elif role == "code" and "quote" not in self.roles():
+            self.posts[-1].coded += coded(self.code)
         elif role == "body":
-            self.posts[-1].bold = _lines(self.parts)
-            self.parts = []
+            self.posts[-1].bold, self.posts[-1].plain = _lines(self.parts), _lines(self.plain)
+            self.parts, self.plain = [], []
 
     def handle_data(self, data):
         roles = self.roles()
         if self.author is not None:
             self.author.append(data)
-        if "modified" in roles and "last edit" in data.casefold() and self.posts:
-            self.posts[-1].edited = True
-        if "bold" in roles and "quote" not in roles and "body" in roles:
-            self.parts.append((self.getpos()[0], data.replace("\n", " ")))
+        if "modified" in roles and self.posts:
+            self.posts[-1].mark += data
+        if "code" in roles:
+            line = self.getpos()[0]
+            self.code += [(line + k, piece + " ") for k, piece in enumerate(data.split("\n"))]
+        elif "body" in roles and "quote" not in roles and "struck" not in roles:
+            (self.parts if "bold" in roles else self.plain).append((self.getpos()[0], data.replace("\n", " ")))
 
 
 def read_html(text: str) -> list[Post]:
     parser = _SMF()
     parser.feed(text)
     parser.close()
-    return [p for p in parser.posts if p.author]
+    posts = [p for p in parser.posts if p.author]
+    for post in posts:
+        _edit_mark(post)
+    return posts
+
+
+def _edit_mark(post: Post) -> None:
+    """Whether SMF's "Last Edit: <date> by <name>" marks an edit by the post's writer
+    (``edited``: "You cannot edit your orders once you've send the post!") or by someone
+    else (``edited_by``); a mark naming nobody is the writer's."""
+    mark = " ".join(post.mark.replace("\u00bb", " ").split())
+    if "last edit" not in mark.casefold():
+        return
+    who = re.search(r"\bby\s+(.+?)\s*$", mark)
+    editor = who.group(1) if who else ""
+    same = re.sub(r"\W", "", editor.casefold()) == re.sub(r"\W", "", post.author.casefold())
+    if editor and not same:
+        post.edited_by = editor
+    else:
+        post.edited = True

@@ -52,7 +52,9 @@ def save(folder: Path, s: BRState) -> None:
 
 def names_of(s: BRState, aliases: dict[str, int] | None = None) -> Names:
     """The names a post of ``s`` may use: every state's name, id and aliases, the players
-    with their colours and kings, and the game master's ``aliases`` (``gm alias``)."""
+    with their colours and kings, and the game master's ``aliases`` (``gm alias``); and
+    each player's grain and capital at the start of the turn ("half my grain", "defend my
+    capital")."""
     states = {}
     for st in s.board.states:
         for name in (st.id, st.name, *st.aliases):
@@ -60,7 +62,8 @@ def names_of(s: BRState, aliases: dict[str, int] | None = None) -> Names:
     owner = {st.id: s.owner[st.index] for st in s.board.states if 0 <= s.owner[st.index] < s.n}
     return Names(states, {st.id: st.name for st in s.board.states}, list(s.names), list(s.colours),
                  list(s.king_name), {compact(k): v for k, v in (aliases or {}).items()}, owner,
-                 tuple(n for names in s.tables.names.values() for n in names))
+                 tuple(n for names in s.tables.names.values() for n in names), {p: s.grain[p] for p in range(s.n)},
+                 {p: s.board.states[s.capital[p]].id for p in range(s.n) if s.capital[p] >= 0})
 
 
 # -- new ------------------------------------------------------------------------------------

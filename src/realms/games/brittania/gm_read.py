@@ -8,8 +8,8 @@ as a plan, so reading the same posts twice gives the same answer.
 
 - A post whose bold text holds nothing order-like ("**Deira will rise!**") is chatter,
   not a post of orders: it neither counts nor stops a later post from counting.
-- "You cannot edit your orders once you've send the post!": an edited post is reported
-  and none of its orders count; a later post may add orders (the text forbids editing,
+- "You cannot edit your orders once you've send the post!": a post its writer edited is
+  reported and none of its orders count (one edited by someone else is noted); a later post may add orders (the text forbids editing,
   not a second post), but one that changes an order already sent is refused.
 - Repeated orders of one post for one state add up (BR-Q23), within the order form's
   limits.
@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from .orders import GRAIN_KINDS, Order, most_grain
 from .kings import name_problem
-from .phrases import Names, Unreadable, canonical, fold, king_name_clash, read_lines
+from .phrases import REST, Names, Unreadable, canonical, fold, king_name_clash, read_lines
 from .posts import review_post
 from .setup import NOBODY
 from .state import NONE
@@ -34,6 +34,12 @@ from .state import NONE
 if TYPE_CHECKING:
     from .forum import Post
     from .state import BRState
+
+#: why an order written in a code box does not count: the box shows "[b]" instead of bold
+CODED = "in a code box, where [b] shows as written instead of bold: orders must be bolded (rules post, TURN ORDER)"
+
+#: why an order written without bold does not count
+NOT_BOLD = "not bold: orders must be bolded (rules post, TURN ORDER)"
 
 #: a newcomer's bold line taking a free colour (BR-Q30): "Newcomer in Green: Kent, King
 #: Alfred, Shrewd." (the starting state, the king's name, his positive trait)
@@ -162,13 +168,17 @@ def _join(c: "BRState", p: int, post, line: int, m: re.Match, names: Names, rena
 
 # -- orders -------------------------------------------------------------------------------
 def read_posts_orders(c: "BRState", posts: list["Post"], names: Names, joined: list[dict]) -> tuple[dict[int, Seat], list[dict]]:
-    """Every seat's orders as written, and the posts of strangers."""
+    """Every seat's orders as written, and the posts of strangers; for a player with no
+    order at all, the plain lines that would read as orders were they bold."""
     seats: dict[int, Seat] = {p: Seat() for p in range(c.n)}
     strangers: list[dict] = []
     newcomer_lines = {(x["where"], x["line"]) for x in joined}
+    unbolded: dict[int, list[dict]] = {}
     for i, post in enumerate(posts):
         p = names.seat(post.author)
         written, problems = _read_lines(post, names, p, newcomer_lines)
+        if p is not None and not written and not post.edited and c.alive[p]:
+            unbolded.setdefault(p, []).extend(_unbolded(post, names, p))
         if not written and not problems:
             continue                                       # chatter, a slogan: no orders post
         if p is None:
@@ -182,9 +192,15 @@ def read_posts_orders(c: "BRState", posts: list["Post"], names: Names, joined: l
             seat.problems.append(problem(post.where, post.line, "", "an edited post: orders cannot be edited "
                                          "once sent, so none of its orders count"))
             continue
+        if post.edited_by:
+            seat.notes.append(problem(post.where, post.line, "", f"edited by {post.edited_by}, not by its writer: "
+                                      "its orders count"))
         seat.posts.append(post.where)
         seat.problems += problems
         seat.written += [Written(o, at(post, line), line, text, i) for o, line, text in written]
+    for p, lines in unbolded.items():       # a player with no order at all who forgot the bold
+        if not seats[p].written:
+            seats[p].problems += lines
     return seats, strangers
 
 
@@ -203,13 +219,27 @@ def _read_lines(post, names: Names, p: int | None, newcomer_lines) -> tuple[list
             problems.append(problem(at(post, line), line, text, str(got), got.hint))
         else:
             written += [(o, line, text) for o in got]
+    for line, text in post.coded:
+        if any(isinstance(got, Unreadable) or got for _, _, got in read_lines([text], names, p)):
+            problems.append(problem(at(post, line), line, text, CODED))
     return written, problems
+
+
+def _unbolded(post, names: Names, p: int) -> list[dict]:
+    """The plain lines of ``post`` that would read as orders were they bold."""
+    out = []
+    for line, text in post.plain:
+        got = [x for _, _, x in read_lines([text], names, p)]
+        if any(x for x in got) and not any(isinstance(x, Unreadable) for x in got):
+            out.append(problem(at(post, line), line, text, NOT_BOLD))
+    return out
 
 
 def settle(c: "BRState", p: int, seat: Seat, names: Names) -> tuple[list[Order], list[dict]]:
     """``p``'s orders as the game takes them, each read order with its line."""
     items = _resolve_leads(c, p, seat)
     items = [Written(_capital(c, p, w.order), w.where, w.line, w.text, w.post) for w in items]
+    items = _rest(c, p, seat, items)
     items = _repeats(c, p, seat, items, names)
     accepted, refused = review_post(c, p, [w.order for w in items])
     bad = {pr.index for pr in refused}
@@ -244,6 +274,30 @@ def _resolve_leads(c: "BRState", p: int, seat: Seat) -> list[Written]:
     return out
 
 
+def _rest(c: "BRState", p: int, seat: Seat, items: list[Written]) -> list[Written]:
+    """An order for "the rest" of the grain ("… and the rest I invest in Mercia") given
+    what the player's other orders of the turn leave of his grain; refused when they leave
+    nothing, and when a second order also asks for the rest."""
+    spent = sum(w.order.grain for w in items if w.order.grain != REST)
+    out: list[Written] = []
+    given = None
+    for w in items:
+        if w.order.grain != REST:
+            out.append(w)
+            continue
+        left = c.grain[p] - spent
+        if given is not None:
+            seat.problems.append(problem(w.where, w.line, w.text, f"the rest of the grain went already to line "
+                                         f"{given.line}"))
+        elif left <= 0:
+            seat.problems.append(problem(w.where, w.line, w.text, f"the other orders leave no grain for the rest "
+                                         f"(they spend {spent} of {c.grain[p]})"))
+        else:
+            given = w
+            out.append(Written(Order(w.order.kind, w.order.target, left), w.where, w.line, w.text, w.post))
+    return out
+
+
 def _capital(c: "BRState", p: int, o: Order) -> Order:
     """A capital order as the player's position makes it: free when his capital was
     captured ("you can declare a new one for free"), else a move for 20."""
@@ -255,7 +309,7 @@ def _capital(c: "BRState", p: int, o: Order) -> Order:
 def _repeats(c: "BRState", p: int, seat: Seat, items: list[Written], names: Names) -> list[Written]:
     """Repeated grain orders of one post for one state added up (BR-Q23), at most what
     the order form allows; an order of a later post for what an earlier post ordered is
-    an edit, refused."""
+    an edit, refused, unless it is the same order again (a post repeated: taken once)."""
     out: list[Written] = []
     first: dict[tuple[str, str], int] = {}
     for w in items:
@@ -265,6 +319,10 @@ def _repeats(c: "BRState", p: int, seat: Seat, items: list[Written], names: Name
             out.append(w)
             continue
         before = out[first[key]]
+        if before.post != w.post and before.order == w.order:
+            seat.notes.append(problem(w.where, w.line, w.text, f"sent already as written ({before.where}, line "
+                                      f"{before.line}); taken once"))
+            continue
         if before.post != w.post:
             seat.problems.append(problem(w.where, w.line, w.text, f"{canonical(before.order, names)!r} was sent "
                                          f"already ({before.where}, line {before.line}): orders cannot be changed"))

@@ -61,6 +61,20 @@ def _unread(reading: dict | None) -> list[str]:
     return out
 
 
+def _with_colours(s: "BRState", e: "Event") -> str:
+    """An event's line for the forum, each seat it names (``seats``) followed by its colour
+    ("Bob (Yellow)"): the forum's players know each other by the rules post's colours,
+    which the report's map draws; the game's own lines name seats only, as the web page
+    may draw them in another palette."""
+    text = e.text
+    for p in e.data.get("seats", ()):
+        name = s.names[p]
+        at = text.find(name)
+        if at >= 0:
+            text = f"{text[:at + len(name)]} ({s.colours[p]}){text[at + len(name):]}"
+    return text
+
+
 def bbcode(s: "BRState", turn: int, events: "Sequence[Event]", reading: dict | None = None,
            image_url: str | None = None) -> str:
     """The turn report; ``reading`` is ``gm orders``' reading (its problems are listed),
@@ -68,7 +82,7 @@ def bbcode(s: "BRState", turn: int, events: "Sequence[Event]", reading: dict | N
     this = [e for e in events if e.turn == turn and e.audience is None]
     out = [f"[size=14pt][b]Turn {turn} results[/b][/size]", ""]
     for title, kinds in SECTIONS:
-        lines = [e.text for e in this if e.kind in kinds]
+        lines = [_with_colours(s, e) for e in this if e.kind in kinds]
         if lines:
             out += [f"[b]{title}[/b]", "[list]", *(f"[li]{x}[/li]" for x in lines), "[/list]", ""]
     unread = _unread(reading)

@@ -207,7 +207,7 @@ def order_line(o: dict) -> str:
     trade route with Bob"."""
     kind, target = o["kind"], o["target"]
     if kind in GRAIN_KINDS:
-        return f"{o['grain']} grain to {kind} {target}"
+        return f"{o['grain']} grain to {'invest in' if kind == 'invest' else kind} {target}"
     if kind == "capital":
         return f"{o['grain']} grain to move the capital to {target}" if o["grain"] else f"a new capital in {target}"
     return f"a trade route with {target}" if kind == "trade" else f"cancel the trade route with {target}"

@@ -30,6 +30,7 @@ import re
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache
 from importlib import resources
 from typing import Iterable, cast
@@ -53,12 +54,19 @@ PART = 5
 #: words that fill no slot a sentence may hold beside its order ("Okay, send …")
 LOOSE = 2
 
+#: the grain of an order written as "the rest" ("… and the rest I invest in Mercia"): what
+#: the player's other orders of the turn leave (worked out by gm_read with all of them)
+REST = -1
+#: a state's abbreviation is read when it is at least this long ("Moir." for Moirebh)
+ABBREVIATION = 4
+
 GRAIN_VERBS = ("conquer", "defend", "invest")
 HEADS = (*GRAIN_VERBS, "capital", "trade")
 VERB_TEXT = {"conquer": "Conquer", "defend": "Defend", "invest": "Invest in"}
 LIGATURES = str.maketrans({"æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ß": "ss", "ð": "d", "Ð": "D",
                            "þ": "th", "Þ": "Th", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "’": "'", "‘": "'",
-                           "–": "-", "—": "-", "“": '"', "”": '"'})
+                           "–": "-", "—": "-", "“": '"', "”": '"', "×": "x",
+                           "½": " half ", "⅓": " a third ", "¼": " a quarter "})
 
 
 class Unreadable(ValueError):
@@ -99,6 +107,11 @@ class Grammar:
     short: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
     #: words read as fillers right before an amount ("the remaining 6 grain")
     qualifiers: frozenset[str] = frozenset()
+    #: a share of the player's grain ("half my grain", "every grain we have", "the rest")
+    shares: dict[tuple[str, ...], Fraction | str] = field(default_factory=dict)
+    #: other names of states: the usual abbreviations ("Glos" for Gloucester), English
+    #: forms ("Munster" for Mumhan)
+    abbreviations: dict[str, str] = field(default_factory=dict)
 
 
 @cache
@@ -107,10 +120,20 @@ def grammar() -> Grammar:
     words: dict[tuple[str, ...], str] = {}
     for slot, entries in data["words"].items():
         for entry in entries:
-            words.setdefault(tuple(fold(entry).split()), slot)
+            key = tuple(fold(entry).split())
+            words.setdefault(key, slot)
+            if key[0] == "be":                  # "be held": "is held", "are held"
+                for be in ("is", "are"):
+                    words.setdefault((be, *key[1:]), slot)
     short = {tuple(fold(k).split()): tuple(fold(v).split()) for k, v in data.get("short", {}).items()}
     qualifiers = frozenset(fold(w) for w in data.get("qualifier", {}).get("words", []))
-    return Grammar(words, dict(data["numbers"]), max(len(k) for k in words), short, qualifiers)
+    shares: dict[tuple[str, ...], Fraction | str] = {}
+    for value, entries in data.get("share", {}).items():
+        for entry in entries:
+            shares[tuple(fold(entry).split())] = "rest" if value == "rest" else Fraction(value)
+    abbreviations = {" ".join(fold(k).split()): v for k, v in data.get("other_names", {}).items()}
+    longest = max(len(k) for k in (*words, *shares))
+    return Grammar(words, dict(data["numbers"]), longest, short, qualifiers, shares, abbreviations)
 
 
 def examples() -> list[dict]:
@@ -133,12 +156,29 @@ class Names:
     aliases: dict[str, int] = field(default_factory=dict)     # folded forum name -> seat
     owner: dict[str, int] = field(default_factory=dict)       # state id -> seat
     king_names: tuple[str, ...] = ()                          # every name a king may have
+    stock: dict[int, int] = field(default_factory=dict)       # seat -> grain at the turn's start
+    capitals: dict[int, str] = field(default_factory=dict)    # seat -> his capital's state id
 
     def state(self, text: str) -> str:
         key = " ".join(fold(text).split())
         if key in self.states:
             return self.states[key]
+        if (short := self.abbreviated(key)) is not None:
+            return short
         return _fuzzy(text, self.labels, "state")
+
+    def abbreviated(self, key: str) -> str | None:
+        """The one state ``key`` (folded) abbreviates: a usual abbreviation ("glos",
+        "middx"), or, when at least :data:`ABBREVIATION` letters long, the start of one
+        state's name ("moir", "strath", "ceredig"); else None ("essx" is a misspelling,
+        matched only leniently)."""
+        if key in grammar().abbreviations:
+            return self.states.get(" ".join(fold(grammar().abbreviations[key]).split()))
+        word = key.replace(" ", "")
+        if len(word) < ABBREVIATION or not word.isalpha():
+            return None
+        hits = {sid for name, sid in self.states.items() if name.replace(" ", "").startswith(word)}
+        return hits.pop() if len(hits) == 1 else None
 
     def seat(self, text: str) -> int | None:
         """The seat of a post's author: his forum name in any case or spelling of its
@@ -197,10 +237,21 @@ def _fuzzy(text: str, choices: dict[str, str], what: str) -> str:
 
 
 # -- words into slots -----------------------------------------------------------------------
-TOKEN = re.compile(r"@mention|\d+|[a-z][a-z0-9]*(?:'[a-z]+)?|[(),:\-/&+\"#]")
-SEPARATORS = {",", ":", "-", "/", "&", "+", '"'}
+TOKEN = re.compile(r"@mention|\d+|[a-z][a-z0-9]*(?:'[a-z]+)?|[(),:\-/&+\"#|]")
+SEPARATORS = {",", ":", "-", "/", "&", "+", '"', "|"}
+#: a smiley typed out (":)", ";-)", ":D", ":P", "xD"): no word of an order
+SMILEY = re.compile(r"(?<!\S)(?:[:;=][-']?[)(\]\[dDpPoO3/\\|*]+|[xX][dD])(?!\S)")
+#: "x6" and "6x" are an amount of 6 ("Mar - attack x6", "4x defend Moirebh")
+TIMES = re.compile(r"(?<![a-z0-9])x\s?(\d+)(?![a-z0-9])|(?<![a-z0-9])(\d+)\s?x(?![a-z0-9])")
+#: an ordinal ("1st order: …") counts, it is no amount
+ORDINAL = re.compile(r"(?<![a-z0-9])\d+(?:st|nd|rd|th)(?![a-z0-9])")
+#: a fraction written with figures ("1/2 my grain")
+FRACTION = re.compile(r"(?<![\d/])1\s*/\s*([234])(?![\d/])")
 BULLET = re.compile(r"^\s*(?:[-*•·+>]+|\(?\d{1,2}[.)]|\(?[a-h][.)]|#\d+)\s+")
 SENTENCE = re.compile(r"(?<!\bst)(?<!\bmt)([.!?;]+)(?=\s|$)")
+#: the full stop of an abbreviated unit inside a sentence ("Lothian - 5 gr. to conquer",
+#: "6 gr. (conquest)") ends no sentence
+UNIT_STOP = re.compile(r"(\d\s*(?:gr|grn|g))\.(?=\s+[a-z(])", re.I)
 
 
 @dataclass
@@ -216,16 +267,22 @@ def _states(slots: Iterable[Slot]) -> list[str]:
     return list(dict.fromkeys(cast(str, it.value) for it in slots if it.kind == "state"))
 
 
-def _amounts(slots: Iterable[Slot]) -> list[int]:
-    """The amounts of grain ``slots`` give, in order (an amount slot's value is its number)."""
-    return [cast(int, it.value) for it in slots if it.kind == "amount"]
-
-
 def _tokens(text: str) -> list[str]:
-    text = re.sub(r"@[^\s,:;]+", "@mention", text)        # "@lady_gwen" is one word
-    text = re.sub(r"(\d+)([a-z]+)", r"\1 \2", fold(text))
+    text = re.sub(r"@[^\s,:;]+", "@mention", SMILEY.sub(" ", text))    # "@lady_gwen" is one word
+    text = FRACTION.sub(lambda m: {"2": " half ", "3": " a third ", "4": " a quarter "}[m.group(1)], fold(text))
+    text = TIMES.sub(lambda m: f" {m.group(1) or m.group(2)} ", ORDINAL.sub(" ", text))
+    text = re.sub(r"(\d+)([a-z]+)", r"\1 \2", text)
     toks = [t[:-2] if t.endswith("'s") and len(t) > 3 else t for t in TOKEN.findall(text)]
-    return _unshortened(toks, grammar().short)
+    return _unshortened([w for t in toks for w in _glued(t)], grammar().short)
+
+
+def _glued(token: str) -> list[str]:
+    """A word of an order glued to its amount ("def5", "att10") as two words."""
+    m = re.fullmatch(r"([a-z]+)(\d+)", token)
+    g = grammar()
+    if m and ((m.group(1),) in g.short or (m.group(1),) in g.words):
+        return [m.group(1), m.group(2)]
+    return [token]
 
 
 def _unshortened(toks: list[str], short: dict[tuple[str, ...], tuple[str, ...]]) -> list[str]:
@@ -251,6 +308,8 @@ def slots(text: str, names: Names) -> list[Slot]:
     """The words of ``text`` in slots, longest phrase first."""
     g = grammar()
     states = {tuple(k.split()): v for k, v in names.states.items()}
+    states.update({tuple(k.split()): sid for k, full in g.abbreviations.items()
+                   if (sid := names.states.get(" ".join(fold(full).split()))) is not None})
     kings = {tuple(_tokens(k)) for k in (*names.kings, *names.king_names) if k}
     longest = max((g.longest + 2, *map(len, kings)))
     toks = _tokens(text)
@@ -287,6 +346,9 @@ def slots(text: str, names: Names) -> list[Slot]:
             continue
         for size in range(min(longest, len(toks) - i), 0, -1):
             key = tuple(toks[i:i + size])
+            if key in g.shares:                 # "half my grain", "the rest"
+                out.append(Slot("amount", g.shares[key], " ".join(key)))
+                break
             if key in states:
                 out.append(Slot("state", states[key], " ".join(key)))
                 break
@@ -318,12 +380,18 @@ def king_name_clash(name: str, names: Names) -> str | None:
 
 
 def _misspelt_verb(word: str) -> str | None:
-    """The verb a misspelt word clearly is ("conqeur", "defnd"): one word of five letters
-    or more, not a past tense ("attacked" is no order), close to one verb's synonyms only."""
-    if len(word) < 5 or word.endswith("ed"):
+    """The verb a misspelt word clearly is ("conqeur", "defnd", "defned"): one word of
+    five letters or more, close to one verb's synonyms only, not a past tense ("attacked"
+    is no order) unless its letters are a verb's swapped ("defned")."""
+    if len(word) < 5:
         return None
     verbs = {w[0]: slot for w, slot in grammar().words.items() if len(w) == 1 and slot in GRAIN_VERBS
              and len(w[0]) >= 5}
+    swapped = {slot for v, slot in verbs.items() if sorted(v) == sorted(word)}
+    if swapped:
+        return swapped.pop() if len(swapped) == 1 else None
+    if word.endswith("ed"):
+        return None
     found = process.extract(word, list(verbs), scorer=fuzz.ratio, limit=5)
     kinds = {verbs[w] for w, score, _ in found if score >= VERB_GOOD}
     return kinds.pop() if len(kinds) == 1 else None
@@ -343,7 +411,7 @@ def _number(toks: list[str], i: int, numbers: dict[str, int]) -> tuple[int, int]
 def sentences(line: str) -> list[tuple[str, bool]]:
     """A bold line's sentences, each with whether it asks a question; a bullet or list
     number at the start left out."""
-    line = BULLET.sub("", line, count=1)
+    line = UNIT_STOP.sub(r"\1", BULLET.sub("", line, count=1))
     parts = SENTENCE.split(line)
     out = []
     for i in range(0, len(parts), 2):
@@ -368,15 +436,22 @@ def _chunks(items: list[Slot]) -> list[list[Slot]]:
         elif it.kind == ")":
             depth = max(0, depth - 1)
             chunks.append([])
-        elif trade and it.kind == "sep" and it.text in (":", "-") and chunks[-1] and chunks[-1][-1].kind == "trade":
+        elif trade and it.kind == "sep" and it.text in (":", "-") and _has(chunks[-1], "trade") and \
+                all(x.kind in ("trade", "filler") for x in chunks[-1]):
             chunks[-1].append(Slot("filler", None, "with"))     # "trade route: Bob"
-        elif trade and it.kind == "sep" and it.text in (",", "&", "+") and not depth:
+        elif trade and it.kind == "sep" and it.text in (",", "&", "+", "-", "/") and not depth:
             chunks.append([Slot("filler", None, "and")])        # "Trade routes: Bob, Carl"
-        elif it.kind == "sep" or (it.kind == "filler" and it.text in ("and", "then") and not depth):
+        elif it.kind == "sep" and it.text == "+" and depth and chunks[-1] and chunks[-1][-1].kind == "amount":
+            continue                                            # "(10 + 5 for the sea)": one part
+        elif it.kind == "sep" or (it.kind == "filler" and it.text in CUTS and not depth):
             chunks.append([it] if trade and it.text == "and" else [])
         else:
             chunks[-1].append(it)
     return [c for c in chunks if c and not (len(c) == 1 and c[0].text == "and")]
+
+
+#: words between two parts of a sentence ("Same as last turn except …")
+CUTS = ("and", "then", "except", "but")
 
 
 def _head(chunk: list[Slot]) -> bool:
@@ -385,11 +460,28 @@ def _head(chunk: list[Slot]) -> bool:
 
 def _remark(chunk: list[Slot]) -> bool:
     """A part with no verb and no amount, holding a word that is no slot (a partner of a
-    trade route after "and" is none)."""
+    trade route after "and" is none); a share of the grain with no state is no amount
+    there ("Rest assured, …", "Everything is fine, …")."""
     if chunk[0].text == "and" and len(chunk) <= 4 and not any(it.kind == "blocker" for it in chunk):
         return False
-    return not _head(chunk) and not any(it.kind == "amount" for it in chunk) and \
-        any(it.kind in ("word", "blocker") for it in chunk)
+    return not _head(chunk) and not _has(chunk, "same") and \
+        not any(it.kind == "amount" and isinstance(it.value, int) for it in chunk) and \
+        not (_has(chunk, "state") and _has(chunk, "amount")) and any(it.kind in ("word", "blocker") for it in chunk)
+
+
+def _stock(chunk: list[Slot]) -> bool:
+    """A part telling the grain held, not spent: an amount after "of" with no verb and no
+    state ("Defend Kent: 5 grain (of my 10)", "…, out of 12")."""
+    if _has(chunk, *HEADS, "lead", "state"):
+        return False
+    words = [it for it in chunk if not (it.kind == "filler" and it.text in ("my", "our", "the"))]
+    return any(it.kind == "amount" and k and words[k - 1].text == "of" for k, it in enumerate(words))
+
+
+def _abbreviation(chunk: list[Slot], names: Names) -> bool:
+    """A part that is one word abbreviating a state ("Middx: attack, 10 grain"): the
+    state of a sentence that names none, not a remark."""
+    return len(chunk) == 1 and chunk[0].kind == "word" and names.abbreviated(chunk[0].text) is not None
 
 
 def _has(items: list[Slot], *kinds: str) -> bool:
@@ -398,7 +490,9 @@ def _has(items: list[Slot], *kinds: str) -> bool:
 
 def _groups(chunks: list[list[Slot]]) -> list[list[Slot]]:
     """The chunks of one order each.  With several orders' verbs, cut before each verb's
-    chunk (a chunk without a verb joins the one before it, the first the next); with one
+    chunk (a chunk without a verb joins the one before it, the first the next, and one
+    bringing a state or an amount the one before has already the next: "Mercia: 4 def,
+    Nottingham: 6 att", "Kent: 5 (def) + 3 (inv)"); with one
     verb or none, cut where a chunk brings a new state or amount to a group that has
     both already ("Gwent gets 4 for defence, Ergyng 3"; "Suffolk again - 12 grain, and 3
     to hold Norfolk")."""
@@ -409,7 +503,10 @@ def _groups(chunks: list[list[Slot]]) -> list[list[Slot]]:
         for c in chunks:
             whole = _has(cut[-1], "state") and _has(cut[-1], "amount")
             each = any(it.text == "each" for it in cut[-1])
-            if whole and (_has(c, "amount") or (_has(c, "state") and not _has(c, "lead") and not each)):
+            had = {it.value for it in cut[-1] if it.kind == "state"}
+            other = any(it.kind == "state" and it.value not in had for it in c)     # not "… over Kent" again
+            if whole and ((_has(c, "amount") and not _parts(cut[-1], c)) or
+                          (other and not _has(c, "lead") and not each)):
                 cut.append([])
             cut[-1] += c
         return cut
@@ -419,16 +516,32 @@ def _groups(chunks: list[list[Slot]]) -> list[list[Slot]]:
         if any(it.kind in HEADS for it in c):
             groups.append(pending + c)
             pending = []
-        elif groups:
+        elif groups and not pending and not any(_has(c, k) and _has(groups[-1], k) for k in ("state", "amount")):
             groups[-1] += c
         else:
-            pending += c
+            pending += c                        # "Mercia: 4 def, Nottingham: 6 att": the next verb's
+    if pending and groups:
+        groups[-1] += pending
     return groups
+
+
+#: why "same as last turn" is no order: it names no state and no grain, and each turn's
+#: orders are written out (rules post, TURN ORDER: "5 Grain to Defend Essex.")
+SAME = "'same as last turn' names no order: each turn's orders are written out, state and grain"
+
+
+def _parts(group: list[Slot], chunk: list[Slot]) -> bool:
+    """Whether ``chunk`` breaks the group's amount into parts ("15 grain (10 + 5 for the
+    sea)"): two amounts or more, no state, summing to it."""
+    total = [it.value for it in group if it.kind == "amount" and isinstance(it.value, int)]
+    parts = [it.value for it in chunk if it.kind == "amount" and isinstance(it.value, int)]
+    return len(total) == 1 and len(parts) > 1 and not _has(chunk, "state") and sum(parts) == total[0]
 
 
 def order_like(items: list[Slot]) -> bool:
     kinds = {it.kind for it in items}
-    return bool(kinds & {*HEADS, "lead"}) or ("amount" in kinds and bool(kinds & {"unit", "state"}))
+    goes = "escort" in kinds and "state" in kinds and bool(kinds & {"king", "kingname"})   # "… goes with the army to Mar"
+    return bool(kinds & {*HEADS, "lead", "same"}) or goes or ("amount" in kinds and bool(kinds & {"unit", "state"}))
 
 
 def read_sentence(text: str, names: Names, seat: int | None = None, question: bool = False) -> list[Order]:
@@ -437,13 +550,19 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
     items = slots(text, names)
     if not order_like(items):
         return []
-    chunks = [c for c in _chunks(items) if not _remark(c)]
+    stateless = not _has(items, "state")
+    chunks = [c for c in _chunks(items) if not (_remark(c) or _stock(c)) or (stateless and _abbreviation(c, names))]
+    first = next((k for k, c in enumerate(chunks) if _has(c, "same", "amount", *HEADS, "lead")), None)
+    again = [chunks[first]] if first is not None and _has(chunks[first], "same") else []    # "Same as last turn except …"
+    chunks = [c for c in chunks if not _has(c, "same")]     # "…, same as last time": a remark
     if any(_has(c, *GRAIN_VERBS) for c in chunks):     # "5 grain to defend Essex (my capital)"
         chunks = [c for c in chunks if not all(it.kind in ("capital", "filler") for it in c)]
     kept = [it for c in chunks for it in c]
     if not order_like(kept):
+        if again:
+            raise Unreadable(SAME)
         return []
-    if question:
+    if question and not _has(items, "request"):        # "Could you put 5 grain into Kent?" is asked of the GM
         raise Unreadable("a question, not an order")
     if any(it.kind == "blocker" for it in kept):
         words = ", ".join(sorted({it.text for it in kept if it.kind == "blocker"}))
@@ -470,6 +589,8 @@ def read_sentence(text: str, names: Names, seat: int | None = None, question: bo
             orders += _read_group(group, names, seat)
         except Unreadable as exc:
             failed = failed or exc
+    if again and failed is None:
+        failed = Unreadable(SAME)
     if failed is not None:
         failed.orders = orders                  # the sentence's other orders still read
         raise failed
@@ -553,11 +674,47 @@ def _word_run(group: list[Slot]) -> str:
     return " ".join(best[:3]).title()
 
 
-def _amount(group: list[Slot]) -> int | None:
-    amounts = list(dict.fromkeys(_amounts(group)))
+def _amount(group: list[Slot], names: Names | None = None, seat: int | None = None) -> int | None:
+    """The one amount of an order's group; a number and a share saying the same grain are
+    one ("10 grain (all my grain)" of 10), and so are a total and the parts after it that
+    make it ("15 grain (10 + 5 for the sea)")."""
+    slots_ = [it for it in group if it.kind == "amount"]
+    if not slots_:
+        return None
+    amounts: list[object]
+    if len(slots_) > 1 and any(isinstance(it.value, int) for it in slots_):
+        values: list[int | str] = []
+        for it in slots_:
+            try:
+                values.append(_grain(it, names, seat))
+            except Unreadable:
+                values.append(it.text)
+        amounts = list(dict.fromkeys(values))
+        whole = [v for v in values if isinstance(v, int)]
+        if len(amounts) > 1 and len(whole) == len(values) and whole[0] == sum(whole[1:]):
+            amounts = amounts[:1]           # "15 grain (10 + 5 for the sea)": the total, then its parts
+    else:
+        amounts = list(dict.fromkeys(it.value for it in slots_))
     if len(amounts) > 1:
         raise Unreadable(f"two amounts ({', '.join(map(str, amounts))}); one order a line")
-    return amounts[0] if amounts else None
+    return _grain(slots_[0], names, seat)
+
+
+def _grain(it: Slot, names: Names | None, seat: int | None) -> int:
+    """An amount's grain: a number as written; "the rest" as :data:`REST`; a share of the
+    writer's grain ("half my grain") of his grain at the start of the turn, when whole
+    (half of 15 is no amount: a grain is not split, and nothing is guessed)."""
+    if isinstance(it.value, int):
+        return it.value
+    if it.value == "rest":
+        return REST
+    stock = names.stock.get(seat) if names is not None and seat is not None else None
+    if stock is None:
+        raise Unreadable(f"{it.text!r} is a share of the grain, and the writer's grain is not known")
+    grain = cast(Fraction, it.value) * stock
+    if grain.denominator != 1:
+        raise Unreadable(f"{it.text!r} of {stock} grain is {float(grain):g}: not a whole amount; write the grain")
+    return int(grain)
 
 
 def _loose(group: list[Slot], used: str = "") -> None:
@@ -570,10 +727,18 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
     group = _from_removed(group)
     kinds = [it.kind for it in group]
     if "trade" in kinds:
-        return _trade(group, names)
-    if _paired(group, next((k for k in kinds if k in GRAIN_VERBS), "")) and any(k in GRAIN_VERBS for k in kinds):
-        return _paired(group, next(k for k in kinds if k in GRAIN_VERBS))
-    amount = _amount(group)
+        return _trade(group, names, seat)
+    if len(parts := _run_on(group)) > 1:            # "5 grain to defend Kent 5 grain to attack Sussex"
+        return [o for part in parts for o in _read_group(part, names, seat)]
+    if any(k in GRAIN_VERBS for k in kinds) and \
+            (paired := _paired(group, next(k for k in kinds if k in GRAIN_VERBS), names, seat)):
+        return paired
+    amount = _amount(group, names, seat)
+    if "capital" in kinds and _has(group, *GRAIN_VERBS) and not _has(group, "state", "move", "new"):
+        if seat not in names.capitals:      # "Defend my capital with 5": the writer's capital
+            raise Unreadable("no state named: which is your capital?")
+        group = [Slot("state", names.capitals[seat], "capital") if it.kind == "capital" else it for it in group]
+        kinds = [it.kind for it in group]
     if "capital" in kinds:
         state = _state_of(group, names, "capital", None)
         free = "new" in kinds and "move" not in kinds
@@ -583,7 +748,7 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
         _loose(group)
         return [Order("capital", state, 0 if free or amount == 0 else 20)]
     verbs = list(dict.fromkeys(k for k in kinds if k in GRAIN_VERBS))
-    lead = "lead" in kinds or (bool(verbs) and _king_goes(group, names, seat))
+    lead = "lead" in kinds or _king_goes(group, names, seat)
     if len(verbs) > 1:
         raise Unreadable(f"two orders ({' and '.join(verbs)}) in one sentence; one a line")
     if not verbs:
@@ -592,17 +757,19 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
             state = _state_of(group, names, "lead", None) if named else "?"
             _loose(group)
             return [Order("lead", f"?:{state}")]
-        paired = _paired(group, "conquer")
+        paired = _paired(group, "conquer", names, seat)
         if paired and seat is not None and all(names.owner.get(o.target) != seat for o in paired):
             return paired
         state = _state_of(group, names, "order", None)
-        if amount is not None and _implied_attack(group, names, seat, state, amount):
+        if amount is not None and (_implied_attack(group, names, seat, state, amount)
+                                   or _against(group, names, seat, state, amount)):
             return [Order("conquer", state, amount)] + ([Order("lead", f"conquer:{state}")] if lead else [])
         guess = "defend" if seat is not None and names.owner.get(state) == seat else "conquer"
         raise Unreadable("no order word (conquer, defend or invest)",
-                         f"{amount} Grain to {VERB_TEXT[guess]} {names.labels[state]}." if amount else None)
+                         f"{amount} Grain to {VERB_TEXT[guess]} {names.labels[state]}." if amount and amount > 0
+                         else None)
     verb = verbs[0]
-    paired = _paired(group, verb)
+    paired = _paired(group, verb, names, seat)
     if paired:
         return paired
     if lead and amount is None and not _has(group, "state") and not _word_run(group):
@@ -618,6 +785,22 @@ def _read_group(group: list[Slot], names: Names, seat: int | None) -> list[Order
     if lead:
         out.append(Order("lead", f"{verb}:{state}"))
     return out
+
+
+def _run_on(group: list[Slot]) -> list[list[Slot]]:
+    """Orders of different verbs written on with no stop between them, each cut where an
+    amount or a verb follows a whole order (state, amount and verb): one part an order;
+    the group whole when that does not cut it so."""
+    if len({it.kind for it in group if it.kind in GRAIN_VERBS}) < 2:
+        return [group]
+    parts: list[list[Slot]] = [[]]
+    for it in group:
+        whole = _has(parts[-1], "state") and _has(parts[-1], "amount") and _has(parts[-1], *GRAIN_VERBS)
+        if whole and it.kind in ("amount", *GRAIN_VERBS):
+            parts.append([])
+        parts[-1].append(it)
+    ok = all(len({it.kind for it in p if it.kind in GRAIN_VERBS}) == 1 for p in parts)
+    return parts if ok else [group]
 
 
 def _king_goes(group: list[Slot], names: Names, seat: int | None) -> bool:
@@ -636,14 +819,14 @@ def _king_goes(group: list[Slot], names: Names, seat: int | None) -> bool:
     return False
 
 
-def _paired(group: list[Slot], verb: str) -> list[Order]:
+def _paired(group: list[Slot], verb: str, names: Names | None = None, seat: int | None = None) -> list[Order]:
     """One verb for several states: "Attack Sussex (5 grain) and Surrey (5 grain)" (as many
     amounts as states, in order) or "5 grain each to Sussex and Surrey" (one amount,
     "each"); none otherwise."""
     ids = _states(group)
-    amounts = _amounts(group)
     if len(ids) < 2 or "lead" in {it.kind for it in group} or any(it.kind == "word" for it in group):
         return []
+    amounts = [_grain(it, names, seat) for it in group if it.kind == "amount"]
     if len(amounts) == len(ids):
         return [Order(verb, x, a) for x, a in zip(ids, amounts)]
     if len(amounts) == 1 and any(it.text == "each" for it in group):
@@ -659,9 +842,19 @@ def _implied_attack(group: list[Slot], names: Names, seat: int | None, state: st
             and not any(it.kind == "word" for it in group))
 
 
-def _trade(group: list[Slot], names: Names) -> list[Order]:
+def _against(group: list[Slot], names: Names, seat: int | None, state: str, amount: int | None) -> bool:
+    """Grain "against" a state the writer does not hold ("6 grain against Lothian once
+    more"): an attack, a few stray words beside it or not."""
+    at = next((k for k, it in enumerate(group) if it.kind == "state"), None)
+    return (amount is not None and seat is not None and names.owner.get(state) != seat and at is not None
+            and at > 0 and group[at - 1].text == "against"
+            and sum(1 for it in group if it.kind == "word") <= LOOSE)
+
+
+def _trade(group: list[Slot], names: Names, seat: int | None = None) -> list[Order]:
     """Trade routes with the players named after "with" ("Trade with Bob and Carl"), each
-    by the longest run of words naming one; words after them are a remark ("accepted!")."""
+    by the longest run of words naming one; words after them are a remark ("accepted!");
+    the writer named beside his partner ("Trade route: Kent - Essex") is no partner."""
     kinds = [it.kind for it in group]
     kind = "cancel" if "cancel" in kinds else "trade"
     if kind == "cancel" and sum(1 for it in group if it.text == "with") > 1:
@@ -691,7 +884,8 @@ def _trade(group: list[Slot], names: Names) -> list[Order]:
         except Unreadable as exc:
             raise Unreadable(str(exc).replace(repr(text), repr(text.title())),
                              exc.hint and f"{'Cancel ' if kind == 'cancel' else ''}Trade Route with {exc.hint}.") from None
-    return [Order(kind, str(p)) for p in dict.fromkeys(seats)]
+    partners = [p for p in dict.fromkeys(seats) if p != seat] or seats[:1]
+    return [Order(kind, str(p)) for p in partners]
 
 
 def _partner(part: list[Slot], names: Names) -> int:

@@ -51,7 +51,7 @@ def eliminate(s: "BRState") -> None:
             s.title[p] = ""
             s.trades = [t for t in s.trades if p not in t]
             s.king_name[p], s.king_cv[p], s.king_traits[p] = "", 0, []
-            s.log("eliminated", f"{s.names[p]} ({s.colours[p]}) has lost every state and is eliminated.", player=p)
+            s.log("eliminated", f"{s.names[p]} has lost every state and is eliminated.", player=p, seats=[p])
 
 
 @STEPS.step("resolve")

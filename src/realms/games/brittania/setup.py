@@ -60,8 +60,8 @@ def take_start(s: "BRState", p: int, state: int) -> None:
     s.alive[p] = True
     s.kingdom[p] = False
     s.title[p] = ""
-    s.log("start", f"{s.names[p]} ({s.colours[p]}) begins in {s.sname(state)}, the capital.",
-          player=p, state=s.board.states[state].id)
+    s.log("start", f"{s.names[p]} begins in {s.sname(state)}, the capital.",
+          player=p, state=s.board.states[state].id, seats=[p])
 
 
 @STEPS.step("king_trait")
@@ -144,11 +144,12 @@ def newcomer(s: "BRState", p: int) -> Decision | None:
     free = _free_states(s)
     if not free:
         s.out_for_good[p] = True
-        s.log("newcomer", f"No independent state is left: {s.colours[p]} stays out of the game.", player=p)
+        s.log("newcomer", f"No independent state is left: the colour left by {s.names[p]} stays out of the game.",
+              player=p, seats=[p])
         return None
     label = _state_label(s)
     return Decision(p, "br.newcomer", [*free, NOBODY],
-                    f"The {s.colours[p]} colour is free ({s.names[p]} was eliminated): a newcomer may take it and "
+                    f"{s.names[p]} was eliminated: the colour left is free; a newcomer may take it and "
                     f"pick an independent state, or nobody takes it this turn.", "INTRODUCTION",
                     lambda k: "Nobody takes the colour this turn" if k == NOBODY else label(k),
                     info={"colour": s.colours[p], "round": newcomer_round(s.turn)})
@@ -159,8 +160,8 @@ def newcomer_answer(s: "BRState", player: int, key: str, p: int) -> None:
     """A newcomer's starting state, or :data:`NOBODY`: "another *can* take their color", so
     a colour nobody takes stays free this turn and is offered again the next."""
     if key == NOBODY:
-        s.log("newcomer", f"Nobody takes the {s.colours[p]} colour this turn.", player=p)
+        s.log("newcomer", f"Nobody takes the colour left by {s.names[p]} this turn.", player=p, seats=[p])
         return
-    s.log("newcomer", f"A newcomer takes the {s.colours[p]} colour.", player=p)
+    s.log("newcomer", f"A newcomer takes the colour left by {s.names[p]}.", player=p, seats=[p])
     take_start(s, p, s.board.index[key])
     s.then(("king_trait", p), ("king_name", p))

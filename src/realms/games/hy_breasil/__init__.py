@@ -44,6 +44,7 @@ GAME = Game(
     hidden=_hidden,
     draw=_draw,
     palette=lazy(".draw:palette", __package__),
+    board=lazy(".draw:board", __package__),
     describe=lazy(".describe:describe", __package__),
     controls=lazy(".controls:controls", __package__),
     advice=lazy(".advice:advice", __package__),

@@ -13,10 +13,13 @@ from __future__ import annotations
 import colorsys
 from xml.sax.saxutils import escape, quoteattr
 
-from realms.core.mapsvg import render_svg
+from functools import lru_cache
 
-from .board import DEFAULT_MAP, load_board
-from .state import EMPTY, HBState
+from realms.core.mapsvg import render_svg
+from realms.core.position import apply
+
+from .board import DEFAULT_MAP, Board, load_board
+from .state import HBState
 
 #: pale terrain fills; the texture patterns are drawn over them
 TERRAIN_BASE = {"plains": "#f3eed8", "forest": "#dde8d2", "hills": "#ece0cc"}
@@ -64,12 +67,17 @@ def palette() -> tuple[str, ...]:
 def nation_colours(state: HBState) -> dict[int, str]:
     """Each living nation's colour: its owner's hue, in the shade of its rank among that
     owner's nations (oldest first)."""
+    return _colours((nid, n.owner) for nid, n in state.nations.items())
+
+
+def _colours(nations) -> dict[int, str]:
+    """:func:`nation_colours` of ``(nation id, owner)`` pairs."""
     colours: dict[int, str] = {}
     rank: dict[int, int] = {}
-    for nid, n in sorted(state.nations.items()):
-        k = rank.get(n.owner, 0)
-        rank[n.owner] = k + 1
-        hue = PLAYER_HUES[n.owner % len(PLAYER_HUES)] + 8 * (k // len(SHADES))
+    for nid, owner in sorted(nations):
+        k = rank.get(owner, 0)
+        rank[owner] = k + 1
+        hue = PLAYER_HUES[owner % len(PLAYER_HUES)] + 8 * (k // len(SHADES))
         colours[nid] = _hex(hue, SHADES[k % len(SHADES)])
     return colours
 
@@ -81,99 +89,139 @@ def _ink(colour: str) -> str:
 
 
 def draw(state: HBState | None = None, map_name: str = DEFAULT_MAP) -> str:
-    """SVG of the map (terrain), or of ``state``: areas in their nation's colour."""
+    """SVG of the map (terrain), or of ``state``: its :func:`position` drawn on the map."""
     if state is None:
         graph = load_board(map_name).graph
         svg = render_svg(graph, terrain_colours=TERRAIN_COLOURS, sea_colour=SEA, inland_colour=INLAND,
                          title=graph.name)
-        return _finish(svg, graph, [], [_terrain_row()])
-    b = state.board
+        return _finish(svg, graph, [], _legend([_terrain_row()], graph.width, graph.height))
+    position = board(state.view(None), state.board)
+    return apply(_slotted(map_name, float(position["frame"])), position)
+
+
+def board(view: dict, b: Board | None = None) -> dict:
+    """The position of ``view`` (``Game.board``, ``core.position``): each land area in its
+    nation's colour with its units, the textures and cities; the units at sea, the
+    battle, the title and the legend as layers.  ``frame``: the legend band's height."""
+    b = b or load_board(view["options"]["map"])
     graph = b.graph
-    colours = nation_colours(state)
-    fills, labels, seats = {}, {}, {}
+    nations = {n["id"]: n for n in view["nations"]}
+    colours = _colours((nid, n["owner"]) for nid, n in nations.items())
+    cities = set(view["cities"])
+    areas = {}
     for a in b.land:
-        nid = state.area_nation[a]
-        if nid != EMPTY:
-            fills[a] = colours[nid]
-            seats[a] = state.nations[nid].owner
-            labels[a] = str(state.nations[nid].units.get(a, 0))
+        area = graph.areas[a]
+        held = view["areas"].get(area.id)
+        marks = ["city"] if area.id in cities else []
+        if held is None:
+            areas[area.id] = {"fill": TERRAIN_COLOURS.get(area.terrain or "", "#cccccc"), "seat": None,
+                              "units": [], "marks": marks}
+            continue
+        n = nations[held["nation"]]
+        count = str(held["units"])
+        areas[area.id] = {"fill": colours[n["id"]], "seat": n["owner"], "units": [count],
+                          "marks": marks + ["owned"]}
+    names = [p["name"] for p in view["players"]]
+    rows = tuple((name, tuple(swatches), p) for name, swatches, p in _nation_rows(view, names, colours))
+    lines, band = _legend_of(rows, graph.width, graph.height)
+    return {"frame": _n(band), "areas": areas,
+            "texts": {"map-title": f"{graph.name} — turn {view['turn']}"},
+            "layers": {"sea-units": _sea_units(view, b, names, colours), "battle": _battle(view, b, names, colours),
+                       "legend-rows": lines}}
+
+
+@lru_cache(maxsize=256)
+def _legend_of(rows: tuple, w: float, h: float) -> tuple[str, float]:
+    """The legend of the players' ``rows`` under the terrain's, as one SVG fragment, and its
+    band's height: the same for many states in a row (a nation comes or goes now and then)."""
+    lines, band = _legend([_terrain_row(), *rows], w, h)
+    return "".join(lines), band
+
+
+@lru_cache(maxsize=8)
+def _slotted(map_name: str, band: float) -> str:
+    """The map of ``map_name`` with a slot for everything a position changes
+    (``core.position``), its legend band ``band`` high."""
+    b = load_board(map_name)
+    graph = b.graph
     svg = render_svg(graph, terrain_colours=TERRAIN_COLOURS, sea_colour=SEA, inland_colour=INLAND,
-                     fills=fills, labels=labels, seats=seats, title=f"{graph.name} — turn {state.turn}")
-    overlay = [_textures(state, fills), _cities(state), _sea_units(state, colours), _battle(state, colours)]
-    rows = [_terrain_row()] + _nation_rows(state, colours)
-    return _finish(svg, graph, overlay, rows)
+                     title=graph.name, slots=True)
+    return _finish(svg, graph, [_textures(b), _cities(b), '<g id="sea-units"/>', '<g id="battle"/>'],
+                   ([], band))
 
 
-def _textures(state: HBState, fills: dict[int, str]) -> str:
-    """The terrain's texture in white over owned forest and hills."""
+def _textures(b: Board) -> str:
+    """The terrain's texture in white over forest and hills, shown where owned."""
     out = ['<g class="texture">']
-    for a in fills:
-        area = state.board.graph.areas[a]
+    for a in b.land:
+        area = b.graph.areas[a]
         if area.terrain in ("forest", "hills"):
             points = " ".join(f"{x:.1f},{y:.1f}" for x, y in area.polygon)
-            out.append(f'<polygon points="{points}" fill="url(#over-{area.terrain})" stroke="none"/>')
+            out.append(f'<polygon points="{points}" fill="url(#over-{area.terrain})" stroke="none" '
+                       f'data-mark="owned" data-area={quoteattr(area.id)} display="none"/>')
     out.append("</g>")
     return "".join(out)
 
 
-def _cities(state: HBState) -> str:
-    """A small tower where a city stands (§9.3)."""
+def _cities(b: Board) -> str:
+    """A small tower where a city stands (§9.3), shown where one does."""
     out = ['<g id="cities" class="sea-units">']
-    graph = state.board.graph
-    for a in state.board.land:
-        if (state.cities >> a) & 1:
-            x, y = graph.areas[a].label
-            out.append(f'<rect x="{x + 14:.1f}" y="{y - 16:.1f}" width="8" height="8" fill="#ffffff" '
-                       f'stroke="#111111" stroke-width="1.2"><title>city</title></rect>')
+    for a in b.land:
+        area = b.graph.areas[a]
+        x, y = area.label
+        out.append(f'<rect x="{x + 14:.1f}" y="{y - 16:.1f}" width="8" height="8" fill="#ffffff" '
+                   f'stroke="#111111" stroke-width="1.2" data-mark="city" data-area={quoteattr(area.id)} '
+                   f'display="none"><title>city</title></rect>')
     out.append("</g>")
     return "".join(out)
 
 
-def _sea_units(state: HBState, colours: dict[int, str]) -> str:
+def _sea_units(view: dict, b: Board, names: list[str], colours: dict[int, str]) -> str:
     """Each nation's units at sea as a badge under the sea's name: its count, in its colour."""
-    graph = state.board.graph
-    at_sea: dict[int, list[tuple[int, int]]] = {}
-    for nid, n in sorted(state.nations.items()):
-        for a, count in sorted(n.units.items()):
-            if count and state.board.is_sea[a]:
-                at_sea.setdefault(a, []).append((nid, count))
-    out = ['<g id="sea-units">']
-    for a, entries in at_sea.items():
+    graph = b.graph
+    at_sea: dict[int, list[tuple[dict, int]]] = {}
+    for n in sorted(view["nations"], key=lambda n: n["id"]):
+        for aid, count in sorted(n["units"].items(), key=lambda kv: b.index[kv[0]]):
+            a = b.index[aid]
+            if count and b.is_sea[a]:
+                at_sea.setdefault(a, []).append((n, count))
+    out = []
+    for a, entries in sorted(at_sea.items()):
         x0, y0 = graph.areas[a].label
         width = 34
         left = min(max(x0 - width * len(entries) / 2, 4.0), graph.width - width * len(entries) - 4)
-        for k, (nid, count) in enumerate(entries):
-            n = state.nations[nid]
-            colour = colours[nid]
+        for k, (n, count) in enumerate(entries):
+            colour = colours[n["id"]]
             x = left + k * width + 2
-            tip = f"{n.name} ({state.names[n.owner]}): {count} units at sea in {graph.areas[a].name}"
+            tip = f"{n['name']} ({names[n['owner']]}): {count} units at sea in {graph.areas[a].name}"
             out.append(
-                f'<g class="sea-units" id="sea-units-{graph.areas[a].id}-{nid}"><title>{escape(tip)}</title>'
-                f'<rect x="{x:.1f}" y="{y0 + 6:.1f}" width="{width - 4}" height="18" rx="9" fill="{colour}" data-seat="{n.owner}" '
-                f'stroke="#111111" stroke-width="1"/>'
+                f'<g class="sea-units" id="sea-units-{graph.areas[a].id}-{n["id"]}"><title>{escape(tip)}</title>'
+                f'<rect x="{x:.1f}" y="{y0 + 6:.1f}" width="{width - 4}" height="18" rx="9" fill="{colour}" '
+                f'data-seat="{n["owner"]}" stroke="#111111" stroke-width="1"/>'
                 f'<text x="{x + (width - 4) / 2:.1f}" y="{y0 + 19:.1f}" font-size="12" font-weight="bold" '
                 f'text-anchor="middle" fill="{_ink(colour)}">{count}</text></g>')
-    out.append("</g>")
     return "".join(out)
 
 
-def _battle(state: HBState, colours: dict[int, str]) -> str:
+def _battle(view: dict, b: Board, names: list[str], colours: dict[int, str]) -> str:
     """The area being fought over, outlined (also through retreats and hit allocation), and
     the attackers in it (kept apart from the nation's units until the battle ends) as a
     badge in their colour beside the defenders' count."""
-    if state.battle is None:
+    battle = view["battle"]
+    if battle is None:
         return ""
-    area = state.board.graph.areas[state.battle[0]]
-    att = state.nations.get(state.battle[1])
+    area = b.graph.areas[b.index[battle["area"]]]
+    att = next((n for n in view["nations"] if n["id"] == battle["attacker"]), None)
     points = " ".join(f"{x:.1f},{y:.1f}" for x, y in area.polygon)
     out = (f'<polygon id="battle-mark" data-area={quoteattr(area.id)} points="{points}" fill="none" '
            f'stroke="#ffd400" stroke-width="6" stroke-dasharray="10 5"><title>battle</title></polygon>'
            f'<polygon points="{points}" fill="none" stroke="#111111" stroke-width="1.5" class="texture"/>')
-    count, wounded = state.battle[3] + state.battle[4], state.battle[4]
+    units = battle["attacker_units"]
+    count, wounded = units["unhurt"] + units["wounded"], units["wounded"]
     if att is not None and count:
         x, y = area.label
-        colour = colours[att.id]
-        tip = (f"{att.name} ({state.names[att.owner]}) attacking with {count}"
+        colour = colours[att["id"]]
+        tip = (f"{att['name']} ({names[att['owner']]}) attacking with {count}"
                + (f" ({wounded} wounded)" if wounded else ""))
         out += (f'<g class="sea-units" id="attackers"><title>{escape(tip)}</title>'
                 f'<rect x="{x + 12:.1f}" y="{y + 2:.1f}" width="30" height="18" rx="3" fill="{colour}" '
@@ -191,26 +239,27 @@ def _terrain_row() -> tuple[str, Row]:
                         ("Hills", TERRAIN_COLOURS["hills"]), ("Sea", SEA), ("Inland sea", INLAND)])
 
 
-def _nation_rows(state: HBState, colours: dict[int, str]) -> list[tuple[str, Row, int]]:
+def _nation_rows(view: dict, names: list[str], colours: dict[int, str]) -> list[tuple[str, Row, int]]:
     """A row per player: its nations' swatches, and its seat (``data-seat``, for the page's palette)."""
     rows = []
-    for p, name in enumerate(state.names):
-        mine = [(n.name, colours[nid]) for nid, n in sorted(state.nations.items()) if n.owner == p]
+    for p, name in enumerate(names):
+        mine = [(n["name"], colours[n["id"]]) for n in sorted(view["nations"], key=lambda n: n["id"])
+                if n["owner"] == p]
         rows.append((name, mine or [("no nation", "none")], p))
     return rows
 
 
-def _finish(svg: str, graph, overlay: list[str], rows: list[tuple]) -> str:
-    """Add the texture patterns, the overlays (under the names) and a legend band under the map."""
-    w, h = graph.width, graph.height
+def _legend(rows: list[tuple], w: float, h: float) -> tuple[list[str], float]:
+    """The legend's rows of swatches, laid out under a map ``w`` by ``h``, and the height of
+    the band that holds them."""
     row_h, pad, char = 22.0, 10.0, 6.6
-    lines: list[list[str]] = []
+    out: list[str] = []
     y = h + pad
     for heading, swatches, *owner in rows:
         seat = f' data-seat="{owner[0]}"' if owner else ""
         x = pad
-        line = [f'<text x="{x:.1f}" y="{y + 14:.1f}" font-size="13" font-weight="bold" '
-                f'class="legend-text">{escape(heading)}</text>']
+        out.append(f'<text x="{x:.1f}" y="{y + 14:.1f}" font-size="13" font-weight="bold" '
+                   f'class="legend-text">{escape(heading)}</text>')
         x += max(90.0, len(heading) * 7.5 + 12)
         for caption, fill in swatches:
             need = 22 + len(caption) * char + 14
@@ -218,23 +267,28 @@ def _finish(svg: str, graph, overlay: list[str], rows: list[tuple]) -> str:
                 y += row_h
                 x = pad + 90
             if fill != "none":
-                line.append(f'<rect x="{x:.1f}" y="{y + 2:.1f}" width="16" height="16" fill={quoteattr(fill)}{seat} '
-                            f'stroke="#333333" stroke-width="0.7"/>')
+                out.append(f'<rect x="{x:.1f}" y="{y + 2:.1f}" width="16" height="16" fill={quoteattr(fill)}{seat} '
+                           f'stroke="#333333" stroke-width="0.7"/>')
                 x += 22
-            line.append(f'<text x="{x:.1f}" y="{y + 14:.1f}" font-size="12" class="legend-text">'
-                        f"{escape(caption)}</text>")
+            out.append(f'<text x="{x:.1f}" y="{y + 14:.1f}" font-size="12" class="legend-text">'
+                       f"{escape(caption)}</text>")
             x += len(caption) * char + 14
-        lines.append(line)
         y += row_h
-    band = y + pad - h
+    return out, y + pad - h
+
+
+def _finish(svg: str, graph, overlay: list[str], legend: tuple[list[str], float]) -> str:
+    """Add the texture patterns, the overlays (under the names) and a legend band under the map."""
+    w, h = graph.width, graph.height
+    lines, band = legend
     total = h + band
     svg = svg.replace(f'height="{_n(h)}" viewBox="0 0 {_n(w)} {_n(h)}"',
-                      f'height="{_n(total)}" viewBox="0 0 {_n(w)} {_n(total)}"', 1)
+                      f'height="{_n(total)}" viewBox="0 0 {_n(w)} {_n(total)}" data-frame="{_n(band)}"', 1)
     svg = svg.replace("<style>", _DEFS + "<style>", 1)
     svg = svg.replace('<g id="labels">', "".join(overlay) + '<g id="labels">', 1)
-    legend = [f'<g id="legend"><rect x="0" y="{_n(h)}" width="{_n(w)}" height="{_n(band)}" fill="#f7f4ec" '
-              f'stroke="#999999" stroke-width="0.8"/>'] + [s for line in lines for s in line] + ["</g>"]
-    return svg.replace("</svg>", "".join(legend) + "</svg>", 1)
+    band_rect = [f'<g id="legend"><rect x="0" y="{_n(h)}" width="{_n(w)}" height="{_n(band)}" fill="#f7f4ec" '
+                 f'stroke="#999999" stroke-width="0.8"/><g id="legend-rows">'] + lines + ["</g></g>"]
+    return svg.replace("</svg>", "".join(band_rect) + "</svg>", 1)
 
 
 def _n(v: float) -> str:

@@ -44,6 +44,7 @@ GAME = Game(
     bot_view=bot_view,
     draw=lazy(".draw:draw", __package__),
     palette=lazy(".draw:palette", __package__),
+    board=lazy(".draw:board", __package__),
     advice=lazy(".advice:advice", __package__),
     describe=lazy(".page:describe", __package__),
     panels=lazy(".page:panels", __package__),

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from realms.core.decision import Decision
 
-from .attack import conquer, retreat_fields, taken_marks
+from .attack import conquer, odds_values, retreat_fields, taken_marks
 from .board import NOBODY
 from .modifiers import factor, ground, side_modifiers
 from .rules import ARTILLERY, INFANTRY
@@ -100,9 +100,10 @@ def fight_round(s: "V2State") -> None:
     sides = b["side"]
     mods = side_modifiers(rules, [len(sides[0]), len(sides[1])], b["start"], rnd, ground(s, b["target"], b["dfd"]))
     kills: list[set] = [set(), set()]
+    rolls = Rolls()
     if (rnd - 1) % rules.fire_every == 0:
-        artillery_fire(s, b, mods, kills)
-    foot_battle(s, b, mods, kills)
+        artillery_fire(s, b, mods, kills, rolls)
+    foot_battle(s, b, mods, kills, rolls)
     before = [len(sides[0]), len(sides[1])]
     for side in (0, 1):
         if kills[side]:
@@ -110,7 +111,9 @@ def fight_round(s: "V2State") -> None:
     lost = [len(kills[0]), len(kills[1])]
     s.log("battle-round", f"Fight-turn {rnd} on {s.field_name(b['target'])}: {side_name(s, b, 0)} loses {lost[0]}, "
           f"{side_name(s, b, 1)} loses {lost[1]}.", field=b["target"],
-          battle={"area": str(b["target"]), "round": rnd, "lost": lost, "units": before})
+          battle={"area": str(b["target"]), "round": rnd, "lost": lost, "units": before,
+                  "dice": rolls.faces, "die": rules.die, "hit": rolls.hit,
+                  **({} if decided(b) else {"odds": round_odds(s, b)})})
     lost_guns(s, b)
     for side in (0, 1):
         if b["retreat"][side] and rnd >= b["retreat"][side] and sides[side]:
@@ -128,6 +131,16 @@ def fight_round(s: "V2State") -> None:
         s.then(("round",))
 
 
+def round_odds(s: "V2State", b: dict) -> dict:
+    """The battle after a fight-turn, before the next, as the game's calculator takes it
+    (``odds_cli``: the armies left, the fight-turns fought, the sizes it began with, each
+    side's artillery orders): the page asks for its odds between rounds."""
+    t = b["target"]
+    values = odds_values(s, t, b["dfd"], *b["side"])
+    return {**values, "orders": b["orders"][0], "defender_orders": b["orders"][1], "fought": b["round"],
+            "start": f"{b['start'][0]},{b['start'][1]}"}
+
+
 def factors(rules, mods: list[int]):
     """``f(side, exp, opp_exp)``: the factor of a unit of ``side`` this round, memoised
     (a round asks the same few combinations many times)."""
@@ -143,15 +156,37 @@ def factors(rules, mods: list[int]):
     return f
 
 
-def duel(s: "V2State", att_value: int, att_factor: int, def_value: int, def_factor: int) -> bool:
-    """2.3.4.3: the attacked unit is destroyed if its total is less than the attacker's."""
+class Rolls:
+    """The dice of one fight-turn, for its chronicle line: each side's attack rolls
+    (``faces[side]``) and whether each destroyed what it attacked (``hit[side]``); the
+    defending rolls of a duel only decide it."""
+
+    __slots__ = ("faces", "hit")
+
+    def __init__(self) -> None:
+        self.faces: list[list[int]] = [[], []]
+        self.hit: list[list[bool]] = [[], []]
+
+    def add(self, side: int, face: int, hit: bool) -> None:
+        self.faces[side].append(face)
+        self.hit[side].append(hit)
+
+
+def duel(s: "V2State", att_value: int, att_factor: int, def_value: int, def_factor: int,
+         rolls: Rolls | None = None, side: int = 0) -> bool:
+    """2.3.4.3: the attacked unit is destroyed if its total is less than the attacker's;
+    the attacker's roll is kept in ``rolls`` as ``side``'s."""
     die = s.rules.die
     r = s.dice.below
-    attack = (r(die) + 1) * att_value * att_factor
-    return (r(die) + 1) * def_value * def_factor < attack
+    face = r(die) + 1
+    attack = face * att_value * att_factor
+    won = (r(die) + 1) * def_value * def_factor < attack
+    if rolls is not None:
+        rolls.add(side, face, won)
+    return won
 
 
-def artillery_fire(s: "V2State", b: dict, mods: list[int], kills: list[set]) -> None:
+def artillery_fire(s: "V2State", b: dict, mods: list[int], kills: list[set], rolls: Rolls | None = None) -> None:
     rules = s.rules
     fac = factors(rules, mods)
     sides = b["side"]
@@ -174,28 +209,33 @@ def artillery_fire(s: "V2State", b: dict, mods: list[int], kills: list[set]) -> 
                 j = their_art[s.dice.below(len(their_art))]
                 v = theirs[j]
                 if duel(s, rules.attack[ARTILLERY], fac(side, gun[2], v[2]),
-                        rules.defend[ARTILLERY], fac(1 - side, v[2], gun[2])):
+                        rules.defend[ARTILLERY], fac(1 - side, v[2], gun[2]), rolls, side):
                     kills[1 - side].add(j)
             else:
-                at_foot(s, gun, side, theirs, their_foot, fac, kills[1 - side])
+                at_foot(s, gun, side, theirs, their_foot, fac, kills[1 - side], rolls)
 
 
 def at_foot(s: "V2State", gun: tuple, side: int, theirs: list, their_foot: list[int], fac,
-            killed: set) -> None:
+            killed: set, rolls: Rolls | None = None) -> None:
     """2.3.4.2: "if it attacks the foot troops, three units have to defend themselves" —
     the gun attacks once (one roll, 2.3.4.3), and each of three random foot units (all
     there are, if fewer) defends itself against it: each whose total is less is
     destroyed (V2-Q20)."""
     rules = s.rules
     die = rules.die
-    roll = (s.dice.below(die) + 1) * rules.attack[ARTILLERY]
+    face = s.dice.below(die) + 1
+    roll = face * rules.attack[ARTILLERY]
+    hit = False
     for j in s.dice.shuffled(their_foot)[: rules.foot_targets]:
         v = theirs[j]
         if (s.dice.below(die) + 1) * rules.defend[v[0]] * fac(1 - side, v[2], gun[2]) < roll * fac(side, gun[2], v[2]):
             killed.add(j)
+            hit = True
+    if rolls is not None:
+        rolls.add(side, face, hit)
 
 
-def foot_battle(s: "V2State", b: dict, mods: list[int], kills: list[set]) -> None:
+def foot_battle(s: "V2State", b: dict, mods: list[int], kills: list[set], rolls: Rolls | None = None) -> None:
     rules = s.rules
     fac = factors(rules, mods)
     sides = b["side"]
@@ -216,10 +256,10 @@ def foot_battle(s: "V2State", b: dict, mods: list[int], kills: list[set]) -> Non
         group = fighting[g::n]
         for j in group:
             x = bu[j]
-            if duel(s, atk[x[0]], fac(big, x[2], one[2]), dfn[one[0]], fac(small, one[2], x[2])):
+            if duel(s, atk[x[0]], fac(big, x[2], one[2]), dfn[one[0]], fac(small, one[2], x[2]), rolls, big):
                 kills[small].add(i)
         x = bu[group[0]]
-        if duel(s, atk[one[0]], fac(small, one[2], x[2]), dfn[x[0]], fac(big, x[2], one[2])):
+        if duel(s, atk[one[0]], fac(small, one[2], x[2]), dfn[x[0]], fac(big, x[2], one[2]), rolls, small):
             kills[big].add(group[0])
     hits = len(reserve) // rules.foot_targets
     if hits:

@@ -11,7 +11,10 @@ square, and the units a line per arm (``3 I``, ``1 C``, ``2 A``).
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from xml.sax.saxutils import escape
+
+from realms.core.position import apply
 
 from .board import FORD, SEA, TERRAINS, Board, load_board
 
@@ -45,18 +48,59 @@ def corners(x: float, y: float, size: float = SIZE) -> str:
 
 
 def draw(state=None, options: dict | None = None) -> str:
-    """The board of ``state`` (a position) or, without one, the board ``options`` name
-    (``board``, or ``map`` as ``realms map show --map`` passes it; by default the board
-    for ``players``, 4)."""
+    """The board of ``state`` (its :func:`board` position drawn on it) or, without one,
+    the board ``options`` name (``board``, or ``map`` as ``realms map show --map`` passes
+    it; by default the board for ``players``, 4)."""
     options = options or {}
-    if state is not None:
-        board: Board = state.board
-    else:
+    if state is None:
         name = options.get("map") or f"board-{options.get('players', 4)}"
-        board = load_board(name)
+        return _drawing(load_board(name), False)
+    return apply(_slotted(state.options["map"]), board(state.view(None), state.board))
+
+
+def board(view: dict, b: Board | None = None) -> dict:
+    """The position of ``view`` (``Game.board``, ``core.position``): each field's owner
+    ring, capitol, warehouse and units (a line per arm: ``3 I``, ``1 C``, ``2 A``); the
+    side panel (the turn, each player's fields, production and treasure) as a layer."""
+    b = b or load_board(view["map"])
+    areas = {}
+    for f in b.land:
+        o = view["owner"][f]
+        counts = [0, 0, 0]
+        for u in view["units"][f]:
+            counts[u[0]] += 1
+        marks = (["capitol"] if view["capitol"][f] >= 0 else []) + (["warehouse"] if view["warehouse"][f] else [])
+        areas[str(f)] = {"owner": {"seat": o, "colour": PLAYER_COLOURS[o % len(PLAYER_COLOURS)]} if o >= 0 else None,
+                         "units": [f"{c} {ARM_MARK[a]}" for a, c in enumerate(counts) if c], "marks": marks}
+    return {"areas": areas, "layers": {"panel": _panel(view)}}
+
+
+def _panel(view: dict) -> str:
+    out = [f'<text x="10" y="22" font-size="13" font-weight="bold">Turn {view["turn"]}</text>']
+    for p, player in enumerate(view["players"]):
+        y = 44 + 34 * p
+        colour = PLAYER_COLOURS[p % len(PLAYER_COLOURS)]
+        out.append(f'<rect class="player" x="10" y="{y - 10}" width="12" height="12" fill="{colour}" data-seat="{p}"/>')
+        status = "" if player["alive"] else " (out)"
+        out.append(f'<text x="28" y="{y}" font-size="11">{escape(player["name"])}{status}</text>')
+        out.append(f'<text x="28" y="{y + 13}" font-size="9" fill="#444">'
+                   f'{player["fields"]} fields · production {player["production"]} · '
+                   f'treasure {player["treasure"]}</text>')
+    return "".join(out)
+
+
+@lru_cache(maxsize=8)
+def _slotted(map_name: str) -> str:
+    return _drawing(load_board(map_name), True)
+
+
+def _drawing(board: Board, slots: bool) -> str:
+    """The board's fields; ``slots``: with a slot for everything a position changes (an
+    owner ring, a capitol, a warehouse and the units of every land field, hidden until
+    a position fills them in, and the side panel)."""
     xs, ys = zip(*(centre(q, r) for q, r in board.coords))
     x0, y0 = min(xs) - SIZE, min(ys) - SIZE
-    width = max(xs) - x0 + SIZE + (PANEL if state is not None else 0)
+    width = max(xs) - x0 + SIZE + (PANEL if slots else 0)
     height = max(ys) - y0 + SIZE
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_n(width)} {_n(height)}" '
@@ -74,39 +118,17 @@ def draw(state=None, options: dict | None = None) -> str:
             continue
         out.append(f'<text class="label" pointer-events="none" x="{_n(x)}" y="{_n(y - SIZE * 0.52)}" font-size="8" text-anchor="middle" '
                    f'fill="#333">{f}{"·" + str(board.index[f]) if t > FORD else ""}</text>')
-        if state is None:
+        if not slots:
             continue
-        o = state.owner[f]
-        if o >= 0:
-            out.append(f'<polygon class="owner" pointer-events="none" data-player="{o}" data-seat="{o}" points="{corners(x, y, SIZE * 0.86)}" fill="none" '
-                       f'stroke="{PLAYER_COLOURS[o % len(PLAYER_COLOURS)]}" stroke-width="3.5"/>')
-        if state.capitol[f] >= 0:
-            out.append(f'<text class="capitol" pointer-events="none" x="{_n(x - SIZE * 0.45)}" y="{_n(y + 4)}" font-size="13" '
-                       f'text-anchor="middle" fill="#8a1c1c">★</text>')
-        if state.warehouse[f]:
-            out.append(f'<rect class="warehouse" pointer-events="none" x="{_n(x + SIZE * 0.3)}" y="{_n(y - 6)}" width="8" height="8" '
-                       'fill="#6b4f2a" stroke="#fff" stroke-width="0.8"/>')
-        counts = [0, 0, 0]
-        for u in state.units[f]:
-            counts[u[0]] += 1
-        lines = [(a, c) for a, c in enumerate(counts) if c]
-        seat = f' data-seat="{o}"' if o >= 0 else ""
-        for k, (a, c) in enumerate(lines):
-            out.append(f'<text class="unit" pointer-events="none" data-arm="{ARM_MARK[a]}" data-count="{c}"{seat} x="{_n(x)}" '
-                       f'y="{_n(y - 1 + 9 * (k - (len(lines) - 1) / 2) + 3)}" font-size="9" font-weight="bold" '
-                       f'text-anchor="middle" fill="{"#000" if o < 0 else PLAYER_COLOURS[o % len(PLAYER_COLOURS)]}">'
-                       f'{c} {ARM_MARK[a]}</text>')
-    if state is not None:
-        px = width - PANEL + 10
-        out.append(f'<text x="{_n(px)}" y="22" font-size="13" font-weight="bold">Turn {state.turn}</text>')
-        for p, name in enumerate(state.names):
-            y = 44 + 34 * p
-            colour = PLAYER_COLOURS[p % len(PLAYER_COLOURS)]
-            out.append(f'<rect class="player" x="{_n(px)}" y="{y - 10}" width="12" height="12" fill="{colour}" data-seat="{p}"/>')
-            status = "" if state.alive[p] else " (out)"
-            out.append(f'<text x="{_n(px + 18)}" y="{y}" font-size="11">{escape(name)}{status}</text>')
-            out.append(f'<text x="{_n(px + 18)}" y="{y + 13}" font-size="9" fill="#444">'
-                       f'{state.field_count(p)} fields · production {state.production(p)} · '
-                       f'treasure {state.treasure[p]}</text>')
+        out.append(f'<polygon class="owner" id="owner-{f}" pointer-events="none" points="{corners(x, y, SIZE * 0.86)}" '
+                   f'fill="none" stroke="#000000" stroke-width="3.5" display="none"/>')
+        out.append(f'<text class="capitol" data-mark="capitol" data-area="{f}" display="none" pointer-events="none" '
+                   f'x="{_n(x - SIZE * 0.45)}" y="{_n(y + 4)}" font-size="13" text-anchor="middle" fill="#8a1c1c">★</text>')
+        out.append(f'<rect class="warehouse" data-mark="warehouse" data-area="{f}" display="none" pointer-events="none" '
+                   f'x="{_n(x + SIZE * 0.3)}" y="{_n(y - 6)}" width="8" height="8" fill="#6b4f2a" stroke="#fff" stroke-width="0.8"/>')
+        out.append(f'<text class="unit" id="units-{f}" pointer-events="none" x="{_n(x)}" y="{_n(y + 2)}" '
+                   f'font-size="9" font-weight="bold" text-anchor="middle" fill="#111"/>')
+    if slots:
+        out.append(f'<g id="panel" transform="translate({_n(width - PANEL)},0)"/>')
     out.append("</svg>")
     return "\n".join(out) + "\n"

@@ -112,9 +112,10 @@ class Chain:
     given the state), and a round of the whole distribution is one matrix product."""
 
     def __init__(self, rules: "Rules", start: tuple[int, int, int, int], exp: tuple[int, int], defence: int,
-                 orders: tuple[str, str]) -> None:
+                 orders: tuple[str, str], begun: tuple[int, int] | None = None) -> None:
         self.rules = rules
-        self.start = [start[0] + start[1], start[2] + start[3]]
+        # each side's size when the battle began (its morale, 2.3.4.4): ``begun`` for a battle under way
+        self.start = list(begun) if begun else [start[0] + start[1], start[2] + start[3]]
         self.shape = (start[0] + 1, start[1] + 1, start[2] + 1, start[3] + 1)
         self.exp = exp
         self.defence = defence
@@ -286,9 +287,11 @@ def _uniform(units: list[tuple], where: str) -> int:
 
 
 def exact_odds(attacker: list[tuple], defender: list[tuple], terrain: str = "meadows", *, capitol: bool = False,
-               warehouse: bool = False, orders: str = "random", rules: "Rules | None" = None) -> dict:
+               warehouse: bool = False, orders: str = "random", rules: "Rules | None" = None,
+               defender_orders: str | None = None, fought: int = 0, begun: tuple[int, int] | None = None) -> dict:
     """The odds of a battle by the chain (see the module), in the form of
-    :func:`.odds.battle_odds`; raises :class:`NotExact` where the chain does not apply."""
+    :func:`.odds.battle_odds`; raises :class:`NotExact` where the chain does not apply.
+    A battle under way: ``fought`` fight-turns fought, the sides ``begun`` so large."""
     from .rules import load_rules
 
     r = rules or load_rules()
@@ -300,12 +303,12 @@ def exact_odds(attacker: list[tuple], defender: list[tuple], terrain: str = "mea
     elif warehouse:
         defence += r.mod["building"]
     start = (counts[0][0] + counts[0][1], counts[0][2], counts[1][0] + counts[1][1], counts[1][2])
-    chain = Chain(r, start, exp, defence, (orders, orders))
+    chain = Chain(r, start, exp, defence, (orders, defender_orders or orders), begun)
     ends = np.zeros(chain.shape)      # the final states of battles decided in a fight-turn
     broken = np.zeros(chain.shape)    # … and of those the attacker broke off (V2-Q26)
     rounds = dropped = 0.0
     live: list[tuple[tuple[int, ...], float]] = [(start, 1.0)]
-    rnd = 0
+    rnd = fought
     while live:
         rnd += 1
         steps = [chain.step(state, rnd) for state, _ in live]

@@ -77,11 +77,15 @@ METHODS = ("auto", "exact", "monte-carlo")
 
 def battle_odds(attacker: str | list, defender: str | list, terrain: str = "meadows", *,
                 capitol: bool = False, warehouse: bool = False, orders: str = "random",
-                trials: int = 2000, seed: int = 0, rules: Rules | None = None, method: str = "auto") -> dict:
+                trials: int = 2000, seed: int = 0, rules: Rules | None = None, method: str = "auto",
+                defender_orders: str | None = None, fought: int = 0, begun: tuple[int, int] | None = None) -> dict:
     """The odds of ``attacker`` against ``defender`` on ``terrain``: ``exact`` by the
     Markov chain of :mod:`.exact` (where each side's units share one experience), or
     ``monte-carlo`` through the game's battle steps (:func:`monte_carlo`); ``auto`` takes
-    the chain where it applies.  The result's ``method`` says which was used."""
+    the chain where it applies.  The result's ``method`` says which was used.  A battle
+    under way: ``fought`` fight-turns fought, each side ``begun`` units strong at its start
+    (its morale, 2.3.4.4); ``defender_orders``: the defender's artillery orders, if not
+    ``orders``."""
     if terrain not in TERRAIN_CODE or terrain == "sea":
         raise ArmyError(f"terrain must be one of {', '.join(t for t in TERRAIN_CODE if t != 'sea')}, got {terrain!r}")
     if method not in METHODS:
@@ -92,12 +96,13 @@ def battle_odds(attacker: str | list, defender: str | list, terrain: str = "mead
         from .exact import NotExact, exact_odds
 
         try:
-            return exact_odds(att, dfd, terrain, capitol=capitol, warehouse=warehouse, orders=orders, rules=rules)
+            return exact_odds(att, dfd, terrain, capitol=capitol, warehouse=warehouse, orders=orders, rules=rules,
+                              defender_orders=defender_orders, fought=fought, begun=begun)
         except NotExact as exc:
             if method == "exact":
                 raise ArmyError(f"no exact odds: {exc}") from None
     return monte_carlo(att, dfd, terrain, capitol=capitol, warehouse=warehouse, orders=orders, trials=trials,
-                       seed=seed, rules=rules)
+                       seed=seed, rules=rules, defender_orders=defender_orders, fought=fought, begun=begun)
 
 
 def wilson(p: float, n: int) -> tuple[float, float]:
@@ -110,7 +115,8 @@ def wilson(p: float, n: int) -> tuple[float, float]:
 
 
 def monte_carlo(att: list, dfd: list, terrain: str, *, capitol: bool = False, warehouse: bool = False,
-                orders: str = "random", trials: int = 2000, seed: int = 0, rules: Rules | None = None) -> dict:
+                orders: str = "random", trials: int = 2000, seed: int = 0, rules: Rules | None = None,
+                defender_orders: str | None = None, fought: int = 0, begun: tuple[int, int] | None = None) -> dict:
     """``trials`` battles of the unit lists ``att`` and ``dfd`` fought by the game's battle
     steps on a scratch board, both sides fighting on (see the module)."""
     a, t = _fields(terrain)
@@ -127,7 +133,8 @@ def monte_carlo(att: list, dfd: list, terrain: str, *, capitol: bool = False, wa
         s = base.clone()
         s.dice = Dice(seed * 1_000_003 + i)
         s.battle = {"target": t, "att": 0, "dfd": 1, "side": [[(*u, a) for u in att], [(*u, t) for u in dfd]],
-                    "round": 0, "orders": [orders, orders], "retreat": [0, 0], "start": [len(att), len(dfd)],
+                    "round": fought, "orders": [orders, defender_orders or orders], "retreat": [0, 0],
+                    "start": list(begun) if begun else [len(att), len(dfd)],
                     "dest": NOBODY, "fought": 0}
         s.restart(("round",))
         while (d := s.first_pending()) is not None:

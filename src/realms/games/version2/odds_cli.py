@@ -27,6 +27,12 @@ ARGUMENTS = (
     Argument("warehouse", bool, "The field holds a warehouse."),
     Argument("orders", str, "What both sides' artillery fires at (2.3.4.2).", default="random",
              choices=("random", "artillery", "foot")),
+    Argument("defender_orders", str, "What the defender's artillery fires at, if not --orders.",
+             choices=("random", "artillery", "foot")),
+    Argument("fought", int, "Fight-turns already fought: the odds of a battle under way, before its next "
+             "fight-turn (tiredness, fire and the round limit count on from there).", default=0),
+    Argument("start", str, "A battle under way: each side's units when it began, ATTACKERS,DEFENDERS "
+             "(their morale, 2.3.4.4); default: the armies given.", metavar="A,D"),
     Argument("method", str, "exact (a Markov chain; each side's units of one experience), monte-carlo "
              "(the game's battle code), or auto: exact where it applies.", default="auto",
              choices=("auto", "exact", "monte-carlo")),
@@ -54,13 +60,27 @@ def compute(v: dict) -> tuple[dict, str]:
     n = v.get("trials") or 2000
     if not 1 <= n <= 1_000_000:
         raise CalculatorError(f"--trials must be 1..1000000, got {n}")
-    if v.get("orders", "random") not in ORDERS:
-        raise CalculatorError(f"--orders must be one of {', '.join(ORDERS)}")
+    for name in ("orders", "defender_orders"):
+        if v.get(name) and v[name] not in ORDERS:
+            raise CalculatorError(f"--{name.replace('_', '-')} must be one of {', '.join(ORDERS)}")
+    fought = v.get("fought") or 0
+    if not 0 <= fought < 1000:
+        raise CalculatorError(f"--fought must be 0..999, got {fought}")
+    begun = None
+    if v.get("start"):
+        try:
+            counts = [int(x) for x in v["start"].split(",")]
+        except ValueError:
+            counts = []
+        if len(counts) != 2 or min(counts) < 0:
+            raise CalculatorError(f"--start must be two counts, ATTACKERS,DEFENDERS (e.g. 12,8), got {v['start']!r}")
+        begun = (counts[0], counts[1])
     try:
         r = battle_odds(v["attacker"], v["defender"], v.get("terrain") or "meadows",
                         capitol=bool(v.get("capitol")), warehouse=bool(v.get("warehouse")),
                         orders=v.get("orders") or "random", trials=n, seed=v.get("seed") or 0,
-                        method=v.get("method") or "auto")
+                        method=v.get("method") or "auto", defender_orders=v.get("defender_orders"),
+                        fought=fought, begun=begun)
     except ArmyError as exc:
         raise CalculatorError(str(exc)) from None
     chances = {"conquest": r["conquest"], "attacker_breaks_off": r["attacker_breaks_off"],

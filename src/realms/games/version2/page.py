@@ -19,7 +19,8 @@ def _units(us: list) -> str:
 
 
 def describe(view: dict) -> list[str]:
-    """Turn, each player's treasure and fields, each owned field with its units."""
+    """Turn, each player's treasure and fields, each owned field with its units (the
+    mission is a panel, which the terminal prints after these lines)."""
     lines = [f"Turn {view['turn']} of at most {view['turn_limit']} ({view['type']} game)"]
     names = [p["name"] for p in view["players"]]
     for i, p in enumerate(view["players"]):
@@ -33,8 +34,6 @@ def describe(view: dict) -> list[str]:
         marks = ("★" if view["capitol"][f] != NOBODY else "") + ("W" if view["warehouse"][f] else "")
         who = names[o] if o != NOBODY else "neutral"
         lines.append(f"  field {f}{' ' + marks if marks else ''}: {who} {_units(us)}".rstrip())
-    for panel in panels(view):
-        lines.append(f"{panel['title']}: {'; '.join(panel['items'])}")
     return lines
 
 
