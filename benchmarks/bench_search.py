@@ -8,12 +8,22 @@ Prints, as JSON lines:
   in seat ``i % players``), ``--games`` games (fewer if ``--minutes`` run out first) on
   ``--workers`` processes (``kill -INT`` or ``-TERM`` stops it with the games played so
   far): its win share with the Wilson 95% interval (shared wins count
-  as fractions), the median, mean and 95th percentile time per decision it took, its games' mean score, and the machine's load
+  as fractions), how many decisions it searched and how many of those it answered
+  otherwise than its policy bot would have (``overruled``), the median, mean and 95th
+  percentile time per decision it took, its games' mean score, and the machine's load
   average (1, 5, 15 minutes) before and after, since other work on the cores slows it;
 * with ``--baseline BOT``: every seed is played twice, ``--bot`` and then ``BOT`` at the
   same seat against the same opponents (same deal, same opponents' seeds), and the line
   adds the baseline's win share and the paired difference with its 95% interval: how
   ``hard`` is measured against ``normal`` for the lobby's labels;
+* ``--bot``, ``--opponent`` and ``--baseline`` take a bot as ``--bots`` writes it or a
+  level, ``easy``, ``normal`` or ``hard``: the bot the game's lobby labels so;
+* ``--out FILE``: each game is added to ``FILE`` (JSON lines) as it ends, and a run given
+  the same file plays only the seeds it lacks, then reports on all of them: a stopped
+  match resumes;
+* ``bot_view`` (``--bot-views N``): for each game declaring ``Game.bot_view``, the CPU
+  time of ``N`` decisions of one game searched in every seat by ``--bot``, its bots
+  reading the bot view, then the view itself, and whether the answers were the same;
 * ``model`` (``--models``): each shipped value model's size, load time and the time to
   score one position (the game's features of a view and the prediction);
 * ``adapters`` (``--adapters``): random answers per second through the engine's own loop,
@@ -31,11 +41,12 @@ a busy machine; the JSON line says how many games were played):
         --opponent steward --bot ismcts:iters=16 --games 200
     .venv/bin/python benchmarks/bench_search.py --adapters
 
-The levels (``hard`` against ``normal`` at the same seat on the same seeds; the learned
-value shipped in each game's package):
+The levels (``hard`` against ``normal`` at the same seat on the same seeds, as the lobby
+labels them; the search with the learned value shipped in each game's package where the
+lobby calls none hard; ``--out`` keeps the games, so a stopped match resumes):
 
-    .venv/bin/python benchmarks/bench_search.py --game brian-boru --opponent greedy \
-        --bot ismcts:iters=30:value=learned --baseline greedy --games 400
+    .venv/bin/python benchmarks/bench_search.py --game brian-boru --opponent normal \
+        --bot hard --baseline normal --games 400 --out bb-levels.jsonl
     .venv/bin/python benchmarks/bench_search.py --game version2 --opponent general \
         --bot ismcts:iters=8:value=learned --baseline general --games 400
     .venv/bin/python benchmarks/bench_search.py --game hy-breasil --opponent auto \
@@ -67,17 +78,23 @@ from realms.sim.stats import wilson
 
 
 class Timed:
-    """An agent whose every decision is clocked."""
+    """An agent whose every decision is clocked; for a search, the decisions it searched
+    and those where it played another answer than its policy's."""
 
     def __init__(self, agent) -> None:
         self.agent = agent
         self.name = agent.name
         self.times: list[float] = []
+        self.searched = self.overruled = 0
 
     def choose(self, decision, view) -> int:
         start = time.perf_counter()
         out = self.agent.choose(decision, view)
         self.times.append(time.perf_counter() - start)
+        last = getattr(self.agent, "last", None)
+        if last and last.get("iterations"):
+            self.searched += 1
+            self.overruled += last["prior"] is not None and decision.keys[out] != last["prior"]
         return out
 
 
@@ -93,6 +110,7 @@ def one_game(job: tuple) -> dict:
     agents[seat] = timed = Timed(agents[seat])
     play(state, agents)
     return {"seed": seed, "seat": seat, "won": state.returns()[seat], "times": timed.times,
+            "searched": timed.searched, "overruled": timed.overruled,
             "score": game.current_scores(state)[seat], "others": game.current_scores(state)}
 
 
@@ -102,44 +120,94 @@ def paired_job(job: tuple) -> dict:
     game_id, options, seed, bot, opponent, baseline = job
     row = one_game((game_id, options, seed, bot, opponent))
     base = one_game((game_id, options, seed, baseline, opponent))
-    row["base_won"], row["base_times"] = base["won"], base["times"]
+    row["base_won"], row["base_times"], row["base_score"] = base["won"], base["times"], base["score"]
     return row
+
+
+def mean_ci(diffs: list[float], places: int = 3) -> tuple[float, list[float]]:
+    """The mean of paired differences and its 95% interval (normal, from their spread)."""
+    mean = statistics.fmean(diffs)
+    se = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("nan")
+    return round(mean, places), [round(mean - 1.96 * se, places), round(mean + 1.96 * se, places)]
 
 
 def paired_difference(rows: list[dict]) -> dict:
     """The bot's win share less the baseline's on the same seeds and seats: the mean
-    difference and its 95% interval (normal, from the differences' spread)."""
+    difference and its 95% interval; the same of the seat's final score (a finer signal
+    than the winner alone, for tuning)."""
     diffs = [r["won"] - r["base_won"] for r in rows]
-    mean = statistics.fmean(diffs)
-    se = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("nan")
+    mean, ci = mean_ci(diffs)
     base = sum(r["base_won"] for r in rows)
     low, high = wilson(base, len(rows))
-    return {"baseline_win_share": round(base / len(rows), 3), "baseline_ci95": [round(low, 3), round(high, 3)],
-            "difference": round(mean, 3), "difference_ci95": [round(mean - 1.96 * se, 3), round(mean + 1.96 * se, 3)],
-            "seeds_differing": sum(1 for d in diffs if d),
-            "pairs": [[r["seed"], r["won"], r["base_won"]] for r in rows]}
+    out = {"baseline_win_share": round(base / len(rows), 3), "baseline_ci95": [round(low, 3), round(high, 3)],
+           "difference": mean, "difference_ci95": ci, "seeds_differing": sum(1 for d in diffs if d),
+           "pairs": [[r["seed"], r["won"], r["base_won"]] for r in rows]}
+    if all("base_score" in r for r in rows):
+        out["score_difference"], out["score_difference_ci95"] = mean_ci([r["score"] - r["base_score"] for r in rows], 2)
+    return out
+
+
+def played(path: str | None, header: dict) -> list[dict]:
+    """The games already in ``path`` (one JSON line each, after a header line naming the
+    match), so that a stopped run goes on where it stopped; a file of another match is an
+    error, not mixed in."""
+    if not path or not os.path.exists(path):
+        return []
+    with open(path) as f:
+        lines = [json.loads(line) for line in f if line.strip()]
+    if not lines or lines[0] != header:
+        raise SystemExit(f"{path}: holds another match ({lines[0] if lines else 'empty'}), not {header}")
+    return [row for row in lines[1:] if "seed" in row]
+
+
+LEVELS = ("easy", "normal", "hard")
+
+
+def lobby_bot(game_id: str, name: str) -> str:
+    """A bot as ``--bots`` writes it, or a level (``easy``, ``normal``, ``hard``): the bot
+    the game's lobby labels so (``Game.bot_variants``' "greedy (normal)"), so that what is
+    measured is what the lobby offers."""
+    if name not in LEVELS:
+        return name
+    found = [spec for spec, label in get_game(game_id).bot_variants.items() if label.endswith(f"({name})")]
+    if len(found) != 1:
+        raise SystemExit(f"{game_id}: the lobby labels {len(found)} bots {name!r}, not one")
+    return found[0]
 
 
 def match(args) -> dict:
     options = json.loads(args.options)
+    args.bot, args.opponent = lobby_bot(args.game, args.bot), lobby_bot(args.game, args.opponent)
+    args.baseline = args.baseline and lobby_bot(args.game, args.baseline)
+    header = {"game": args.game, "options": options, "bot": args.bot, "opponent": args.opponent,
+              "baseline": args.baseline}
+    rows = played(args.out, header)
+    done = {r["seed"] for r in rows}
+    seeds = [args.seed + i for i in range(args.games) if args.seed + i not in done]
     if args.baseline:
-        jobs = [(args.game, options, args.seed + i, args.bot, args.opponent, args.baseline) for i in range(args.games)]
+        jobs = [(args.game, options, seed, args.bot, args.opponent, args.baseline) for seed in seeds]
         play_one = paired_job
     else:
-        jobs = [(args.game, options, args.seed + i, args.bot, args.opponent) for i in range(args.games)]
+        jobs = [(args.game, options, seed, args.bot, args.opponent) for seed in seeds]
         play_one = one_game
     start, load_before = time.perf_counter(), os.getloadavg()
-    rows = []
+    if args.out and not os.path.exists(args.out):
+        with open(args.out, "w") as f:
+            f.write(json.dumps(header) + "\n")
     with Pool(args.workers) if args.workers > 1 else nullcontext() as pool:
         try:
             for row in (pool.imap(play_one, jobs) if pool else map(play_one, jobs)):
                 rows.append(row)
+                if args.out:
+                    with open(args.out, "a") as f:
+                        f.write(json.dumps(row) + "\n")
                 base = f", baseline won {sum(r['base_won'] for r in rows):.1f}" if args.baseline else ""
                 print(f"{len(rows)} games, won {sum(r['won'] for r in rows):.1f}{base}", file=sys.stderr, flush=True)
                 if args.minutes and time.perf_counter() - start > 60 * args.minutes:
                     break
         except KeyboardInterrupt:  # stopped by hand (kill -INT): the games played so far
             print(f"interrupted after {len(rows)} games", file=sys.stderr, flush=True)
+    rows.sort(key=lambda r: r["seed"])
     won = sum(r["won"] for r in rows)
     times = sorted(t for r in rows for t in r["times"])
     low, high = wilson(won, len(rows))
@@ -150,7 +218,8 @@ def match(args) -> dict:
         "ms_per_decision": {"median": round(1000 * statistics.median(times), 1),
                             "mean": round(1000 * statistics.fmean(times), 1),
                             "p95": round(1000 * times[int(0.95 * (len(times) - 1))], 1)},
-        "decisions": len(times), "mean_score": round(statistics.fmean(r["score"] for r in rows), 1),
+        "decisions": len(times), "searched": sum(r.get("searched", 0) for r in rows),
+        "overruled": sum(r.get("overruled", 0) for r in rows), "mean_score": round(statistics.fmean(r["score"] for r in rows), 1),
         "wall_s": round(time.perf_counter() - start, 1),
         "load_1_5_15": {"before": [round(x, 2) for x in load_before],
                         "after": [round(x, 2) for x in os.getloadavg()]},
@@ -273,6 +342,41 @@ def models() -> list[dict]:
     return out
 
 
+def bot_views(decisions: int, bot: str) -> list[dict]:
+    """For each game that declares a ``bot_view``: the CPU time (``time.process_time``, less
+    hurt by other work on the cores than the wall clock) of ``decisions`` searched answers
+    of a seeded four-seat game, the search's bots reading the game's bot view and then
+    reading the view itself, and whether every answer was the same."""
+    from dataclasses import replace
+
+    import realms.search.ismcts as ismcts
+    from realms.core.agents import parse_bot
+    from realms.core.game import games
+
+    name, params = parse_bot(bot)
+    out = []
+    for game in games().values():
+        if game.bot_view is None:
+            continue
+        runs = {}
+        for label, variant in (("bot_view", game), ("view", replace(game, bot_view=None))):
+            ismcts.get_game = lambda game_id, variant=variant: variant
+            state = game.new_game({"players": 4}, 1)
+            bots = [ismcts.ISMCTSBot(100 + seat, **params) for seat in range(4)]
+            start, answers = time.process_time(), []
+            while len(answers) < decisions and (d := state.first_pending()) is not None:
+                i = bots[d.player].choose(d, SeatView(state, d.player))
+                answers.append(d.keys[i])
+                state.answer_index(d, i)
+            runs[label] = (time.process_time() - start, answers)
+        ismcts.get_game = get_game
+        (shared, a), (copied, b) = runs["bot_view"], runs["view"]
+        out.append({"bot_view": game.id, "bot": bot, "decisions": len(a), "same_answers": a == b,
+                    "cpu_s_bot_view": round(shared, 2), "cpu_s_view": round(copied, 2),
+                    "saved": round(1 - shared / copied, 3), "load_1_5_15": [round(x, 2) for x in os.getloadavg()]})
+    return out
+
+
 def main() -> None:
     # a match in the background ignores SIGINT unless told: kill -INT (or -TERM) stops it
     # with the games played so far
@@ -286,14 +390,21 @@ def main() -> None:
     ap.add_argument("--baseline", help="also play every seed with this bot at the seat: the paired difference")
     ap.add_argument("--games", type=int, default=8)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out", help="append each game to this JSON-lines file and skip the seeds it holds: "
+                                  "a stopped match resumes")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--minutes", type=float, default=0,
                     help="stop after the game that ends past this many minutes (0: play them all)")
     ap.add_argument("--adapters", action="store_true", help="measure the adapters' step rates instead")
     ap.add_argument("--adapter-games", type=int, default=5)
     ap.add_argument("--models", action="store_true", help="the shipped value models' sizes and load times instead")
+    ap.add_argument("--bot-views", type=int, metavar="DECISIONS",
+                    help="the CPU time of this many searched decisions with each game's bot view and without, instead")
     args = ap.parse_args()
-    if args.models:
+    if args.bot_views:
+        for row in bot_views(args.bot_views, args.bot):
+            print(json.dumps(row), flush=True)
+    elif args.models:
         for row in models():
             print(json.dumps(row), flush=True)
     elif args.adapters:

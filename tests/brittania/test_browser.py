@@ -96,7 +96,7 @@ def _send(pg) -> None:
 
 def test_two_people_and_ten_bots_play_two_turns(server, browser, page, tmp_path):
     seats = ["human", "human"] + ["steward", "random"] * 5
-    r = httpx.post(f"{server}/api/games", json={"game": "brittania", "options": {"turns": 2}, "seats": seats})
+    r = httpx.post(f"{server}/api/games", json={"game": "brittania", "options": {"turns": 2}, "seats": seats}, timeout=60)
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
     ann, bob = (s["token"] for s in r.json()["seats"])
@@ -186,13 +186,13 @@ def test_the_chronicle_names_seats_by_name_with_their_swatch_in_the_palette_show
     under Okabe–Ito the first seat's swatch is that palette's first colour, as its states on
     the board are; back on the game's colours, it is the rules post's colour again."""
     r = httpx.post(f"{server}/api/games", json={"game": "brittania", "options": {"players": 3}, "seed": 5,
-                                                "seats": ["human", "random", "random"]})
+                                                "seats": ["human", "random", "random"]}, timeout=60)
     gid, token = r.json()["id"], r.json()["seats"][0]["token"]
     s = _awaited(server, gid, token, 0)
     while not s["over"] and s["pending"] and s["pending"][0]["kind"] in SETUP:
         d = next(d for d in s["pending"] if d["player"] == 0)
         httpx.post(f"{server}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {token}"},
-                   json={"key": d["options"][0]["key"], "version": s["version"]})
+                   json={"key": d["options"][0]["key"], "version": s["version"]}, timeout=60)
         s = _awaited(server, gid, token, 0)
     page.add_init_script("localStorage.setItem('realms-pace', '0'); localStorage.setItem('realms-palette', 'okabe-ito')")
     page.goto(f"{server}/games/{gid}#token={token}")

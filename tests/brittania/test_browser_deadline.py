@@ -59,18 +59,18 @@ def served(tmp_path):
 def test_the_page_counts_down_to_the_deadline_and_says_when_it_passed(served, page, tmp_path):
     url, clock = served
     r = httpx.post(f"{url}/api/games", json={"game": "brittania", "options": {"turns": 2, "deadline_minutes": 2},
-                                             "seats": ["human", "steward"], "seed": 5})
+                                             "seats": ["human", "steward"], "seed": 5}, timeout=60)
     assert r.status_code == 201, r.text
     gid, token = r.json()["id"], r.json()["seats"][0]["token"]
     auth = {"Authorization": f"Bearer {token}"}
     for _ in range(600):                            # the setup, by the API: the first option each time
-        s = httpx.get(f"{url}/api/games/{gid}", headers=auth).json()
+        s = httpx.get(f"{url}/api/games/{gid}", headers=auth, timeout=60).json()
         mine = [d for d in s["pending"] if d["player"] == 0]
         if mine and mine[0]["kind"] == "br.order":
             break
         if mine:
             httpx.post(f"{url}/api/games/{gid}/answers", headers=auth,
-                       json={"key": mine[0]["options"][0]["key"], "version": s["version"]})
+                       json={"key": mine[0]["options"][0]["key"], "version": s["version"]}, timeout=60)
         else:
             time.sleep(0.05)
     assert s["view"]["turn"] == 1 and s["deadline"]["passed"] is False
@@ -87,7 +87,7 @@ def test_the_page_counts_down_to_the_deadline_and_says_when_it_passed(served, pa
     clock.shift = 125                               # the server's deadline passes; the page is told
     page.wait_for_function("document.getElementById('deadline').textContent.includes('deadline passed')",
                            timeout=15000)
-    s = httpx.get(f"{url}/api/games/{gid}", headers=auth).json()
+    s = httpx.get(f"{url}/api/games/{gid}", headers=auth, timeout=60).json()
     assert s["view"]["turn"] == 2 and s["deadline"]["passed"] is True
     assert "P1 orders: nothing." in "\n".join(s["chronicle"])
     page.wait_for_function(f"Number(document.body.dataset.version) >= {s['version']}", timeout=15000)

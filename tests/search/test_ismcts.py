@@ -350,3 +350,35 @@ def test_a_forced_decision_is_not_searched_but_the_policy_bot_still_sees_it():
 def test_z_is_read_as_the_student_t_quantile_of_its_level(z, df, quantile):
     """The t table's two-sided 5% and 1% and one-sided 1% points (any statistics text)."""
     assert student(z, df) == pytest.approx(quantile, rel=0.01)
+
+
+def _searched(game_id: str, seed: int, n: int, **params) -> list:
+    """The first ``n`` answers of a small game searched in every seat, each with what the
+    search saw of every other answer (its advantage over the policy's)."""
+    state = small_game(game_id, seed)
+    players = len(state.result()["players"])
+    bots = [ISMCTSBot(100 + seat, **params) for seat in range(players)]
+    out = []
+    for _ in range(n):
+        d = state.first_pending()
+        if d is None:
+            break
+        i = bots[d.player].choose(d, SeatView(state, d.player))
+        out.append((d.keys[i], bots[d.player].last["advantage"]))
+        state.answer_index(d, i)
+    return out
+
+
+@pytest.mark.parametrize("value", ["hand", "learned"])
+def test_the_games_bot_view_changes_no_search(monkeypatch, value):
+    """version²'s ``bot_view`` shares the state's unit lists where its view copies them:
+    the search's rollout bots and its learned value read it, and every answer and every
+    advantage the search weighed are those it finds through the view itself."""
+    import realms.search.ismcts as ismcts
+
+    game = get_game("version2")
+    assert game.bot_view is not None
+    shared = _searched("version2", 4, 40, iters=8, horizon=8, value=value)
+    monkeypatch.setattr(ismcts, "get_game", lambda game_id: replace(game, bot_view=None))
+    assert _searched("version2", 4, 40, iters=8, horizon=8, value=value) == shared
+    assert any(adv for _, adv in shared), "nothing was searched: the test compares nothing"

@@ -203,3 +203,12 @@ def test_a_game_without_features_has_nothing_to_learn_from():
     game = replace(get_game("brian-boru"), features=None)
     with pytest.raises(SimulationError, match="declares no features"):
         selfplay.game_features(game, game.new_game(BB, 1).view(0))
+
+
+@pytest.mark.parametrize("game_id", list(games()))
+def test_the_lobby_names_at_most_one_bot_a_level(game_id):
+    """A level (``easy``, ``normal``, ``hard``) labels one bot at most, the one measured
+    under that name (``bench_search.py --bot hard --baseline normal``)."""
+    labels = list(get_game(game_id).bot_variants.values())
+    for level in ("easy", "normal", "hard"):
+        assert sum(label.endswith(f"({level})") for label in labels) <= 1, (game_id, level)

@@ -95,11 +95,11 @@ def create_in_lobby(page, url: str, game: str, seed: int, turns: int | None = No
 
 def wait_board(page) -> None:
     """Wait until the board shown is the one of the state shown (it loads after the state)."""
-    page.wait_for_function("document.body.dataset.board === document.body.dataset.version", timeout=15000)
+    page.wait_for_function("document.body.dataset.board === document.body.dataset.version", timeout=60000)
 
 
 def state(url, gid, token) -> dict:
-    return httpx.get(f"{url}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}).json()
+    return httpx.get(f"{url}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
 
 
 def answer_once(page, use_board: bool) -> None:
@@ -194,7 +194,7 @@ def test_undo_and_odds_in_the_page(server, page, tmp_path):
 def test_another_seats_token_cannot_answer(server, page):
     # two people: no seed may be sent, the server draws its own
     r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2},
-                                                 "seats": ["human", "human"]})
+                                                 "seats": ["human", "human"]}, timeout=60)
     seats = {s["seat"]: s["token"] for s in r.json()["seats"]}
     gid = r.json()["id"]
     awaited = state(server, gid, seats[0])["awaiting"][0]
@@ -216,10 +216,10 @@ def test_another_seats_token_cannot_answer(server, page):
     # refusals count seats as the page does, from 1
     assert f"(seat {other + 1})" in page.inner_text("#who")
     refusal = httpx.post(f"{server}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {seats[other]}"},
-                         json={"key": key, "version": version}).json()["detail"]
+                         json={"key": key, "version": version}, timeout=60).json()["detail"]
     assert refusal == f"seat {other + 1} has no decision to make now"
     wrong = httpx.post(f"{server}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {seats[awaited]}"},
-                       json={"key": "no-such-option", "version": version}).json()["detail"]
+                       json={"key": "no-such-option", "version": version}, timeout=60).json()["detail"]
     assert f"for seat {awaited + 1} " in wrong and "player" not in wrong
 
 
@@ -263,10 +263,10 @@ def test_replay_viewer_of_a_finished_game_steps_by_decision(server, page, tmp_pa
     decision, not only at turn starts) and buttons to the next turn: each
     stop shows the board as it was then (replayed on the server), the last one the end."""
     r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 3}, "seed": 11,
-                                                "seats": ["auto", "auto", "random"]})
+                                                "seats": ["auto", "auto", "random"]}, timeout=60)
     gid = r.json()["id"]
     for _ in range(600):  # the bots play in the background: wait for the end
-        reply = httpx.get(f"{server}/api/games/{gid}/turns")
+        reply = httpx.get(f"{server}/api/games/{gid}/turns", timeout=60)
         if reply.status_code == 200:
             break
         time.sleep(0.05)
@@ -283,14 +283,14 @@ def test_replay_viewer_of_a_finished_game_steps_by_decision(server, page, tmp_pa
     assert f"turn {second['turn']}, decision {second['at']} of {answers}" in page.inner_text("#replay-at")
     # the scores and the chronicle move with the board
     page.wait_for_function(f"document.body.dataset.replayed === '{second['at']}'", timeout=15000)
-    past = httpx.get(f"{server}/api/games/{gid}", params={"at": second["at"]}).json()
+    past = httpx.get(f"{server}/api/games/{gid}", params={"at": second["at"]}, timeout=60).json()
     assert page.locator("#chronicle li").all_inner_texts() == past["chronicle"]
     shown = page.locator("#scores tr td:nth-child(3)").all_inner_texts()
     assert shown == [str(x) for x in past["scores"]]
     # one decision on: the board of the next answer
     page.click("button[aria-label='next decision']")
     page.wait_for_function(f"document.body.dataset.board === 'at-{second['at'] + 1}'", timeout=15000)
-    end = httpx.get(f"{server}/api/games/{gid}").json()
+    end = httpx.get(f"{server}/api/games/{gid}", timeout=60).json()
     assert past["chronicle"] != end["chronicle"]
     shot(page, "replay-viewer", tmp_path)
 
@@ -336,7 +336,7 @@ def test_lobby_draws_each_games_options_from_its_schema(server, page, tmp_path):
     link, gid, token = create_and_read_link(page)
     options = state(server, gid, token)["view"]["options"]
     assert options["rules"] == ["races", "abilities"] and options["variant"] == "continuous" and options["turns"] == 4
-    record = httpx.get(f"{server}/api/games/{gid}/record", headers={"Authorization": f"Bearer {token}"}).json()
+    record = httpx.get(f"{server}/api/games/{gid}/record", headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
     assert record["options"]["names"] == ["Ann", "Bob", "Cy", "Di"] and record["options"]["joins"] == [[3, "Eve"]]
     page.fill("#opt-names", "Ann, Ann, Cy, Di")
     page.click("#create-button")
@@ -349,7 +349,7 @@ def test_a_draft_pick_that_passes_the_packets_offers_no_undo(server, page, tmp_p
     that passes nothing on can be taken back (the page offers Undo); the pick after which
     the packets are passed, and seat 3 sees the packet passed to it, cannot: the page offers
     no Undo and the server refuses one."""
-    r = httpx.post(f"{server}/api/games", json={"game": "brian-boru", "seats": ["human"] * 3})
+    r = httpx.post(f"{server}/api/games", json={"game": "brian-boru", "seats": ["human"] * 3}, timeout=60)
     gid = r.json()["id"]
     toks = {s["seat"]: s["token"] for s in r.json()["seats"]}
     page.goto(f"{server}/games/{gid}#token={toks[2]}")
@@ -361,7 +361,7 @@ def test_a_draft_pick_that_passes_the_packets_offers_no_undo(server, page, tmp_p
         if others:  # the other people answer through the API, so that seat 3 picks last
             mine = state(server, gid, toks[others[0]])
             httpx.post(f"{server}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {toks[others[0]]}"},
-                       json={"key": mine["pending"][0]["options"][0]["key"], "version": mine["version"]})
+                       json={"key": mine["pending"][0]["options"][0]["key"], "version": mine["version"]}, timeout=60)
             continue
         page.wait_for_function(f"document.body.dataset.version === '{s['version']}'", timeout=15000)
         answer_once(page, use_board=False)
@@ -409,7 +409,7 @@ def test_the_api_docs_work_without_internet(server, page):
 
 def _human_against_auto(server, seed: int) -> tuple[str, str]:
     r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 3}, "seed": seed,
-                                                "seats": ["human", "auto", "auto", "auto"]})
+                                                "seats": ["human", "auto", "auto", "auto"]}, timeout=60)
     return r.json()["id"], r.json()["seats"][0]["token"]
 
 
@@ -423,7 +423,7 @@ def _answer_until(server, gid, token, stop) -> dict:
             time.sleep(0.05)
             continue
         httpx.post(f"{server}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {token}"},
-                   json={"key": s["pending"][0]["options"][0]["key"], "version": s["version"]})
+                   json={"key": s["pending"][0]["options"][0]["key"], "version": s["version"]}, timeout=60)
     pytest.fail("the position looked for never came")
 
 
@@ -575,7 +575,7 @@ def test_a_bad_link_says_why_and_stops_trying(server, browser):
     """An unknown game, or a token that is no seat of the game, is said in
     the page, which then stops (no WebSocket reconnecting every 1.5 s forever)."""
     r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seed": 2,
-                                                "seats": ["human", "auto"]})
+                                                "seats": ["human", "auto"]}, timeout=60)
     gid = r.json()["id"]
     for url, why in ((f"{server}/games/0123456789abcdef", "no such game"),
                      (f"{server}/games/{gid}#token=not-a-seat", "not a seat of this game")):
@@ -597,7 +597,7 @@ def test_the_game_page_on_a_phone(server, browser, tmp_path):
     """At 390 px the game page is one column no wider than the screen, the
     whole board in view; the header names the game; no request fails (favicon included)."""
     r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seed": 3,
-                                                "seats": ["human", "auto", "auto"]})
+                                                "seats": ["human", "auto", "auto"]}, timeout=60)
     gid, token = r.json()["id"], r.json()["seats"][0]["token"]
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
     page = ctx.new_page()
@@ -672,9 +672,9 @@ def test_the_lobby_makes_a_game_on_an_island_of_a_seed(server, page, tmp_path):
     assert page.get_attribute("#opt-map_seed", "type") == "number"
     page.fill("#opt-map_seed", "3")
     page.fill("#opt-turns", "2")
-    link, gid, token = create_and_read_link(page, timeout=30000)
+    link, gid, token = create_and_read_link(page, timeout=120000)  # an island made, then the bots play
     link.click()
-    page.wait_for_selector("#options button.option, #options button.source", timeout=30000)
+    page.wait_for_selector("#options button.option, #options button.source", timeout=120000)
     wait_board(page)
     assert "Hy Breasil (48 areas, seed 3)" in page.inner_html("#board")
     assert state(server, gid, token)["view"]["options"]["map"] == "seed:3"

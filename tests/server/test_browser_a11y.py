@@ -36,7 +36,7 @@ def axe_violations(page) -> list[dict]:
 
 
 def _game(server, game: str, seats: list[str]) -> tuple[str, str | None]:
-    r = httpx.post(f"{server}/api/games", json={"game": game, "options": GAMES[game], "seed": 2, "seats": seats})
+    r = httpx.post(f"{server}/api/games", json={"game": game, "options": GAMES[game], "seed": 2, "seats": seats}, timeout=60)
     assert r.status_code == 201, r.text
     data = r.json()
     return data["id"], (data["seats"][0]["token"] if data["seats"] else None)
@@ -66,7 +66,7 @@ def test_a_game_page_of_each_game_passes_axe(server, page, tmp_path, game):
 def test_a_finished_game_passes_axe(server, page, tmp_path):
     gid, _ = _game(server, "hy-breasil", ["auto", "auto", "random"])
     for _ in range(1200):
-        if httpx.get(f"{server}/api/games/{gid}").json()["over"]:
+        if httpx.get(f"{server}/api/games/{gid}", timeout=60).json()["over"]:
             break
         time.sleep(0.05)
     page.add_init_script("localStorage.setItem('realms-pace', '0')")

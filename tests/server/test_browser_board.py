@@ -42,7 +42,7 @@ GAMES = [("hy-breasil", {"turns": 2}, ["human", "auto", "auto"]),
 
 
 def _state(server: str, gid: str, token: str) -> dict:
-    return httpx.get(f"{server}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}).json()
+    return httpx.get(f"{server}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
 
 
 def _areas(position: dict) -> dict:
@@ -65,7 +65,7 @@ def _asked_and_shown(server: str, page, gid: str, token: str) -> dict:
 
 @pytest.mark.parametrize("game,options,seats", GAMES, ids=[g[0] for g in GAMES])
 def test_the_board_is_fetched_once_and_each_new_state_is_applied_in_place(server, page, game, options, seats):
-    r = httpx.post(f"{server}/api/games", json={"game": game, "options": options, "seed": 5, "seats": seats})
+    r = httpx.post(f"{server}/api/games", json={"game": game, "options": options, "seed": 5, "seats": seats}, timeout=60)
     assert r.status_code == 201, r.text
     gid, token = r.json()["id"], r.json()["seats"][0]["token"]
     boards: list[str] = []
@@ -82,7 +82,7 @@ def test_the_board_is_fetched_once_and_each_new_state_is_applied_in_place(server
         mine = [d for d in s["pending"] if d["player"] == 0]
         assert mine, f"{game}: the person has nothing to answer at version {s['version']}"
         r = httpx.post(f"{server}/api/games/{gid}/answers", headers=auth,
-                       json={"key": mine[0]["options"][0]["key"], "version": s["version"]})
+                       json={"key": mine[0]["options"][0]["key"], "version": s["version"]}, timeout=60)
         assert r.status_code == 200, r.text
         seen.append(_asked_and_shown(server, page, gid, token))
     assert len(seen) >= 3, f"{game}: too few versions came"

@@ -32,7 +32,7 @@ PARTS = """() => [...document.querySelectorAll('#board svg [data-seat]')].map(e 
 
 
 def _open(server, page, game: str, seats: list[str]) -> None:
-    r = httpx.post(f"{server}/api/games", json={"game": game, "options": GAMES[game], "seed": 3, "seats": seats})
+    r = httpx.post(f"{server}/api/games", json={"game": game, "options": GAMES[game], "seed": 3, "seats": seats}, timeout=60)
     assert r.status_code == 201, r.text
     gid, token = r.json()["id"], r.json()["seats"][0]["token"]
     page.add_init_script("localStorage.setItem('realms-pace', '0')")
@@ -40,7 +40,7 @@ def _open(server, page, game: str, seats: list[str]) -> None:
     page.wait_for_function("document.body.dataset.version !== undefined", timeout=20000)
     # the bots done (the person asked) and that state's board shown: nothing moves under the test
     for _ in range(300):
-        s = httpx.get(f"{server}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}).json()
+        s = httpx.get(f"{server}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
         if 0 in s["awaiting"] and page.evaluate("document.body.dataset.board") == str(s["version"]):
             return
         page.wait_for_timeout(100)

@@ -26,7 +26,7 @@ AT_ONCE = "localStorage.setItem('realms-pace', '0')"
 
 def _events(server, gid, token=None) -> list[dict]:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    return httpx.get(f"{server}/api/games/{gid}/events", headers=headers).json()["events"]
+    return httpx.get(f"{server}/api/games/{gid}/events", headers=headers, timeout=60).json()["events"]
 
 
 def _open(page, server, gid, token, version, pace: str = AT_ONCE) -> None:
@@ -39,7 +39,7 @@ def _open(page, server, gid, token, version, pace: str = AT_ONCE) -> None:
 
 def _hb_game(server, seed: int, seats=("human", "auto", "auto")) -> tuple[str, str]:
     r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seed": seed,
-                                                "seats": list(seats)})
+                                                "seats": list(seats)}, timeout=60)
     return r.json()["id"], r.json()["seats"][0]["token"]
 
 
@@ -60,7 +60,7 @@ def _play(server, gid, token, stop, pick=lambda d, i: 0) -> dict:
             continue
         d = s["pending"][0]
         httpx.post(f"{server}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {token}"},
-                   json={"key": d["options"][pick(d, i)]["key"], "version": s["version"]})
+                   json={"key": d["options"][pick(d, i)]["key"], "version": s["version"]}, timeout=60)
     pytest.fail("the position looked for never came")
 
 
@@ -96,7 +96,7 @@ def test_a_battle_seen_round_by_round_with_its_dice_and_exact_odds(server, page,
         assert f"After round {last['round']}" in panel.locator(".battle-now").inner_text()
     page.wait_for_selector("#battle-panel .battle-odds[data-ready='yes']", timeout=60000)
     odds = httpx.get(f"{server}/api/games/{gid}/odds", params={"event": rounds[-1]["n"]},
-                     headers={"Authorization": f"Bearer {token}"}).json()["odds"]
+                     headers={"Authorization": f"Bearer {token}"}, timeout=60).json()["odds"]
     shown = page.locator("#battle-panel .battle-odds li .p").all_inner_texts()
     assert len(shown) == len([p for p in odds.values() if p > 0])
     assert f"{100 * odds['attacker takes area']:.1f}%" in shown or odds["attacker takes area"] in (0, 1)
@@ -141,7 +141,7 @@ def test_a_bot_turn_played_back_event_by_event(server, page, tmp_path):
     page.on("dialog", lambda d: d.accept())  # what an answer costs, if anything
     page.locator("#keep button, #options button.option").first.click()
     after = _play(server, gid, token, lambda x: x["version"] > s["version"] and bool(x["pending"]))
-    answers = httpx.get(f"{server}/api/games/{gid}/record", headers={"Authorization": f"Bearer {token}"}).json()
+    answers = httpx.get(f"{server}/api/games/{gid}/record", headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
     assert any(p != 0 for p, _ in answers["answers"][s["version"]:after["version"]]), "no bot played"
     total = len(_events(server, gid, token))
     page.wait_for_function(f"Number(document.body.dataset.played) >= {total}", timeout=120000)
@@ -164,13 +164,13 @@ def test_the_whole_chronicle_filtered_and_folded(server, page, tmp_path):
     """every line of the game (none cut at 60), a run of identical lines told
     once with its count, filtered by turn and by player; battles in one line each."""
     r = httpx.post(f"{server}/api/games", json={"game": "version2", "options": {"turn_limit": 4}, "seed": 4,
-                                                "seats": ["random", "random", "random"]})
+                                                "seats": ["random", "random", "random"]}, timeout=60)
     gid = r.json()["id"]
     for _ in range(1200):
-        if httpx.get(f"{server}/api/games/{gid}").json()["over"]:
+        if httpx.get(f"{server}/api/games/{gid}", timeout=60).json()["over"]:
             break
         time.sleep(0.05)
-    s = httpx.get(f"{server}/api/games/{gid}").json()
+    s = httpx.get(f"{server}/api/games/{gid}", timeout=60).json()
     assert s["over"]
     _open(page, server, gid, None, s["version"])
     events = _events(server, gid)
@@ -221,7 +221,7 @@ def test_a_click_on_a_brittania_label_answers(server, page, tmp_path):
     before: 21% of the clickable surface was dead); the clickable areas are marked by a
     dashed black line, which no player's colour is."""
     r = httpx.post(f"{server}/api/games", json={"game": "brittania", "options": {"turns": 2}, "seed": 3,
-                                                "seats": ["human", "random", "random"]})
+                                                "seats": ["human", "random", "random"]}, timeout=60)
     gid, token = r.json()["id"], r.json()["seats"][0]["token"]
     s = _play(server, gid, token, lambda s: bool(s["pending"]) and s["pending"][0]["kind"] == "br.start")
     _open(page, server, gid, token, s["version"])
@@ -282,7 +282,7 @@ def test_the_results_panel_and_a_rematch(server, page, tmp_path):
     assert again["seat"] == 0 and not again["over"]
     assert [x["kind"] for x in again["seats"]] == [x["kind"] for x in s["seats"]]
     # the other seat asking gets the same game: a rematch is made once
-    r = httpx.post(f"{server}/api/games/{gid}/rematch", headers={"Authorization": f"Bearer {token}"})
+    r = httpx.post(f"{server}/api/games/{gid}/rematch", headers={"Authorization": f"Bearer {token}"}, timeout=60)
     assert r.json()["id"] == new
 
 
@@ -303,7 +303,7 @@ def test_brittania_orders_kept_across_a_reload_and_none_sent_only_when_confirmed
     """an order written but not sent is there again after a reload; sending no
     orders at all asks first, and a "no" sends nothing."""
     r = httpx.post(f"{server}/api/games", json={"game": "brittania", "options": {"turns": 2}, "seed": 5,
-                                                "seats": ["human", "random", "random"]})
+                                                "seats": ["human", "random", "random"]}, timeout=60)
     gid, token = r.json()["id"], r.json()["seats"][0]["token"]
     s = _play(server, gid, token, lambda s: bool(s["pending"]) and s["pending"][0]["kind"] == "br.order")
     _open(page, server, gid, token, s["version"])

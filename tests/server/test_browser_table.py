@@ -61,7 +61,7 @@ def second(browser):  # noqa: F811
 def test_two_people_talk_and_see_the_clock(served, page, second, tmp_path):  # noqa: F811
     url, _ = served
     r = httpx.post(f"{url}/api/games", json={"game": "version2", "seats": ["human", "human"],
-                                             "table": {"clock": {"kind": "turn", "minutes": 90}, "talk": "full"}})
+                                             "table": {"clock": {"kind": "turn", "minutes": 90}, "talk": "full"}}, timeout=60)
     assert r.status_code == 201, r.text
     made = r.json()
     gid, host = made["id"], made["host"]
@@ -76,7 +76,7 @@ def test_two_people_talk_and_see_the_clock(served, page, second, tmp_path):  # n
                            timeout=30_000)
     assert re.search(r"P\d: 1:(29|30):\d\d", second.inner_text("#table-clock")), second.inner_text("#table-clock")
     # the tab of the seat awaited says it is its turn; the other's does not
-    awaited = httpx.get(f"{url}/api/games/{gid}").json()["awaiting"]
+    awaited = httpx.get(f"{url}/api/games/{gid}", timeout=60).json()["awaiting"]
     mine, theirs = (page, second) if awaited == [0] else (second, page)
     mine.wait_for_function("document.title.startsWith('▶ your turn')", timeout=30_000)
     assert not theirs.title().startswith("▶")
@@ -95,14 +95,14 @@ def test_two_people_talk_and_see_the_clock(served, page, second, tmp_path):  # n
     shot(page, "table-talk", tmp_path)
 
     r = httpx.post(f"{url}/api/games/{gid}/host", headers={"Authorization": f"Bearer {host}"},
-                   json={"action": "pause"})
+                   json={"action": "pause"}, timeout=60)
     assert r.status_code == 200
     for pg in (page, second):
         pg.wait_for_function("document.getElementById('table-clock').textContent.includes('PAUSED')",
                              timeout=30_000)
 
     # the host ends the game: both pages say so, and the talk form goes
-    r = httpx.post(f"{url}/api/games/{gid}/host", headers={"Authorization": f"Bearer {host}"}, json={"action": "end"})
+    r = httpx.post(f"{url}/api/games/{gid}/host", headers={"Authorization": f"Bearer {host}"}, json={"action": "end"}, timeout=60)
     assert r.status_code == 200
     for pg in (page, second):
         pg.wait_for_function("document.getElementById('table-bots').textContent.includes('host ended')",
@@ -121,7 +121,7 @@ def test_the_lobby_makes_a_game_with_a_clock_and_gives_the_hosts_link(served, pa
     host.wait_for(timeout=30_000)
     href = host.get_attribute("href")
     gid, token = href.split("/games/")[1].split("#host=")
-    view = httpx.get(f"{url}/api/games/{gid}/table", headers={"Authorization": f"Bearer {token}"}).json()
+    view = httpx.get(f"{url}/api/games/{gid}/table", headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
     assert view["host"] is True and view["clock"]["kind"] == "turn" and view["clock"]["minutes"] == 30
     page.goto(href)
     page.wait_for_selector("#host-box:not([hidden])", timeout=30_000)

@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.browser,
 
 def test_each_version_s_board_is_fetched_once_and_the_game_does_not_wait_for_the_catalog(server, page):
     r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seed": 7,
-                                                "seats": ["human", "auto", "auto"]})
+                                                "seats": ["human", "auto", "auto"]}, timeout=60)
     gid, token = r.json()["id"], r.json()["seats"][0]["token"]
     boards: list[str] = []
     page.on("request", lambda rq: boards.append(rq.url.split("?")[-1]) if "board.svg" in rq.url else None)

@@ -173,7 +173,7 @@ def test_two_answers_for_one_version_through_two_processes_one_200_one_409(clust
     # both processes show the one game the winner made, and the record has no fork
     for url in (a.url, b.url):
         _wait(f"{url} to show the answer taken",
-              lambda: httpx.get(f"{url}/api/games/{gid}", headers=bearer(tok)).json()["version"] >= won["version"])
+              lambda: httpx.get(f"{url}/api/games/{gid}", headers=bearer(tok), timeout=60).json()["version"] >= won["version"])
     # the bots play on after the answer, so the two processes agree once both are at rest
     def one_record():
         records = [httpx.get(f"{url}/api/games/{gid}/record", headers=bearer(tok), timeout=30).json()
@@ -289,7 +289,7 @@ def test_a_lost_listening_connection_reconnects_and_catches_up(cluster):
             seen.append(json.loads(page.recv(timeout=WAIT))["version"])
     engine.dispose()
     assert _wait("b's health to count the reconnect",
-                 lambda: httpx.get(b.url + "/api/health").json()["reconnects"] >= 1)
+                 lambda: httpx.get(b.url + "/api/health", timeout=60).json()["reconnects"] >= 1)
 
 
 def test_an_answer_made_on_a_stale_copy_meets_the_moved_head_and_forks_nothing(tmp_path):

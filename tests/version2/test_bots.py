@@ -4,6 +4,9 @@ seat rotating)."""
 
 from __future__ import annotations
 
+import json
+from functools import partial
+
 from realms.core.agents import RandomBot, bot_seed
 from realms.core.match import play
 from realms.games.version2 import GAME
@@ -34,3 +37,28 @@ def test_general_plays_every_game_type_and_count():
 
 def test_general_is_registered():
     assert GAME.bots["general"] is GeneralBot
+
+
+def _plain(view: dict) -> dict:
+    """A view with its tuples and sequences read as lists, as JSON reads them."""
+    return json.loads(json.dumps(view, default=list))
+
+
+def test_the_bot_view_shows_what_the_view_shows_and_the_general_answers_alike():
+    """``Game.bot_view`` shares the state's unit lists instead of copying them and counts
+    each player's row when read: at every
+    decision of whole games with battles it shows each seat what ``view`` shows, and a
+    ``general`` bot given it answers as one given the view (its plans and memory kept)."""
+    battles = 0
+    for seed in (1, 2):
+        s = GAME.new_game({"players": 3, "turn_limit": 6}, seed)
+        bots = {p: (GeneralBot(p), GeneralBot(p)) for p in range(3)}
+        while (d := s.first_pending()) is not None:
+            battles += s.battle is not None
+            for p in range(3):
+                assert _plain(GAME.bot_view(s, p)) == s.view(p)
+            plain, shared = bots[d.player]
+            answer = plain.choose(d, partial(s.view, d.player))
+            assert shared.choose(d, partial(GAME.bot_view, s, d.player)) == answer
+            s.answer_index(d, answer)
+    assert battles, "no battle was fought: the battle's view went unchecked"

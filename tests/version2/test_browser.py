@@ -92,7 +92,7 @@ def _move_by_gesture(page, server, gid, token, s, tmp_path) -> dict:
 
 def test_person_against_three_generals_two_turns(server, page, tmp_path):
     r = httpx.post(f"{server}/api/games", json={"game": "version2", "options": {}, "seed": 3,
-                                                "seats": ["human", "general", "general", "general"]})
+                                                "seats": ["human", "general", "general", "general"]}, timeout=60)
     assert r.status_code == 201, r.text
     gid, token = r.json()["id"], r.json()["seats"][0]["token"]
     s = _my_turn(server, gid, token)
@@ -160,15 +160,15 @@ def test_a_battle_s_rounds_show_their_dice_and_the_odds_after_each(server, page,
     battle = None
     for seed in (1, 3, 2):
         r = httpx.post(f"{server}/api/games", json={"game": "version2", "options": {"players": 3}, "seed": seed,
-                                                    "seats": ["random", "random", "random"]})
+                                                    "seats": ["random", "random", "random"]}, timeout=60)
         gid = r.json()["id"]
         for _ in range(1200):
-            if httpx.get(f"{server}/api/games/{gid}").json()["over"]:
+            if httpx.get(f"{server}/api/games/{gid}", timeout=60).json()["over"]:
                 break
             time.sleep(0.1)
         else:
             pytest.fail(f"the bots' game (seed {seed}) did not end in 120 s")
-        events = httpx.get(f"{server}/api/games/{gid}/events").json()["events"]
+        events = httpx.get(f"{server}/api/games/{gid}/events", timeout=60).json()["events"]
         opened = {}
         for e in events:
             b = e.get("battle") or {}

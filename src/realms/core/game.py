@@ -152,6 +152,11 @@ class Game(Generic[S]):
     #: search has made as one (the units of an attack whose target it chose), or questions
     #: with one sensible answer, so that its budget goes where answers differ
     unsearched_kinds: frozenset = frozenset()
+    #: ``bot_view(state, seat) -> view``: what ``state.view(seat)`` shows, for a bot
+    #: answering inside a search (at every answer of every rollout), sharing the state's
+    #: own lists where the view would copy them; the bot reads it during that one decision
+    #: and neither changes nor keeps it.  None: the view itself.
+    bot_view: Callable[[GameState, int], dict] | None = None
 
     # -- analysis through the contract (owner: analysis work) ---------------------------
     # Each hook is a function, so a game's analysis modules load only when used.

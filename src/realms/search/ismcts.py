@@ -41,7 +41,8 @@ horizon), and a question of one option is not searched.  At the seat's later dec
 inside the tree the policy's answer counts ``prior`` visits more (progressive bias).  A
 position the seat was already asked in (answers that lead back to it, such as an attack
 called off) gets the policy's answer without a search, so that a search cut at a horizon
-cannot circle for ever.
+cannot circle for ever.  The bots inside the search read the game's ``bot_view`` (the
+view sharing the state's lists, where a game declares one), not a copy of every unit.
 
 The learned evaluation (``value=learned``: :mod:`realms.search.value`) scores the horizon
 from the features of the searching seat's view of the determinized copy, so it too uses
@@ -61,9 +62,10 @@ import math
 import random
 import statistics
 import time
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
-from realms.core.agents import Agent, SeatView, ViewFn, generic_bots, state_behind
+from realms.core.agents import Agent, ViewFn, generic_bots, state_behind
 from realms.core.decision import Decision
 from realms.core.dice import Dice
 from realms.core.engine import GameState
@@ -414,7 +416,8 @@ class ISMCTSBot:
         det = state.determinize(me, random.Random(samples[t]))
         dice = Dice(samples[t] ^ 0x5DEECE66D)
         policy = self._policies(factory, samples[t])
-        views = _Lazy(lambda seat: SeatView(det, seat))
+        see = game.bot_view or type(det).view
+        views = _Lazy(lambda seat: partial(see, det, seat))
         modelled = self.opponents == "policy"
         d = det.first_pending((me,))
         if d is None or key[2] not in d.keys:
@@ -516,5 +519,5 @@ class ISMCTSBot:
             features = game.features
             if features is None:
                 raise OptionError(f"ismcts: {game.id} has no features for a learned value")
-            return self._model.predict(features(det.view(me)))
+            return self._model.predict(features((game.bot_view or type(det).view)(det, me)))
         return game.evaluation(det)

@@ -207,7 +207,7 @@ class Deadlines:
                 return False
             round_ = current_round(live)
             noted = self.rounds.get(gid)
-            if round_ is None or noted is None or noted.key != round_key(round_):
+            if round_ is None or noted is None or noted.key is None or noted.key != round_key(round_):
                 return False
             before = live.state
             new = before.clone()

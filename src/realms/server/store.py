@@ -118,7 +118,7 @@ CHECKPOINT_COMMITS = 200
 AUTOCHECKPOINT_PAGES = 20_000
 
 #: the INSERTs that can replace a row in one statement (``ON CONFLICT DO UPDATE``), by dialect
-UPSERTS = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
+UPSERTS: dict[str, Callable[..., Any]] = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}
 
 #: answers per INSERT statement (4 parameters each: within SQLite's and PostgreSQL's limits)
 INSERT_ROWS = 1000

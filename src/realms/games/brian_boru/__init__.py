@@ -73,9 +73,10 @@ GAME = Game(
     invariants=INVARIANTS,
     hidden=_hidden,
     bots=_bots(),
-    # the seat kinds the lobby offers, labelled as measured (benchmarks/RESULTS.md)
+    # the seat kinds the lobby offers, labelled as measured (benchmarks/RESULTS.md,
+    # "Levels"): the search with the learned value beats greedy in paired games
     bot_variants={"random": "random (easy)", "greedy": "greedy (normal)",
-                  "ismcts:iters=30:value=learned": "search (learned value)"},
+                  "ismcts:iters=30:value=learned": "search (hard)"},
     draw=_draw,
     palette=lazy(".draw:palette", __package__),
     board=lazy(".draw:board", __package__),

@@ -15,7 +15,9 @@ game is over.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import compress
+from typing import cast
 
 from realms.core.engine import Field, GameState, copy_lists
 from realms.core.events import EVERYONE, Event
@@ -143,10 +145,16 @@ class V2State(GameState):
         redeal(self, player, dice)
 
     # -- what players see ----------------------------------------------------------------
-    def view(self, player: int | None) -> dict:
+    def view(self, player: int | None, shared: bool = False) -> dict:
         """The game as ``player`` sees it (``None``: a spectator): everything on the board
         and every treasure; the viewer's own mission, and every mission once the game is
-        over (2.4: "every player knows his mission"; the others' stay secret)."""
+        over (2.4: "every player knows his mission"; the others' stay secret).
+
+        ``shared``: the units (each a tuple) in the state's own lists, not copied into
+        lists of lists, and each player's row counted when first read: the same view for
+        a bot inside a search (``Game.bot_view``), which only reads it, during its
+        decision; a rollout's bot reads its own row alone, and copying every unit at
+        every answer of a rollout was much of a search's time."""
         from .missions import mission_json
 
         me = player if player is not None and 0 <= player < self.n else None
@@ -160,18 +168,13 @@ class V2State(GameState):
             "order": list(self.order),
             "active": self.active if self.active != NOBODY else None,
             "you": me,
-            "players": [
-                {"name": name, "treasure": self.treasure[p], "alive": self.alive[p],
-                 "fields": self.field_count(p), "production": self.production(p),
-                 "units": self.army_size(p), "capitols_taken": self.capitols_taken[p]}
-                for p, name in enumerate(self.names)
-            ],
+            "players": _Rows(self) if shared else [self.player_row(p) for p in range(self.n)],
             "owner": self.owner,
             "capitol": self.capitol,
             "warehouse": self.warehouse,
-            "units": [[list(u) for u in us] for us in self.units],
+            "units": self.units if shared else [[list(u) for u in us] for us in self.units],
             "pick": {"target": self.pick[0], "units": [[f, list(u)] for f, u in self.pick[1]]} if self.pick else None,
-            "battle": self._battle_view(),
+            "battle": self._battle_view(shared),
             "over": self.over,
         }
         if me is not None:
@@ -181,12 +184,22 @@ class V2State(GameState):
             out["result"] = self.result()
         return out
 
-    def _battle_view(self) -> dict | None:
+    def player_row(self, p: int) -> dict:
+        """Player ``p`` as every view shows him: treasure, fields, production, army."""
+        return {"name": self.names[p], "treasure": self.treasure[p], "alive": self.alive[p],
+                "fields": self.field_count(p), "production": self.production(p),
+                "units": self.army_size(p), "capitols_taken": self.capitols_taken[p]}
+
+    def _battle_view(self, shared: bool = False) -> dict | None:
         b = self.battle
         if not b:
             return None
+        side = b["side"]
+        if shared:
+            return {"target": b["target"], "attacker": b["att"], "defender": b["dfd"], "round": b["round"],
+                    "attackers": side[0], "defenders": side[1], "orders": b["orders"], "retreat": b["retreat"]}
         return {"target": b["target"], "attacker": b["att"], "defender": b["dfd"], "round": b["round"],
-                "attackers": [list(u) for u in b["side"][0]], "defenders": [list(u) for u in b["side"][1]],
+                "attackers": [list(u) for u in side[0]], "defenders": [list(u) for u in side[1]],
                 "orders": list(b["orders"]), "retreat": list(b["retreat"])}
 
     def result(self) -> dict:
@@ -294,6 +307,33 @@ class V2State(GameState):
 
     def field_name(self, f: int) -> str:
         return f"field {f} ({TERRAINS[self.board.terrain[f]]})"
+
+
+class _Rows(Sequence):
+    """The players' rows of a bot's view (:meth:`V2State.view`, ``shared``), each made
+    from the state when first read: valid while the state stands still."""
+
+    __slots__ = ("state", "rows")
+
+    def __init__(self, state: V2State) -> None:
+        self.state = state
+        self.rows: list = [None] * state.n
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, p):
+        if isinstance(p, slice):
+            return [self[i] for i in range(*p.indices(len(self.rows)))]
+        row = self.rows[p]
+        if row is None:
+            row = self.rows[p] = self.state.player_row(p % len(self.rows))
+        return row
+
+
+def bot_view(state: GameState, player: int) -> dict:
+    """:meth:`V2State.view` with the state's own unit lists (``Game.bot_view``)."""
+    return cast(V2State, state).view(player, shared=True)
 
 
 # Register every phase's steps (rulebook order).
