@@ -25,11 +25,11 @@ pytestmark = [pytest.mark.browser,
 def _finished(server, game: str, seats: list[str], options: dict | None = None, seed: int = 3) -> str:
     """An all-bot game played to its end; its id."""
     r = httpx.post(f"{server}/api/games", json={"game": game, "seats": seats, "seed": seed,
-                                                "options": options or {}})
+                                                "options": options or {}}, timeout=60)
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
     for _ in range(2400):  # at most 120 s, in steps of 0.05 s
-        if httpx.get(f"{server}/api/games/{gid}").json()["over"]:
+        if httpx.get(f"{server}/api/games/{gid}", timeout=60).json()["over"]:
             return gid
         time.sleep(0.05)
     pytest.fail(f"the bots of {game} game {gid} did not finish within 120 s")
@@ -38,9 +38,9 @@ def _finished(server, game: str, seats: list[str], options: dict | None = None, 
 def _open(page, server, gid: str) -> None:
     page.add_init_script("localStorage.setItem('realms-pace', '0')")
     page.goto(f"{server}/games/{gid}")
-    page.wait_for_function("document.body.dataset.events !== undefined && document.body.dataset.version", timeout=20000)
+    page.wait_for_function("document.body.dataset.events !== undefined && document.body.dataset.version", timeout=60000)
     wait_board(page)
-    page.wait_for_function("document.querySelector('.path-chart')?.dataset.points", timeout=20000)
+    page.wait_for_function("document.querySelector('.path-chart')?.dataset.points", timeout=60000)
 
 
 def test_a_finished_brian_boru_opens_no_battle_panel_and_says_no_decision(server, page):
@@ -49,7 +49,7 @@ def test_a_finished_brian_boru_opens_no_battle_panel_and_says_no_decision(server
     finished game is told there is no decision."""
     gid = _finished(server, "brian-boru", ["greedy", "greedy", "greedy"])
     _open(page, server, gid)
-    page.wait_for_function("document.querySelector('#chronicle').children.length > 0", timeout=20000)
+    page.wait_for_function("document.querySelector('#chronicle').children.length > 0", timeout=60000)
     assert page.locator("#battle-panel").is_hidden()
     assert "the attacker" not in page.inner_text("#chronicle")
     assert page.inner_text("#decision-head") == "No decision: the game is over"
@@ -61,7 +61,7 @@ def test_the_score_chart_is_in_the_boards_colours_with_every_turn_and_whole_labe
     game ended said in words, not by the game's code for it ("limit")."""
     gid = _finished(server, "version2", ["random", "random"], {"turn_limit": 4})
     _open(page, server, gid)
-    palette = [g for g in httpx.get(f"{server}/api/catalog").json()["games"] if g["id"] == "version2"][0]["palette"]
+    palette = [g for g in httpx.get(f"{server}/api/catalog", timeout=60).json()["games"] if g["id"] == "version2"][0]["palette"]
     strokes = page.evaluate("[...document.querySelectorAll('.path-chart polyline')].map((l) => l.getAttribute('stroke'))")
     assert [c.lower() for c in strokes] == [c.lower() for c in palette[:2]]
     labels = page.evaluate("[...document.querySelectorAll('.path-chart text[text-anchor=middle]')].map((t) => t.textContent)")
@@ -86,7 +86,7 @@ def test_the_chronicles_top_line_is_whole_and_its_battle_lines_apart(server, pag
     no line (a battle's button) over another."""
     gid = _finished(server, "hy-breasil", ["greedy", "greedy", "greedy"], {"turns": 2})
     _open(page, server, gid)
-    page.wait_for_function("document.querySelector('#chronicle li.battle')", timeout=20000)
+    page.wait_for_function("document.querySelector('#chronicle li.battle')", timeout=60000)
     found = page.evaluate("""() => {
       const ol = document.querySelector('#chronicle');
       const box = ol.getBoundingClientRect();
@@ -105,11 +105,12 @@ def test_the_chronicles_top_line_is_whole_and_its_battle_lines_apart(server, pag
 def test_a_panels_items_read_as_information_not_buttons(server, page):
     """Brittania's Grain panel tells the grain in store: its items have no frame of a
     button and no pointer."""
-    r = httpx.post(f"{server}/api/games", json={"game": "brittania", "seats": ["human", "random", "random"], "seed": 3})
+    r = httpx.post(f"{server}/api/games", json={"game": "brittania", "seats": ["human", "random", "random"], "seed": 3},
+                   timeout=60)
     gid, token = r.json()["id"], r.json()["seats"][0]["token"]
     page.add_init_script("localStorage.setItem('realms-pace', '0')")
     page.goto(f"{server}/games/{gid}#token={token}")
-    page.wait_for_function("document.querySelector('#panels .hand span')", timeout=20000)
+    page.wait_for_function("document.querySelector('#panels .hand span')", timeout=60000)
     looks = page.evaluate("""[...document.querySelectorAll('#panels .hand span')].map((s) => {
       const c = getComputedStyle(s); return [c.borderTopStyle, c.cursor, c.display]; })""")
     assert looks and all(x == ["none", "default", "inline"] for x in looks), looks
