@@ -100,3 +100,25 @@ def test_an_investment_reads_as_the_chronicle_writes_it():
     from realms.games.brittania.orders import order_line
 
     assert order_line({"kind": "invest", "target": "Kent", "grain": 7}) == "7 grain to invest in Kent"
+
+
+def test_the_result_says_how_the_game_was_won_in_words():
+    """The rules post's two victories, told in words for the results panel: the Empire of
+    Britannia (12 of the 18 KINGDOM states, a continuous dominion) or, "by end of Turn 20",
+    the economic victory (here after the one turn the game was set to)."""
+    import random
+
+    from realms.games.brittania import titles
+
+    s = GAME.new_game({"players": 3, "turns": 1}, 4)
+    assert s.result()["how"] == ""
+    rng = random.Random(4)
+    while not s.is_over():
+        d = s.pending()[0]
+        s.apply(d.player, d.keys[rng.randrange(len(d.keys))])
+    assert s.result()["victory"] == "economic"
+    assert s.result()["how"].startswith("the economic victory after the last turn")
+    empire = _started()
+    empire.owner[:] = [0] * len(empire.owner)  # every state P1's: the kingdoms, and a dominion in one piece
+    assert titles.empire(empire)
+    assert empire.result()["how"] == "the Empire of Britannia: 12 KINGDOM states in one continuous dominion"

@@ -178,8 +178,19 @@ class BRState(GameState):
             "turns": self.turn,
             "over": self.over,
             "victory": self.victory,
+            "how": self.end_words(),
             "states_held": {self.names[p]: sum(1 for o in self.owner if o == p) for p in range(self.n)},
         }
+
+    def end_words(self) -> str:
+        """How the game ended, in words (the rules post's two victories: the Empire of
+        Britannia, else the economic victory after the last turn, BR-Q17, BR-Q18)."""
+        if self.victory == "empire":
+            return (f"the Empire of Britannia: {self.tables.n['empire_kingdoms']} KINGDOM states "
+                    "in one continuous dominion")
+        if self.victory == "economic":
+            return "the economic victory after the last turn: the most grain of one's states × KINGDOM states"
+        return ""
 
     # -- shared primitives -----------------------------------------------------------------
     def log(self, kind: str, text: str, audience: tuple[int, ...] | None = EVERYONE, **data) -> None:
