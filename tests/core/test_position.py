@@ -6,12 +6,12 @@ area it names has its element in the drawing."""
 from __future__ import annotations
 
 import json
-import random
 import xml.etree.ElementTree as ET
 
 import pytest
 
-from realms.core.game import games, get_game
+from realms.core.game import games
+from randomplay import played
 from realms.core.position import SVG_NS, apply, line_offsets
 
 Q = "{%s}" % SVG_NS
@@ -66,23 +66,10 @@ def test_unit_lines_are_centred_in_halves_of_an_em():
     assert [line_offsets(n) for n in (0, 1, 2, 3)] == [[], ["0em"], ["-0.5em", "1em"], ["-1em", "1em", "1em"]]
 
 
-def _played(game_id: str, steps: int, seed: int):
-    game = get_game(game_id)
-    options = game.normalize_options({"players": 3})
-    state = game.new_game(options, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        if state.is_over():
-            break
-        d = state.pending()[0]
-        state.apply(d.player, d.keys[rng.randrange(len(d.keys))])
-    return game, state, options
-
-
 @pytest.mark.parametrize("game_id", sorted(games()))
 def test_every_game_s_position_is_its_drawing_and_the_same_from_every_seat(game_id):
     for steps in (0, 40, 120):
-        game, state, options = _played(game_id, steps, seed=3)
+        game, state, options = played(game_id, steps, seed=3)
         assert game.board is not None, f"{game_id} has no board position"
         spectator = game.board(state.view(None))
         json.dumps(spectator)

@@ -5,25 +5,18 @@ card's own words quoted in the line may still say "your")."""
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 
-from realms.core.game import games, get_game
+from realms.core.game import games
+from randomplay import played
 
 YOU = re.compile(r"^(you|your)\b", re.IGNORECASE)
 
 
 def _private_lines(game_id: str, steps: int = 400) -> tuple[list, list[str]]:
-    game = get_game(game_id)
-    state = game.new_game(game.normalize_options({"players": 3}), seed=4)
-    rng = random.Random(4)
-    for _ in range(steps):
-        if state.is_over():
-            break
-        d = state.pending()[0]
-        state.apply(d.player, d.keys[rng.randrange(len(d.keys))])
+    game, state, _ = played(game_id, steps, seed=4)
     names = state.result()["players"]
     return [e for e in state.events if e.audience is not None], names
 

@@ -6,32 +6,19 @@ marked has a part in its palette colour itself."""
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 
-from realms.core.game import games, get_game
+from realms.core.game import games
+from randomplay import played
 
 MARK = re.compile(r'<(\w+)\b[^>]*?\bdata-seat="(\d+)"[^>]*>')
 
 
-def _played(game_id: str, steps: int):
-    game = get_game(game_id)
-    options = game.normalize_options({"players": 3})
-    state = game.new_game(options, seed=4)
-    rng = random.Random(4)
-    for _ in range(steps):
-        if state.is_over():
-            break
-        d = state.pending()[0]
-        state.apply(d.player, d.keys[rng.randrange(len(d.keys))])
-    return game, state, options
-
-
 @pytest.mark.parametrize("game_id", sorted(games()))
 def test_the_board_marks_each_seat_coloured_part_with_its_seat(game_id):
-    game, state, options = _played(game_id, 60)
+    game, state, options = played(game_id, seed=4, steps=60)
     svg = game.draw(state, options)
     palette = [c.lower() for c in game.palette()]
     marks = [(m.group(0), m.group(1), int(m.group(2))) for m in MARK.finditer(svg)]
