@@ -102,6 +102,18 @@ def state(url, gid, token) -> dict:
     return httpx.get(f"{url}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=60).json()
 
 
+def at_rest(page, url, gid, token) -> dict:
+    """The game once the bots have played up to a person's decision (or the end), and the
+    page showing that state (its pushes may come a few versions at a time)."""
+    deadline = time.monotonic() + 120
+    while not ((s := state(url, gid, token))["pending"] or s["over"]):
+        assert time.monotonic() < deadline, f"game {gid}: no decision for a person within 120 s"
+        time.sleep(0.1)
+    page.wait_for_function(f"Number(document.body.dataset.version) >= {s['version']}", timeout=60000)
+    wait_board(page)
+    return s
+
+
 def answer_once(page, use_board: bool) -> None:
     """Answer the decision shown: by clicking areas/towns on the board when asked (and
     when they name an option), else the first option button shown."""
@@ -167,6 +179,7 @@ def test_undo_and_odds_in_the_page(server, page, tmp_path):
     gid, token = create_in_lobby(page, server, "hy-breasil", seed=7, turns=3)
     odds_seen = undone = False
     for _ in range(200):
+        at_rest(page, server, gid, token)  # Undo and the odds are drawn with the state that offers them
         if not odds_seen and not page.locator("#odds-box").is_hidden():
             assert page.locator("#odds li").first.inner_text().startswith("Attack on")
             odds_seen = True
