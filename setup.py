@@ -1,4 +1,4 @@
-"""The build: the hot modules of the engine and of Hy Breasil compiled by mypyc (issue 19).
+"""The build: the hot modules of the engine and of Hy Breasil compiled by mypyc.
 
 The compiled modules (``[tool.realms] compiled`` in pyproject.toml) are the same ``.py``
 files, turned into C extensions that run about twice as fast; the ``.py`` files stay the
