@@ -72,15 +72,26 @@ def test_conformance_each_rule_alone(rules):
     assert report.games == 15
 
 
-@pytest.mark.parametrize("options", [
+VARIANTS = [
     {"players": 4, "turns": 12, "variant": "random-scoring", "rules": ALL_RULES},
     {"names": ["Ana", "Bo", "Cy"], "turns": 12, "variant": "continuous", "rules": ALL_RULES,
      "joins": [[3, "Dana"], [5, "Eve"], [9, "Bo"]], "leaves": [[4, "Bo"], [7, "Ana"]]},
-])
+]
+
+
+@pytest.mark.parametrize("options", VARIANTS)
 def test_conformance_variants(options):
-    """§10 continuous play and §11 random scoring with every advanced rule."""
-    report = check_game(GAME, options, range(700, 730), deep_every=131)
-    assert report.games == 30
+    """§10 continuous play and §11 random scoring with every advanced rule: 12 seeds here,
+    the slow tier plays 60."""
+    report = check_game(GAME, options, range(700, 712), deep_every=131)
+    assert report.games == 12
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("options", VARIANTS)
+def test_conformance_variants_soak(options):
+    report = check_game(GAME, options, range(700, 760), deep_every=131)
+    assert report.games == 60
 
 
 def test_every_race_ability_submission_absorption_and_city_occurs():
