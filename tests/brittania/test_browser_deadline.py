@@ -7,7 +7,6 @@ moved forward instead of waiting two minutes."""
 from __future__ import annotations
 
 import re
-import threading
 import time
 
 import httpx
@@ -15,7 +14,7 @@ import pytest
 
 from realms.server.app import create_app
 from server.test_browser import browser, page, shot  # noqa: F401 (fixtures)
-from server.test_durability import free_port
+from server.test_durability import served_in_thread
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(__import__("os").environ.get("REALMS_BROWSER") != "1",
@@ -34,26 +33,9 @@ class Shifted:
 
 @pytest.fixture
 def served(tmp_path):
-    import uvicorn
-
     clock = Shifted()
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(str(tmp_path / "realms.db"), clock=clock),
-                                        host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            if httpx.get(url + "/api/health", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    else:
-        pytest.fail("the server did not start")
-    yield url, clock
-    srv.should_exit = True
-    thread.join(10)
+    with served_in_thread(create_app(str(tmp_path / "realms.db"), clock=clock)) as url:
+        yield url, clock
 
 
 def test_the_page_counts_down_to_the_deadline_and_says_when_it_passed(served, page, tmp_path):

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import os
 import re
-import threading
-import time
 
 import httpx
 import pytest
@@ -16,7 +14,7 @@ import pytest
 from realms.server.app import create_app
 
 from .test_browser import browser, page, shot  # noqa: F401 (fixtures)
-from .test_durability import free_port
+from .test_durability import served_in_thread
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(os.environ.get("REALMS_BROWSER") != "1",
@@ -26,25 +24,8 @@ pytestmark = [pytest.mark.browser,
 @pytest.fixture
 def served(tmp_path):
     """The app on a fresh database, served by uvicorn in a thread: its URL, and None."""
-    import uvicorn
-
-    port = free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(str(tmp_path / "realms.db")), host="127.0.0.1", port=port,
-                                        log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            if httpx.get(url + "/api/health", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            time.sleep(0.1)
-    else:
-        pytest.fail("the server did not start within 30 s")
-    yield url, None
-    srv.should_exit = True
-    thread.join(10)
+    with served_in_thread(create_app(str(tmp_path / "realms.db"))) as url:
+        yield url, None
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ goes on."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -32,6 +33,44 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def wait_for(what: str, ok, seconds: float = 60.0, every: float = 0.1):
+    """``ok()``'s first true answer, asked every ``every`` s; a failure naming ``what``
+    after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        found = ok()
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            pytest.fail(f"waited {seconds} s for {what}")
+        time.sleep(every)
+
+
+@contextlib.contextmanager
+def served_in_thread(app, what: str = "the server"):
+    """``app`` served by uvicorn in a thread of this process on a free loopback port: its
+    URL once /api/health answers (within 30 s), the server stopped after."""
+    import uvicorn
+
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    url = f"http://127.0.0.1:{srv.config.port}"
+    for _ in range(300):
+        try:
+            if httpx.get(url + "/api/health", timeout=1).status_code == 200:
+                break
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    else:
+        pytest.fail(f"{what} did not start within 30 s")
+    try:
+        yield url
+    finally:
+        srv.should_exit = True
+        thread.join(10)
 
 
 def start_server(database: str, tries: int = 3) -> tuple[subprocess.Popen, str]:

@@ -9,13 +9,12 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 
-from .test_durability import free_port
+from .test_durability import free_port, wait_for
 
 # each starts a server process (its workers warmed): seconds each
 pytestmark = pytest.mark.slow
@@ -35,17 +34,6 @@ def _group(pgid: int) -> list[str]:
         except (OSError, IndexError, ValueError):
             continue  # gone meanwhile
     return out
-
-
-def _wait(what: str, ok, seconds: float = 60.0, every: float = 0.1):
-    deadline = time.monotonic() + seconds
-    while True:
-        found = ok()
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            pytest.fail(f"waited {seconds} s for {what}")
-        time.sleep(every)
 
 
 class Served:
@@ -69,7 +57,7 @@ class Served:
             except httpx.HTTPError:
                 return False
 
-        _wait("the server's /api/health", up)
+        wait_for("the server's /api/health", up)
 
     def stop(self) -> None:
         if _group(self.proc.pid):
@@ -97,7 +85,7 @@ def test_the_bots_process_ends_with_the_server_on_sigterm_to_the_group(serve):
                                                "seats": ["auto", "auto", "auto", "auto"]}, timeout=30)
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
-    _wait("the bots to play", lambda: httpx.get(f"{s.url}/api/games/{gid}", timeout=5).json()["version"] > 0)
+    wait_for("the bots to play", lambda: httpx.get(f"{s.url}/api/games/{gid}", timeout=5).json()["version"] > 0)
     # a person's game: its odds, asked for by the person, start the odds' process
     r = httpx.post(s.url + "/api/games", json={"game": "hy-breasil", "options": {"turns": 2},
                                                "seats": ["human", "auto"]}, timeout=30)
@@ -105,12 +93,12 @@ def test_the_bots_process_ends_with_the_server_on_sigterm_to_the_group(serve):
     person = {"Authorization": f"Bearer {r.json()['seats'][0]['token']}"}
     assert httpx.get(f"{s.url}/api/games/{r.json()['id']}", headers=person, timeout=60).status_code == 200
     # the server, the resource tracker, the bots' and the heavy work's processes
-    _wait("the workers", lambda: len(_group(s.proc.pid)) >= 4)
+    wait_for("the workers", lambda: len(_group(s.proc.pid)) >= 4)
     os.killpg(s.proc.pid, signal.SIGTERM)
     s.proc.wait(60)
     left = []
     try:
-        _wait("every process of the server's group to end", lambda: not _group(s.proc.pid), seconds=30)
+        wait_for("every process of the server's group to end", lambda: not _group(s.proc.pid), seconds=30)
     except pytest.fail.Exception:
         left = _group(s.proc.pid)
     assert not left, f"still running 30 s after the server ended: {left}"
@@ -151,6 +139,6 @@ def test_a_websockets_token_is_not_logged(serve):
             return await asyncio.wait_for(ws.recv(), 60)
 
     assert gid in asyncio.run(watch())
-    _wait("the WebSocket's line in the log", lambda: f"/api/games/{gid}/ws" in s.log.read_text())
+    wait_for("the WebSocket's line in the log", lambda: f"/api/games/{gid}/ws" in s.log.read_text())
     assert token not in s.log.read_text()
     assert "token=…" in s.log.read_text()
