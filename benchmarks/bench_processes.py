@@ -2,10 +2,14 @@
 
 Four figures, on a fresh database each time, the load generator on the same machine:
 
-1. flat-out answers per second and the servers' CPU per answer, one process against
+1. flat-out answers per second and the CPU per answer, one process against
    ``--processes`` processes (each game's player talks to the process it made the game
-   through, the games spread over them), with the machine's own speed-up for that many processes measured the same
-   way (a CPU loop in one process, then in as many at once);
+   through, the games spread over them), with the machine's own speed-up for that many
+   processes measured the same way (a CPU loop in one process, then in as many at once).
+   The load generator and the database share the machine's cores with the servers, so
+   their CPU per answer is measured too, and the rate is set beside the CPU bound,
+   cores / (servers' + generator's + database's CPU per answer): how many answers a second
+   the machine could make at best;
 2. push latency across processes: each game's person answers through one process while a
    spectator's WebSocket watches it through another; the time from sending the answer to
    the spectator's push of that version, at ``--rate`` answers per second offered in all;
@@ -49,7 +53,7 @@ from websockets.exceptions import ConnectionClosed
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "server"))
 import clocked_serve  # noqa: E402
-from bench_server import Conn, cpu_used, create_games, free_port, load, pct, player_address  # noqa: E402
+from bench_server import Conn, cpu_seconds, cpu_used, create_games, free_port, load, pct, player_address  # noqa: E402
 
 
 def admin(url: str, sql: str) -> None:
@@ -129,8 +133,18 @@ def machine_speedup(n: int, seconds: float = 4.0) -> float:
     return run(n) / run(1)
 
 
-def flat_out(args, n: int) -> tuple[float, float]:
-    """(answers/s, servers' CPU ms per answer incl. their bots) with ``n`` processes."""
+def database_pids(database: str) -> list[int]:
+    """The PostgreSQL backends serving ``database`` now (their CPU is the database's part
+    of an answer: a backend on this machine shares its 2 cores)."""
+    name = database.rsplit("/", 1)[1]
+    return [r[0] for r in query(database, "SELECT pid FROM pg_stat_activity WHERE datname = :d", d=name)]
+
+
+def flat_out(args, n: int) -> dict:
+    """With ``n`` processes flat out: answers/s, and the CPU ms per answer of the servers
+    (with their bots' and odds' processes), of the load generator (this process) and of the
+    database's backends; the CPU bound these allow, cores / all three; the generator's
+    share of one core (it is one process: past 1.0 it would be the bottleneck)."""
     name = "realms_bench_" + uuid.uuid4().hex[:8]
     admin(args.database, f'CREATE DATABASE "{name}"')
     database = args.database.rsplit("/", 1)[0] + "/" + name
@@ -142,6 +156,9 @@ def flat_out(args, n: int) -> tuple[float, float]:
         parts = [asyncio.run(create_games(urls[i], len(range(i, args.games, n)), ["human", "auto"]))
                  for i in range(n)]
         cpu0 = [cpu_used(p.pid) for p, _ in procs]
+        backends = database_pids(database)
+        db0 = {pid: cpu_seconds(pid) or 0.0 for pid in backends}
+        gen0 = os.times()
         t0 = time.perf_counter()
 
         async def all_at_once() -> int:
@@ -149,12 +166,27 @@ def flat_out(args, n: int) -> tuple[float, float]:
 
         done = asyncio.run(all_at_once())
         dt = time.perf_counter() - t0
+        gen1 = os.times()
+        db1 = {pid: cpu_seconds(pid) for pid in set(backends) | set(database_pids(database))}
         cpu1 = [cpu_used(p.pid) for p, _ in procs]
         cpu = sum((b[0] - a[0]) + (b[1] - a[1]) for a, b in zip(cpu0, cpu1))
-        return done / dt, cpu / max(done, 1) * 1000
+        gen = (gen1.user - gen0.user) + (gen1.system - gen0.system)
+        db = sum((c or 0.0) - db0.get(pid, 0.0) for pid, c in db1.items())
+        per = lambda seconds: seconds / max(done, 1) * 1000  # noqa: E731
+        cores = os.cpu_count() or 1
+        return {"rate": done / dt, "server": per(cpu), "generator": per(gen), "database": per(db),
+                "bound": cores / max(per(cpu + gen + db) / 1000, 1e-9), "generator_share": gen / dt}
     finally:
         stop(procs)
         admin(args.database, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def said(r: dict) -> str:
+    """A flat-out run's figures, the rate beside the CPU bound."""
+    return (f"{r['rate']:.0f} answers/s flat out, {r['rate'] / r['bound'] * 100:.0f}% of the CPU bound "
+            f"{r['bound']:.0f}/s (2 cores / all the CPU an answer costs); CPU per answer: servers "
+            f"{r['server']:.2f} ms, load generator {r['generator']:.2f} ms (a {r['generator_share']:.0%} share of "
+            f"its one core), database {r['database']:.2f} ms")
 
 
 async def across(urls: list[str], games: list[dict], seconds: float, rate: float) -> list[float]:
@@ -575,11 +607,11 @@ def main() -> None:
               f"(load {os.getloadavg()[0]:.1f})", flush=True)
         return
     one = flat_out(args, 1)
-    print(f"1 process: {one[0]:.0f} answers/s flat out, {one[1]:.2f} ms CPU per answer "
-          f"(load {os.getloadavg()[0]:.1f})", flush=True)
+    print(f"1 process: {said(one)} (load {os.getloadavg()[0]:.1f})", flush=True)
     many = flat_out(args, args.processes)
-    print(f"{args.processes} processes: {many[0]:.0f} answers/s flat out ({many[0] / one[0]:.2f}x), "
-          f"{many[1]:.2f} ms CPU per answer ({many[1] / one[1]:.2f}x) (load {os.getloadavg()[0]:.1f})", flush=True)
+    print(f"{args.processes} processes: {said(many)} (load {os.getloadavg()[0]:.1f})", flush=True)
+    print(f"  {args.processes} against 1: {many['rate'] / one['rate']:.2f}x the answers/s, "
+          f"{many['server'] / one['server']:.2f}x the servers' CPU per answer", flush=True)
     print(f"the machine's own speed-up for {args.processes} CPU loops: {machine_speedup(args.processes):.2f}x "
           f"(load {os.getloadavg()[0]:.1f})", flush=True)
     lat, count, rate = push_latency(args, args.processes)
