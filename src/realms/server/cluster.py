@@ -144,7 +144,8 @@ class Cluster:
         #: per game in memory, the notifications of other processes' writes not yet caught
         #: up: {seq: (undone, (start, answers) or None)}
         self._notes: dict[str, dict[int, tuple]] = {}
-        #: catch-ups made from the answers notifications carried, and from the database
+        #: catch-ups made from the answers notifications carried, and read from the
+        #: database (but a take-over's rebuild)
         self.carried = self.reads = 0
 
     # -- the heads ---------------------------------------------------------------------------
@@ -354,7 +355,7 @@ class Cluster:
                 return server.live.get(gid)
             fresh = None if full else self._noted(live)
             if fresh is None:
-                self.reads += 1
+                self.reads += not full
                 fresh = await asyncio.to_thread(self._read_since, gid, live.version, live.row.seq)
             elif not fresh[1]:
                 return live
