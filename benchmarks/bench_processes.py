@@ -189,10 +189,13 @@ def said(r: dict) -> str:
             f"its one core), database {r['database']:.2f} ms")
 
 
-async def across(urls: list[str], games: list[dict], seconds: float, rate: float) -> list[float]:
+async def across(urls: list[str], games: list[dict], seconds: float, rate: float) -> tuple[list[float], int]:
     """Each game answered through ``urls[i % n]`` and watched through ``urls[(i+1) % n]``:
-    the seconds from an answer sent to the watcher's push of its version."""
+    the seconds from an answer sent to the watcher's first push of its version (or a later
+    one), and how many answers the watcher never saw pushed."""
     latencies: list[float] = []
+    missed = [0]  # answers whose push the watcher never had
+    answered: list[float] = []  # the seconds each answer's 200 took
     n = len(urls)
     start_t = time.perf_counter()
     end = start_t + seconds
@@ -202,7 +205,8 @@ async def across(urls: list[str], games: list[dict], seconds: float, rate: float
         url, far = urls[i % n], urls[(i + 1) % n]
         source = player_address(i)
         conn = Conn(url, source)
-        waits: list[tuple[int, float]] = []  # (version, sent at) not yet seen by the watcher
+        sent: list[tuple[int, float]] = []  # (version answered, sent at)
+        seen: list[tuple[int, float]] = []  # (version pushed to the watcher, arrived at)
         mine = await ws_connect(f"ws{url[4:]}/api/games/{g['id']}/ws?token={g['token']}", max_size=None,
                                 compression=None, local_addr=(source, 0))
         watcher = await ws_connect(f"ws{far[4:]}/api/games/{g['id']}/ws", max_size=None, compression=None,
@@ -215,10 +219,7 @@ async def across(urls: list[str], games: list[dict], seconds: float, rate: float
         async def watch() -> None:
             try:
                 async for text in watcher:
-                    now = time.perf_counter()
-                    v = json.loads(text)["version"]
-                    while waits and waits[0][0] <= v:
-                        latencies.append(now - waits.pop(0)[1])
+                    seen.append((json.loads(text)["version"], time.perf_counter()))
             except ConnectionClosed:
                 return
 
@@ -255,7 +256,8 @@ async def across(urls: list[str], games: list[dict], seconds: float, rate: float
                                                   "version": state["version"]})
                 if status != 200:
                     raise SystemExit(f"answer refused: {status} {new}")
-                waits.append((new["version"], t0))
+                sent.append((new["version"], t0))
+                answered.append(time.perf_counter() - t0)
                 state = new
         except (OSError, asyncio.TimeoutError, ConnectionClosed) as exc:
             print(f"  game {i}: {type(exc).__name__} {exc}", file=sys.stderr)
@@ -263,15 +265,21 @@ async def across(urls: list[str], games: list[dict], seconds: float, rate: float
             await asyncio.sleep(1.0)  # the last pushes
             for t in tasks:
                 t.cancel()
+            # a push may reach the watcher before the answer's 200 reaches the player
+            for version, t0 in sent:
+                first = [at - t0 for v, at in seen if v >= version and at >= t0][:1]
+                latencies.extend(first)
+                missed[0] += not first
             conn.close()
             await mine.close()
             await watcher.close()
 
     await asyncio.gather(*(play(i, g) for i, g in enumerate(games)))
-    return latencies
+    print(f"  the answers' own 200s: {pct(answered)}", flush=True)
+    return latencies, missed[0]
 
 
-def push_latency(args, n: int) -> tuple[str, int, float]:
+def push_latency(args, n: int) -> tuple[str, int, float, int]:
     name = "realms_bench_" + uuid.uuid4().hex[:8]
     admin(args.database, f'CREATE DATABASE "{name}"')
     database = args.database.rsplit("/", 1)[0] + "/" + name
@@ -280,8 +288,8 @@ def push_latency(args, n: int) -> tuple[str, int, float]:
         urls = [u for _, u in procs]
         games = asyncio.run(create_games(urls[0], args.games, ["human", "auto"]))
         t0 = time.perf_counter()
-        lat = asyncio.run(across(urls, games, args.seconds, args.rate))
-        return pct(lat), len(lat), len(lat) / (time.perf_counter() - t0)
+        lat, missed = asyncio.run(across(urls, games, args.seconds, args.rate))
+        return pct(lat), len(lat), len(lat) / (time.perf_counter() - t0), missed
     finally:
         stop(procs)
         admin(args.database, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -602,9 +610,7 @@ def main() -> None:
         deadline_race(args)
         return
     if args.only == "push":
-        lat, count, rate = push_latency(args, args.processes)
-        print(f"push across processes at {args.rate:.0f}/s offered ({rate:.0f}/s made, {count} pushes): {lat} "
-              f"(load {os.getloadavg()[0]:.1f})", flush=True)
+        push_said(args)
         return
     one = flat_out(args, 1)
     print(f"1 process: {said(one)} (load {os.getloadavg()[0]:.1f})", flush=True)
@@ -614,9 +620,13 @@ def main() -> None:
           f"{many['server'] / one['server']:.2f}x the servers' CPU per answer", flush=True)
     print(f"the machine's own speed-up for {args.processes} CPU loops: {machine_speedup(args.processes):.2f}x "
           f"(load {os.getloadavg()[0]:.1f})", flush=True)
-    lat, count, rate = push_latency(args, args.processes)
-    print(f"push across processes at {args.rate:.0f}/s offered ({rate:.0f}/s made, {count} pushes): {lat} "
-          f"(load {os.getloadavg()[0]:.1f})", flush=True)
+    push_said(args)
+
+
+def push_said(args) -> None:
+    lat, count, rate, missed = push_latency(args, args.processes)
+    print(f"push across processes at {args.rate:.0f}/s offered ({rate:.0f}/s made, {count} pushes, {missed} "
+          f"never seen): {lat} (load {os.getloadavg()[0]:.1f})", flush=True)
 
 
 if __name__ == "__main__":
