@@ -12,8 +12,10 @@ them agree lives in the database, in three tables of this module's own:
   in the very transaction that stores the answers (:meth:`Cluster.guarded`): the second
   writer of a version waits for the first's row lock, then finds the head moved and fails
   with :class:`Conflict` (the server answers 409), so a game never forks.  The same
-  transaction notifies ``realms`` with a pointer ``"game version seq undone"`` (never a
-  state: ``NOTIFY`` carries at most 8,000 bytes and takes a lock at commit).
+  transaction notifies ``realms`` with ``"game version seq undone process"`` and, when the
+  whole fits in ``NOTE_BYTES``, the answers written (never a state: ``NOTIFY`` carries less
+  than 8,000 bytes and takes a lock at commit).  A batch of writes moves its heads in one
+  statement and notifies in one (:meth:`Cluster.check`).
 - ``realms_leases``: one owner per game at a time, with an expiry (``LEASE_SECONDS``).
   Only the owner plays the game's bots, ends its deadlines and clocks and sends its notices
   (:meth:`Cluster.owns`).  Each process renews its leases every ``LEASE_EVERY`` seconds and
@@ -25,8 +27,9 @@ them agree lives in the database, in three tables of this module's own:
   ``realms serve --check`` (:func:`report`) and ``/api/health``.
 
 Every process listens to ``realms`` on a connection of its own (:meth:`Cluster.listen`):
-a game in its memory whose head moved elsewhere is caught up from the database (the new
-answers applied, or the game rebuilt after an undo) and pushed to its pages.  A lost
+a game in its memory whose head moved in another process is caught up (the new answers
+applied: those the notifications carried when they follow on from its copy, else read
+from the database; or the game rebuilt after an undo) and pushed to its pages.  A lost
 listening connection is opened again and every game in memory compared with its head, so
 nothing notified meanwhile is missed.
 """
