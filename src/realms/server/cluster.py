@@ -469,17 +469,19 @@ class Cluster:
         try:
             gid, _version, seq, undone, *rest = payload.split(" ", 6)
             head = (int(seq), int(undone))
-            by, carried = (rest[0], rest[1:]) if rest else ("", [])
-            answers = None
-            if carried:
-                answers = (int(carried[0]), [(int(p), k) for p, k in orjson.loads(carried[1])])
         except ValueError:
             log.warning("cluster: a notification not understood: %r", payload[:100])
             return
-        if by == self.id:
+        if rest and rest[0] == self.id:
             return
         live = self.server.live.get(gid)
         if live is not None and (live.row.seq is None or head[0] > live.row.seq[0]):
+            answers = None
+            if len(rest) == 3:  # answers read only for a game caught up here
+                try:
+                    answers = (int(rest[1]), [(int(p), k) for p, k in orjson.loads(rest[2])])
+                except (ValueError, TypeError):
+                    log.warning("cluster: a notification's answers not understood: %r", payload[:100])
             self._notes.setdefault(gid, {})[head[0]] = (head[1], answers)
             self._soon(gid)
         elif live is None and self.owns(gid):
