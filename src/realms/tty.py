@@ -33,6 +33,7 @@ turn, as the web app does for a silent seat.  The person at the keyboard keeps t
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
@@ -47,6 +48,20 @@ from realms.core.record import Record
 PAGE = 20  # options listed at once; a filter narrows longer lists
 #: clears the screen and its scroll-back: a person's hand leaves it before another looks
 CLEAR = "\033[H\033[2J\033[3J"
+
+
+def keyboard() -> Callable[[str], str]:
+    """The person's keys: ``input``, which writes its prompt on stdout.  Keys piped in
+    (a script, a file) are not echoed as typed ones are, so the line read is written after
+    the prompt: the output reads as a transcript and what follows starts its own line."""
+    if sys.stdin is None or sys.stdin.isatty():
+        return input
+
+    def piped(prompt: str) -> str:
+        line = input(prompt)
+        print(line, flush=True)
+        return line
+    return piped
 
 
 @dataclass
@@ -66,7 +81,7 @@ class Terminal:
     state: GameState
     people: dict[int, Seat]
     agents: dict[int, Agent]
-    read: Callable[[str], str] = input
+    read: Callable[[str], str] = field(default_factory=keyboard)
     out: TextIO | None = None
     autosave: str | None = None
     #: the people's clocks (None: none), read at ``now``; ``stand_in`` plays a turn run out
