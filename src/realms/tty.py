@@ -23,6 +23,8 @@ exact odds of the battles at stake), and the decision with numbered options.  At
 
 When friends share the keyboard in a game with hidden information, the screen (and its
 scroll-back) is cleared before the next person is called, so nobody reads another's hand.
+Output to a file or a pipe is a transcript: no terminal codes, and piped keys are written
+after their prompts.
 
 With a clock (``--clock turn:30`` a turn, ``--clock bank:60+10`` a bank and an increment a
 decision; ``core.clock``) each prompt shows the person's time left; an answer typed after
@@ -96,6 +98,13 @@ class Terminal:
     def write(self, text: str) -> None:
         print(text, end="", file=self.out, flush=True)
 
+    def on_screen(self) -> bool:
+        """Whether the output is a terminal, which takes the screen-clearing codes; a file
+        or a pipe gets none, as it gets no other terminal code."""
+        stream = self.out if self.out is not None else sys.stdout
+        isatty = getattr(stream, "isatty", None)
+        return bool(isatty is not None and isatty())
+
     # -- the loop ------------------------------------------------------------------------
     def run(self) -> GameState:
         """Play until the game ends or the person quits; returns the state."""
@@ -153,7 +162,8 @@ class Terminal:
         """Show the position to the deciding person and take one answer; False: quit."""
         person = self.people[decision.player]
         if len(self.people) > 1 and self._last_person not in (None, decision.player) and self.game.hidden_information:
-            self.write(CLEAR)  # the last person's hand leaves the screen before the next one looks
+            if self.on_screen():
+                self.write(CLEAR)  # the last person's hand leaves the screen before the next one looks
             try:
                 self.read(f"{self.names[decision.player]}, your turn: press Enter (others look away) ")
             except (EOFError, KeyboardInterrupt):
