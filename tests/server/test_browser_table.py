@@ -89,6 +89,15 @@ def test_two_people_talk_and_see_the_clock(served, page, second, tmp_path):  # n
         pg.wait_for_function("document.getElementById('table-bots').textContent.includes('host ended')",
                              timeout=30_000)
         assert pg.locator("#talk-form").is_hidden()
+        # shown ended, with the table as it stood and a rematch, as a game played out
+        pg.wait_for_function("document.querySelector('#results h2')?.textContent === 'The host ended the game'",
+                             timeout=30_000)
+        assert "The table as it stood" in pg.inner_text("#results")
+        assert pg.inner_text("#decision-head") == "No decision: the game is over"
+        assert pg.locator("#rematch").is_visible()
+    page.click("#rematch")
+    page.wait_for_function(f"location.pathname.startsWith('/games/') && location.pathname !== '/games/{gid}'",
+                           timeout=30_000)
 
 
 def test_the_lobby_makes_a_game_with_a_clock_and_gives_the_hosts_link(served, page):  # noqa: F811

@@ -260,10 +260,11 @@ def test_a_reissued_link_replaces_the_old_and_an_ended_game_takes_no_answer(data
     with app_client(database, clock) as client:                          # stored
         assert client.get(f"/api/games/{gid}", headers=bearer(old)).status_code == 403
         st = settled(client, gid, new)
-        assert client.post(f"/api/games/{gid}/host", headers=bearer(host), json={"action": "end"}).status_code == 200
         seat = st["awaiting"][0]
         tok = new if seat == 0 else made["seats"][1]["token"]
-        mine = settled(client, gid, tok)
+        mine = settled(client, gid, tok)                                 # its page, asked before the end
+        assert client.post(f"/api/games/{gid}/host", headers=bearer(host), json={"action": "end"}).status_code == 200
+        assert settled(client, gid, tok)["pending"] == []
         r = client.post(f"/api/games/{gid}/answers", headers=bearer(tok),
                         json={"key": mine["pending"][0]["options"][0]["key"], "version": mine["version"]})
         assert r.status_code == 403 and "ended" in r.json()["detail"]

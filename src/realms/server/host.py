@@ -7,7 +7,9 @@ A game's creator may send ``table`` with the game: ``{"clock": {kind, minutes, i
 misses}, "talk": "full"|"public"|"none"}`` (``core.clock``, ``talk``); the 201 then
 carries ``host``, the token of the host's link (kept as its SHA-256 only), which may pause,
 resume and extend the clocks, give a seat a new link (the old one stops working), end the
-game.
+game.  A game its host ended is over to its pages (``Live.done``): the state says
+``over`` and ``ended``, with the result as it stands and nothing pending; its scores by
+turn, its replay and a rematch are open as at the end of a game played out.
 
 Clocks: a watcher looks at the games in memory every ``EVERY`` seconds.  A seat's turn
 begins when the watcher first sees it awaited and ends when it sees it no longer
