@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 
 import httpx
 import pytest
@@ -14,6 +15,7 @@ import pytest
 from realms.server.app import create_app
 
 from .test_browser import browser, page, shot  # noqa: F401 (fixtures)
+from .test_deadlines import Clock
 from .test_durability import served_in_thread
 
 pytestmark = [pytest.mark.browser,
@@ -118,3 +120,57 @@ def test_the_lobby_makes_a_game_with_a_clock_and_gives_the_hosts_link(served, pa
     page.click("#host-pause")
     page.wait_for_function("document.getElementById('table-clock').textContent.includes('PAUSED')",
                            timeout=30_000)
+
+
+def test_a_person_who_answers_takes_their_seat_back_and_the_page_says_so(tmp_path, page):  # noqa: F811
+    """Two missed turns (the table's clock moved by the test, the watcher looking every
+    50 ms) and the bot holds P1's seat: P1's page offers the button or an answer; P1
+    answers, and the page says the seat was taken back by answering."""
+    clock = Clock()
+    app = create_app(str(tmp_path / "realms.db"), clock=clock, table_every=0.05)
+    with served_in_thread(app) as url:
+        r = httpx.post(f"{url}/api/games", json={"game": "version2", "seats": ["human", "human"],
+                                                 "table": {"clock": {"kind": "turn", "minutes": 60, "misses": 2}}},
+                       timeout=60)
+        assert r.status_code == 201, r.text
+        gid, tokens = r.json()["id"], [s["token"] for s in r.json()["seats"]]
+        page.goto(f"{url}/games/{gid}#token={tokens[0]}")
+
+        def get(path: str, seat: int | None = None) -> dict:
+            headers = {"Authorization": f"Bearer {tokens[seat]}"} if seat is not None else {}
+            return httpx.get(f"{url}/api/games/{gid}{path}", headers=headers, timeout=60).json()
+
+        def until(what: str, ok) -> None:  # the watcher's look, waited for within 60 s
+            for _ in range(1200):
+                if ok():
+                    return
+                time.sleep(0.05)
+            pytest.fail(f"not seen within 60 s: {what}")
+
+        for _ in range(20):
+            if "0" in get("/table")["bots"]:
+                break
+            st = get("")
+            assert not st["over"], "the game ended before the bot took P1's seat"
+            seat = st["awaiting"][0]
+            until(f"P{seat + 1}'s turn begun", lambda: get("/table")["clock"]["seats"][seat]["left"] is not None)
+            if seat == 1:  # P2 answers in time
+                mine = get("", 1)
+                httpx.post(f"{url}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {tokens[1]}"},
+                           json={"key": mine["pending"][0]["options"][0]["key"], "version": mine["version"]}, timeout=60)
+            else:  # P1's hour passes
+                v = st["version"]
+                clock.now += 3600
+                until("P1's missed turn played", lambda: get("")["version"] != v)
+        else:
+            pytest.fail("the bot did not take P1's seat after 20 turns")
+        page.wait_for_function("document.querySelector('#seat-back') !== null", timeout=30_000)
+        assert "your answer takes it back" in page.inner_text("#table-bots")
+        st = get("", 0)
+        httpx.post(f"{url}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {tokens[0]}"},
+                   json={"key": (st["pending"] or [{"options": [{"key": "end"}]}])[0]["options"][0]["key"],
+                         "version": st["version"]}, timeout=60)
+        page.wait_for_function("document.querySelector('#table-bots [data-back=\"0\"]') !== null", timeout=30_000)
+        assert "You took your seat back from the bot" in page.inner_text("#table-bots")
+        assert page.locator("#seat-back").count() == 0
+        assert get("/table")["bots"] == {}

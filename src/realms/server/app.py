@@ -878,6 +878,8 @@ class Server:
         """Apply ``seat``'s answer, commit it and return the new state (JSON, UTF-8); the
         bots whose turn follows play on in the background (:meth:`continue_bots`).  The
         other pages get it over their sockets; ``socket``, the asking page's, not again."""
+        if seat in live.stand_ins and not live.done:  # the person is back: the bot leaves (host.py)
+            await self.tables.give_back(live, seat, by="answer")
         async with live.lock:
             if seat is None:  # who asks comes first: a spectator learns nothing of versions
                 raise HTTPException(403, "spectators cannot answer; send the seat's token")

@@ -17,8 +17,9 @@ awaited; a turn whose time ran out is a *miss*: the seat's pending decisions of 
 get the game's ``no_answer``, or its default bot's answers (the bot made for that turn),
 committed and pushed like a person's.  ``misses`` in a row and the default bot takes the
 seat for good (it plays in the bots' process like any bot seat); the person takes it back
-with the seat's link (``POST /api/games/{id}/seat/back``), after which the clock runs for
-them again.  Who played which answers for a seat is kept (``stand_ins``: seat, by whom,
+with the seat's link (``POST /api/games/{id}/seat/back``), or by answering with it (the
+answer is then played if it is still one to the seat's decision), after which the clock
+runs for them again.  Who played which answers for a seat is kept (``stand_ins``: seat, by whom,
 from and to answer numbers) and shown with the table.
 
 Everything a table keeps is in the ``tables`` row (``tabledb``), written through the
@@ -257,13 +258,18 @@ class Tables:
         self._seat_bot(live, seat, kind)
         self._say(live, seat, "bot", f"a bot ({kind}) took your seat",
                   f"Your seat missed {live.table.clock.spec.misses} turns in a row; the bot plays it until you "
-                  "take it back with your link.")
+                  "take it back with your link, or answer with it.")
 
-    async def give_back(self, live: "Live", seat: int | None) -> None:
+    async def give_back(self, live: "Live", seat: int | None, by: str = "button") -> None:
+        """The bot holding ``seat`` leaves it to its person: by the page's button (409 if no
+        bot holds it), or by the person's ``answer`` (then nothing to do if none does).  The
+        stand-in's line says which (``back``)."""
         if seat is None:
             raise HTTPException(403, "only a seat's link takes the seat back")
         async with live.lock:
             if seat not in live.stand_ins:
+                if by == "answer":
+                    return
                 raise HTTPException(409, f"no bot plays seat {seat + 1}")
             del live.stand_ins[seat]
             live.agents.pop(seat, None)
@@ -271,7 +277,7 @@ class Tables:
             live.table.clock.release(seat)
             for s in live.table.stand_ins:
                 if s["seat"] == seat and s["to"] is None:
-                    s["to"] = live.version
+                    s["to"], s["back"] = live.version, by
             await self.server.committed(self.save(live))
         await self.push(live)
 
