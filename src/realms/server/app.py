@@ -229,7 +229,7 @@ class Live:
     mirrored: tuple = (0, 0)
     #: the advice last computed: (the state it is for, {seat: entries})
     _advice: tuple = (None, {})
-    #: the payloads last made: (the state and undo count they are for, {seat: payload}),
+    #: the payloads last made: (the state, undo count and end they are for, {seat: payload}),
     #: so that the push after an answer reuses the payload of its 200
     _payloads: tuple = (None, -1, False, {})
     #: (a state, its :func:`kept_hidden`): the last asked for by :meth:`settle`
