@@ -915,6 +915,7 @@ class Server:
                     raise HTTPException(409, f"stale version {body.version}: another process answered it first") from None
                 raise HTTPException(503, f"the answer could not be stored: {type(exc).__name__}") from None
             live.settle(before, new, seat, start)
+            self.tables.moved(live)
             self.continue_bots(live)
             await self.advise(live, live.watching(seat))
             payload = payload_json(live, seat)
@@ -1007,6 +1008,7 @@ class Server:
                     new.release()
                     return
                 live.settle_bots(before, new)
+                self.tables.moved(live)
                 live.mirrored = (self.bots.generation, live.version)
                 await self.advise(live, live.watching())
             self.push(live)
