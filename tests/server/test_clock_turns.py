@@ -5,6 +5,7 @@ back before the watcher's next look, so each of their turns has its whole time."
 from __future__ import annotations
 
 from .conftest import bearer, settled
+from .test_seat_back import dealt  # noqa: F401 (one deal for every run)
 from .test_deadlines import Clock
 from .test_table import app_client, create, look, table
 

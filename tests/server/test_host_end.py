@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from .conftest import bearer, settled
+from .test_seat_back import dealt  # noqa: F401 (one deal for every run)
 from .test_deadlines import Clock
 from .test_table import app_client, create
 
