@@ -370,15 +370,16 @@ def _searched(game_id: str, seed: int, n: int, **params) -> list:
 
 
 @pytest.mark.parametrize("value", ["hand", "learned"])
-def test_the_games_bot_view_changes_no_search(monkeypatch, value):
-    """version²'s ``bot_view`` shares the state's unit lists where its view copies them:
-    the search's rollout bots and its learned value read it, and every answer and every
+@pytest.mark.parametrize("game_id", [g for g in GAME_IDS if get_game(g).bot_view is not None])
+def test_the_games_bot_view_changes_no_search(monkeypatch, game_id, value):
+    """A game's ``bot_view`` (version²'s shares the state's unit lists where its view
+    copies them; Brittania's shares the kings' traits and counts the map once): the
+    search's rollout bots and its learned value read it, and every answer and every
     advantage the search weighed are those it finds through the view itself."""
     import realms.search.ismcts as ismcts
 
-    game = get_game("version2")
-    assert game.bot_view is not None
-    shared = _searched("version2", 4, 40, iters=8, horizon=8, value=value)
+    game = get_game(game_id)
+    shared = _searched(game_id, 4, 40, iters=8, horizon=8, value=value)
     monkeypatch.setattr(ismcts, "get_game", lambda game_id: replace(game, bot_view=None))
-    assert _searched("version2", 4, 40, iters=8, horizon=8, value=value) == shared
+    assert _searched(game_id, 4, 40, iters=8, horizon=8, value=value) == shared
     assert any(adv for _, adv in shared), "nothing was searched: the test compares nothing"
