@@ -79,3 +79,18 @@ def test_the_bot_view_shows_what_the_view_shows_and_the_steward_answers_alike():
         s.answer_index(d, answer)
     kinds = {e.kind for e in s.events}
     assert {"conquest", "trade"} <= kinds, f"the game had no conquest or no trade: {sorted(kinds)}"
+
+
+def test_the_stewards_attack_grain_is_the_least_that_wins_four_times_in_five():
+    """The steward puts on an attack the least grain (1 to 30 less the sea's preparation)
+    that beats the expected defence four times in five (d10 + grain against d10 + the
+    defence, BR-Q19's tie holding): ``SURE_LEAD`` over the defence less the king's bonus."""
+    from realms.games.brittania.bots import SURE_LEAD
+
+    assert beat(SURE_LEAD) >= 0.8 > beat(SURE_LEAD - 1)
+    for bonus in range(-3, 4):
+        for defence in range(0, 40):
+            least = next((g for g in range(1, 31) if beat(g + bonus - defence) >= 0.8), None)
+            assert (least is None) == (max(1, SURE_LEAD - bonus + defence) >= 31)
+            if least is not None:
+                assert least == max(1, SURE_LEAD - bonus + defence)

@@ -131,6 +131,7 @@ def test_registered_as_a_generic_bot_with_parameters():
     ("ismcts:opponents=nobody", "opponents must be one of policy, search"),
     ("ismcts:horizon=0", "horizon must be between 1"),
     ("ismcts:early=2", "early must be between 0 and 1"),
+    ("ismcts:horizon=turn", "brian-boru names no turns"),
     ("ismcts:iters", "'iters' is not KEY=VALUE"),
 ])
 def test_bad_parameters_are_named(spec, message):
@@ -265,6 +266,58 @@ def test_the_horizon_counts_answers_from_the_root():
     bot = ISMCTSBot(1, iters=30, horizon=1, opponents="search", early=0)
     bot.choose(d, SeatView(state, d.player))
     assert all(not child.children for child in bot.last["tree"].children.values())
+
+
+def _scored_turns(monkeypatch, decisions: int, **params) -> list[tuple]:
+    """Over the first ``decisions`` of a small version² game searched in every seat: for
+    each position the search scored (by the hand-written evaluation), the turn at its
+    root and the turn of the position (``Game.turn_of``)."""
+    from dataclasses import replace
+
+    import realms.search.ismcts as ismcts
+
+    game = get_game("version2")
+    seen: list[tuple] = []
+    root: list = []
+
+    def evaluate(det):
+        seen.append((root[-1], game.turn_of(det)))
+        return game.evaluation(det)
+
+    monkeypatch.setattr(ismcts, "get_game", lambda game_id: replace(game, evaluate=evaluate))
+    state = small_game("version2", 2)
+    bots = [ISMCTSBot(100 + seat, iters=6, **params) for seat in range(3)]
+    for _ in range(decisions):
+        d = state.first_pending()
+        if d is None:
+            break
+        root.append(game.turn_of(state))
+        state.answer_index(d, bots[d.player].choose(d, SeatView(state, d.player)))
+    return seen
+
+
+def test_a_turn_horizon_scores_where_the_turn_in_progress_at_the_root_ends(monkeypatch):
+    """``horizon=turn`` rolls out until the turn of the root's decision ends (version²: a
+    player's turn, 2.3) and scores there, however many answers that takes; a horizon of
+    four answers scores part-way through the turn."""
+    to_turn_end = _scored_turns(monkeypatch, 30, horizon="turn")
+    assert to_turn_end and all(at != now for at, now in to_turn_end)
+    four = _scored_turns(monkeypatch, 30, horizon=4)
+    assert any(at == now for at, now in four), "every horizon of four answers crossed a turn's end"
+
+
+def test_a_turn_horizon_is_deterministic_for_a_seed_and_budget():
+    state = small_game("version2", 3)
+
+    def answers() -> list:
+        s = state.clone()
+        bots = [ISMCTSBot(100 + seat, iters=6, horizon="turn") for seat in range(3)]
+        for _ in range(25):
+            d = s.first_pending()
+            s.answer_index(d, bots[d.player].choose(d, SeatView(s, d.player)))
+        return list(s.answers)
+
+    assert answers() == answers()
 
 
 #: every game's bots, each as the search's policy

@@ -10,7 +10,7 @@ import importlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.metadata import entry_points
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Callable, Generic, Hashable, TypeVar
 
 from .decision import Decision, IllegalAnswer
 from .engine import GameState
@@ -157,6 +157,11 @@ class Game(Generic[S]):
     #: own lists where the view would copy them; the bot reads it during that one decision
     #: and neither changes nor keeps it.  None: the view itself.
     bot_view: Callable[[GameState, int], dict] | None = None
+    #: ``turn_of(state) -> key``: which turn is being played, as a value that changes when
+    #: it ends (version²: the game turn and the player whose turn it is), so that a search
+    #: can score a position where a turn ends (``ismcts:horizon=turn``) rather than
+    #: part-way through one.  None: the game names no turns to a search.
+    turn_of: Callable[[GameState], Hashable] | None = None
 
     # -- analysis through the contract (owner: analysis work) ---------------------------
     # Each hook is a function, so a game's analysis modules load only when used.
