@@ -90,3 +90,26 @@ def _copy(bot: GeneralBot) -> GeneralBot:
     import copy
 
     return copy.deepcopy(bot)
+
+
+def test_an_attack_the_general_proposed_and_was_not_played_stays_open_to_it():
+    """A search may play another answer than the general's attack: asked the same question
+    again, the general proposes the same attack (a field is closed to it for the turn once
+    it picks the units, launched or called off, 2.3.4.2), and no longer after picking."""
+    s = GAME.new_game({"players": 4}, 7)
+    bots = [GeneralBot(p) for p in range(4)]
+    checked = 0
+    while checked < 3 and (d := s.first_pending()) is not None:
+        bot = bots[d.player]
+        answer = d.keys[bot.choose(d, partial(s.view, d.player))]
+        if answer.startswith("attack:"):
+            assert d.keys[bot.choose(d, partial(s.view, d.player))] == answer
+            c = s.clone()
+            c.answer_index(d, d.keys.index(answer))
+            pick = c.first_pending()
+            probe = _copy(bot)
+            probe.choose(pick, partial(c.view, pick.player))
+            assert d.keys[probe.choose(d, partial(s.view, d.player))] != answer
+            checked += 1
+        s.answer_index(d, d.keys.index(answer))
+    assert checked == 3

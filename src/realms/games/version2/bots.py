@@ -157,6 +157,9 @@ class GeneralBot:
         self.plan: list[str] = []
         #: the field the plan's units attack
         self.plan_for: int | None = None
+        #: the fields attacked this turn (launched or called off: not attacked again), noted
+        #: when their units are picked, so that an attack it proposed and a search did not
+        #: play stays open to it
         self.called_off: set = set()
         self.turn_key: tuple[int, int] | None = None
 
@@ -169,8 +172,11 @@ class GeneralBot:
             return keys.index("foot")
         if kind == "v2.attack-units":
             target = (decision.info or {}).get("target")
+            seen = view()
+            self._turn((seen["turn"], decision.player))
+            self.called_off.add(target)
             if target != self.plan_for:
-                self.plan, self.plan_for = self._plan(_Look(view(), decision.player), target), target
+                self.plan, self.plan_for = self._plan(_Look(seen, decision.player), target), target
             return keys.index(self._pick(keys))
         look = _Look(view(), decision.player)
         key = {"v2.action": self._action, "v2.move": self._action, "v2.defend": self._defend,
@@ -178,11 +184,14 @@ class GeneralBot:
         return keys.index(key)
 
     # -- the turn ----------------------------------------------------------------------
-    def _action(self, look: _Look, keys: list[str], d: Decision) -> str:
-        turn_key = (look.view["turn"], look.me)
+    def _turn(self, turn_key: tuple[int, int]) -> None:
+        """A new turn of its own (game turn, seat) attacks every field afresh."""
         if turn_key != self.turn_key:
             self.turn_key = turn_key
             self.called_off = set()
+
+    def _action(self, look: _Look, keys: list[str], d: Decision) -> str:
+        self._turn((look.view["turn"], look.me))
         for choose in (self._attack, self._move, self._build, self._recruit):
             key = choose(look, keys)
             if key is not None:
@@ -212,7 +221,6 @@ class GeneralBot:
             return None
         _, t, avail, d = best
         self.plan, self.plan_for = self._units(look, avail, d), t
-        self.called_off.add(t)
         return f"attack:{t}"
 
     def _units(self, look: _Look, avail: dict[int, int], d: float) -> list[str]:
