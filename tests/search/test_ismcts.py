@@ -132,6 +132,7 @@ def test_registered_as_a_generic_bot_with_parameters():
     ("ismcts:horizon=0", "horizon must be between 1"),
     ("ismcts:early=2", "early must be between 0 and 1"),
     ("ismcts:horizon=turn", "brian-boru names no turns"),
+    ("ismcts:turns=2", "turns needs horizon=turn"),
     ("ismcts:iters", "'iters' is not KEY=VALUE"),
 ])
 def test_bad_parameters_are_named(spec, message):
@@ -304,6 +305,10 @@ def test_a_turn_horizon_scores_where_the_turn_in_progress_at_the_root_ends(monke
     assert to_turn_end and all(at != now for at, now in to_turn_end)
     four = _scored_turns(monkeypatch, 30, horizon=4)
     assert any(at == now for at, now in four), "every horizon of four answers crossed a turn's end"
+    game = get_game("version2")
+    rounds = _scored_turns(monkeypatch, 30, horizon="turn", turns=3)
+    assert rounds and all(now[0] > at[0] and now[1] == at[1] for at, now in rounds), \
+        "three turns of three seats did not end as the searching seat's next turn began"
 
 
 def test_a_turn_horizon_is_deterministic_for_a_seed_and_budget():

@@ -84,7 +84,7 @@ OPPONENT_MODELS = ("policy", "search")
 VALUES = ("hand", "learned")
 #: the samples on which a root answer is compared with the policy's before any verdict
 MIN_PAIRED = 3
-#: ``horizon=turn``: the most answers played past the root while waiting for the turn's end
+#: ``horizon=turn``: the most answers played past the root while waiting for a turn's end
 TURN_CAP = 400
 
 
@@ -98,6 +98,26 @@ class _Lazy(dict):
     def __missing__(self, seat: int):
         value = self[seat] = self.make(seat)
         return value
+
+
+class _TurnClock:
+    """The turns ended in one iteration's copy since its root (``horizon=turn``): the
+    copy's ``Game.turn_of`` read after each answer, each change one turn ended."""
+
+    __slots__ = ("turn_of", "turn", "left")
+
+    def __init__(self, turn_of, state: GameState, turns: int) -> None:
+        self.turn_of = turn_of
+        self.turn = turn_of(state)
+        self.left = turns
+
+    def ended(self, state: GameState) -> bool:
+        """Whether the turns to play are over in ``state`` (counting a change just made)."""
+        now = self.turn_of(state)
+        if now != self.turn:
+            self.turn = now
+            self.left -= 1
+        return self.left <= 0
 
 
 class Node:
@@ -151,7 +171,10 @@ class ISMCTSBot:
     ``horizon`` answers after the root before the position is scored (default 10: the
     games' evaluations see further than a few answers do), or ``turn``: when the turn in
     which the seat is asked ends (``Game.turn_of``; at most ``TURN_CAP`` answers), where
-    the position is whole rather than part-way through a player's turn; ``opponents`` ``policy`` (the
+    the position is whole rather than part-way through a player's turn; ``turns`` with
+    ``horizon=turn``, the turns to play out (default 1: the one in progress; the seats'
+    number: until the seat's own turn comes again, the others' answers to its turn seen);
+    ``opponents`` ``policy`` (the
     other seats answer as the policy does) or ``search`` (they search for themselves);
     ``z`` how many standard errors another root answer must beat the policy's by, on the
     same samples, to be played instead, as a one-sided level (the Student-t quantile
@@ -172,7 +195,8 @@ class ISMCTSBot:
 
     def __init__(self, seed: int = 0, iters: Any = None, ms: Any = None, policy: str = GAME_POLICY,
                  horizon: Any = 10, opponents: str = "policy", z: Any = 3, prior: Any = None,
-                 c: Any = 0.7, widen: Any = 2, alpha: Any = 0.5, early: Any = 1, value: str = "hand") -> None:
+                 c: Any = 0.7, widen: Any = 2, alpha: Any = 0.5, early: Any = 1, value: str = "hand",
+                 turns: Any = 1) -> None:
         if iters is not None and ms is not None:
             raise OptionError("ismcts: give iters or ms, not both")
         self.iters = _number("iters", iters, int, 1, 10**7) if iters is not None else None
@@ -188,7 +212,10 @@ class ISMCTSBot:
         self.opponents = opponents
         #: ``horizon=turn``: score where the turn in progress at the root ends
         self.to_turn_end = horizon == "turn"
-        self.horizon = TURN_CAP if self.to_turn_end else _number("horizon", horizon, int, 1, 10**6)
+        self.turns = _number("turns", turns, int, 1, 100)
+        self.horizon = TURN_CAP * self.turns if self.to_turn_end else _number("horizon", horizon, int, 1, 10**6)
+        if self.turns > 1 and not self.to_turn_end:
+            raise OptionError("ismcts: turns needs horizon=turn")
         self.z = _number("z", z, float, 0, 1e12)
         default_prior = max(2.0, 0.25 * self.iters) if self.iters is not None else 10
         self.prior = _number("prior", prior, float, 0, 10**7) if prior is not None else default_prior
@@ -423,7 +450,7 @@ class ISMCTSBot:
         while len(samples) <= t:
             samples.append(int(self.rng.random() * 2**53))
         det = state.determinize(me, random.Random(samples[t]))
-        turn = game.turn_of(det) if self.to_turn_end and game.turn_of is not None else None
+        turn = _TurnClock(game.turn_of, det, self.turns) if self.to_turn_end else None
         dice = Dice(samples[t] ^ 0x5DEECE66D)
         policy = self._policies(factory, samples[t])
         see = game.bot_view or type(det).view
@@ -436,7 +463,7 @@ class ISMCTSBot:
         det.answer_index(d, d.keys.index(key[2]))
         node, path, steps, fresh = child, [child], 1, child.visits == 0
         d = det.first_pending()
-        while d is not None and steps < self.horizon and not fresh and not self._turn_ended(game, det, turn):
+        while d is not None and steps < self.horizon and not fresh and not (turn and turn.ended(det)):
             player = d.player
             if (modelled and player != me) or (policy is not None and d.kind in game.unsearched_kinds):
                 det.answer_index(d, self._play(d, dice, policy, views))
@@ -509,22 +536,16 @@ class ISMCTSBot:
                 return j
         raise AssertionError("no new answer although the widening limit allows one")
 
-    @staticmethod
-    def _turn_ended(game: Game, det: GameState, turn: Any) -> bool:
-        """Whether the turn ``turn`` (``Game.turn_of`` at the root; None: no such horizon)
-        has ended in this copy."""
-        return turn is not None and game.turn_of(det) != turn  # type: ignore[misc]
-
     def _rollout(self, det: GameState, game: Game, dice: Dice, policy: dict | None,
-                 views: dict, answers: int, me: int, turn: Any = None) -> list[float]:
-        """Play on with the policy for at most ``answers`` answers, or until the turn
-        ``turn`` ends (``horizon=turn``); the rewards by seat: the returns of a finished
+                 views: dict, answers: int, me: int, turn: _TurnClock | None = None) -> list[float]:
+        """Play on with the policy for at most ``answers`` answers, or until ``turn``'s
+        turns have ended (``horizon=turn``); the rewards by seat: the returns of a finished
         game, else the evaluation (the learned one from the features of ``me``'s view of
         this copy, or the game's hand-written one)."""
         below = dice.below
         for _ in range(answers):
             d = det.first_pending()
-            if d is None or self._turn_ended(game, det, turn):
+            if d is None or (turn is not None and turn.ended(det)):
                 break
             if policy is None:
                 det.answer_index(d, below(len(d.keys)))
