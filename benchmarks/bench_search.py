@@ -55,6 +55,17 @@ lobby calls none hard; ``--out`` keeps the games, so a stopped match resumes):
     .venv/bin/python benchmarks/bench_search.py --game brittania --options '{"players": 12}' \
         --opponent steward --bot ismcts:iters=16:value=learned --baseline steward --games 400
     .venv/bin/python benchmarks/bench_search.py --models
+
+version²'s search scored where the seat's turn ends (``horizon=turn``), or where its next
+turn begins (``turns=4``), with a value fitted on positions taken at turn ends:
+
+    .venv/bin/realms selfplay version2 --games 400 --bots general --at turn-ends --every 2 --out v2ends
+    .venv/bin/realms train version2 --data v2ends --seed 1
+    .venv/bin/python benchmarks/bench_search.py --game version2 --opponent general \
+        --bot ismcts:iters=32:z=2:horizon=turn:value=v2ends/value.json --baseline general \
+        --games 60 --out v2-turn.jsonl
+    .venv/bin/python benchmarks/bench_search.py --bot-views 300 --options '{"players": 12}' \
+        --bot ismcts:iters=16:value=learned
 """
 
 from __future__ import annotations

@@ -150,7 +150,9 @@ class Game(Generic[S]):
     features: Callable[[dict], dict[str, list[float]]] | None = None
     #: decision kinds a search leaves to its policy bot: the sub-picks of a choice the
     #: search has made as one (the units of an attack whose target it chose), or questions
-    #: with one sensible answer, so that its budget goes where answers differ
+    #: with one sensible answer, so that its budget goes where answers differ; the game's
+    #: bots answer such a sub-pick of a choice they did not make (the search's) as they
+    #: would for their own, else the search weighs a choice it never sees played
     unsearched_kinds: frozenset = frozenset()
     #: ``bot_view(state, seat) -> view``: what ``state.view(seat)`` shows, for a bot
     #: answering inside a search (at every answer of every rollout), sharing the state's
