@@ -64,6 +64,9 @@ turn begins (``turns=4``), with a value fitted on positions taken at turn ends:
     .venv/bin/python benchmarks/bench_search.py --game version2 --opponent general \
         --bot ismcts:iters=32:z=2:horizon=turn:value=v2ends/value.json --baseline general \
         --games 60 --out v2-turn.jsonl
+    .venv/bin/python benchmarks/bench_search.py --game version2 --opponent general --baseline general \
+        --bot ismcts:iters=32:z=2:horizon=turn:turns=4:value=benchmarks/models/version2-turn-ends.json \
+        --games 60 --out v2-round.jsonl
     .venv/bin/python benchmarks/bench_search.py --bot-views 300 --options '{"players": 12}' \
         --bot ismcts:iters=16:value=learned
 """
