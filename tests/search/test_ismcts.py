@@ -305,7 +305,6 @@ def test_a_turn_horizon_scores_where_the_turn_in_progress_at_the_root_ends(monke
     assert to_turn_end and all(at != now for at, now in to_turn_end)
     four = _scored_turns(monkeypatch, 30, horizon=4)
     assert any(at == now for at, now in four), "every horizon of four answers crossed a turn's end"
-    game = get_game("version2")
     rounds = _scored_turns(monkeypatch, 30, horizon="turn", turns=3)
     assert rounds and all(now[0] > at[0] and now[1] == at[1] for at, now in rounds), \
         "three turns of three seats did not end as the searching seat's next turn began"

@@ -171,7 +171,7 @@ class GeneralBot:
         if kind == "v2.orders":   # three foot units defend against a gun, one gun against it (2.3.4.2)
             return keys.index("foot")
         if kind == "v2.attack-units":
-            target = (decision.info or {}).get("target")
+            target = int((decision.info or {})["target"])
             seen = view()
             self._turn((seen["turn"], decision.player))
             self.called_off.add(target)
