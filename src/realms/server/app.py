@@ -318,10 +318,13 @@ class Live:
 
     def asks(self, seats: set) -> list[tuple]:
         """What the advice of the state now is asked for: (seat, view, decisions as JSON)
-        of each person's seat of ``seats`` with a decision pending."""
-        state = self.state
+        of each person's seat of ``seats`` with a decision pending of a kind the game
+        advises on (:attr:`Game.advice_kinds`): no round trip to the odds' worker for the
+        others."""
+        state, kinds = self.state, self.game.advice_kinds
+        advised = {d.player for d in state.pending() if kinds is None or d.kind in kinds}
         return [(seat, state.view(seat), [heavy.decision_json(d) for d in state.pending_for(seat)])
-                for seat in sorted({d.player for d in state.pending()} & seats)
+                for seat in sorted(advised & seats)
                 if self.row.seats[seat]["kind"] == "human"]
 
     def watching(self, *seats: int | None) -> set:
