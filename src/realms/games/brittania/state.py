@@ -32,6 +32,11 @@ def _pairs(value: list) -> list:
     return [list(x) if x else None for x in value]
 
 
+def bot_view(state: GameState, player: int) -> dict:
+    """:meth:`BRState.view` for a bot inside a search (``Game.bot_view``)."""
+    return cast(BRState, state).view(player, shared=True)
+
+
 class BRState(GameState):
     GAME_ID = GAME_ID
     STEPS = STEPS
@@ -117,14 +122,20 @@ class BRState(GameState):
         name = self.board.states[target].id if kind not in ("trade", "cancel") else self.names[target]
         return {"by": p, "grain": grain, "kind": kind, "target": name}
 
-    def view(self, player: int | None) -> dict:
+    def view(self, player: int | None, shared: bool = False) -> dict:
         """The game as ``player`` sees it (``None``: a spectator).
 
         Public, as the game master's turn report shows it: the map (owners, outputs,
         capitals), every player's grain, king, titles and trade routes, and whether each has
         sent orders.  Private: the viewer's own orders for this turn, never another's.
+
+        ``shared``: the same view for a bot inside a search (``Game.bot_view``), which only
+        reads it during its decision: the kings' traits are the state's own lists, and the
+        states each player holds are counted in one pass over the map, not one a player.
         """
         me = player if player is not None and 0 <= player < self.n else None
+        if shared:
+            return self._bot_view(me)
         b = self.board
         out = {
             "game": self.GAME_ID,
@@ -161,6 +172,51 @@ class BRState(GameState):
             out["orders"] = [self.order_json(me, o) for o in self.orders[me]]
             lead = self.lead[me]
             out["lead"] = [lead[0], b.states[lead[1]].id] if lead else None
+            out["grain_left"] = self.grain_left(me)
+        return out
+
+    def _bot_view(self, me: int | None) -> dict:
+        """:meth:`view` (``shared``), built with the fewest passes over the map."""
+        b = self.board
+        ids = b.ids
+        n = self.n
+        owner, output = self.owner, self.output
+        held = [0] * n
+        states = {}
+        for sid, o, g in zip(ids, owner, output):
+            if o == INDEPENDENT:
+                states[sid] = {"owner": None, "output": g}
+            else:
+                held[o] += 1
+                states[sid] = {"owner": o, "output": g}
+        names, capital = self.names, self.capital
+        partners: list[list[str]] = [[] for _ in range(n)]
+        for a, c in self.trades:
+            partners[a].append(names[c])
+            partners[c].append(names[a])
+        out = {
+            "game": self.GAME_ID,
+            "turn": self.turn,
+            "last_turn": self.last_turn,
+            "phase": self.phase,
+            "you": me,
+            "players": [
+                {"name": names[p], "colour": self.colours[p], "alive": self.alive[p], "grain": self.grain[p],
+                 "king": {"name": self.king_name[p], "cv": self.king_cv[p], "traits": self.king_traits[p]},
+                 "capital": ids[capital[p]] if capital[p] != NONE else None,
+                 "kingdom": self.kingdom[p], "title": self.title[p] or None, "trades": partners[p],
+                 "states": held[p], "sent": self.done[p]}
+                for p in range(n)
+            ],
+            "states": states,
+            "over": self.over,
+            "winners": [names[p] for p in self.winners],
+        }
+        if me is not None:
+            out["start_region"] = self.start_region[me]
+            out["orders"] = [self.order_json(me, o) for o in self.orders[me]]
+            lead = self.lead[me]
+            out["lead"] = [lead[0], ids[lead[1]]] if lead else None
             out["grain_left"] = self.grain_left(me)
         return out
 
