@@ -134,49 +134,11 @@ class BRState(GameState):
         states each player holds are counted in one pass over the map, not one a player.
         """
         me = player if player is not None and 0 <= player < self.n else None
-        if shared:
-            return self._bot_view(me)
-        b = self.board
-        out = {
-            "game": self.GAME_ID,
-            "turn": self.turn,
-            "last_turn": self.last_turn,
-            "phase": self.phase,
-            "you": me,
-            "players": [
-                {
-                    "name": name,
-                    "colour": self.colours[p],
-                    "alive": self.alive[p],
-                    "grain": self.grain[p],
-                    "king": {"name": self.king_name[p], "cv": self.king_cv[p], "traits": list(self.king_traits[p])},
-                    "capital": b.states[self.capital[p]].id if self.capital[p] != NONE else None,
-                    "kingdom": self.kingdom[p],
-                    "title": self.title[p] or None,
-                    "trades": [self.names[q] for q in self.partners(p)],
-                    "states": sum(1 for o in self.owner if o == p),
-                    "sent": self.done[p],
-                }
-                for p, name in enumerate(self.names)
-            ],
-            "states": {
-                s.id: {"owner": self.owner[s.index] if self.owner[s.index] != INDEPENDENT else None,
-                       "output": self.output[s.index]}
-                for s in b.states
-            },
-            "over": self.over,
-            "winners": [self.names[p] for p in self.winners],
-        }
-        if me is not None:
-            out["start_region"] = self.start_region[me]
-            out["orders"] = [self.order_json(me, o) for o in self.orders[me]]
-            lead = self.lead[me]
-            out["lead"] = [lead[0], b.states[lead[1]].id] if lead else None
-            out["grain_left"] = self.grain_left(me)
-        return out
+        return self._view(me, shared)
 
-    def _bot_view(self, me: int | None) -> dict:
-        """:meth:`view` (``shared``), built with the fewest passes over the map."""
+    def _view(self, me: int | None, shared: bool) -> dict:
+        """:meth:`view`, built with the fewest passes over the map; the kings' traits
+        copied unless ``shared``."""
         b = self.board
         ids = b.ids
         n = self.n
@@ -202,7 +164,8 @@ class BRState(GameState):
             "you": me,
             "players": [
                 {"name": names[p], "colour": self.colours[p], "alive": self.alive[p], "grain": self.grain[p],
-                 "king": {"name": self.king_name[p], "cv": self.king_cv[p], "traits": self.king_traits[p]},
+                 "king": {"name": self.king_name[p], "cv": self.king_cv[p],
+                          "traits": self.king_traits[p] if shared else list(self.king_traits[p])},
                  "capital": ids[capital[p]] if capital[p] != NONE else None,
                  "kingdom": self.kingdom[p], "title": self.title[p] or None, "trades": partners[p],
                  "states": held[p], "sent": self.done[p]}
