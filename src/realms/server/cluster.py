@@ -52,10 +52,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("realms.server")
 
-#: seconds a lease lasts past its last renewal
-LEASE_SECONDS = 3.0
-#: seconds between two renewals (and claims of expired leases)
-LEASE_EVERY = 1.0
+#: seconds a lease lasts past its last renewal, and between two renewals (and claims of
+#: expired leases): a dead process's games are claimed 1.5-2.5 s after its death, and a
+#: process may stall 1.25 s before it stops acting as an owner (``valid_until``)
+LEASE_SECONDS = 2.0
+LEASE_EVERY = 0.5
 #: leases one process claims at once (the others are left to the next tick or to others)
 CLAIM_AT_ONCE = 200
 #: a process not seen for this many seconds is forgotten by ``--check``
@@ -206,9 +207,14 @@ class Cluster:
         """Whether this process may do the game's once-only work now (its lease held)."""
         return game_id in self.owned and time.monotonic() < self.valid_until
 
-    def _tick(self, done: list[str]) -> tuple[set[str], set[str]]:
-        """One renewal: this process seen, its leases renewed, expired ones claimed, the
-        leases of finished games (``done``) deleted.  (owned, newly claimed)."""
+    def _tick(self, done: list[str], claim: bool = True, mine: list[str] = ()) -> tuple[set[str], set[str]]:
+        """One renewal: this process seen, its leases renewed, expired ones claimed (if
+        ``claim``), the leases of finished games (``done``) deleted.  (owned, newly claimed).
+
+        The games in this process's memory (``mine``) are claimed as soon as they expire,
+        the others one renewal later: a game is taken by a process that has it caught up
+        (at once) rather than by one that must load it (a replacement process, with none
+        in memory, would otherwise take a dead one's every game and load them in turn)."""
         with self.store.engine.begin() as conn:
             conn.execute(text(f"INSERT INTO realms_processes (id, address, started, seen) VALUES (:i, :a, {NOW}, {NOW}) "
                               f"ON CONFLICT (id) DO UPDATE SET seen = {NOW}"), {"i": self.id, "a": self.address})
@@ -217,21 +223,26 @@ class Cluster:
                              {"o": self.id, "g": done})
             kept = conn.execute(text(f"UPDATE realms_leases SET expires = {NOW} + :t WHERE owner = :o "
                                      "RETURNING game_id"), {"t": LEASE_SECONDS, "o": self.id}).scalars().all()
-            claimed = conn.execute(text(
-                f"WITH c AS (SELECT game_id FROM realms_leases WHERE expires < {NOW} ORDER BY expires "
+            claimed = [] if not claim else conn.execute(text(
+                f"WITH c AS (SELECT game_id FROM realms_leases WHERE expires < {NOW} "
+                f"AND (expires < {NOW} - :grace OR game_id = ANY(:mine)) ORDER BY expires "
                 "LIMIT :k FOR UPDATE SKIP LOCKED) "
                 f"UPDATE realms_leases l SET owner = :o, expires = {NOW} + :t FROM c WHERE l.game_id = c.game_id "
-                "RETURNING l.game_id"), {"k": CLAIM_AT_ONCE, "o": self.id, "t": LEASE_SECONDS}).scalars().all()
+                "RETURNING l.game_id"), {"k": CLAIM_AT_ONCE, "o": self.id, "t": LEASE_SECONDS, "grace": LEASE_EVERY,
+                                         "mine": list(mine)}).scalars().all()
             conn.execute(text(f"DELETE FROM realms_processes WHERE seen < {NOW} - :g"), {"g": PROCESS_GONE})
         return set(kept) | set(claimed), set(claimed)
 
     async def lease_loop(self) -> None:
-        """Renew and claim every ``LEASE_EVERY`` seconds; take over what was claimed."""
+        """Renew and claim every ``LEASE_EVERY`` seconds; take over what was claimed.  A
+        process whose bots' worker is still starting claims nothing: the games it took
+        would wait for it, while the other processes can play them at once."""
         while True:
             started = time.monotonic()
             done = [g for g in self.owned if (live := self.server.live.get(g)) is not None and live.state.is_over()]
             try:
-                owned, claimed = await asyncio.to_thread(self._tick, done)
+                owned, claimed = await asyncio.to_thread(self._tick, done, self.server.bots.ready(),
+                                                         list(self.server.live))
             except Exception:
                 log.exception("cluster: the leases could not be renewed")
             else:
@@ -295,7 +306,8 @@ class Cluster:
 
     async def catch_up(self, gid: str, full: bool = False, load: bool = False) -> "Live | None":
         """The game in memory made what the database holds (the answers written elsewhere
-        applied, or the game rebuilt after an undo or with ``full``), pushed to its pages,
+        applied, or the game rebuilt after an undo; with ``full``, a take-over's, its table
+        read again, or the game loaded whole if a replay is needed), pushed to its pages,
         its bots set going if this process owns it; loaded if not in memory and owned (or
         ``load``).
         The game now in memory, or None."""
@@ -310,12 +322,14 @@ class Cluster:
             if fresh is None and not full:
                 return live
             try:
-                new = self._extended(live, *fresh) if fresh is not None and fresh[1] is not None and not full else None
+                new = live if fresh is None else self._extended(live, *fresh) if fresh[1] is not None else None
             except Exception:  # never: the answers stored after one's own replay on it
                 log.exception("cluster: game %s's new answers did not apply; rebuilt", gid)
                 new = None
             if new is None:
                 new = await self._rebuilt(live, full)
+            elif full:
+                await self._retabled(new)
         server.continue_bots(new)
         server.push(new)
         server.note_finished(new)
@@ -352,6 +366,17 @@ class Cluster:
         live.row.seq = head
         live.mirrored = (0, 0)
         return live
+
+    async def _retabled(self, live: "Live") -> None:
+        """A game taken over, its state caught up: its table read again (talk, settings,
+        clocks and the seats bots hold, as the last owner left them), its pages kept.  The
+        state itself is not rebuilt: every answer stored is applied already, and a replay
+        of the whole record would hold up the take-over of every other game."""
+        old = live.table
+        await self.server.tables.attach(live)
+        if old is not None:
+            live.table.sockets = old.sockets
+        live.ended = live.table.ended
 
     async def _rebuilt(self, old: "Live", full: bool) -> "Live":
         """``old`` rebuilt from the database (an undo made elsewhere, or a game taken over),
