@@ -560,47 +560,64 @@ def watch_death(database: str, owner: str, owned: list[str], before: dict, died:
     """For the games ``owner`` held when it died (at ``died``, wall clock), the seconds
     until each was claimed by another process and until it moved again (its bots'
     answers or its deadline ends counted past ``before``, or its person asked), looked at
-    every 0.1 s for at most 60 s; the processes asked through: ``urls``."""
-    records, client, pool = Records(database), httpx.Client(timeout=10), ThreadPoolExecutor(8)
+    every 0.1 s for at most 60 s, the claims apart from the moves (whose looks wait for
+    the processes' replies); the processes asked through: ``urls``."""
     out: dict = {"claimed": {}, "moved": {}, "by": set()}
-    waiting, unclaimed = set(owned), set(owned)
-    try:
-        while waiting and time.time() - died < 60:
-            if unclaimed:
+    unclaimed, lock = set(owned), threading.Lock()
+
+    def claims() -> None:
+        records = Records(database)
+        try:
+            while unclaimed and time.time() - died < 60:
                 held = dict(records("SELECT game_id, owner FROM realms_leases WHERE owner <> :o AND "
                                     "expires > extract(epoch from clock_timestamp()) AND game_id = ANY(:g)",
                                     o=owner, g=list(unclaimed)))
-                for gid, by in held.items():
-                    out["claimed"][gid] = time.time() - died
-                    out["by"].add(by.split(":")[1])
-                unclaimed -= set(held)
+                with lock:
+                    for gid, by in held.items():
+                        out["claimed"][gid] = time.time() - died
+                        out["by"].add(by.split(":")[1])
+                    unclaimed.difference_update(held)
+                time.sleep(0.1)
+        finally:
+            records.close()
+
+    claiming = threading.Thread(target=claims, daemon=True)
+    claiming.start()
+    records, client, pool = Records(database), httpx.Client(timeout=10), ThreadPoolExecutor(8)
+    waiting = set(owned)
+    try:
+        while waiting and time.time() - died < 60:
+            with lock:
+                claimed = waiting - unclaimed
             now = records.owner_work(bot_ids, deadline_games)
-            moved = {g for g in waiting - unclaimed if now.get(g, 0) > before.get(g, 0)}
-            asked = [g for g in waiting - unclaimed - moved if g in tokens]
-            moved |= {g for g, yes in zip(asked, pool.map(lambda g: _person_asked(client, urls, g, tokens[g]), asked))
-                      if yes}
-            for gid in moved:
-                out["moved"][gid] = time.time() - died
-                waiting.discard(gid)
+            moved = {g: time.time() - died for g in claimed if now.get(g, 0) > before.get(g, 0)}
+            asked = [g for g in claimed - set(moved) if g in tokens]
+            for g, at in zip(asked, pool.map(lambda g: _person_asked(client, urls, g, tokens[g], died), asked)):
+                if at is not None:
+                    moved[g] = at
+            out["moved"].update(moved)
+            waiting -= set(moved)
             time.sleep(0.1)
     finally:
         out["stuck"] = len(waiting)
+        claiming.join(60)
         records.close()
         client.close()
         pool.shutdown()
     return out
 
 
-def _person_asked(client: httpx.Client, urls: list[str], gid: str, token: str) -> bool:
-    """Whether the game's person is to answer (its bots have nothing to do: the game waits
-    for nobody's owner), through the first of ``urls`` that answers."""
+def _person_asked(client: httpx.Client, urls: list[str], gid: str, token: str, died: float) -> float | None:
+    """The seconds since ``died`` at which a reply said the game's person is to answer
+    (its bots have nothing to do: the game waits for nobody's owner), through the first of
+    ``urls`` that answers (when the reply came: the state may be older); None if not."""
     for url in urls:
         try:
             s = client.get(f"{url}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}).json()
         except (httpx.HTTPError, ValueError):
             continue
-        return bool(s.get("pending")) or bool(s.get("over"))
-    return False
+        return time.time() - died if s.get("pending") or s.get("over") else None
+    return None
 
 
 def _bot_game(url: str, i: int) -> tuple[str, str]:

@@ -39,7 +39,7 @@ import os
 import secrets
 import socket
 import time
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Callable
 
 from fastapi import HTTPException
@@ -120,6 +120,10 @@ class Cluster:
         self._again: set[str] = set()
         self._full: set[str] = set()
         self.tasks: list[asyncio.Task] = []
+        #: the renewals' own thread: never queued behind the loads and catch-ups of the
+        #: games just taken over (the default pool's threads), which would let this
+        #: process's own leases run out meanwhile
+        self._renewer = ThreadPoolExecutor(1, thread_name_prefix="realms-leases")
         #: the listening connection's backend pid (tests end it to check the reconnect)
         self.listener_pid: int | None = None
         self.listening = asyncio.Event()
@@ -241,8 +245,8 @@ class Cluster:
             started = time.monotonic()
             done = [g for g in self.owned if (live := self.server.live.get(g)) is not None and live.state.is_over()]
             try:
-                owned, claimed = await asyncio.to_thread(self._tick, done, self.server.bots.ready(),
-                                                         list(self.server.live))
+                owned, claimed = await asyncio.get_running_loop().run_in_executor(
+                    self._renewer, self._tick, done, self.server.bots.ready(), list(self.server.live))
             except Exception:
                 log.exception("cluster: the leases could not be renewed")
             else:
@@ -473,6 +477,7 @@ class Cluster:
             await asyncio.to_thread(self._release)
         except Exception:
             log.exception("cluster: the leases could not be handed back")
+        self._renewer.shutdown(wait=False)
 
     def _release(self) -> None:
         with self.store.engine.begin() as conn:
