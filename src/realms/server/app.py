@@ -997,7 +997,8 @@ class Server:
         is durable before any page sees it, and a reload shows it)."""
         while True:
             async with live.lock:
-                if self.live.get(live.row.id) is not live or live.ended or not bots_to_move(live.state, live.agents):
+                if self.live.get(live.row.id) is not live or live.ended or not bots_to_move(live.state, live.agents) \
+                        or not self.owns(live.row.id):
                     return
                 before = live.state
                 new = before.clone()

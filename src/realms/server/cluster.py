@@ -250,13 +250,11 @@ class Cluster:
             except Exception:
                 log.exception("cluster: the leases could not be renewed")
             else:
-                lost = self.owned - owned
+                # a game whose lease was lost: its bots stop before their next batch
+                # (``owns``), not in the middle of one, whose commit would go on while the
+                # game in memory, cancelled before taking the batch, stayed behind it
                 self.owned = owned
                 self.valid_until = started + LEASE_SECONDS - LEASE_EVERY / 2
-                for gid in lost:
-                    live = self.server.live.get(gid)
-                    if live is not None and live.bots is not None:
-                        live.bots.cancel()
                 if claimed:
                     await self.take_over(claimed)
                 for gid in owned:
