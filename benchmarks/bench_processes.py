@@ -2,10 +2,14 @@
 
 Four figures, on a fresh database each time, the load generator on the same machine:
 
-1. flat-out answers per second and the servers' CPU per answer, one process against
+1. flat-out answers per second and the CPU per answer, one process against
    ``--processes`` processes (each game's player talks to the process it made the game
-   through, the games spread over them), with the machine's own speed-up for that many processes measured the same
-   way (a CPU loop in one process, then in as many at once);
+   through, the games spread over them), with the machine's own speed-up for that many
+   processes measured the same way (a CPU loop in one process, then in as many at once).
+   The load generator and the database share the machine's cores with the servers, so
+   their CPU per answer is measured too, and the rate is set beside the CPU bound,
+   cores / (servers' + generator's + database's CPU per answer): how many answers a second
+   the machine could make at best;
 2. push latency across processes: each game's person answers through one process while a
    spectator's WebSocket watches it through another; the time from sending the answer to
    the spectator's push of that version, at ``--rate`` answers per second offered in all;
@@ -51,7 +55,7 @@ from websockets.exceptions import ConnectionClosed
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "server"))
 import clocked_serve  # noqa: E402
-from bench_server import Conn, cpu_used, create_games, free_port, load, pct, player_address  # noqa: E402
+from bench_server import Conn, cpu_seconds, cpu_used, create_games, free_port, load, pct, player_address  # noqa: E402
 
 
 def admin(url: str, sql: str) -> None:
@@ -131,8 +135,18 @@ def machine_speedup(n: int, seconds: float = 4.0) -> float:
     return run(n) / run(1)
 
 
-def flat_out(args, n: int) -> tuple[float, float]:
-    """(answers/s, servers' CPU ms per answer incl. their bots) with ``n`` processes."""
+def database_pids(database: str) -> list[int]:
+    """The PostgreSQL backends serving ``database`` now (their CPU is the database's part
+    of an answer: a backend on this machine shares its 2 cores)."""
+    name = database.rsplit("/", 1)[1]
+    return [r[0] for r in query(database, "SELECT pid FROM pg_stat_activity WHERE datname = :d", d=name)]
+
+
+def flat_out(args, n: int) -> dict:
+    """With ``n`` processes flat out: answers/s, and the CPU ms per answer of the servers
+    (with their bots' and odds' processes), of the load generator (this process) and of the
+    database's backends; the CPU bound these allow, cores / all three; the generator's
+    share of one core (it is one process: past 1.0 it would be the bottleneck)."""
     name = "realms_bench_" + uuid.uuid4().hex[:8]
     admin(args.database, f'CREATE DATABASE "{name}"')
     database = args.database.rsplit("/", 1)[0] + "/" + name
@@ -144,6 +158,9 @@ def flat_out(args, n: int) -> tuple[float, float]:
         parts = [asyncio.run(create_games(urls[i], len(range(i, args.games, n)), ["human", "auto"]))
                  for i in range(n)]
         cpu0 = [cpu_used(p.pid) for p, _ in procs]
+        backends = database_pids(database)
+        db0 = {pid: cpu_seconds(pid) or 0.0 for pid in backends}
+        gen0 = os.times()
         t0 = time.perf_counter()
 
         async def all_at_once() -> int:
@@ -151,18 +168,36 @@ def flat_out(args, n: int) -> tuple[float, float]:
 
         done = asyncio.run(all_at_once())
         dt = time.perf_counter() - t0
+        gen1 = os.times()
+        db1 = {pid: cpu_seconds(pid) for pid in set(backends) | set(database_pids(database))}
         cpu1 = [cpu_used(p.pid) for p, _ in procs]
         cpu = sum((b[0] - a[0]) + (b[1] - a[1]) for a, b in zip(cpu0, cpu1))
-        return done / dt, cpu / max(done, 1) * 1000
+        gen = (gen1.user - gen0.user) + (gen1.system - gen0.system)
+        db = sum((c or 0.0) - db0.get(pid, 0.0) for pid, c in db1.items())
+        per = lambda seconds: seconds / max(done, 1) * 1000  # noqa: E731
+        cores = os.cpu_count() or 1
+        return {"rate": done / dt, "server": per(cpu), "generator": per(gen), "database": per(db),
+                "bound": cores / max(per(cpu + gen + db) / 1000, 1e-9), "generator_share": gen / dt}
     finally:
         stop(procs)
         admin(args.database, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-async def across(urls: list[str], games: list[dict], seconds: float, rate: float) -> list[float]:
+def said(r: dict) -> str:
+    """A flat-out run's figures, the rate beside the CPU bound."""
+    return (f"{r['rate']:.0f} answers/s flat out, {r['rate'] / r['bound'] * 100:.0f}% of the CPU bound "
+            f"{r['bound']:.0f}/s (2 cores / all the CPU an answer costs); CPU per answer: servers "
+            f"{r['server']:.2f} ms, load generator {r['generator']:.2f} ms (a {r['generator_share']:.0%} share of "
+            f"its one core), database {r['database']:.2f} ms")
+
+
+async def across(urls: list[str], games: list[dict], seconds: float, rate: float) -> tuple[list[float], int]:
     """Each game answered through ``urls[i % n]`` and watched through ``urls[(i+1) % n]``:
-    the seconds from an answer sent to the watcher's push of its version."""
+    the seconds from an answer sent to the watcher's first push of its version (or a later
+    one), and how many answers the watcher never saw pushed."""
     latencies: list[float] = []
+    missed = [0]  # answers whose push the watcher never had
+    answered: list[float] = []  # the seconds each answer's 200 took
     n = len(urls)
     start_t = time.perf_counter()
     end = start_t + seconds
@@ -172,7 +207,8 @@ async def across(urls: list[str], games: list[dict], seconds: float, rate: float
         url, far = urls[i % n], urls[(i + 1) % n]
         source = player_address(i)
         conn = Conn(url, source)
-        waits: list[tuple[int, float]] = []  # (version, sent at) not yet seen by the watcher
+        sent: list[tuple[int, float]] = []  # (version answered, sent at)
+        seen: list[tuple[int, float]] = []  # (version pushed to the watcher, arrived at)
         mine = await ws_connect(f"ws{url[4:]}/api/games/{g['id']}/ws?token={g['token']}", max_size=None,
                                 compression=None, local_addr=(source, 0))
         watcher = await ws_connect(f"ws{far[4:]}/api/games/{g['id']}/ws", max_size=None, compression=None,
@@ -185,10 +221,7 @@ async def across(urls: list[str], games: list[dict], seconds: float, rate: float
         async def watch() -> None:
             try:
                 async for text in watcher:
-                    now = time.perf_counter()
-                    v = json.loads(text)["version"]
-                    while waits and waits[0][0] <= v:
-                        latencies.append(now - waits.pop(0)[1])
+                    seen.append((json.loads(text)["version"], time.perf_counter()))
             except ConnectionClosed:
                 return
 
@@ -225,7 +258,8 @@ async def across(urls: list[str], games: list[dict], seconds: float, rate: float
                                                   "version": state["version"]})
                 if status != 200:
                     raise SystemExit(f"answer refused: {status} {new}")
-                waits.append((new["version"], t0))
+                sent.append((new["version"], t0))
+                answered.append(time.perf_counter() - t0)
                 state = new
         except (OSError, asyncio.TimeoutError, ConnectionClosed) as exc:
             print(f"  game {i}: {type(exc).__name__} {exc}", file=sys.stderr)
@@ -233,15 +267,21 @@ async def across(urls: list[str], games: list[dict], seconds: float, rate: float
             await asyncio.sleep(1.0)  # the last pushes
             for t in tasks:
                 t.cancel()
+            # a push may reach the watcher before the answer's 200 reaches the player
+            for version, t0 in sent:
+                first = [at - t0 for v, at in seen if v >= version and at >= t0][:1]
+                latencies.extend(first)
+                missed[0] += not first
             conn.close()
             await mine.close()
             await watcher.close()
 
     await asyncio.gather(*(play(i, g) for i, g in enumerate(games)))
-    return latencies
+    print(f"  the answers' own 200s: {pct(answered)}", flush=True)
+    return latencies, missed[0]
 
 
-def push_latency(args, n: int) -> tuple[str, int, float]:
+def push_latency(args, n: int) -> tuple[str, int, float, int]:
     name = "realms_bench_" + uuid.uuid4().hex[:8]
     admin(args.database, f'CREATE DATABASE "{name}"')
     database = args.database.rsplit("/", 1)[0] + "/" + name
@@ -250,8 +290,8 @@ def push_latency(args, n: int) -> tuple[str, int, float]:
         urls = [u for _, u in procs]
         games = asyncio.run(create_games(urls[0], args.games, ["human", "auto"]))
         t0 = time.perf_counter()
-        lat = asyncio.run(across(urls, games, args.seconds, args.rate))
-        return pct(lat), len(lat), len(lat) / (time.perf_counter() - t0)
+        lat, missed = asyncio.run(across(urls, games, args.seconds, args.rate))
+        return pct(lat), len(lat), len(lat) / (time.perf_counter() - t0), missed
     finally:
         stop(procs)
         admin(args.database, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -672,21 +712,23 @@ def main() -> None:
         deadline_race(args)
         return
     if args.only == "push":
-        lat, count, rate = push_latency(args, args.processes)
-        print(f"push across processes at {args.rate:.0f}/s offered ({rate:.0f}/s made, {count} pushes): {lat} "
-              f"(load {os.getloadavg()[0]:.1f})", flush=True)
+        push_said(args)
         return
     one = flat_out(args, 1)
-    print(f"1 process: {one[0]:.0f} answers/s flat out, {one[1]:.2f} ms CPU per answer "
-          f"(load {os.getloadavg()[0]:.1f})", flush=True)
+    print(f"1 process: {said(one)} (load {os.getloadavg()[0]:.1f})", flush=True)
     many = flat_out(args, args.processes)
-    print(f"{args.processes} processes: {many[0]:.0f} answers/s flat out ({many[0] / one[0]:.2f}x), "
-          f"{many[1]:.2f} ms CPU per answer ({many[1] / one[1]:.2f}x) (load {os.getloadavg()[0]:.1f})", flush=True)
+    print(f"{args.processes} processes: {said(many)} (load {os.getloadavg()[0]:.1f})", flush=True)
+    print(f"  {args.processes} against 1: {many['rate'] / one['rate']:.2f}x the answers/s, "
+          f"{many['server'] / one['server']:.2f}x the servers' CPU per answer", flush=True)
     print(f"the machine's own speed-up for {args.processes} CPU loops: {machine_speedup(args.processes):.2f}x "
           f"(load {os.getloadavg()[0]:.1f})", flush=True)
-    lat, count, rate = push_latency(args, args.processes)
-    print(f"push across processes at {args.rate:.0f}/s offered ({rate:.0f}/s made, {count} pushes): {lat} "
-          f"(load {os.getloadavg()[0]:.1f})", flush=True)
+    push_said(args)
+
+
+def push_said(args) -> None:
+    lat, count, rate, missed = push_latency(args, args.processes)
+    print(f"push across processes at {args.rate:.0f}/s offered ({rate:.0f}/s made, {count} pushes, {missed} "
+          f"never seen): {lat} (load {os.getloadavg()[0]:.1f})", flush=True)
 
 
 if __name__ == "__main__":

@@ -260,3 +260,13 @@ def test_tournament_plays_the_games_player_count_one_bot_against_the_rest(capsys
 def test_tournament_refuses_more_bots_than_seats(capsys):
     code, _, err = run(capsys, "tournament", "hy-breasil", "--players", "2", "--bots", "random,random,random")
     assert code == 2 and "3 bots for 2 seats" in err
+
+
+def test_replay_plain_output_shows_the_state_hash(capsys, tmp_path):
+    """A person checking a record reads the same state hash without --json as with it."""
+    rec = tmp_path / "game.json"
+    run(capsys, "simulate", "hy-breasil", "--turns", "1", "--seed", "8", "--record", str(rec))
+    _, as_json, _ = run(capsys, "replay", str(rec), "--json")
+    code, plain, err = run(capsys, "replay", str(rec))
+    assert code == 0, err
+    assert f"State hash: {json.loads(as_json)['state_hash']}" in plain.splitlines()

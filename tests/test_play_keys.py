@@ -15,15 +15,22 @@ from realms.sim.runner import make_bots
 from realms.tty import CLEAR, Seat, Terminal
 
 
+class Screen(io.StringIO):
+    """What a terminal shows: output that is a terminal, as a person's screen is."""
+
+    def isatty(self) -> bool:
+        return True
+
+
 def _terminal(game_id: str, options: dict, people: list[int], lines: list, autosave=None, seed: int = 3):
-    """A game at a scripted keyboard: ``lines`` are typed in turn (an exception is raised
-    as the key that raises it would); past them, q."""
+    """A game at a scripted keyboard and screen: ``lines`` are typed in turn (an exception
+    is raised as the key that raises it would); past them, q."""
     game = get_game(game_id)
     state = game.new_game(options, seed)
     n = len(state.result()["players"])
     bots = make_bots(game, ["random"] * n, n, seed)
     typed = iter(lines)
-    out = io.StringIO()
+    out = Screen()
 
     def read(prompt: str) -> str:
         out.write(prompt + "\n")

@@ -389,7 +389,7 @@ def tournament_cmd(game_id, settings, bots, n_games, seed, as_json, workers, rep
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON summary, as simulate does.")
 def replay(file, as_json) -> None:
-    """Replay a record FILE and print its chronicle (or --json summary)."""
+    """Replay a record FILE and print its chronicle, scores and state hash (or --json summary)."""
     from realms.core.game import get_game, replay as replay_record
 
     try:
@@ -397,6 +397,8 @@ def replay(file, as_json) -> None:
     except (RecordError, _map_error()) as exc:
         raise CliError(str(exc)) from None
     _print_game(state, as_json, get_game(state.GAME_ID).score_name)
+    if not as_json:
+        click.echo(f"State hash: {state.state_hash()}")
 
 
 @cli.command("history")

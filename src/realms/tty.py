@@ -23,6 +23,8 @@ exact odds of the battles at stake), and the decision with numbered options.  At
 
 When friends share the keyboard in a game with hidden information, the screen (and its
 scroll-back) is cleared before the next person is called, so nobody reads another's hand.
+Output to a file or a pipe is a transcript: no terminal codes, and piped keys are written
+after their prompts.
 
 With a clock (``--clock turn:30`` a turn, ``--clock bank:60+10`` a bank and an increment a
 decision; ``core.clock``) each prompt shows the person's time left; an answer typed after
@@ -33,6 +35,7 @@ turn, as the web app does for a silent seat.  The person at the keyboard keeps t
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Callable, TextIO
@@ -47,6 +50,20 @@ from realms.core.record import Record
 PAGE = 20  # options listed at once; a filter narrows longer lists
 #: clears the screen and its scroll-back: a person's hand leaves it before another looks
 CLEAR = "\033[H\033[2J\033[3J"
+
+
+def keyboard() -> Callable[[str], str]:
+    """The person's keys: ``input``, which writes its prompt on stdout.  Keys piped in
+    (a script, a file) are not echoed as typed ones are, so the line read is written after
+    the prompt: the output reads as a transcript and what follows starts its own line."""
+    if sys.stdin is None or sys.stdin.isatty():
+        return input
+
+    def piped(prompt: str) -> str:
+        line = input(prompt)
+        print(line, flush=True)
+        return line
+    return piped
 
 
 @dataclass
@@ -66,7 +83,7 @@ class Terminal:
     state: GameState
     people: dict[int, Seat]
     agents: dict[int, Agent]
-    read: Callable[[str], str] = input
+    read: Callable[[str], str] = field(default_factory=keyboard)
     out: TextIO | None = None
     autosave: str | None = None
     #: the people's clocks (None: none), read at ``now``; ``stand_in`` plays a turn run out
@@ -80,6 +97,13 @@ class Terminal:
 
     def write(self, text: str) -> None:
         print(text, end="", file=self.out, flush=True)
+
+    def on_screen(self) -> bool:
+        """Whether the output is a terminal, which takes the screen-clearing codes; a file
+        or a pipe gets none, as it gets no other terminal code."""
+        stream = self.out if self.out is not None else sys.stdout
+        isatty = getattr(stream, "isatty", None)
+        return bool(isatty is not None and isatty())
 
     # -- the loop ------------------------------------------------------------------------
     def run(self) -> GameState:
@@ -138,7 +162,8 @@ class Terminal:
         """Show the position to the deciding person and take one answer; False: quit."""
         person = self.people[decision.player]
         if len(self.people) > 1 and self._last_person not in (None, decision.player) and self.game.hidden_information:
-            self.write(CLEAR)  # the last person's hand leaves the screen before the next one looks
+            if self.on_screen():
+                self.write(CLEAR)  # the last person's hand leaves the screen before the next one looks
             try:
                 self.read(f"{self.names[decision.player]}, your turn: press Enter (others look away) ")
             except (EOFError, KeyboardInterrupt):

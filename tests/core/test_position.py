@@ -84,3 +84,10 @@ def test_every_game_s_position_is_its_drawing_and_the_same_from_every_seat(game_
             assert i in ids, (game_id, i)
         # the drawing of the state is the position applied: applied again, nothing changes
         assert apply(drawn, spectator) == apply(apply(drawn, spectator), spectator) == drawn
+
+
+def test_a_shade_marks_which_of_its_seats_pieces_an_area_is_and_none_takes_it_off():
+    out = _ids(apply(SLOTTED, {"areas": {"a": {"seat": 1, "shade": 2}}}))
+    assert out["area-a"].get("data-shade") == out["a"].get("data-shade") == "2"
+    out = _ids(apply(apply(SLOTTED, {"areas": {"a": {"shade": 2}}}), {"areas": {"a": {"seat": None, "shade": None}}}))
+    assert "data-shade" not in out["area-a"].attrib and "data-seat" not in out["area-a"].attrib

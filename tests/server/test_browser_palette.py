@@ -12,6 +12,7 @@ import pytest
 
 from .test_browser import browser, server, shot, wait_board  # noqa: F401 (fixtures)
 from .test_browser import page  # noqa: F401
+from .test_browser_over import _finished, _open as _open_finished
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(__import__("os").environ.get("REALMS_BROWSER") != "1",
@@ -24,7 +25,7 @@ GAMES = {"hy-breasil": {"turns": 2}, "brian-boru": {}, "brittania": {}, "version
 PARTS = """() => [...document.querySelectorAll('#board svg [data-seat]')].map(e => {
   const outline = e.getAttribute('fill') === 'none';
   const next = e.nextElementSibling;
-  return {seat: Number(e.dataset.seat), outline: outline || e.tagName === 'text',
+  return {seat: Number(e.dataset.seat), shade: Number(e.dataset.shade || 0), outline: outline || e.tagName === 'text',
           colour: (e.getAttribute(outline ? 'stroke' : 'fill') || '').toLowerCase(),
           pattern: !!next && next.classList.contains('seat-pattern')
                    && next.getAttribute('fill') === `url(#seat-pattern-${Number(e.dataset.seat) % 12})`};
@@ -64,7 +65,7 @@ def test_the_palette_switch_repaints_the_board_and_keeps_the_patterns(server, pa
     page.wait_for_function("document.body.dataset.palette === 'okabe-ito'")
     after = page.evaluate(PARTS)
     assert [p["seat"] for p in after] == [p["seat"] for p in before]
-    assert all(p["colour"] == okabe[p["seat"] % 12] for p in after), after[:3]
+    assert all(p["colour"] == okabe[p["seat"] % 12] for p in after if not p["shade"]), after[:3]
     assert any(a["colour"] != b["colour"] for a, b in zip(after, before)), "no colour changed"
     assert all(p["pattern"] for p in after if not p["outline"])
     # the key beside the board shows the same colours
@@ -76,7 +77,7 @@ def test_the_palette_switch_repaints_the_board_and_keeps_the_patterns(server, pa
     wait_board(page)
     page.wait_for_function("document.body.dataset.palette === 'okabe-ito'")
     assert page.input_value("#pace-box select.palette") == "okabe-ito"
-    assert all(p["colour"] == okabe[p["seat"] % 12] for p in page.evaluate(PARTS))
+    assert all(p["colour"] == okabe[p["seat"] % 12] for p in page.evaluate(PARTS) if not p["shade"])
     contrast = page.evaluate("document.body.dataset.labelContrast")
     assert contrast and float(contrast) >= 4.5, contrast
     # back to the game's own colours: the drawing's own, as before
@@ -121,3 +122,29 @@ def test_twelve_brittania_seats_stay_distinct_in_every_palette(server, page, tmp
         parts = page.evaluate(PARTS)
         assert parts and all(p["colour"] == key[p["seat"]] for p in parts), parts[:3]
     shot(page, "palette-brittania-12-tol-muted", tmp_path)
+
+
+def test_a_players_nations_keep_their_own_shades_in_every_palette(server, page, tmp_path):
+    """Hy Breasil's nations of one player are shades of the player's colour: under a palette
+    the player picks, each nation keeps a shade of its own (``data-shade``), at least ΔE 15
+    from the player's others, on the map, at sea and in the legend alike."""
+    gid = _finished(server, "hy-breasil", ["greedy", "greedy", "greedy"], {"turns": 3})
+    _open_finished(page, server, gid)
+    for name in ("okabe-ito", "tol-muted"):
+        page.select_option("#pace-box select.palette", name)
+        page.wait_for_function(f"document.body.dataset.palette === {name!r}")
+        palette = _palette(page, name)
+        shades: dict[tuple[int, int], set[str]] = {}
+        for p in page.evaluate(PARTS):
+            if not p["outline"]:
+                shades.setdefault((p["seat"], p["shade"]), set()).add(p["colour"])
+        assert all(len(c) == 1 for c in shades.values()), (name, shades)
+        assert all(c == {palette[seat]} for (seat, shade), c in shades.items() if shade == 0), (name, shades)
+        seats = {seat for seat, _ in shades}
+        several = [seat for seat in seats if sum(s == seat for s, _ in shades) > 1]
+        assert several, f"no player holds two nations at the end: nothing to tell apart ({shades})"
+        for seat in several:
+            mine = [next(iter(c)) for (s, _), c in shades.items() if s == seat]
+            worst = min(delta_e(a, b) for a, b in itertools.combinations(mine, 2))
+            assert worst >= 15, f"{name}: seat {seat}'s nations {mine} only ΔE {worst:.1f} apart"
+    shot(page, "palette-hy-breasil-nations-tol-muted", tmp_path)

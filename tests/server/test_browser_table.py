@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import os
 import re
+import time
 
 import httpx
 import pytest
 
+from realms.server import app as app_module
 from realms.server.app import create_app
 
 from .test_browser import browser, page, shot  # noqa: F401 (fixtures)
+from .test_deadlines import Clock
 from .test_durability import served_in_thread
 
 pytestmark = [pytest.mark.browser,
@@ -89,6 +92,15 @@ def test_two_people_talk_and_see_the_clock(served, page, second, tmp_path):  # n
         pg.wait_for_function("document.getElementById('table-bots').textContent.includes('host ended')",
                              timeout=30_000)
         assert pg.locator("#talk-form").is_hidden()
+        # shown ended, with the table as it stood and a rematch, as a game played out
+        pg.wait_for_function("document.querySelector('#results h2')?.textContent === 'The host ended the game'",
+                             timeout=30_000)
+        assert "The table as it stood" in pg.inner_text("#results")
+        assert pg.inner_text("#decision-head") == "No decision: the game is over"
+        assert pg.locator("#rematch").is_visible()
+    page.click("#rematch")
+    page.wait_for_function(f"location.pathname.startsWith('/games/') && location.pathname !== '/games/{gid}'",
+                           timeout=30_000)
 
 
 def test_the_lobby_makes_a_game_with_a_clock_and_gives_the_hosts_link(served, page):  # noqa: F811
@@ -109,3 +121,59 @@ def test_the_lobby_makes_a_game_with_a_clock_and_gives_the_hosts_link(served, pa
     page.click("#host-pause")
     page.wait_for_function("document.getElementById('table-clock').textContent.includes('PAUSED')",
                            timeout=30_000)
+
+
+def test_a_person_who_answers_takes_their_seat_back_and_the_page_says_so(tmp_path, page, monkeypatch):  # noqa: F811
+    """Two missed turns (the table's clock moved by the test, the watcher looking every
+    50 ms) and the bot holds P1's seat: P1's page offers the button or an answer; P1
+    answers, and the page says the seat was taken back by answering.  One deal (seed 5:
+    the game lasts past the bot's taking the seat)."""
+    monkeypatch.setattr(app_module, "secret_seed", lambda: 5)
+    clock = Clock()
+    app = create_app(str(tmp_path / "realms.db"), clock=clock, table_every=0.05)
+    with served_in_thread(app) as url:
+        r = httpx.post(f"{url}/api/games", json={"game": "version2", "seats": ["human", "human"],
+                                                 "table": {"clock": {"kind": "turn", "minutes": 60, "misses": 2}}},
+                       timeout=60)
+        assert r.status_code == 201, r.text
+        gid, tokens = r.json()["id"], [s["token"] for s in r.json()["seats"]]
+        page.goto(f"{url}/games/{gid}#token={tokens[0]}")
+
+        def get(path: str, seat: int | None = None) -> dict:
+            headers = {"Authorization": f"Bearer {tokens[seat]}"} if seat is not None else {}
+            return httpx.get(f"{url}/api/games/{gid}{path}", headers=headers, timeout=60).json()
+
+        def until(what: str, ok) -> None:  # the watcher's look, waited for within 60 s
+            for _ in range(1200):
+                if ok():
+                    return
+                time.sleep(0.05)
+            pytest.fail(f"not seen within 60 s: {what}")
+
+        for _ in range(20):
+            if "0" in get("/table")["bots"]:
+                break
+            st = get("")
+            assert not st["over"], "the game ended before the bot took P1's seat"
+            seat = st["awaiting"][0]
+            until(f"P{seat + 1}'s turn begun", lambda: get("/table")["clock"]["seats"][seat]["left"] is not None)
+            if seat == 1:  # P2 answers in time
+                mine = get("", 1)
+                httpx.post(f"{url}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {tokens[1]}"},
+                           json={"key": mine["pending"][0]["options"][0]["key"], "version": mine["version"]}, timeout=60)
+            else:  # P1's hour passes
+                v = st["version"]
+                clock.now += 3600
+                until("P1's missed turn played", lambda: get("")["version"] != v)
+        else:
+            pytest.fail("the bot did not take P1's seat after 20 turns")
+        page.wait_for_function("document.querySelector('#seat-back') !== null", timeout=30_000)
+        assert "your answer takes it back" in page.inner_text("#table-bots")
+        st = get("", 0)
+        httpx.post(f"{url}/api/games/{gid}/answers", headers={"Authorization": f"Bearer {tokens[0]}"},
+                   json={"key": (st["pending"] or [{"options": [{"key": "end"}]}])[0]["options"][0]["key"],
+                         "version": st["version"]}, timeout=60)
+        page.wait_for_function("document.querySelector('#table-bots [data-back=\"0\"]') !== null", timeout=30_000)
+        assert "You took your seat back from the bot" in page.inner_text("#table-bots")
+        assert page.locator("#seat-back").count() == 0
+        assert get("/table")["bots"] == {}

@@ -64,3 +64,38 @@ def test_no_odds_in_a_game_without_an_advice_hook(client):
     out = new_game(client, game="brian-boru", seats=["human", "greedy", "random"])
     s = me(client, out["id"], out["seats"][0]["token"])
     assert s["pending"] and s["odds"] == []
+
+
+def test_no_trip_to_the_odds_worker_for_a_decision_the_game_never_advises_on(client, monkeypatch):
+    """A person's answer waits for the odds only where the game can show some
+    (``Game.advice_kinds``): Hy Breasil's set-up and other picks ask the worker nothing."""
+    from realms.games.hy_breasil import ADVICE_KINDS
+
+    odds = client.app.state.server.heavy.odds
+    asked: list[int] = []
+    real_run = odds.run
+
+    async def counted(key, *args):
+        if key[0] == "advice":
+            asked.append(key[3])
+        return await real_run(key, *args)
+
+    monkeypatch.setattr(odds, "run", counted)
+    out = new_game(client, seats=["human", "human"], seed=7, options={"turns": 2})
+    gid = out["id"]
+    toks = {s["seat"]: s["token"] for s in out["seats"]}
+    kinds_at: dict[int, str] = {}
+    for _ in range(120):
+        spectator = client.get(f"/api/games/{gid}").json()
+        if spectator["over"]:
+            break
+        seat = spectator["awaiting"][0]
+        s = me(client, gid, toks[seat])
+        kinds_at[s["version"]] = s["pending"][0]["kind"]
+        assert client.post(f"/api/games/{gid}/answers", headers=bearer(toks[seat]),
+                           json={"key": s["pending"][0]["options"][0]["key"], "version": s["version"]}).status_code == 200
+    unadvised = {v for v, kind in kinds_at.items() if kind not in ADVICE_KINDS}
+    advised = set(kinds_at) - unadvised
+    assert unadvised and advised, f"the game asked only {set(kinds_at.values())}"
+    assert not unadvised & set(asked), "the worker was asked for decisions the game never advises on"
+    assert advised <= set(asked), "a decision the game advises on went without its odds"

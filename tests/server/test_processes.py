@@ -323,6 +323,69 @@ def test_an_answer_made_on_a_stale_copy_meets_the_moved_head_and_forks_nothing(t
         drop_database(database)
 
 
+def test_a_notification_carries_the_answers_written_and_one_too_long_for_them_is_read(tmp_path, monkeypatch):
+    """Two apps of a cluster in this process, b holding a game of four people answered
+    through a: a's answers reach b's copy from their notifications, with no read of the
+    database; once a notification has no room for them (``NOTE_BYTES``), b reads them
+    instead.  Either way b ends with a's record."""
+    from fastapi.testclient import TestClient
+
+    from realms.server import cluster as cluster_module
+    from realms.server.app import create_app
+
+    database = fresh_database("postgresql", tmp_path)
+    try:
+        with TestClient(create_app(database, several=True)) as a, TestClient(create_app(database, several=True)) as b:
+            r = a.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seats": ["human"] * 4})
+            gid, tokens = r.json()["id"], [s["token"] for s in r.json()["seats"]]
+
+            def answered() -> int:
+                """One answer of whoever is asked, through a: the version after it."""
+                seat = a.get(f"/api/games/{gid}").json()["awaiting"][0]
+                state = a.get(f"/api/games/{gid}", headers=bearer(tokens[seat])).json()
+                options = state["pending"][0]["options"]
+                r = a.post(f"/api/games/{gid}/answers", headers=bearer(tokens[seat]),
+                           json={"key": options[0]["key"], "version": state["version"]})
+                assert r.status_code == 200, r.text
+                return r.json()["version"]
+
+            def b_at(version: int) -> bool:
+                live = b.app.state.server.live.get(gid)
+                return live is not None and live.version >= version
+
+            b.get(f"/api/games/{gid}")  # b holds the game from now
+            far = b.app.state.server.cluster
+            reads = far.reads
+            for _ in range(3):
+                v = answered()
+                _wait(f"b's copy at a's version {v}", lambda: b_at(v))
+            assert far.carried >= 1 and far.reads == reads, (far.carried, far.reads)
+
+            monkeypatch.setattr(cluster_module, "NOTE_BYTES", 0)
+            carried = far.carried
+            v = answered()
+            _wait(f"b's copy at a's version {v}, read", lambda: b_at(v))
+            assert far.reads > reads and far.carried == carried, (far.carried, far.reads)
+            records = [c.get(f"/api/games/{gid}/record").json()["answers"] for c in (a, b)]
+            assert records[1] == records[0] and len(records[0]) == v
+    finally:
+        drop_database(database)
+
+
+def test_a_note_carries_answers_only_within_note_bytes(tmp_path):
+    """A notification names the head, the writer and, when the whole fits in
+    ``NOTE_BYTES`` (PostgreSQL refuses 8,000 bytes), the answers; past it, the head only."""
+    from realms.server.cluster import NOTE_BYTES, Cluster
+
+    far = Cluster.__new__(Cluster)
+    far.id = "host:1:abc"
+    short = far._note("g1", 12, 5, 1, (10, [(0, "a b"), (2, "c")]))
+    assert short == 'g1 12 5 1 host:1:abc 10 [[0,"a b"],[2,"c"]]'
+    long = far._note("g1", 11, 5, 1, (10, [(0, "k" * NOTE_BYTES)]))
+    assert long == "g1 11 5 1 host:1:abc"
+    assert far._note("g1", 9, 5, 2, None) == "g1 9 5 2 host:1:abc"  # an undo: read
+
+
 def test_workers_start_processes_on_one_port_that_check_lists_and_a_dead_one_is_started_again(cluster, tmp_path):
     port = free_port()
     with open(tmp_path / "workers.log", "wb") as err:

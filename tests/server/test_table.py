@@ -260,10 +260,11 @@ def test_a_reissued_link_replaces_the_old_and_an_ended_game_takes_no_answer(data
     with app_client(database, clock) as client:                          # stored
         assert client.get(f"/api/games/{gid}", headers=bearer(old)).status_code == 403
         st = settled(client, gid, new)
-        assert client.post(f"/api/games/{gid}/host", headers=bearer(host), json={"action": "end"}).status_code == 200
         seat = st["awaiting"][0]
         tok = new if seat == 0 else made["seats"][1]["token"]
-        mine = settled(client, gid, tok)
+        mine = settled(client, gid, tok)                                 # its page, asked before the end
+        assert client.post(f"/api/games/{gid}/host", headers=bearer(host), json={"action": "end"}).status_code == 200
+        assert settled(client, gid, tok)["pending"] == []
         r = client.post(f"/api/games/{gid}/answers", headers=bearer(tok),
                         json={"key": mine["pending"][0]["options"][0]["key"], "version": mine["version"]})
         assert r.status_code == 403 and "ended" in r.json()["detail"]
@@ -315,7 +316,7 @@ def test_a_turn_ended_in_time_is_no_miss_though_the_watcher_looks_after_its_dead
         t = table(client, gid)
         assert t["clock"]["seats"][seat]["misses"] == 0 and t["stand_ins"] == []
         assert settled(client, gid)["version"] == version
-        assert t["clock"]["seats"][1 - seat]["left"] == 3600.0            # the other's turn began
+        assert t["clock"]["seats"][1 - seat]["left"] == 3598.0            # the other's turn began at the answer
 
 
 def _shortest(game) -> dict:

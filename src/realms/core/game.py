@@ -77,6 +77,10 @@ class Game(Generic[S]):
     #: nothing else, so it cannot show what the player may not see.  JSON-ready; each
     #: entry has a ``text`` line for people.
     advice: Callable[[dict, list[Decision]], list[dict]] | None = None
+    #: the decision kinds :attr:`advice` can speak of (``None``: any): a seat with none of
+    #: them pending gets no advice, so a server does not ask for it (the game's advice
+    #: module reads the same set).
+    advice_kinds: frozenset[str] | None = None
     #: ``warm()``: load what a server's first games would otherwise wait for inside their
     #: requests (heavy modules, boards, solver tables); ``realms serve`` calls it once at
     #: start-up.  It changes no result, only when the cost is paid.

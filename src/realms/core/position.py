@@ -11,6 +11,7 @@ The description (JSON)::
     {"frame": "…",                       # the drawing it applies to (else: draw it whole again)
      "areas": {AREA: {"fill": colour,    # #area-AREA (or #town-AREA) and [data-part-of=AREA]
                       "seat": k | None,  #   their data-seat (web/palette.js repaints it)
+                      "shade": r | None,  #   their data-shade: the seat's r-th piece (0: its own colour)
                       "owner": {"seat": k, "colour": c} | None,  # #owner-AREA shown so, or hidden
                       "units": [line, …], "ink": colour,         # #units-AREA: its lines, its fill
                       "marks": [name, …]}},  # [data-mark=name][data-area=AREA] shown, the others hidden
@@ -76,6 +77,8 @@ def _area(area: str, entry: dict, ids: dict, parts: list, marks: list) -> None:
             el.set("fill", entry["fill"])
         if "seat" in entry:
             _seat(el, entry["seat"])
+        if "shade" in entry:
+            _mark(el, "data-shade", entry["shade"])
     owner = ids.get(f"owner-{area}")
     if "owner" in entry and owner is not None:
         found = entry["owner"]
@@ -108,7 +111,11 @@ def _area(area: str, entry: dict, ids: dict, parts: list, marks: list) -> None:
 
 
 def _seat(el: ET.Element, seat: int | None) -> None:
-    if seat is None:
-        el.attrib.pop("data-seat", None)
+    _mark(el, "data-seat", seat)
+
+
+def _mark(el: ET.Element, name: str, value: int | None) -> None:
+    if value is None:
+        el.attrib.pop(name, None)
     else:
-        el.set("data-seat", str(seat))
+        el.set(name, str(value))

@@ -229,9 +229,9 @@ class Live:
     mirrored: tuple = (0, 0)
     #: the advice last computed: (the state it is for, {seat: entries})
     _advice: tuple = (None, {})
-    #: the payloads last made: (the state and undo count they are for, {seat: payload}),
+    #: the payloads last made: (the state, undo count and end they are for, {seat: payload}),
     #: so that the push after an answer reuses the payload of its 200
-    _payloads: tuple = (None, -1, {})
+    _payloads: tuple = (None, -1, False, {})
     #: (a state, its :func:`kept_hidden`): the last asked for by :meth:`settle`
     _hidden: tuple = (None, None)
     #: the board last drawn: (the state and undo count it is of, its SVG)
@@ -292,8 +292,14 @@ class Live:
         found = self.asked.get(seat)
         return found is not None and found[1] <= version < self.version
 
+    @property
+    def done(self) -> bool:
+        """Whether nothing more is played: the game is over, or its host ended it (then its
+        pages show it ended, with the results as they stand, and offer a rematch)."""
+        return self.ended or self.state.is_over()
+
     def can_undo(self, seat: int | None) -> bool:
-        return seat is not None and bool(self.undo) and self.undo[-1].seat == seat and not self.state.is_over()
+        return seat is not None and bool(self.undo) and self.undo[-1].seat == seat and not self.done
 
     def advice(self, seat: int | None, view: dict) -> list[dict]:
         """The game's advice for ``seat`` before its pending decisions, as
@@ -318,10 +324,13 @@ class Live:
 
     def asks(self, seats: set) -> list[tuple]:
         """What the advice of the state now is asked for: (seat, view, decisions as JSON)
-        of each person's seat of ``seats`` with a decision pending."""
-        state = self.state
+        of each person's seat of ``seats`` with a decision pending of a kind the game
+        advises on (:attr:`Game.advice_kinds`): no round trip to the odds' worker for the
+        others."""
+        state, kinds = self.state, self.game.advice_kinds
+        advised = {d.player for d in state.pending() if kinds is None or d.kind in kinds}
         return [(seat, state.view(seat), [heavy.decision_json(d) for d in state.pending_for(seat)])
-                for seat in sorted({d.player for d in state.pending()} & seats)
+                for seat in sorted(advised & seats)
                 if self.row.seats[seat]["kind"] == "human"]
 
     def watching(self, *seats: int | None) -> set:
@@ -540,10 +549,10 @@ def _pending_json(game: Game, view: dict, decision) -> dict:
 def _cached(live: Live, seat: int | None) -> list:
     """[payload, its JSON text or None] of ``seat`` for the state now, made once per state
     (and undo)."""
-    state, undos, cache = live._payloads
-    if state is not live.state or undos != live.undos:
+    state, undos, ended, cache = live._payloads
+    if state is not live.state or undos != live.undos or ended != live.ended:
         cache = {}
-        live._payloads = (live.state, live.undos, cache)
+        live._payloads = (live.state, live.undos, live.ended, cache)
     if seat not in cache:
         cache[seat] = [_make_payload(live, seat), None]
     return cache[seat]
@@ -577,7 +586,7 @@ def json_response(body: bytes) -> Response:
 
 def _make_payload(live: Live, seat: int | None) -> dict:
     state = live.state
-    over = state.is_over()
+    over = live.done
     names = state.options.get("names") or [f"P{i + 1}" for i in range(len(live.row.seats))]
     view = state.view(seat)
     labels = _labels(live.game)
@@ -590,14 +599,15 @@ def _make_payload(live: Live, seat: int | None) -> dict:
         "undos": live.undos,
         "seat": seat,
         "view": view,
-        "pending": [_pending_json(live.game, view, d) for d in state.pending_for(seat)],
+        "pending": [] if live.ended else [_pending_json(live.game, view, d) for d in state.pending_for(seat)],
         "can_undo": live.can_undo(seat),
         "odds": live.advice(seat, view),
-        "awaiting": sorted({d.player for d in state.pending()}),
+        "awaiting": [] if live.ended else sorted({d.player for d in state.pending()}),
         "seats": [{"seat": i, "kind": s["kind"], "label": labels.get(s["kind"], s["kind"]),
                    "name": names[i] if i < len(names) else f"P{i + 1}"}
                   for i, s in enumerate(live.row.seats)],
         "over": over,
+        "ended": live.ended,  # by its host: the result is the table as it stood
         "result": result if over else None,
         "score_name": live.game.score_name,
         "scores": [result["scores"].get(n) for n in names],
@@ -628,8 +638,8 @@ HEAVY_ERRORS: dict[int | str, dict[str, Any]] = {
 
 
 def _replayed(live: Live, at: int) -> list:
-    """The first ``at`` answers of a finished game, for a replay (403 while it runs)."""
-    if not live.state.is_over():
+    """The first ``at`` answers of a finished (or ended) game, for a replay (403 while it runs)."""
+    if not live.done:
         raise HTTPException(403, "earlier positions are shown once the game is over")
     return [tuple(a) for a in live.state.answers[:at]]
 
@@ -807,7 +817,7 @@ class Server:
                 got = {}
         if live.state is state and live._advice[0] is state:
             live._advice[1].update(got)
-            live._payloads = (None, -1, {})
+            live._payloads = (None, -1, False, {})
 
     # -- creating -----------------------------------------------------------------------
     def _timed_create(self, body: NewGame) -> tuple[Live, dict[int, str], float]:
@@ -886,6 +896,8 @@ class Server:
         """Apply ``seat``'s answer, commit it and return the new state (JSON, UTF-8); the
         bots whose turn follows play on in the background (:meth:`continue_bots`).  The
         other pages get it over their sockets; ``socket``, the asking page's, not again."""
+        if seat in live.stand_ins and not live.done:  # the person is back: the bot leaves (host.py)
+            await self.tables.give_back(live, seat, by="answer")
         async with live.lock:
             if seat is None:  # who asks comes first: a spectator learns nothing of versions
                 raise HTTPException(403, "spectators cannot answer; send the seat's token")
@@ -921,6 +933,7 @@ class Server:
                     raise HTTPException(409, f"stale version {body.version}: another process answered it first") from None
                 raise HTTPException(503, f"the answer could not be stored: {type(exc).__name__}") from None
             live.settle(before, new, seat, start)
+            self.tables.moved(live)
             self.continue_bots(live)
             await self.advise(live, live.watching(seat))
             payload = payload_json(live, seat)
@@ -1014,6 +1027,7 @@ class Server:
                     new.release()
                     return
                 live.settle_bots(before, new)
+                self.tables.moved(live)
                 live.mirrored = (self.bots.generation, live.version)
                 await self.advise(live, live.watching())
             self.push(live)

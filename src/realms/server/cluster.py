@@ -12,8 +12,10 @@ them agree lives in the database, in three tables of this module's own:
   in the very transaction that stores the answers (:meth:`Cluster.guarded`): the second
   writer of a version waits for the first's row lock, then finds the head moved and fails
   with :class:`Conflict` (the server answers 409), so a game never forks.  The same
-  transaction notifies ``realms`` with a pointer ``"game version seq undone"`` (never a
-  state: ``NOTIFY`` carries at most 8,000 bytes and takes a lock at commit).
+  transaction notifies ``realms`` with ``"game version seq undone process"`` and, when the
+  whole fits in ``NOTE_BYTES``, the answers written (never a state: ``NOTIFY`` carries less
+  than 8,000 bytes and takes a lock at commit).  A batch of writes moves its heads in one
+  statement and notifies in one (:meth:`Cluster.check`).
 - ``realms_leases``: one owner per game at a time, with an expiry (``LEASE_SECONDS``).
   Only the owner plays the game's bots, ends its deadlines and clocks and sends its notices
   (:meth:`Cluster.owns`).  Each process renews its leases every ``LEASE_EVERY`` seconds and
@@ -25,8 +27,9 @@ them agree lives in the database, in three tables of this module's own:
   ``realms serve --check`` (:func:`report`) and ``/api/health``.
 
 Every process listens to ``realms`` on a connection of its own (:meth:`Cluster.listen`):
-a game in its memory whose head moved elsewhere is caught up from the database (the new
-answers applied, or the game rebuilt after an undo) and pushed to its pages.  A lost
+a game in its memory whose head moved in another process is caught up (the new answers
+applied: those the notifications carried when they follow on from its copy, else read
+from the database; or the game rebuilt after an undo) and pushed to its pages.  A lost
 listening connection is opened again and every game in memory compared with its head, so
 nothing notified meanwhile is missed.
 """
@@ -40,8 +43,10 @@ import secrets
 import socket
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
+import orjson
 from fastapi import HTTPException
 from sqlalchemy import Column, Float, Integer, MetaData, String, Table, create_engine, select, text
 
@@ -65,6 +70,9 @@ PROCESS_GONE = 60.0
 CHANNEL = "realms"
 #: seconds between two attempts to open the listening connection again
 LISTEN_AGAIN = 0.5
+#: the longest notification that carries the answers written (PostgreSQL takes less than
+#: 8,000 bytes; a longer one says only where the head moved, and is read)
+NOTE_BYTES = 7900
 
 metadata = MetaData()
 
@@ -98,6 +106,18 @@ class Conflict(RuntimeError):
     """A write of a game whose head moved since the writing process last knew it."""
 
 
+@dataclass(frozen=True)
+class Guard:
+    """The check a write of a game carries (:meth:`Cluster.check`): the head its process
+    knew, the head it moves to, the answers stored then, and the notification of the move."""
+    game_id: str
+    known: tuple[int, int]
+    seq: int
+    undone: int
+    version: int
+    note: str
+
+
 def process_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
@@ -129,6 +149,12 @@ class Cluster:
         self.listening = asyncio.Event()
         #: catch-ups after a reconnect (what ``/api/health`` and tests read)
         self.reconnects = 0
+        #: per game in memory, the notifications of other processes' writes not yet caught
+        #: up: {seq: (undone, (start, answers) or None)}
+        self._notes: dict[str, dict[int, tuple]] = {}
+        #: catch-ups made from the answers notifications carried, and read from the
+        #: database (but a take-over's rebuild)
+        self.carried = self.reads = 0
 
     # -- the heads ---------------------------------------------------------------------------
     def created(self, conn, game_id: str, answers: int) -> None:
@@ -156,7 +182,7 @@ class Cluster:
     def guarded(self, enqueue: Callable[[tuple], Future], op: tuple, version: int) -> Future:
         """Queue the store's write ``op`` of a game behind the check of its head: the head
         this process knows (its live game's, whose lock the writer holds) moved on in the
-        same transaction, else :class:`Conflict`; the move notified."""
+        same transaction, else :class:`Conflict`; the move notified (:meth:`check`)."""
         game_id, undo = op[1], op[0] == "undo"
         live = self.server.live.get(game_id)
         known = None if live is None else live.row.seq
@@ -165,24 +191,47 @@ class Cluster:
             fut.set_exception(Conflict(f"game {game_id}: not in this process's memory"))
             return fut
         seq, undone = known[0] + 1, known[1] + (1 if undo else 0)
-
-        def check(conn) -> None:
-            moved = conn.execute(text("UPDATE realms_heads SET seq = :s, undone = :u, version = :v "
-                                      "WHERE game_id = :g AND seq = :ks AND undone = :ku"),
-                                 {"s": seq, "u": undone, "v": version, "g": game_id, "ks": known[0], "ku": known[1]})
-            if moved.rowcount != 1:
-                raise Conflict(f"game {game_id}: another process wrote it first")
-            conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{game_id} {version} {seq} {undone}"})
-
+        note = self._note(game_id, version, seq, undone, None if undo else (op[2], op[3]))
         row = live.row
 
         def moved_on(f: Future) -> None:
             if f.exception() is None:
                 row.seq = (seq, undone)
 
-        fut = enqueue(("guard", op, check))
+        fut = enqueue(("guard", op, Guard(game_id, known, seq, undone, version, note)))
         fut.add_done_callback(moved_on)
         return fut
+
+    def _note(self, game_id: str, version: int, seq: int, undone: int, answers: tuple | None) -> str:
+        """The notification of a head's move: ``"game version seq undone process"``, then
+        the answers written (``start [[player, key], …]`` as JSON) when the whole fits in
+        ``NOTE_BYTES``, so that the other processes need not read them (:meth:`_heard`)."""
+        head = f"{game_id} {version} {seq} {undone} {self.id}"
+        if answers is None:
+            return head
+        start, given = answers
+        carried = f"{head} {start} {orjson.dumps(given).decode()}"
+        return carried if len(carried.encode()) <= NOTE_BYTES else head
+
+    @staticmethod
+    def check(conn, guards: list["Guard"]) -> None:
+        """Move the heads of ``guards`` (one write each, of different games) on, each only
+        from the head its process knew, in one statement, and notify the moves in one:
+        :class:`Conflict` if any head had moved meanwhile (the store then writes the batch
+        one write at a time, and only the stale one fails)."""
+        moved = conn.execute(text(
+            "UPDATE realms_heads h SET seq = w.s, undone = w.u, version = w.v "
+            "FROM unnest(CAST(:g AS text[]), CAST(:s AS int[]), CAST(:u AS int[]), CAST(:v AS int[]), "
+            "CAST(:ks AS int[]), CAST(:ku AS int[])) AS w(g, s, u, v, ks, ku) "
+            "WHERE h.game_id = w.g AND h.seq = w.ks AND h.undone = w.ku"),
+            {"g": [w.game_id for w in guards], "s": [w.seq for w in guards], "u": [w.undone for w in guards],
+             "v": [w.version for w in guards], "ks": [w.known[0] for w in guards],
+             "ku": [w.known[1] for w in guards]})
+        if moved.rowcount != len(guards):
+            raise Conflict(f"game {guards[0].game_id if len(guards) == 1 else '(one of several)'}: "
+                           "another process wrote it first")
+        conn.execute(text("SELECT pg_notify(:c, n) FROM unnest(CAST(:n AS text[])) AS n"),
+                     {"c": CHANNEL, "n": [w.note for w in guards]})
 
     def current(self, live: "Live") -> None:
         """409 if ``live`` is no longer the game in memory (caught up meanwhile): the caller
@@ -316,11 +365,19 @@ class Cluster:
         server = self.server
         live = server.live.get(gid)
         if live is None:
+            self._notes.pop(gid, None)
             return await server.get(gid) if load or self.owns(gid) else None
         async with live.lock:
             if server.live.get(gid) is not live:
                 return server.live.get(gid)
-            fresh = await asyncio.to_thread(self._read_since, gid, live.version, live.row.seq)
+            fresh = None if full else self._noted(live)
+            if fresh is None:
+                self.reads += not full
+                fresh = await asyncio.to_thread(self._read_since, gid, live.version, live.row.seq)
+            elif not fresh[1]:
+                return live
+            else:
+                self.carried += 1
             if fresh is None and not full:
                 return live
             try:
@@ -365,8 +422,7 @@ class Cluster:
             new.release()
             raise
         live.settle_bots(before, new)
-        live.row.seq = head
-        live.mirrored = (0, 0)
+        live.row.seq = head  # the bots' mirror still holds: answers were only added
         return live
 
     async def _retabled(self, live: "Live") -> None:
@@ -422,6 +478,7 @@ class Cluster:
                     self.listener_pid = conn.info.backend_pid
                     if self.listening.is_set():
                         self.reconnects += 1
+                    self._notes.clear()  # some may have been missed meanwhile: read
                     await self._catch_up_all()
                     self.listening.set()
                     async for note in conn.notifies():
@@ -433,17 +490,47 @@ class Cluster:
             await asyncio.sleep(LISTEN_AGAIN)
 
     def _heard(self, payload: str) -> None:
+        """A head moved: this process's own write is in memory already; another's, for a
+        game in memory (or owned), is caught up, from the answers the notification carries
+        when it carries them (:meth:`_note`), else from the database."""
         try:
-            gid, _version, seq, undone = payload.split()
+            gid, _version, seq, undone, *rest = payload.split(" ", 6)
             head = (int(seq), int(undone))
         except ValueError:
             log.warning("cluster: a notification not understood: %r", payload[:100])
             return
+        if rest and rest[0] == self.id:
+            return
         live = self.server.live.get(gid)
         if live is not None and (live.row.seq is None or head[0] > live.row.seq[0]):
+            answers = None
+            if len(rest) == 3:  # answers read only for a game caught up here
+                try:
+                    answers = (int(rest[1]), [(int(p), k) for p, k in orjson.loads(rest[2])])
+                except (ValueError, TypeError):
+                    log.warning("cluster: a notification's answers not understood: %r", payload[:100])
+            self._notes.setdefault(gid, {})[head[0]] = (head[1], answers)
             self._soon(gid)
         elif live is None and self.owns(gid):
             self._soon(gid)
+
+    def _noted(self, live: "Live") -> tuple | None:
+        """The game's head and its answers past ``live``'s from the notifications heard
+        (:meth:`_heard`), when they follow on from ``live`` up to the last heard, one write
+        after another (no answers: none are new); None if any is missing (an undo,
+        answers too long to carry): read."""
+        notes = self._notes.pop(live.row.id, None)
+        known = live.row.seq
+        if not notes or known is None:
+            return None
+        head, version, answers = known, live.version, []
+        for seq in sorted(s for s in notes if s > known[0]):
+            undone, carried = notes[seq]
+            if seq != head[0] + 1 or undone != head[1] or carried is None or carried[0] != version:
+                return None
+            head, version = (seq, undone), version + len(carried[1])
+            answers.extend(carried[1])
+        return head, answers
 
     async def _catch_up_all(self) -> None:
         """Every game in memory whose head moved: caught up (after a lost connection)."""
@@ -484,7 +571,7 @@ class Cluster:
 
     def health(self) -> dict:
         return {"process": self.id, "games_owned": len(self.owned), "listening": self.listening.is_set(),
-                "reconnects": self.reconnects}
+                "reconnects": self.reconnects, "caught_up": {"carried": self.carried, "read": self.reads}}
 
 
 def report(database: str) -> list[dict]:

@@ -7,16 +7,20 @@ A game's creator may send ``table`` with the game: ``{"clock": {kind, minutes, i
 misses}, "talk": "full"|"public"|"none"}`` (``core.clock``, ``talk``); the 201 then
 carries ``host``, the token of the host's link (kept as its SHA-256 only), which may pause,
 resume and extend the clocks, give a seat a new link (the old one stops working), end the
-game.
+game.  A game its host ended is over to its pages (``Live.done``): the state says
+``over`` and ``ended``, with the result as it stands and nothing pending; its scores by
+turn, its replay and a rematch are open as at the end of a game played out.
 
 Clocks: a watcher looks at the games in memory every ``EVERY`` seconds.  A seat's turn
-begins when the watcher first sees it awaited and ends when it sees it no longer
-awaited; a turn whose time ran out is a *miss*: the seat's pending decisions of that turn
+begins when it is first seen awaited and ends when it is seen no longer awaited, by the
+watcher or at each move of the game (an answer, the bots' batch, a turn run out:
+``Tables.moved``), so a turn the bots hand back at once is a new turn; a turn whose time ran out is a *miss*: the seat's pending decisions of that turn
 get the game's ``no_answer``, or its default bot's answers (the bot made for that turn),
 committed and pushed like a person's.  ``misses`` in a row and the default bot takes the
 seat for good (it plays in the bots' process like any bot seat); the person takes it back
-with the seat's link (``POST /api/games/{id}/seat/back``), after which the clock runs for
-them again.  Who played which answers for a seat is kept (``stand_ins``: seat, by whom,
+with the seat's link (``POST /api/games/{id}/seat/back``), or by answering with it (the
+answer is then played if it is still one to the seat's decision), after which the clock
+runs for them again.  Who played which answers for a seat is kept (``stand_ins``: seat, by whom,
 from and to answer numbers) and shown with the table.
 
 Everything a table keeps is in the ``tables`` row (``tabledb``), written through the
@@ -112,6 +116,8 @@ class Table:
     sockets: dict = field(default_factory=dict)  # websocket -> seat (None: spectator or host)
     #: the version and awaited seats the watcher saw last
     seen: tuple = (-1, frozenset())
+    #: a turn began or ended at a move (:meth:`Tables.moved`): the next look saves and pushes
+    moved: bool = False
 
     def state_json(self) -> dict:
         return {"clock": self.clock.to_json(), "subs": {str(k): v for k, v in self.subs.items()},
@@ -255,13 +261,18 @@ class Tables:
         self._seat_bot(live, seat, kind)
         self._say(live, seat, "bot", f"a bot ({kind}) took your seat",
                   f"Your seat missed {live.table.clock.spec.misses} turns in a row; the bot plays it until you "
-                  "take it back with your link.")
+                  "take it back with your link, or answer with it.")
 
-    async def give_back(self, live: "Live", seat: int | None) -> None:
+    async def give_back(self, live: "Live", seat: int | None, by: str = "button") -> None:
+        """The bot holding ``seat`` leaves it to its person: by the page's button (409 if no
+        bot holds it), or by the person's ``answer`` (then nothing to do if none does).  The
+        stand-in's line says which (``back``)."""
         if seat is None:
             raise HTTPException(403, "only a seat's link takes the seat back")
         async with live.lock:
             if seat not in live.stand_ins:
+                if by == "answer":
+                    return
                 raise HTTPException(409, f"no bot plays seat {seat + 1}")
             del live.stand_ins[seat]
             live.agents.pop(seat, None)
@@ -269,9 +280,22 @@ class Tables:
             live.table.clock.release(seat)
             for s in live.table.stand_ins:
                 if s["seat"] == seat and s["to"] is None:
-                    s["to"] = live.version
+                    s["to"], s["back"] = live.version, by
             await self.server.committed(self.save(live))
         await self.push(live)
+
+    def moved(self, live: "Live") -> None:
+        """The game moved (an answer, the bots' batch, a turn run out; under its lock): the
+        clock sees who is awaited now.  The watcher only samples, and bots hand a turn back
+        at once: a person's turn that ended (or ran out) and came back between two looks
+        would otherwise go on as the old one, its time spent or its clock stopped."""
+        t = getattr(live, "table", None)
+        if t is None or t.clock.spec.kind == "none":
+            return
+        state = live.state
+        awaited = set() if state.is_over() or t.ended else {d.player for d in state.pending()}
+        began, ended = t.clock.observe(awaited, state.answers, self.clock())
+        t.moved = t.moved or bool(began or ended)
 
     # -- the watcher ------------------------------------------------------------------
     async def look(self) -> None:
@@ -308,6 +332,8 @@ class Tables:
                     self._say(live, seat, f"turn:{live.version}", "your turn",
                               f"It is your turn in {live.game.name} (game {live.row.id}).")
             changed = bool(began or ended)
+        if t.moved:
+            t.moved, changed = False, True
         if over and not t.over_said:
             t.over_said = True
             for seat in range(len(live.row.seats)):
@@ -357,6 +383,7 @@ class Tables:
             by = "no answer" if live.game.no_answer is not None and all(
                 live.game.no_answer(d) is not None for d in before.pending_for(seat)) else kind
             live.settle_bots(before, new)
+            self.moved(live)
             if given:
                 t.stand_ins.append({"seat": seat, "by": by, "from": start, "to": live.version})
             if misses >= t.clock.spec.misses and not live.state.is_over():

@@ -462,26 +462,35 @@ class Store:
 
     def _apply(self, conn, ops: list[tuple]) -> None:
         """Write ``ops`` in order on ``conn`` (one transaction); consecutive appends (of
-        different games: a game has one write in flight at a time) go in together."""
+        different games: a game has one write in flight at a time) go in together, their
+        heads' checks (``cluster``) made together before them."""
         rows: list[tuple] = []
-        for op in ops:
-            if op[0] == "guard":  # the head's check before the write it carries (``cluster``)
-                if rows:
-                    _insert_answers(conn, rows)
-                    rows = []
-                op, check = op[1], op[2]
-                check(conn)
-            if op[0] == "append":
-                _, g, start, answers, also = op
-                rows.extend((g, start + i, p, k) for i, (p, k) in enumerate(answers))
-                if also is not None:
-                    _insert_answers(conn, rows)
-                    rows = []
-                    also(conn)
-                continue
+        guards: list = []
+
+        def flush() -> None:
+            if guards:
+                self.cluster.check(conn, guards)
+                guards.clear()
             if rows:
                 _insert_answers(conn, rows)
-                rows = []
+                rows.clear()
+
+        for op in ops:
+            guard = None
+            if op[0] == "guard":  # the head's check before the write it carries (``cluster``)
+                op, guard = op[1], op[2]
+            if op[0] == "append":
+                _, g, start, answers, also = op
+                if guard is not None:
+                    guards.append(guard)
+                rows.extend((g, start + i, p, k) for i, (p, k) in enumerate(answers))
+                if also is not None:
+                    flush()
+                    also(conn)
+                continue
+            flush()
+            if guard is not None:
+                self.cluster.check(conn, [guard])
             if op[0] == "round":
                 _, g, round_, started, passed, over = op
                 self._put_round(conn, g, round_, started, passed, over)
@@ -491,8 +500,7 @@ class Store:
                 continue
             _, g, n, player = op
             self._delete_last(conn, g, n, player)
-        if rows:
-            _insert_answers(conn, rows)
+        flush()
 
     @staticmethod
     def _put_round(conn, game_id: str, round_: str | None, started: float | None, passed: int, over: int) -> None:

@@ -117,10 +117,11 @@ def install(app: FastAPI, server: Any, token_of: Any, create: Any) -> None:
 
     @app.get("/api/games/{game_id}/scores")
     async def scores(game_id: str) -> dict:
-        """A finished game's scores as each turn began and at its end: each player's path."""
+        """A finished (or ended) game's scores as each turn began and at its end: each
+        player's path."""
         live = await server.get(game_id)
         state = live.state
-        if not state.is_over():
+        if not live.done:
             raise HTTPException(403, "the scores by turn are shown once the game is over")
         if getattr(live, "score_path", None) is None:
             live.score_path = await asyncio.to_thread(_score_path, live.game, state)
@@ -133,7 +134,7 @@ def install(app: FastAPI, server: Any, token_of: Any, create: Any) -> None:
         seat = live.seat_of(token_of(authorization))
         if seat is None:
             raise HTTPException(403, "a rematch is asked by a seat of the game: send its token")
-        if not live.state.is_over():
+        if not live.done:
             raise HTTPException(403, "the game is still going on")
         async with live.lock:
             again = getattr(live, "rematch", None)
@@ -152,6 +153,8 @@ def status(live: Any) -> str:
     state = live.state
     if state.is_over():
         return f"over after {len(state.answers)} decisions"
+    if live.ended:
+        return f"ended by its host after {len(state.answers)} decisions"
     waiting = sorted({d.player for d in state.pending()})
     people = [p for p in waiting if p not in live.agents]
     who = f"awaiting seat {', '.join(str(p + 1) for p in people)}" if people else "the bots are playing"

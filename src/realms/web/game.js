@@ -692,7 +692,7 @@ function render(state) {
   if (!d) {
     if (state.over) {
       const r = state.result || {};
-      $("status").textContent = `The game is over. ${r.winner ? `Winner: ${r.winner}.` : r.winners && r.winners.length ? `Shared: ${r.winners.join(", ")}.` : ""}`;
+      $("status").textContent = `${state.ended ? "The host ended the game." : "The game is over."} ${r.winner ? `Winner: ${r.winner}.` : r.winners && r.winners.length ? `Shared: ${r.winners.join(", ")}.` : ""}`;
     } else {
       $("status").textContent = `Waiting for ${state.awaiting.map((p) => names[p]).join(", ")}…`;
     }

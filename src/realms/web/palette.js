@@ -3,7 +3,10 @@
 // (kept in localStorage). A game's drawing marks what it paints in a seat's colour with
 // ``data-seat`` (an index into its palette); the page repaints those in the chosen palette
 // and lays a pattern of that seat over each, so owners differ by more than colour. Each
-// palette keeps its twelve colours at least 20 apart (CIE76 ΔE), for twelve seats.
+// palette keeps its twelve colours at least 20 apart (CIE76 ΔE), for twelve seats. A game
+// that tells a seat's pieces apart by shades of its colour marks each with ``data-shade``
+// (0: the seat's own colour, r: its r-th other piece): the chosen palette shades the seat's
+// colour likewise (``shaded``), lighter and darker, so they stay apart for every eye.
 
 export const PALETTES = [
   ["game", "the game's colours", null],
@@ -25,6 +28,52 @@ export function chosen() {
 export function seatColour(k, game) {
   const list = PALETTES.find(([id]) => id === chosen())[2] || game || [];
   return list.length ? list[k % list.length] : null;
+}
+
+// the r-th shade of ``colour`` (#rrggbb): its CIE L* moved by SHADE_STEP a step, lighter and
+// darker in turn (darker first for a light colour), within L* 8–96 and what sRGB can show
+// (the chroma lessened where it must), so shades of one colour are at least SHADE_STEP
+// apart (CIE76 ΔE ≥ |ΔL*|) whatever the hue; past the shades that fit, they come round again
+const SHADE_STEP = 16;
+export function shaded(colour, r) {
+  if (!r) return colour;
+  const [L, a, b] = toLab(colour);
+  const levels = [];
+  for (let k = 1; k * SHADE_STEP <= 100; k++) {
+    for (const d of L > 50 ? [-k, k] : [k, -k]) {
+      const level = L + d * SHADE_STEP;
+      if (level >= 8 && level <= 96) levels.push(level);
+    }
+  }
+  const level = levels[(r - 1) % levels.length];
+  for (let c = 1; c > 0; c -= 0.05) {
+    const rgb = fromLab(level, a * c, b * c);
+    if (rgb) return rgb;
+  }
+  return fromLab(level, 0, 0);
+}
+
+// CIE L*a*b* (D65) of "#rrggbb", and back (null outside sRGB)
+function toLab(colour) {
+  const lin = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  const [r, g, b] = lin;
+  const xyz = [(0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047, 0.2126 * r + 0.7152 * g + 0.0722 * b,
+    (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883];
+  const [fx, fy, fz] = xyz.map((t) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116));
+  return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
+}
+
+function fromLab(L, a, b) {
+  const fy = (L + 16) / 116, fx = fy + a / 500, fz = fy - b / 200;
+  const inv = (f) => (f ** 3 > 0.008856 ? f ** 3 : (f - 16 / 116) / 7.787);
+  const x = inv(fx) * 0.95047, y = inv(fy), z = inv(fz) * 1.08883;
+  const lin = [3.2406 * x - 1.5372 * y - 0.4986 * z, -0.9689 * x + 1.8758 * y + 0.0415 * z,
+    0.0557 * x - 0.2040 * y + 1.0570 * z];
+  if (lin.some((c) => c < -0.001 || c > 1.001)) return null;
+  return "#" + lin.map((c) => Math.min(1, Math.max(0, c)))
+    .map((c) => (c <= 0.0031308 ? 12.92 * c : 1.055 * c ** (1 / 2.4) - 0.055))
+    .map((c) => Math.round(c * 255).toString(16).padStart(2, "0")).join("");
 }
 
 // twelve patterns, each in black and white lines so that it shows on any colour
@@ -57,7 +106,8 @@ export function applyPalette(root, game) {
     const k = Number(el.dataset.seat);
     const paint = el.getAttribute("fill") === "none" ? "stroke" : "fill";
     if (el.dataset.gameColour === undefined) el.dataset.gameColour = el.getAttribute(paint) || "";
-    const colour = chosen() === "game" ? el.dataset.gameColour : seatColour(k, game);
+    const own = seatColour(k, game);
+    const colour = chosen() === "game" ? el.dataset.gameColour : own && shaded(own, Number(el.dataset.shade || 0));
     if (colour) el.setAttribute(paint, colour);
     if (el.tagName === "text") continue; // a count in its owner's colour: the halo keeps it readable
     if (paint === "stroke") { // an outline: the seat's dashes
@@ -67,6 +117,7 @@ export function applyPalette(root, game) {
     const over = el.cloneNode(false);
     over.removeAttribute("id");
     over.removeAttribute("data-seat");
+    over.removeAttribute("data-shade");
     over.removeAttribute("data-game-colour");
     over.removeAttribute("class");
     over.classList.add("seat-pattern");

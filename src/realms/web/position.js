@@ -12,8 +12,12 @@ export const fits = (svg, position) => !!svg && !!position && (svg.dataset.frame
 const lineOffsets = (n) => Array.from({ length: n }, (_, k) => (k === 0 ? `${-(n - 1) / 2 + 0}em` : "1em"));
 
 function setSeat(el, seat) {
-  if (seat === null || seat === undefined) el.removeAttribute("data-seat");
-  else el.dataset.seat = seat;
+  setMark(el, "data-seat", seat);
+}
+
+function setMark(el, name, value) {
+  if (value === null || value === undefined) el.removeAttribute(name);
+  else el.setAttribute(name, String(value));
 }
 
 // a paint the page's palette keeps as the game's own colour (web/palette.js repaints it)
@@ -28,6 +32,7 @@ function applyArea(svg, area, entry) {
   for (const el of shapes) {
     if ("fill" in entry) paint(el, "fill", entry.fill);
     if ("seat" in entry) setSeat(el, entry.seat);
+    if ("shade" in entry) setMark(el, "data-shade", entry.shade);
   }
   const owner = svg.getElementById(`owner-${area}`);
   if ("owner" in entry && owner) {

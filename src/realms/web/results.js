@@ -1,5 +1,6 @@
-// The end of a game: the final table, the winner and how the victory came (the game's
-// result), each player's path (the scores as each turn began: GET /api/games/{id}/scores),
+// The end of a game, played out or ended by its host (``state.ended``: the table as it
+// stood, no winner the game did not name): the final table, the winner and how the victory
+// came (the game's result), each player's path (the scores as each turn began: GET /api/games/{id}/scores),
 // a Rematch (POST /api/games/{id}/rematch: the same seats and bots, a new deal; each seat
 // gets its own seat of it) and the way back to the lobby.
 import { remember } from "./mygames.js";
@@ -37,12 +38,13 @@ export async function showResults(box, state, gameId, auth, palette) {
   box.innerHTML = "";
   const r = state.result || {};
   const names = state.seats.map((s) => s.name);
-  box.appendChild(el("h2", "", "The game is over"));
-  const winner = r.winner ? `${r.winner} wins` : (r.winners || []).length ? `Shared victory: ${r.winners.join(", ")}` : "No winner";
+  box.appendChild(el("h2", "", state.ended ? "The host ended the game" : "The game is over"));
+  const winner = r.winner ? `${r.winner} wins` : (r.winners || []).length ? `Shared victory: ${r.winners.join(", ")}`
+    : state.ended ? "No winner: the host ended the game before its end" : "No winner";
   const how = howWon(r);
   box.appendChild(el("p", "winner", how ? `${winner} (${how}).` : `${winner}.`));
   const table = el("table", "final");
-  const cap = el("caption", "", "Final table");
+  const cap = el("caption", "", state.ended ? "The table as it stood" : "Final table");
   table.appendChild(cap);
   const head = el("tr");
   for (const h of ["", "player", "seat", state.score_name]) head.appendChild(el("th", "", h));

@@ -111,7 +111,18 @@ function render(view) {
       b.id = "seat-back";
       b.onclick = async () => { try { render(await send("POST", `/api/games/${gameId}/seat/back`)); } catch (e) { say("talk-error", e.message); } };
       line.appendChild(b);
+      line.appendChild(el("span", " or answer: your answer takes it back.", "muted"));
     }
+    bots.appendChild(line);
+  }
+  // a seat its person took back by answering (server/host.py): said, each seat's latest
+  const back = {};
+  for (const s of view.stand_ins || []) if (s.back) back[s.seat] = s;
+  for (const [seat, s] of Object.entries(back)) {
+    if (s.back !== "answer" || seat in view.bots) continue;
+    const who = Number(seat) === mySeat ? "You took your seat" : `${nameOf(Number(seat))} took their seat`;
+    const line = el("div", `${who} back from the bot (${s.by}) by answering.`, "muted");
+    line.dataset.back = seat;
     bots.appendChild(line);
   }
   if (view.ended) bots.appendChild(el("div", "The host ended the game.", "error"));

@@ -42,6 +42,9 @@ def _bots() -> dict:
     return {"steward": Steward}
 
 
+#: decision kinds before which odds are shown (``advice``): the grain of a conquest
+ADVICE_KINDS = frozenset({"br.grain"})
+
 GAME = Game(
     id=GAME_ID,
     name="Brittania",
@@ -63,6 +66,7 @@ GAME = Game(
     palette=lazy(".draw:palette", __package__),
     board=lazy(".draw:board", __package__),
     advice=lazy(".advice:advice", __package__),
+    advice_kinds=ADVICE_KINDS,
     panels=lazy(".describe:panels", __package__),
     describe=lazy(".describe:describe", __package__),
     controls=lazy(".controls:controls", __package__),

@@ -10,6 +10,7 @@ traits (Conqueror/Weak, Unifier at home) count; a leading king's CV is not yet k
 
 from __future__ import annotations
 
+from . import ADVICE_KINDS
 from .board import load_board
 from .tables import load_tables
 
@@ -28,7 +29,7 @@ def advice(view: dict, decisions: list) -> list[dict]:
     out = []
     for d in decisions:
         info = d.info or {}
-        if d.kind != "br.grain" or info.get("order") != "conquer":
+        if d.kind not in ADVICE_KINDS or info.get("order") != "conquer":
             continue
         target = info["target"]
         me = view["players"][view["you"]]

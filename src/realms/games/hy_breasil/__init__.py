@@ -29,6 +29,9 @@ def _draw(state: HBState | None, options: dict) -> str:
     return draw(state, map_name(options))
 
 
+#: decision kinds before which odds are shown (``advice``)
+ADVICE_KINDS = frozenset({"hb.move", "hb.retreat", "hb.submit"})
+
 GAME = Game(
     id=GAME_ID,
     name="Hy Breasil",
@@ -48,6 +51,7 @@ GAME = Game(
     describe=lazy(".describe:describe", __package__),
     controls=lazy(".controls:controls", __package__),
     advice=lazy(".advice:advice", __package__),
+    advice_kinds=ADVICE_KINDS,
     warm=lazy(".advice:warm", __package__),
     bots={"auto": AutoBot, "greedy": GreedyBot},
     # the seat kinds the lobby offers, labelled as measured (benchmarks/RESULTS.md): easy

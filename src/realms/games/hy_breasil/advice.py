@@ -25,6 +25,7 @@ from functools import lru_cache
 
 from realms.core.decision import Decision
 
+from . import ADVICE_KINDS as KINDS
 from .board import DEFAULT_MAP, Board, load_board
 from .odds import TABLE_UNITS, Battle, OddsError, OddsResult, monte_carlo_battle, solve_battle
 from .tables import TERRAINS, load_tables
@@ -33,8 +34,6 @@ from .tables import TERRAINS, load_tables
 EXACT_UNITS = TABLE_UNITS
 #: Monte Carlo battles for a larger one
 MC_RUNS = 200
-#: decision kinds before which odds are shown
-KINDS = frozenset({"hb.move", "hb.retreat", "hb.submit"})
 ASSUMES = "both sides apply hits leaving the most units, and nobody retreats"
 
 

@@ -72,14 +72,22 @@ def nation_colours(state: HBState) -> dict[int, str]:
 
 def _colours(nations) -> dict[int, str]:
     """:func:`nation_colours` of ``(nation id, owner)`` pairs."""
-    colours: dict[int, str] = {}
-    rank: dict[int, int] = {}
+    pairs = sorted(nations)
+    ranks = _ranks(pairs)
+    return {nid: _hex(PLAYER_HUES[owner % len(PLAYER_HUES)] + 8 * (ranks[nid] // len(SHADES)),
+                      SHADES[ranks[nid] % len(SHADES)]) for nid, owner in pairs}
+
+
+def _ranks(nations) -> dict[int, int]:
+    """Each nation's rank among its owner's (oldest first), of ``(nation id, owner)``
+    pairs: its shade of the owner's colour here, and its ``data-shade`` for a palette the
+    page picks (web/palette.js shades the seat's colour likewise)."""
+    ranks: dict[int, int] = {}
+    count: dict[int, int] = {}
     for nid, owner in sorted(nations):
-        k = rank.get(owner, 0)
-        rank[owner] = k + 1
-        hue = PLAYER_HUES[owner % len(PLAYER_HUES)] + 8 * (k // len(SHADES))
-        colours[nid] = _hex(hue, SHADES[k % len(SHADES)])
-    return colours
+        ranks[nid] = count.get(owner, 0)
+        count[owner] = ranks[nid] + 1
+    return ranks
 
 
 def _ink(colour: str) -> str:
@@ -107,6 +115,7 @@ def board(view: dict, b: Board | None = None) -> dict:
     graph = b.graph
     nations = {n["id"]: n for n in view["nations"]}
     colours = _colours((nid, n["owner"]) for nid, n in nations.items())
+    ranks = _ranks((nid, n["owner"]) for nid, n in nations.items())
     cities = set(view["cities"])
     areas = {}
     for a in b.land:
@@ -115,18 +124,19 @@ def board(view: dict, b: Board | None = None) -> dict:
         marks = ["city"] if area.id in cities else []
         if held is None:
             areas[area.id] = {"fill": TERRAIN_COLOURS.get(area.terrain or "", "#cccccc"), "seat": None,
-                              "units": [], "marks": marks}
+                              "shade": None, "units": [], "marks": marks}
             continue
         n = nations[held["nation"]]
         count = str(held["units"])
-        areas[area.id] = {"fill": colours[n["id"]], "seat": n["owner"], "units": [count],
+        areas[area.id] = {"fill": colours[n["id"]], "seat": n["owner"], "shade": ranks[n["id"]], "units": [count],
                           "marks": marks + ["owned"]}
     names = [p["name"] for p in view["players"]]
-    rows = tuple((name, tuple(swatches), p) for name, swatches, p in _nation_rows(view, names, colours))
+    rows = tuple((name, tuple(swatches), p) for name, swatches, p in _nation_rows(view, names, colours, ranks))
     lines, band = _legend_of(rows, graph.width, graph.height)
     return {"frame": _n(band), "areas": areas,
             "texts": {"map-title": f"{graph.name} — turn {view['turn']}"},
-            "layers": {"sea-units": _sea_units(view, b, names, colours), "battle": _battle(view, b, names, colours),
+            "layers": {"sea-units": _sea_units(view, b, names, colours, ranks),
+                       "battle": _battle(view, b, names, colours, ranks),
                        "legend-rows": lines}}
 
 
@@ -176,7 +186,7 @@ def _cities(b: Board) -> str:
     return "".join(out)
 
 
-def _sea_units(view: dict, b: Board, names: list[str], colours: dict[int, str]) -> str:
+def _sea_units(view: dict, b: Board, names: list[str], colours: dict[int, str], ranks: dict[int, int]) -> str:
     """Each nation's units at sea as a badge under the sea's name: its count, in its colour."""
     graph = b.graph
     at_sea: dict[int, list[tuple[dict, int]]] = {}
@@ -197,13 +207,13 @@ def _sea_units(view: dict, b: Board, names: list[str], colours: dict[int, str]) 
             out.append(
                 f'<g class="sea-units" id="sea-units-{graph.areas[a].id}-{n["id"]}"><title>{escape(tip)}</title>'
                 f'<rect x="{x:.1f}" y="{y0 + 6:.1f}" width="{width - 4}" height="18" rx="9" fill="{colour}" '
-                f'data-seat="{n["owner"]}" stroke="#111111" stroke-width="1"/>'
+                f'data-seat="{n["owner"]}" data-shade="{ranks[n["id"]]}" stroke="#111111" stroke-width="1"/>'
                 f'<text x="{x + (width - 4) / 2:.1f}" y="{y0 + 19:.1f}" font-size="12" font-weight="bold" '
                 f'text-anchor="middle" fill="{_ink(colour)}">{count}</text></g>')
     return "".join(out)
 
 
-def _battle(view: dict, b: Board, names: list[str], colours: dict[int, str]) -> str:
+def _battle(view: dict, b: Board, names: list[str], colours: dict[int, str], ranks: dict[int, int]) -> str:
     """The area being fought over, outlined (also through retreats and hit allocation), and
     the attackers in it (kept apart from the nation's units until the battle ends) as a
     badge in their colour beside the defenders' count."""
@@ -225,13 +235,13 @@ def _battle(view: dict, b: Board, names: list[str], colours: dict[int, str]) -> 
                + (f" ({wounded} wounded)" if wounded else ""))
         out += (f'<g class="sea-units" id="attackers"><title>{escape(tip)}</title>'
                 f'<rect x="{x + 12:.1f}" y="{y + 2:.1f}" width="30" height="18" rx="3" fill="{colour}" '
-                f'stroke="#111111" stroke-width="1"/>'
+                f'data-seat="{att["owner"]}" data-shade="{ranks[att["id"]]}" stroke="#111111" stroke-width="1"/>'
                 f'<text x="{x + 27:.1f}" y="{y + 15:.1f}" font-size="12" font-weight="bold" '
                 f'text-anchor="middle" fill="{_ink(colour)}">{count}</text></g>')
     return out
 
 
-Row = list[tuple[str, str]]  # (caption, fill) swatches, the first caption a heading
+Row = list[tuple]  # (caption, fill) swatches, or (caption, fill, shade) of a seat's piece
 
 
 def _terrain_row() -> tuple[str, Row]:
@@ -239,11 +249,13 @@ def _terrain_row() -> tuple[str, Row]:
                         ("Hills", TERRAIN_COLOURS["hills"]), ("Sea", SEA), ("Inland sea", INLAND)])
 
 
-def _nation_rows(view: dict, names: list[str], colours: dict[int, str]) -> list[tuple[str, Row, int]]:
-    """A row per player: its nations' swatches, and its seat (``data-seat``, for the page's palette)."""
+def _nation_rows(view: dict, names: list[str], colours: dict[int, str],
+                 ranks: dict[int, int]) -> list[tuple[str, Row, int]]:
+    """A row per player: its nations' swatches with their shades, and its seat
+    (``data-seat`` and ``data-shade``, for the page's palette)."""
     rows = []
     for p, name in enumerate(names):
-        mine = [(n["name"], colours[n["id"]]) for n in sorted(view["nations"], key=lambda n: n["id"])
+        mine = [(n["name"], colours[n["id"]], ranks[n["id"]]) for n in sorted(view["nations"], key=lambda n: n["id"])
                 if n["owner"] == p]
         rows.append((name, mine or [("no nation", "none")], p))
     return rows
@@ -261,13 +273,14 @@ def _legend(rows: list[tuple], w: float, h: float) -> tuple[list[str], float]:
         out.append(f'<text x="{x:.1f}" y="{y + 14:.1f}" font-size="13" font-weight="bold" '
                    f'class="legend-text">{escape(heading)}</text>')
         x += max(90.0, len(heading) * 7.5 + 12)
-        for caption, fill in swatches:
+        for caption, fill, *shade in swatches:
             need = 22 + len(caption) * char + 14
             if x + need > w - pad:
                 y += row_h
                 x = pad + 90
             if fill != "none":
-                out.append(f'<rect x="{x:.1f}" y="{y + 2:.1f}" width="16" height="16" fill={quoteattr(fill)}{seat} '
+                shaded = f' data-shade="{shade[0]}"' if seat and shade else ""
+                out.append(f'<rect x="{x:.1f}" y="{y + 2:.1f}" width="16" height="16" fill={quoteattr(fill)}{seat}{shaded} '
                            f'stroke="#333333" stroke-width="0.7"/>')
                 x += 22
             out.append(f'<text x="{x:.1f}" y="{y + 14:.1f}" font-size="12" class="legend-text">'

@@ -24,6 +24,10 @@ def _bots() -> dict:
     return {"general": GeneralBot}
 
 
+#: decision kinds before which odds are shown (``advice``): an attack's units, a defence, a
+#: peace offer in battle
+ADVICE_KINDS = frozenset({"v2.attack-units", "v2.defend", "v2.offer"})
+
 GAME = Game(
     id=GAME_ID,
     name="version²",
@@ -46,6 +50,7 @@ GAME = Game(
     palette=lazy(".draw:palette", __package__),
     board=lazy(".draw:board", __package__),
     advice=lazy(".advice:advice", __package__),
+    advice_kinds=ADVICE_KINDS,
     describe=lazy(".page:describe", __package__),
     panels=lazy(".page:panels", __package__),
     controls=lazy(".page:controls", __package__),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from realms.core.decision import Decision
 
+from . import ADVICE_KINDS
 from .board import NOBODY, TERRAINS, load_board
 from .odds import battle_odds
 from .state import describe_units
@@ -36,6 +37,8 @@ def _line(kind: str, what: str, r: dict) -> dict:
 def advice(view: dict, decisions: list[Decision]) -> list[dict]:
     out: list[dict] = []
     for d in decisions:
+        if d.kind not in ADVICE_KINDS:
+            continue
         if d.kind == "v2.attack-units" and view.get("pick") and view["pick"]["units"]:
             t = view["pick"]["target"]
             att = [u for _, u in view["pick"]["units"]]
