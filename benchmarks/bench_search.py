@@ -22,7 +22,8 @@ Prints, as JSON lines:
   the same file plays only the seeds it lacks, then reports on all of them: a stopped
   match resumes;
 * ``bot_view`` (``--bot-views N``): for each game declaring ``Game.bot_view``, the CPU
-  time of ``N`` decisions of one game searched in every seat by ``--bot``, its bots
+  time of ``N`` decisions of one game (``--options``' players, default 4) searched in
+  every seat by ``--bot``, its bots
   reading the bot view, then the view itself, and whether the answers were the same;
 * ``model`` (``--models``): each shipped value model's size, load time and the time to
   score one position (the game's features of a view and the prediction);
@@ -54,6 +55,20 @@ lobby calls none hard; ``--out`` keeps the games, so a stopped match resumes):
     .venv/bin/python benchmarks/bench_search.py --game brittania --options '{"players": 12}' \
         --opponent steward --bot ismcts:iters=16:value=learned --baseline steward --games 400
     .venv/bin/python benchmarks/bench_search.py --models
+
+version²'s search scored where the seat's turn ends (``horizon=turn``), or where its next
+turn begins (``turns=4``), with a value fitted on positions taken at turn ends:
+
+    .venv/bin/realms selfplay version2 --games 400 --bots general --at turn-ends --every 2 --out v2ends
+    .venv/bin/realms train version2 --data v2ends --seed 1
+    .venv/bin/python benchmarks/bench_search.py --game version2 --opponent general \
+        --bot ismcts:iters=32:z=2:horizon=turn:value=v2ends/value.json --baseline general \
+        --games 60 --out v2-turn.jsonl
+    .venv/bin/python benchmarks/bench_search.py --game version2 --opponent general --baseline general \
+        --bot ismcts:iters=32:z=2:horizon=turn:turns=4:value=benchmarks/models/version2-turn-ends.json \
+        --games 60 --out v2-round.jsonl
+    .venv/bin/python benchmarks/bench_search.py --bot-views 300 --options '{"players": 12}' \
+        --bot ismcts:iters=16:value=learned
 """
 
 from __future__ import annotations
@@ -342,10 +357,10 @@ def models() -> list[dict]:
     return out
 
 
-def bot_views(decisions: int, bot: str) -> list[dict]:
-    """For each game that declares a ``bot_view``: the CPU time (``time.process_time``, less
+def bot_views(decisions: int, bot: str, players: int = 4) -> list[dict]:
+    """For each game that declares a ``bot_view`` (and is played by ``players``): the CPU time (``time.process_time``, less
     hurt by other work on the cores than the wall clock) of ``decisions`` searched answers
-    of a seeded four-seat game, the search's bots reading the game's bot view and then
+    of a seeded game of ``players`` seats, the search's bots reading the game's bot view and then
     reading the view itself, and whether every answer was the same."""
     from dataclasses import replace
 
@@ -356,13 +371,13 @@ def bot_views(decisions: int, bot: str) -> list[dict]:
     name, params = parse_bot(bot)
     out = []
     for game in games().values():
-        if game.bot_view is None:
+        if game.bot_view is None or not game.min_players <= players <= game.max_players:
             continue
         runs = {}
         for label, variant in (("bot_view", game), ("view", replace(game, bot_view=None))):
             ismcts.get_game = lambda game_id, variant=variant: variant
-            state = game.new_game({"players": 4}, 1)
-            bots = [ismcts.ISMCTSBot(100 + seat, **params) for seat in range(4)]
+            state = game.new_game({"players": players}, 1)
+            bots = [ismcts.ISMCTSBot(100 + seat, **params) for seat in range(players)]
             start, answers = time.process_time(), []
             while len(answers) < decisions and (d := state.first_pending()) is not None:
                 i = bots[d.player].choose(d, SeatView(state, d.player))
@@ -371,7 +386,7 @@ def bot_views(decisions: int, bot: str) -> list[dict]:
             runs[label] = (time.process_time() - start, answers)
         ismcts.get_game = get_game
         (shared, a), (copied, b) = runs["bot_view"], runs["view"]
-        out.append({"bot_view": game.id, "bot": bot, "decisions": len(a), "same_answers": a == b,
+        out.append({"bot_view": game.id, "bot": bot, "players": players, "decisions": len(a), "same_answers": a == b,
                     "cpu_s_bot_view": round(shared, 2), "cpu_s_view": round(copied, 2),
                     "saved": round(1 - shared / copied, 3), "load_1_5_15": [round(x, 2) for x in os.getloadavg()]})
     return out
@@ -402,7 +417,7 @@ def main() -> None:
                     help="the CPU time of this many searched decisions with each game's bot view and without, instead")
     args = ap.parse_args()
     if args.bot_views:
-        for row in bot_views(args.bot_views, args.bot):
+        for row in bot_views(args.bot_views, args.bot, json.loads(args.options).get("players", 4)):
             print(json.dumps(row), flush=True)
     elif args.models:
         for row in models():

@@ -27,10 +27,12 @@ from realms.core.options import OptionError
               help="Folder for positions.jsonl.")
 @click.option("--seed", type=int, default=1, show_default=True, help="Seed of the first game.")
 @click.option("--every", type=click.IntRange(1), default=8, show_default=True,
-              help="Record about one decision in this many.")
+              help="Record about one decision (or turn end, --at turn-ends) in this many.")
+@click.option("--at", type=click.Choice(["decisions", "turn-ends"]), default="decisions", show_default=True,
+              help="Record positions at decisions, or where a turn ends (where ismcts:horizon=turn scores).")
 @click.option("--workers", type=click.IntRange(1), default=1, show_default=True, help="Processes playing.")
 @click.option("--resume", is_flag=True, help="Keep the games already in --out and play the rest.")
-def selfplay(game_id, settings, n_games, bots, out_dir, seed, every, workers, resume, **flags) -> None:
+def selfplay(game_id, settings, n_games, bots, out_dir, seed, every, at, workers, resume, **flags) -> None:
     """Play GAME with bots and record positions as the deciding seat sees them (the
     game's features of its view), each with the game's outcome, for realms train."""
     from realms.sim import selfplay as sp
@@ -39,7 +41,7 @@ def selfplay(game_id, settings, n_games, bots, out_dir, seed, every, workers, re
     game = _game(game_id)
     opts = _game_options(game, flags, settings)
     spec = tuple(b.strip() for b in (bots or next(iter(game.bots), "random")).split(",") if b.strip())
-    run = sp.SelfPlay(game.id, opts, spec, seed, n_games, every)
+    run = sp.SelfPlay(game.id, opts, spec, seed, n_games, every, at)
     try:
         lines = sp.run(run, out_dir, workers=workers, resume=resume, progress=sys.stderr.isatty())
     except (OptionError, SimulationError) as exc:

@@ -59,3 +59,38 @@ def test_steward_takes_a_free_colour_only_out_of_every_players_reach():
     assert near and bot.newcomer(view, [*near, "nobody"]) == "nobody"
     s.apply(1, d.keys[bot.choose(d, lambda: view)])
     assert s.alive[1] and not reachable(s.board.states[s.capital[1]].id)
+
+
+def test_the_bot_view_shows_what_the_view_shows_and_the_steward_answers_alike():
+    """``Game.bot_view`` (the kings' traits shared, each player's states counted in one
+    pass): at every decision of a whole game with conquests and trades it shows each seat
+    what ``view`` shows, and a ``steward`` given it answers as one given the view (its plan
+    and memory kept)."""
+    from functools import partial
+
+    s = GAME.new_game({"players": 6, "turns": 6}, 5)
+    bots = {p: (Steward(bot_seed(5, p)), Steward(bot_seed(5, p))) for p in range(6)}
+    while (d := s.first_pending()) is not None:
+        for p in (None, *range(6)):
+            assert GAME.bot_view(s, p) == s.view(p)
+        plain, shared = bots[d.player]
+        answer = plain.choose(d, partial(s.view, d.player))
+        assert shared.choose(d, partial(GAME.bot_view, s, d.player)) == answer
+        s.answer_index(d, answer)
+    kinds = {e.kind for e in s.events}
+    assert {"conquest", "trade"} <= kinds, f"the game had no conquest or no trade: {sorted(kinds)}"
+
+
+def test_the_stewards_attack_grain_is_the_least_that_wins_four_times_in_five():
+    """The steward puts on an attack the least grain (1 to 30 less the sea's preparation)
+    that beats the expected defence four times in five (d10 + grain against d10 + the
+    defence, BR-Q19's tie holding): ``SURE_LEAD`` over the defence less the king's bonus."""
+    from realms.games.brittania.bots import SURE_LEAD
+
+    assert beat(SURE_LEAD) >= 0.8 > beat(SURE_LEAD - 1)
+    for bonus in range(-3, 4):
+        for defence in range(0, 40):
+            least = next((g for g in range(1, 31) if beat(g + bonus - defence) >= 0.8), None)
+            assert (least is None) == (max(1, SURE_LEAD - bonus + defence) >= 31)
+            if least is not None:
+                assert least == max(1, SURE_LEAD - bonus + defence)

@@ -48,6 +48,21 @@ def test_dice_clones_share_the_generator_until_each_rolls():
     assert b.roll(6) == expected
     assert a.roll(3) == expected[3:]
 
+def test_dice_copied_by_the_copy_module_roll_as_the_original_and_apart_from_it():
+    """``copy.deepcopy`` of something holding dice (a bot, say) works compiled or plain:
+    the copy rolls what the original would, and rolling one leaves the other alone."""
+    import copy
+
+    for copied in (copy.copy, copy.deepcopy):
+        a = Dice(9)
+        a.roll(3)
+        holder = {"dice": a}
+        b = copied(holder)["dice"] if copied is copy.deepcopy else copied(a)
+        assert b is not a
+        expected = b.roll(10)
+        assert a.roll(10) == expected
+
+
 def test_dice_rejects_non_integer_seed():
     with pytest.raises(TypeError):
         Dice("7")

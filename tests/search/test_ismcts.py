@@ -131,6 +131,8 @@ def test_registered_as_a_generic_bot_with_parameters():
     ("ismcts:opponents=nobody", "opponents must be one of policy, search"),
     ("ismcts:horizon=0", "horizon must be between 1"),
     ("ismcts:early=2", "early must be between 0 and 1"),
+    ("ismcts:horizon=turn", "brian-boru names no turns"),
+    ("ismcts:turns=2", "turns needs horizon=turn"),
     ("ismcts:iters", "'iters' is not KEY=VALUE"),
 ])
 def test_bad_parameters_are_named(spec, message):
@@ -267,6 +269,61 @@ def test_the_horizon_counts_answers_from_the_root():
     assert all(not child.children for child in bot.last["tree"].children.values())
 
 
+def _scored_turns(monkeypatch, decisions: int, **params) -> list[tuple]:
+    """Over the first ``decisions`` of a small version² game searched in every seat: for
+    each position the search scored (by the hand-written evaluation), the turn at its
+    root and the turn of the position (``Game.turn_of``)."""
+    from dataclasses import replace
+
+    import realms.search.ismcts as ismcts
+
+    game = get_game("version2")
+    seen: list[tuple] = []
+    root: list = []
+
+    def evaluate(det):
+        seen.append((root[-1], game.turn_of(det)))
+        return game.evaluation(det)
+
+    monkeypatch.setattr(ismcts, "get_game", lambda game_id: replace(game, evaluate=evaluate))
+    state = small_game("version2", 2)
+    bots = [ISMCTSBot(100 + seat, iters=6, **params) for seat in range(3)]
+    for _ in range(decisions):
+        d = state.first_pending()
+        if d is None:
+            break
+        root.append(game.turn_of(state))
+        state.answer_index(d, bots[d.player].choose(d, SeatView(state, d.player)))
+    return seen
+
+
+def test_a_turn_horizon_scores_where_the_turn_in_progress_at_the_root_ends(monkeypatch):
+    """``horizon=turn`` rolls out until the turn of the root's decision ends (version²: a
+    player's turn, 2.3) and scores there, however many answers that takes; a horizon of
+    four answers scores part-way through the turn."""
+    to_turn_end = _scored_turns(monkeypatch, 30, horizon="turn")
+    assert to_turn_end and all(at != now for at, now in to_turn_end)
+    four = _scored_turns(monkeypatch, 30, horizon=4)
+    assert any(at == now for at, now in four), "every horizon of four answers crossed a turn's end"
+    rounds = _scored_turns(monkeypatch, 30, horizon="turn", turns=3)
+    assert rounds and all(now[0] > at[0] and now[1] == at[1] for at, now in rounds), \
+        "three turns of three seats did not end as the searching seat's next turn began"
+
+
+def test_a_turn_horizon_is_deterministic_for_a_seed_and_budget():
+    state = small_game("version2", 3)
+
+    def answers() -> list:
+        s = state.clone()
+        bots = [ISMCTSBot(100 + seat, iters=6, horizon="turn") for seat in range(3)]
+        for _ in range(25):
+            d = s.first_pending()
+            s.answer_index(d, bots[d.player].choose(d, SeatView(s, d.player)))
+        return list(s.answers)
+
+    assert answers() == answers()
+
+
 #: every game's bots, each as the search's policy
 GAME_BOTS = [(game_id, bot) for game_id in GAME_IDS for bot in get_game(game_id).bots if bot != "ismcts"]
 #: the games the bots play in full (Brittania: six rounds)
@@ -370,15 +427,16 @@ def _searched(game_id: str, seed: int, n: int, **params) -> list:
 
 
 @pytest.mark.parametrize("value", ["hand", "learned"])
-def test_the_games_bot_view_changes_no_search(monkeypatch, value):
-    """version²'s ``bot_view`` shares the state's unit lists where its view copies them:
-    the search's rollout bots and its learned value read it, and every answer and every
+@pytest.mark.parametrize("game_id", [g for g in GAME_IDS if get_game(g).bot_view is not None])
+def test_the_games_bot_view_changes_no_search(monkeypatch, game_id, value):
+    """A game's ``bot_view`` (version²'s shares the state's unit lists where its view
+    copies them; Brittania's shares the kings' traits and counts the map once): the
+    search's rollout bots and its learned value read it, and every answer and every
     advantage the search weighed are those it finds through the view itself."""
     import realms.search.ismcts as ismcts
 
-    game = get_game("version2")
-    assert game.bot_view is not None
-    shared = _searched("version2", 4, 40, iters=8, horizon=8, value=value)
+    game = get_game(game_id)
+    shared = _searched(game_id, 4, 40, iters=8, horizon=8, value=value)
     monkeypatch.setattr(ismcts, "get_game", lambda game_id: replace(game, bot_view=None))
-    assert _searched("version2", 4, 40, iters=8, horizon=8, value=value) == shared
+    assert _searched(game_id, 4, 40, iters=8, horizon=8, value=value) == shared
     assert any(adv for _, adv in shared), "nothing was searched: the test compares nothing"

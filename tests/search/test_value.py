@@ -90,6 +90,29 @@ def test_selfplay_is_seeded_resumable_and_the_same_on_two_workers(tmp_path):
                      tmp_path / "a", resume=True)
 
 
+def test_positions_at_turn_ends_are_where_each_turn_ends_from_the_seat_that_ended_it(tmp_path):
+    """``--at turn-ends``: a position is recorded where ``Game.turn_of`` changes (version²:
+    a player's turn, 2.3), from the view of the seat that gave the turn's last answer; a
+    game naming no turns is refused."""
+    game = get_game("version2")
+    options = {"players": 3, "turn_limit": 4}
+    line = selfplay.record_game("version2", options, 2, ["general"], 1, at="turn-ends")
+    state = game.new_game(line["options"], 2)
+    agents = make_bots(game, ["general"], 3, 2)
+    ends = {}
+    while (d := state.first_pending()) is not None:
+        turn = game.turn_of(state)
+        state.apply_index(d.player, agents[d.player].choose(d, SeatView(state, d.player)))
+        if not state.is_over() and game.turn_of(state) != turn:
+            ends[len(state.answers)] = d.player, game.features(state.view(d.player))
+    assert len(ends) >= 6 and line["at"] == "turn-ends"
+    assert {p["answers"]: p["seat"] for p in line["positions"]} == {a: seat for a, (seat, _) in ends.items()}
+    for p in line["positions"]:
+        assert p["x"] == [[round(v, 5) for v in vals] for vals in ends[p["answers"]][1].values()]
+    with pytest.raises(SimulationError, match="names no turns"):
+        selfplay.run(selfplay.SelfPlay("brian-boru", BB, ("greedy",), games=1, at="turn-ends"), tmp_path)
+
+
 def test_brier_and_calibration_figures():
     y = np.array([[1.0, 0.0, 0.0, 0.0]] * 4)
     mask = np.ones_like(y, dtype=bool)

@@ -62,3 +62,54 @@ def test_the_bot_view_shows_what_the_view_shows_and_the_general_answers_alike():
             assert shared.choose(d, partial(GAME.bot_view, s, d.player)) == answer
             s.answer_index(d, answer)
     assert battles, "no battle was fought: the battle's view went unchecked"
+
+
+def test_the_general_picks_units_for_an_attack_it_did_not_choose():
+    """An attack chosen for it (by a search overruling it, 2.3.4.2: the target first, then
+    the units) gets the units the general would pick for that target, not a call-off:
+    a fresh general, and one whose plan is for another target, add units at once."""
+    s = GAME.new_game({"players": 4}, 7)
+    bots = [GeneralBot(p) for p in range(4)]
+    checked = 0
+    while checked < 3 and (d := s.first_pending()) is not None:
+        attacks = [k for k in d.keys if k.startswith("attack:")] if d.kind == "v2.action" else []
+        for k in attacks[:2]:
+            c = s.clone()
+            c.answer_index(d, d.keys.index(k))
+            pick = c.first_pending()
+            assert pick.kind == "v2.attack-units" and pick.info["target"] == int(k[7:])
+            for bot in (GeneralBot(99), bots[d.player]):
+                answer = pick.keys[GeneralBot.choose(_copy(bot), pick, partial(c.view, pick.player))]
+                assert answer.startswith(("add:", "all:")), f"{k}: the general answered {answer}"
+            checked += 1
+        s.answer_index(d, bots[d.player].choose(d, partial(s.view, d.player)))
+    assert checked >= 3, "too few attacks were offered to check"
+
+
+def _copy(bot: GeneralBot) -> GeneralBot:
+    import copy
+
+    return copy.deepcopy(bot)
+
+
+def test_an_attack_the_general_proposed_and_was_not_played_stays_open_to_it():
+    """A search may play another answer than the general's attack: asked the same question
+    again, the general proposes the same attack (a field is closed to it for the turn once
+    it picks the units, launched or called off, 2.3.4.2), and no longer after picking."""
+    s = GAME.new_game({"players": 4}, 7)
+    bots = [GeneralBot(p) for p in range(4)]
+    checked = 0
+    while checked < 3 and (d := s.first_pending()) is not None:
+        bot = bots[d.player]
+        answer = d.keys[bot.choose(d, partial(s.view, d.player))]
+        if answer.startswith("attack:"):
+            assert d.keys[bot.choose(d, partial(s.view, d.player))] == answer
+            c = s.clone()
+            c.answer_index(d, d.keys.index(answer))
+            pick = c.first_pending()
+            probe = _copy(bot)
+            probe.choose(pick, partial(c.view, pick.player))
+            assert d.keys[probe.choose(d, partial(s.view, d.player))] != answer
+            checked += 1
+        s.answer_index(d, d.keys.index(answer))
+    assert checked == 3

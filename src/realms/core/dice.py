@@ -80,6 +80,14 @@ class Dice:
         to reseed it (:meth:`GameState.determinize`) or to look at it."""
         return Dice(0, shares=self)
 
+    def __copy__(self) -> "Dice":
+        """:meth:`clone`: ``copy.copy`` and ``copy.deepcopy`` of anything holding dice (a
+        bot, a state) work whether this class is compiled or not."""
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict) -> "Dice":
+        return self.clone()
+
     def _own(self) -> None:
         """A generator of its own, in the shared one's state.  Seeded with a constant,
         then overwritten: ``Random()`` would first seed itself from the operating system

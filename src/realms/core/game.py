@@ -10,7 +10,7 @@ import importlib
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib.metadata import entry_points
-from typing import Any, Callable, Generic, TypeVar
+from typing import Any, Callable, Generic, Hashable, TypeVar
 
 from .decision import Decision, IllegalAnswer
 from .engine import GameState
@@ -154,13 +154,20 @@ class Game(Generic[S]):
     features: Callable[[dict], dict[str, list[float]]] | None = None
     #: decision kinds a search leaves to its policy bot: the sub-picks of a choice the
     #: search has made as one (the units of an attack whose target it chose), or questions
-    #: with one sensible answer, so that its budget goes where answers differ
+    #: with one sensible answer, so that its budget goes where answers differ; the game's
+    #: bots answer such a sub-pick of a choice they did not make (the search's) as they
+    #: would for their own, else the search weighs a choice it never sees played
     unsearched_kinds: frozenset = frozenset()
     #: ``bot_view(state, seat) -> view``: what ``state.view(seat)`` shows, for a bot
     #: answering inside a search (at every answer of every rollout), sharing the state's
     #: own lists where the view would copy them; the bot reads it during that one decision
     #: and neither changes nor keeps it.  None: the view itself.
     bot_view: Callable[[GameState, int], dict] | None = None
+    #: ``turn_of(state) -> key``: which turn is being played, as a value that changes when
+    #: it ends (version²: the game turn and the player whose turn it is), so that a search
+    #: can score a position where a turn ends (``ismcts:horizon=turn``) rather than
+    #: part-way through one.  None: the game names no turns to a search.
+    turn_of: Callable[[GameState], Hashable] | None = None
 
     # -- analysis through the contract (owner: analysis work) ---------------------------
     # Each hook is a function, so a game's analysis modules load only when used.

@@ -18,7 +18,8 @@ sequences of answers as that seat would see them played.  Each iteration
    (a Hy Breasil move) is not spread thin; the policy's own answer comes first, then the
    rest from a random place on;
 4. *rolls out* with the policy (by default the game's first registered bot, else random
-   answers) until ``horizon`` answers have been given since the root, then scores the
+   answers) until ``horizon`` answers have been given since the root (``horizon=turn``:
+   until the turn in progress at the root ends, :attr:`Game.turn_of`), then scores the
    position: :meth:`GameState.returns` if the game ended, else the game's
    :meth:`Game.evaluation`, since games a thousand answers long cannot be played out;
 5. *backs up* each seat's reward to the nodes where that seat chose.
@@ -83,6 +84,8 @@ OPPONENT_MODELS = ("policy", "search")
 VALUES = ("hand", "learned")
 #: the samples on which a root answer is compared with the policy's before any verdict
 MIN_PAIRED = 3
+#: ``horizon=turn``: the most answers played past the root while waiting for a turn's end
+TURN_CAP = 400
 
 
 class _Lazy(dict):
@@ -95,6 +98,26 @@ class _Lazy(dict):
     def __missing__(self, seat: int):
         value = self[seat] = self.make(seat)
         return value
+
+
+class _TurnClock:
+    """The turns ended in one iteration's copy since its root (``horizon=turn``): the
+    copy's ``Game.turn_of`` read after each answer, each change one turn ended."""
+
+    __slots__ = ("turn_of", "turn", "left")
+
+    def __init__(self, turn_of, state: GameState, turns: int) -> None:
+        self.turn_of = turn_of
+        self.turn = turn_of(state)
+        self.left = turns
+
+    def ended(self, state: GameState) -> bool:
+        """Whether the turns to play are over in ``state`` (counting a change just made)."""
+        now = self.turn_of(state)
+        if now != self.turn:
+            self.turn = now
+            self.left -= 1
+        return self.left <= 0
 
 
 class Node:
@@ -146,7 +169,12 @@ class ISMCTSBot:
     default ``iters=50``); ``policy`` the rollout bot, also the prior and the model of the
     other seats (default ``game``: the game's first registered bot, else ``random``);
     ``horizon`` answers after the root before the position is scored (default 10: the
-    games' evaluations see further than a few answers do); ``opponents`` ``policy`` (the
+    games' evaluations see further than a few answers do), or ``turn``: when the turn in
+    which the seat is asked ends (``Game.turn_of``; at most ``TURN_CAP`` answers), where
+    the position is whole rather than part-way through a player's turn; ``turns`` with
+    ``horizon=turn``, the turns to play out (default 1: the one in progress; the seats'
+    number: until the seat's own turn comes again, the others' answers to its turn seen);
+    ``opponents`` ``policy`` (the
     other seats answer as the policy does) or ``search`` (they search for themselves);
     ``z`` how many standard errors another root answer must beat the policy's by, on the
     same samples, to be played instead, as a one-sided level (the Student-t quantile
@@ -167,7 +195,8 @@ class ISMCTSBot:
 
     def __init__(self, seed: int = 0, iters: Any = None, ms: Any = None, policy: str = GAME_POLICY,
                  horizon: Any = 10, opponents: str = "policy", z: Any = 3, prior: Any = None,
-                 c: Any = 0.7, widen: Any = 2, alpha: Any = 0.5, early: Any = 1, value: str = "hand") -> None:
+                 c: Any = 0.7, widen: Any = 2, alpha: Any = 0.5, early: Any = 1, value: str = "hand",
+                 turns: Any = 1) -> None:
         if iters is not None and ms is not None:
             raise OptionError("ismcts: give iters or ms, not both")
         self.iters = _number("iters", iters, int, 1, 10**7) if iters is not None else None
@@ -181,7 +210,12 @@ class ISMCTSBot:
                               f"not {str(opponents)[:20]!r}")
         self.policy = str(policy)
         self.opponents = opponents
-        self.horizon = _number("horizon", horizon, int, 1, 10**6)
+        #: ``horizon=turn``: score where the turn in progress at the root ends
+        self.to_turn_end = horizon == "turn"
+        self.turns = _number("turns", turns, int, 1, 100)
+        self.horizon = TURN_CAP * self.turns if self.to_turn_end else _number("horizon", horizon, int, 1, 10**6)
+        if self.turns > 1 and not self.to_turn_end:
+            raise OptionError("ismcts: turns needs horizon=turn")
         self.z = _number("z", z, float, 0, 1e12)
         default_prior = max(2.0, 0.25 * self.iters) if self.iters is not None else 10
         self.prior = _number("prior", prior, float, 0, 10**7) if prior is not None else default_prior
@@ -218,6 +252,8 @@ class ISMCTSBot:
         clock = time.perf_counter
         start = clock()
         hint = self._hint(factory, decision, view)
+        if self.to_turn_end and game.turn_of is None:
+            raise OptionError(f"ismcts: {game.id} names no turns (Game.turn_of): horizon=turn cannot be used")
         if self.value != "hand" and self._model is None:
             from .value import model_for
 
@@ -414,6 +450,7 @@ class ISMCTSBot:
         while len(samples) <= t:
             samples.append(int(self.rng.random() * 2**53))
         det = state.determinize(me, random.Random(samples[t]))
+        turn = _TurnClock(game.turn_of, det, self.turns) if self.to_turn_end else None
         dice = Dice(samples[t] ^ 0x5DEECE66D)
         policy = self._policies(factory, samples[t])
         see = game.bot_view or type(det).view
@@ -426,7 +463,7 @@ class ISMCTSBot:
         det.answer_index(d, d.keys.index(key[2]))
         node, path, steps, fresh = child, [child], 1, child.visits == 0
         d = det.first_pending()
-        while d is not None and steps < self.horizon and not fresh:
+        while d is not None and steps < self.horizon and not fresh and not (turn and turn.ended(det)):
             player = d.player
             if (modelled and player != me) or (policy is not None and d.kind in game.unsearched_kinds):
                 det.answer_index(d, self._play(d, dice, policy, views))
@@ -436,7 +473,7 @@ class ISMCTSBot:
                 det.answer_index(d, i)
             steps += 1
             d = det.first_pending()
-        reward = self._rollout(det, game, dice, policy, views, self.horizon - steps, me)
+        reward = self._rollout(det, game, dice, policy, views, self.horizon - steps, me, turn)
         root.visits += 1
         child.rewards.append(reward[me])
         for ch in path:
@@ -500,14 +537,15 @@ class ISMCTSBot:
         raise AssertionError("no new answer although the widening limit allows one")
 
     def _rollout(self, det: GameState, game: Game, dice: Dice, policy: dict | None,
-                 views: dict, answers: int, me: int) -> list[float]:
-        """Play on with the policy for at most ``answers`` answers; the rewards by seat:
-        the returns of a finished game, else the evaluation (the learned one from the
-        features of ``me``'s view of this copy, or the game's hand-written one)."""
+                 views: dict, answers: int, me: int, turn: _TurnClock | None = None) -> list[float]:
+        """Play on with the policy for at most ``answers`` answers, or until ``turn``'s
+        turns have ended (``horizon=turn``); the rewards by seat: the returns of a finished
+        game, else the evaluation (the learned one from the features of ``me``'s view of
+        this copy, or the game's hand-written one)."""
         below = dice.below
         for _ in range(answers):
             d = det.first_pending()
-            if d is None:
+            if d is None or (turn is not None and turn.ended(det)):
                 break
             if policy is None:
                 det.answer_index(d, below(len(d.keys)))

@@ -15,7 +15,7 @@ from realms.core.game import Game, lazy
 from .invariants import INVARIANTS
 from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
 from .orders import ORDER_KINDS, no_answer
-from .state import BRState
+from .state import BRState, bot_view
 from .steps import GAME_ID
 
 
@@ -62,6 +62,7 @@ GAME = Game(
                   "ismcts:iters=16:value=learned": "search (learned value)"},
     features=lazy(".features:features", __package__),
     unsearched_kinds=frozenset({"br.grain", "br.name"}),
+    bot_view=bot_view,
     draw=_draw,
     palette=lazy(".draw:palette", __package__),
     board=lazy(".draw:board", __package__),

@@ -57,6 +57,8 @@ class Sea:
 class Board:
     name: str
     states: tuple[State, ...]
+    #: the states' ids in board order
+    ids: tuple[str, ...]
     index: dict[str, int]
     regions: tuple[str, ...]
     region_names: dict[str, str]
@@ -257,6 +259,7 @@ def parse_board(data: dict, source: str = "map.toml") -> Board:
     return Board(
         name=str(data.get("map", {}).get("name", "Brittania")),
         states=states,
+        ids=tuple(st.id for st in states),
         index=index,
         regions=tuple(region_names),
         region_names=region_names,

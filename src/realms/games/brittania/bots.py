@@ -31,6 +31,11 @@ from .setup import NOBODY
 from .tables import load_tables
 
 
+#: the least lead of grain over the defence that wins four times in five (``beat`` rises
+#: with the lead: the least grain that does so is this lead over the defence)
+SURE_LEAD = next(x for x in range(-10, 11) if beat(x) >= 0.8)
+
+
 class Steward:
     name = "steward"
 
@@ -149,8 +154,8 @@ class Steward:
                 defence = min(30, players[owner]["grain"] // 3)
                 defence += self.tables.n["capital_defence"] if players[owner]["capital"] == sid else 0
             bonus = self.tables.effect(traits, "attack")
-            grain = next((g for g in range(1, 31 - prep) if beat(g + bonus - defence) >= 0.8), None)
-            if grain is None:
+            grain = max(1, SURE_LEAD - bonus + defence)
+            if grain >= 31 - prep:
                 continue
             value = states[sid]["output"] + (15 if b.states[x].kingdom else 0) + 10 * self.completes_kingdom(held, x)
             options.append((value / (grain + prep), sid, grain + prep))

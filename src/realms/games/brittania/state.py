@@ -32,6 +32,11 @@ def _pairs(value: list) -> list:
     return [list(x) if x else None for x in value]
 
 
+def bot_view(state: GameState, player: int) -> dict:
+    """:meth:`BRState.view` for a bot inside a search (``Game.bot_view``)."""
+    return cast(BRState, state).view(player, shared=True)
+
+
 class BRState(GameState):
     GAME_ID = GAME_ID
     STEPS = STEPS
@@ -117,15 +122,40 @@ class BRState(GameState):
         name = self.board.states[target].id if kind not in ("trade", "cancel") else self.names[target]
         return {"by": p, "grain": grain, "kind": kind, "target": name}
 
-    def view(self, player: int | None) -> dict:
+    def view(self, player: int | None, shared: bool = False) -> dict:
         """The game as ``player`` sees it (``None``: a spectator).
 
         Public, as the game master's turn report shows it: the map (owners, outputs,
         capitals), every player's grain, king, titles and trade routes, and whether each has
         sent orders.  Private: the viewer's own orders for this turn, never another's.
+
+        ``shared``: the same view for a bot inside a search (``Game.bot_view``), which only
+        reads it during its decision: the kings' traits are the state's own lists, and the
+        states each player holds are counted in one pass over the map, not one a player.
         """
         me = player if player is not None and 0 <= player < self.n else None
+        return self._view(me, shared)
+
+    def _view(self, me: int | None, shared: bool) -> dict:
+        """:meth:`view`, built with the fewest passes over the map; the kings' traits
+        copied unless ``shared``."""
         b = self.board
+        ids = b.ids
+        n = self.n
+        owner, output = self.owner, self.output
+        held = [0] * n
+        states = {}
+        for sid, o, g in zip(ids, owner, output):
+            if o == INDEPENDENT:
+                states[sid] = {"owner": None, "output": g}
+            else:
+                held[o] += 1
+                states[sid] = {"owner": o, "output": g}
+        names, capital = self.names, self.capital
+        partners: list[list[str]] = [[] for _ in range(n)]
+        for a, c in self.trades:
+            partners[a].append(names[c])
+            partners[c].append(names[a])
         out = {
             "game": self.GAME_ID,
             "turn": self.turn,
@@ -133,34 +163,23 @@ class BRState(GameState):
             "phase": self.phase,
             "you": me,
             "players": [
-                {
-                    "name": name,
-                    "colour": self.colours[p],
-                    "alive": self.alive[p],
-                    "grain": self.grain[p],
-                    "king": {"name": self.king_name[p], "cv": self.king_cv[p], "traits": list(self.king_traits[p])},
-                    "capital": b.states[self.capital[p]].id if self.capital[p] != NONE else None,
-                    "kingdom": self.kingdom[p],
-                    "title": self.title[p] or None,
-                    "trades": [self.names[q] for q in self.partners(p)],
-                    "states": sum(1 for o in self.owner if o == p),
-                    "sent": self.done[p],
-                }
-                for p, name in enumerate(self.names)
+                {"name": names[p], "colour": self.colours[p], "alive": self.alive[p], "grain": self.grain[p],
+                 "king": {"name": self.king_name[p], "cv": self.king_cv[p],
+                          "traits": self.king_traits[p] if shared else list(self.king_traits[p])},
+                 "capital": ids[capital[p]] if capital[p] != NONE else None,
+                 "kingdom": self.kingdom[p], "title": self.title[p] or None, "trades": partners[p],
+                 "states": held[p], "sent": self.done[p]}
+                for p in range(n)
             ],
-            "states": {
-                s.id: {"owner": self.owner[s.index] if self.owner[s.index] != INDEPENDENT else None,
-                       "output": self.output[s.index]}
-                for s in b.states
-            },
+            "states": states,
             "over": self.over,
-            "winners": [self.names[p] for p in self.winners],
+            "winners": [names[p] for p in self.winners],
         }
         if me is not None:
             out["start_region"] = self.start_region[me]
             out["orders"] = [self.order_json(me, o) for o in self.orders[me]]
             lead = self.lead[me]
-            out["lead"] = [lead[0], b.states[lead[1]].id] if lead else None
+            out["lead"] = [lead[0], ids[lead[1]]] if lead else None
             out["grain_left"] = self.grain_left(me)
         return out
 

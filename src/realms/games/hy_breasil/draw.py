@@ -11,6 +11,7 @@ map holds the legend, so it covers nothing.
 from __future__ import annotations
 
 import colorsys
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from functools import lru_cache
@@ -117,7 +118,7 @@ def board(view: dict, b: Board | None = None) -> dict:
     colours = _colours((nid, n["owner"]) for nid, n in nations.items())
     ranks = _ranks((nid, n["owner"]) for nid, n in nations.items())
     cities = set(view["cities"])
-    areas = {}
+    areas: dict[str, dict[str, Any]] = {}
     for a in b.land:
         area = graph.areas[a]
         held = view["areas"].get(area.id)
@@ -255,7 +256,7 @@ def _nation_rows(view: dict, names: list[str], colours: dict[int, str],
     (``data-seat`` and ``data-shade``, for the page's palette)."""
     rows = []
     for p, name in enumerate(names):
-        mine = [(n["name"], colours[n["id"]], ranks[n["id"]]) for n in sorted(view["nations"], key=lambda n: n["id"])
+        mine: Row = [(n["name"], colours[n["id"]], ranks[n["id"]]) for n in sorted(view["nations"], key=lambda n: n["id"])
                 if n["owner"] == p]
         rows.append((name, mine or [("no nation", "none")], p))
     return rows

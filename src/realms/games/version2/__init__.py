@@ -14,7 +14,7 @@ from realms.core.game import Game, lazy
 from .invariants import INVARIANTS
 from .missions import hidden
 from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, check_options
-from .state import V2State, bot_view
+from .state import V2State, bot_view, turn_of
 from .steps import GAME_ID
 
 
@@ -46,6 +46,7 @@ GAME = Game(
                   "ismcts:iters=8:value=learned": "search (learned value)"},
     unsearched_kinds=frozenset({"v2.attack-units"}),
     bot_view=bot_view,
+    turn_of=turn_of,
     draw=lazy(".draw:draw", __package__),
     palette=lazy(".draw:palette", __package__),
     board=lazy(".draw:board", __package__),

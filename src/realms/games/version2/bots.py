@@ -155,6 +155,11 @@ class GeneralBot:
     def __init__(self, seed: int = 0) -> None:
         self.dice = Dice(seed)
         self.plan: list[str] = []
+        #: the field the plan's units attack
+        self.plan_for: int | None = None
+        #: the fields attacked this turn (launched or called off: not attacked again), noted
+        #: when their units are picked, so that an attack it proposed and a search did not
+        #: play stays open to it
         self.called_off: set = set()
         self.turn_key: tuple[int, int] | None = None
 
@@ -166,6 +171,12 @@ class GeneralBot:
         if kind == "v2.orders":   # three foot units defend against a gun, one gun against it (2.3.4.2)
             return keys.index("foot")
         if kind == "v2.attack-units":
+            target = int((decision.info or {})["target"])
+            seen = view()
+            self._turn((seen["turn"], decision.player))
+            self.called_off.add(target)
+            if target != self.plan_for:
+                self.plan, self.plan_for = self._plan(_Look(seen, decision.player), target), target
             return keys.index(self._pick(keys))
         look = _Look(view(), decision.player)
         key = {"v2.action": self._action, "v2.move": self._action, "v2.defend": self._defend,
@@ -173,11 +184,14 @@ class GeneralBot:
         return keys.index(key)
 
     # -- the turn ----------------------------------------------------------------------
-    def _action(self, look: _Look, keys: list[str], d: Decision) -> str:
-        turn_key = (look.view["turn"], look.me)
+    def _turn(self, turn_key: tuple[int, int]) -> None:
+        """A new turn of its own (game turn, seat) attacks every field afresh."""
         if turn_key != self.turn_key:
             self.turn_key = turn_key
             self.called_off = set()
+
+    def _action(self, look: _Look, keys: list[str], d: Decision) -> str:
+        self._turn((look.view["turn"], look.me))
         for choose in (self._attack, self._move, self._build, self._recruit):
             key = choose(look, keys)
             if key is not None:
@@ -206,6 +220,13 @@ class GeneralBot:
         if best is None:
             return None
         _, t, avail, d = best
+        self.plan, self.plan_for = self._units(look, avail, d), t
+        return f"attack:{t}"
+
+    def _units(self, look: _Look, avail: dict[int, int], d: float) -> list[str]:
+        """The picks of an attack: from each neighbouring field (the largest surplus first)
+        its surplus of eligible units, infantry and the most experienced first; a single
+        unit against an empty field."""
         plan = []
         for f in sorted(avail, key=lambda f: -avail[f]):
             ready = sorted(look.eligible(f), key=lambda u: (u[0] == 1, -u[2]))
@@ -217,9 +238,13 @@ class GeneralBot:
                     plan.append(f"add:{f}:{'ica'[u[0]]}{u[1]}.{u[2]}")
             if not d and plan:
                 break
-        self.plan = plan
-        self.called_off.add(t)
-        return f"attack:{t}"
+        return plan
+
+    def _plan(self, look: _Look, t: int) -> list[str]:
+        """The picks of an attack on ``t`` it did not choose itself (a search chose it, or
+        it was asked to pick without having chosen): as it would pick for its own."""
+        sources = [f for f in look.board.adj[t] if look.owner[f] == look.me]
+        return self._units(look, {f: look.surplus(f) for f in sources}, look.defence(t))
 
     def _move(self, look: _Look, keys: list[str]) -> str | None:
         dist = look.dist

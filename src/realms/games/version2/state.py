@@ -336,5 +336,12 @@ def bot_view(state: GameState, player: int) -> dict:
     return cast(V2State, state).view(player, shared=True)
 
 
+def turn_of(state: GameState) -> tuple[int, int]:
+    """The game turn and the player whose turn it is (2.3: one player acts at a time;
+    ``Game.turn_of``)."""
+    s = cast(V2State, state)
+    return s.turn, s.active
+
+
 # Register every phase's steps (rulebook order).
 from . import setup, turn, recruit, movement, warehouse, attack, battle, missions  # noqa: E402,F401
