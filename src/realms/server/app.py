@@ -669,7 +669,7 @@ class Server:
         #: the games being loaded: a lock each and how many requests hold or wait for it
         #: (one load of a game at a time; loads of different games side by side: a process
         #: taking a dead one's games over loads many at once)
-        self._loading: dict[str, list] = {}
+        self.loading: dict[str, list] = {}
         #: held by one game's bots while their answers are applied (:meth:`_apply_batch`)
         self.cpu = asyncio.Lock()
         #: the process the bots think in (shared by the apps of one process unless given)
@@ -735,7 +735,7 @@ class Server:
             return live
         if len(game_id) > 40:
             raise HTTPException(404, "no such game")
-        entry = self._loading.setdefault(game_id, [asyncio.Lock(), 0])
+        entry = self.loading.setdefault(game_id, [asyncio.Lock(), 0])
         entry[1] += 1
         try:
             async with entry[0]:
@@ -745,7 +745,7 @@ class Server:
         finally:
             entry[1] -= 1
             if not entry[1]:
-                del self._loading[game_id]
+                del self.loading[game_id]
         return live
 
     async def _load(self, game_id: str) -> Live:
@@ -759,6 +759,8 @@ class Server:
         await self.tables.attach(live)
         live.ended = live.table.ended
         self.live[game_id] = live
+        if self.cluster is not None:
+            self.cluster.loaded(game_id)
         self.continue_bots(live)
         self.note_finished(live)
         return live

@@ -152,6 +152,9 @@ class Cluster:
         #: per game in memory, the notifications of other processes' writes not yet caught
         #: up: {seq: (undone, (start, answers) or None)}
         self._notes: dict[str, dict[int, tuple]] = {}
+        #: the games a move of whose head was heard while they were being loaded (the load
+        #: may have read the database before that write: caught up once in memory)
+        self._missed: set[str] = set()
         #: catch-ups made from the answers notifications carried, and read from the
         #: database (but a take-over's rebuild)
         self.carried = self.reads = 0
@@ -511,7 +514,18 @@ class Cluster:
                     log.warning("cluster: a notification's answers not understood: %r", payload[:100])
             self._notes.setdefault(gid, {})[head[0]] = (head[1], answers)
             self._soon(gid)
-        elif live is None and self.owns(gid):
+        elif live is None:
+            if gid in self.server.loading:
+                self._missed.add(gid)
+            if self.owns(gid):
+                self._soon(gid)
+
+    def loaded(self, gid: str) -> None:
+        """A game just put in memory from the database: caught up if a write of it was
+        heard during its load (which may have read the game before that write, and whose
+        notification found nothing in memory to catch up)."""
+        if gid in self._missed:
+            self._missed.discard(gid)
             self._soon(gid)
 
     def _noted(self, live: "Live") -> tuple | None:
