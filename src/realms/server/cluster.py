@@ -31,7 +31,8 @@ a game in its memory whose head moved in another process is caught up (the new a
 applied: those the notifications carried when they follow on from its copy, else read
 from the database; or the game rebuilt after an undo) and pushed to its pages.  A lost
 listening connection is opened again and every game in memory compared with its head, so
-nothing notified meanwhile is missed.
+nothing notified meanwhile is missed; so is a game loaded while a write of it was notified
+(the load may have read it before that write).
 """
 
 from __future__ import annotations
