@@ -43,7 +43,9 @@ import tempfile
 import threading
 import time
 import uuid
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import httpx
 import uvloop
@@ -393,68 +395,93 @@ def _tiled(ends: list[tuple], stored: int, rounds: int) -> bool:
             and all(b[1] == a[1] + a[2] for a, b in zip(ends, ends[1:])) and ends[-1][1] + ends[-1][2] == stored)
 
 
-def owner_work(database: str, bot_games: list[str], deadline_games: list[str]) -> dict[str, int]:
-    """What only a game's owner does, counted per game: its bots' answers stored (the
-    seats past the person's), its rounds ended by a deadline."""
-    rows = query(database, "SELECT game_id, count(*) FROM answers WHERE player <> 0 AND game_id = ANY(:g) "
-                           "GROUP BY game_id", g=bot_games)
-    rows += query(database, "SELECT game_id, count(*) FROM deadline_ends WHERE game_id = ANY(:g) GROUP BY game_id",
-                  g=deadline_games)
-    return dict(rows)
-
-
 async def answering(urls: list[str], games: list[dict], until_t: float) -> None:
     """Each game's person answering flat out through one of the processes in ``urls``
     (replaced as processes die and start), as a page keeps its connection, and through
     the next once its process is gone; every 200 noted in ``game["acked"]`` (answer
-    number -> key)."""
+    number -> key).  The state a 200 brings is the one answered next (a page's way)."""
     async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(max_connections=200)) as client:
         async def play(i: int, g: dict) -> None:
-            k = i
+            k, s = i, None
             while time.perf_counter() < until_t and not g["over"]:
                 url = urls[k % len(urls)]
                 head = {"Authorization": f"Bearer {g['token']}"}
                 try:
-                    s = (await client.get(f"{url}/api/games/{g['id']}", headers=head)).json()
+                    if s is None:
+                        s = (await client.get(f"{url}/api/games/{g['id']}", headers=head)).json()
                     g["over"] = s["over"]
                     if not s["pending"]:
+                        s = None
                         await asyncio.sleep(0.05)
                         continue
                     options = s["pending"][0]["options"]
                     key = options[(s["version"] * 7) % len(options)]["key"]
+                    g["sent"] += 1
                     r = await client.post(f"{url}/api/games/{g['id']}/answers", headers=head,
                                           json={"key": key, "version": s["version"]})
                 except (httpx.HTTPError, ValueError, KeyError):
                     k += 1  # its process is gone: another
+                    s = None
                     await asyncio.sleep(0.05)
                     continue
                 if r.status_code == 200:
                     g["acked"][s["version"]] = key
-                elif r.status_code != 409:
+                    s = r.json()
+                    continue
+                if r.status_code != 409:
                     g["unexpected"].append(f"{r.status_code} {r.text[:200]}")
+                s = None
 
         await asyncio.gather(*(play(i, g) for i, g in enumerate(games)))
+
+
+class Records:
+    """Queries of the soak's database on one connection pool of its own (a thread's)."""
+
+    def __init__(self, database: str) -> None:
+        from sqlalchemy import create_engine
+
+        self.engine = create_engine(database.replace("postgresql://", "postgresql+psycopg://", 1))
+
+    def __call__(self, sql: str, **params) -> list:
+        from sqlalchemy import text
+
+        with self.engine.connect() as conn:
+            return conn.execute(text(sql), params).all()
+
+    def owner_work(self, bot_games: list[str], deadline_games: list[str]) -> dict[str, int]:
+        """What only a game's owner does, counted per game: its bots' answers stored (the
+        seats past the person's), its rounds ended by a deadline."""
+        rows = self("SELECT game_id, count(*) FROM answers WHERE player <> 0 AND game_id = ANY(:g) "
+                    "GROUP BY game_id", g=bot_games)
+        rows += self("SELECT game_id, count(*) FROM deadline_ends WHERE game_id = ANY(:g) GROUP BY game_id",
+                     g=deadline_games)
+        return dict(rows)
+
+    def close(self) -> None:
+        self.engine.dispose()
 
 
 def kill_soak(args) -> None:
     """Three processes under load (``--games`` games of a person answering flat out and
     three bots, ``--deadline-games`` games whose every round a deadline ends, the deadlines'
-    clock sped up ``--speed`` times); every ``--kill-every`` s one of them SIGKILLed and
-    another started in its place, for ``--seconds``.  Counted: the answers acknowledged
-    and lost, the bot turns and deadline rounds run twice (the records: each round's ends,
-    every game's answers replayed; the logs: the turns and ends tried and lost to the
-    head's check), and for each death the seconds until every game its victim owned moved
-    again: claimed by another process, and its bots answered or its person asked (the
-    game then waits for nobody's owner), or, a game with deadlines, a round ended."""
+    clock sped up ``--speed`` times); every ``--kill-every`` s, whatever else is going on,
+    one of them SIGKILLed and another started in its place, for ``--seconds``.  Counted:
+    the answers acknowledged and lost, the bot turns and deadline rounds run twice (the
+    records: each round's ends, every game's answers replayed; the logs: the turns and ends
+    tried and lost to the head's check), and for each death the seconds until every game
+    its victim owned moved again: claimed by another process, and its bots answered or its
+    person asked (the game then waits for nobody's owner), or, a game with deadlines, a
+    round ended (the next deadline's; one comes every ``60 / --speed`` s)."""
     epoch = time.time()
     with fresh(args.database) as database, logs_in(args.logs) as tmp:
         clocked = ["--clock-speed", str(args.speed), "--clock-epoch", repr(epoch), "--clock-start", repr(epoch)]
         clocked += ["--lease", args.lease] if args.lease else []
         procs = start(database, 3, clocked, tmp)
-        logs = 3
+        logs = [f"serve-{i}.log" for i in range(3)]
         urls = [u for _, u in procs]
-        bot_games = [{"id": gid, "token": tok, "acked": {}, "unexpected": [], "over": False} for gid, tok in
-                     (_bot_game(urls[i % 3], i) for i in range(args.games))]
+        bot_games = [{"id": gid, "token": tok, "acked": {}, "sent": 0, "unexpected": [], "over": False}
+                     for gid, tok in (_bot_game(urls[i % 3], i) for i in range(args.games))]
         deadline_games = [clocked_serve.silent_brittania(urls[i % 3], 100)[0] for i in range(args.deadline_games)]
         bot_ids = [g["id"] for g in bot_games]
         tokens = {g["id"]: g["token"] for g in bot_games}
@@ -462,100 +489,175 @@ def kill_soak(args) -> None:
         t0 = time.perf_counter()
         end = t0 + args.seconds
         deaths: list[dict] = []
-        done = threading.Event()
+        threads: list[threading.Thread] = []
+        lock = threading.Lock()
+
+        def replace(victim: int, name: str) -> None:
+            new = start_one(database, clocked, os.path.join(tmp, name))
+            with lock:
+                procs[victim] = new
+            ready(*new)
+            ids[new[1]] = httpx.get(new[1] + "/api/health").json()["process"]
+            urls[victim] = new[1]
 
         def killer() -> None:
-            nonlocal logs
-            k = 0
-            while not done.wait(max(0.0, t0 + args.kill_every * (k + 1) - time.perf_counter())):
-                if time.perf_counter() > end - 1:
-                    return
+            records = Records(database)
+            for k in range(10 ** 6):
+                at = t0 + args.kill_every * (k + 1)
+                if at > end - 1:
+                    break
+                time.sleep(max(0.0, at - time.perf_counter()))
                 victim = k % 3
-                k += 1
-                proc, url = procs[victim]
-                owned = {g for (g,) in query(database, "SELECT game_id FROM realms_leases WHERE owner = :o",
-                                             o=ids[url])} - {g["id"] for g in bot_games if g["over"]}
-                before = owner_work(database, bot_ids, deadline_games)
+                with lock:
+                    proc, url = procs[victim]
+                owner = ids.get(url)
+                if owner is None:  # its replacement has not started yet: no owner to kill
+                    deaths.append({"at": at - t0, "owned": 0, "moved": {}, "claimed": {}, "stuck": 0,
+                                   "skipped": True})
+                    continue
+                owned = {g for (g,) in records("SELECT game_id FROM realms_leases WHERE owner = :o", o=owner)}
+                owned -= {g["id"] for g in bot_games if g["over"]}
+                before = records.owner_work(bot_ids, deadline_games)
                 proc.kill()
-                died = time.perf_counter()
-                proc.wait()
+                died, wall = time.perf_counter(), time.time()
                 urls[victim] = urls[(victim + 1) % 3]  # the players go elsewhere meanwhile
-                new = start_one(database, clocked, os.path.join(tmp, f"serve-{logs}.log"))
-                logs += 1
-                death = {"at": died - t0, "owned": len(owned), "moved": {}, "claimed": {}}
+                death = {"at": died - t0, "owned": len(owned), "moved": {}, "claimed": {},
+                         "wall": time.strftime("%H:%M:%S") + f"{time.time() % 1:.2f}"[1:]}
                 deaths.append(death)
-                waiting, unclaimed = set(owned), set(owned)
-                while waiting and time.perf_counter() - died < 60:
-                    held = {g for (g,) in query(database, "SELECT game_id FROM realms_leases WHERE owner <> :o AND "
-                                                          "expires > extract(epoch from clock_timestamp()) AND "
-                                                          "game_id = ANY(:g)", o=ids[url], g=list(unclaimed))}
-                    for gid in held:
-                        death["claimed"][gid] = time.perf_counter() - died
-                    unclaimed -= held
-                    now = owner_work(database, bot_ids, deadline_games)
-                    for gid in [g for g in waiting - unclaimed if now.get(g, 0) > before.get(g, 0)
-                                or (g in tokens and _person_asked(urls[(victim + 1) % 3], g, tokens[g]))]:
-                        death["moved"][gid] = time.perf_counter() - died
-                        waiting.discard(gid)
-                    time.sleep(0.1)
-                death["stuck"] = len(waiting)
-                ready(*new)
-                procs[victim] = new
-                ids[new[1]] = httpx.get(new[1] + "/api/health").json()["process"]
-                urls[victim] = new[1]
+                logs.append(f"serve-{len(logs)}.log")
+                t = threading.Thread(target=replace, args=(victim, logs[-1]), daemon=True)
+                t.start()
+                threads.append(t)
+                alive = [u for i, u in enumerate(urls) if i != victim]
+                watching.append((death, watchers.submit(watch_death, database, owner, sorted(owned), before,
+                                                        wall, alive, bot_ids, deadline_games, tokens)))
+                proc.wait()
+            records.close()
 
+        # each death watched in a process of its own: not slowed by the load generator's
+        watchers = ProcessPoolExecutor(3, mp_context=multiprocessing.get_context("fork"))
+        watching: list[tuple[dict, Any]] = []
+        watchers.submit(int).result()
         kills = threading.Thread(target=killer, daemon=True)
         kills.start()
         asyncio.run(answering(urls, bot_games, end))
-        done.set()
-        kills.join(120)
         dt = time.perf_counter() - t0
+        kills.join(120)
+        for t in threads:
+            t.join(120)
+        for death, fut in watching:
+            death.update(fut.result(timeout=120))
+        watchers.shutdown()
         stop(procs)
+        records = Records(database)
         acked = sum(len(g["acked"]) for g in bot_games)
+        sent = sum(g["sent"] for g in bot_games)
         lost = 0
         for g in bot_games:
-            stored = dict(((n, k) for n, p, k in query(database, "SELECT n, player, key FROM answers WHERE "
-                                                                 "game_id = :g AND player = 0", g=g["id"])))
+            stored = dict(((n, k) for n, p, k in records("SELECT n, player, key FROM answers WHERE "
+                                                         "game_id = :g AND player = 0", g=g["id"])))
             lost += sum(1 for n, key in g["acked"].items() if stored.get(n) != key)
-        twice = query(database, "SELECT count(*) FROM (SELECT game_id, round FROM deadline_ends "
-                                "GROUP BY game_id, round HAVING count(*) > 1) t")[0][0]
-        rounds = query(database, "SELECT count(*) FROM deadline_ends")[0][0]
+        twice = records("SELECT count(*) FROM (SELECT game_id, round FROM deadline_ends "
+                        "GROUP BY game_id, round HAVING count(*) > 1) t")[0][0]
+        rounds = records("SELECT count(*) FROM deadline_ends")[0][0]
+        bot_answers = sum(records.owner_work(bot_ids, []).values())
+        records.close()
         unreplayed = _unreplayed(database, bot_ids + deadline_games)
-        texts = [open(os.path.join(tmp, f"serve-{i}.log")).read() for i in range(logs)]
+        texts = [open(os.path.join(tmp, name)).read() for name in logs]
         bots_lost = sum(t.count(": the bots stopped") for t in texts)
         ends_lost = sum(t.count("the deadline's answers could not be") for t in texts)
-        bot_answers = sum(owner_work(database, bot_ids, []).values())
+        errors = sum(t.count("Traceback") for t in texts)
     moved = sorted(s for d in deaths for s in d["moved"].values())
     claimed = sorted(s for d in deaths for s in d["claimed"].values())
-    print(f"SIGKILL soak, {len(deaths)} deaths in {dt:.0f} s, 3 processes, {args.games} games answered flat out "
-          f"and {args.deadline_games} with deadlines (clock x{args.speed:g}), leases {args.lease or 'as served'} "
-          f"(load {os.getloadavg()[0]:.1f}):",
-          flush=True)
-    print(f"  answers acknowledged {acked} ({acked / dt:.0f}/s), lost {lost}; bots' answers stored {bot_answers}; "
-          f"unexpected replies {sum(len(g['unexpected']) for g in bot_games)}", flush=True)
+    slow = [d for d in deaths if max(d["moved"].values(), default=0) > 5 or d["stuck"]]
+    print(f"SIGKILL soak, {sum(1 for d in deaths if not d.get('skipped'))} deaths in {dt:.0f} s (one every "
+          f"{args.kill_every:g} s), 3 processes, {args.games} games answered flat out and {args.deadline_games} "
+          f"with deadlines (clock x{args.speed:g}), leases {args.lease or 'as served'} "
+          f"(load {os.getloadavg()[0]:.1f}):", flush=True)
+    print(f"  answers sent {sent} ({sent / dt:.0f}/s), acknowledged {acked} ({acked / dt:.0f}/s), lost {lost}; "
+          f"bots' answers stored {bot_answers}; unexpected replies {sum(len(g['unexpected']) for g in bot_games)}; "
+          f"tracebacks in the logs {errors}", flush=True)
     print(f"  deadline rounds ended {rounds}, ended twice {twice}; games whose record does not replay "
           f"{len(unreplayed)}; bot turns and deadline ends tried and lost to the head's check {bots_lost} and "
           f"{ends_lost}", flush=True)
     print(f"  games owned by the dead process: {sum(d['owned'] for d in deaths)}; taken over after the death: "
           f"p50 {claimed[len(claimed) // 2] if claimed else 0:.2f} s, max {max(claimed, default=0):.2f} s; "
-          f"moving again: "
-          f"p50 {moved[len(moved) // 2] if moved else 0:.2f} s, max {max(moved, default=0):.2f} s; "
+          f"moving again: p50 {moved[len(moved) // 2] if moved else 0:.2f} s, max {max(moved, default=0):.2f} s; "
+          f"games over 5 s {sum(1 for m in moved if m > 5)}; deaths with a game over 5 s {len(slow)}; "
           f"not moving within 60 s {sum(d['stuck'] for d in deaths)}", flush=True)
     for d in deaths:
+        if d.get("skipped"):
+            print(f"    at {d['at']:.0f} s: no kill (the process in turn had not started yet)", flush=True)
+            continue
         worst = max(d["moved"].values(), default=0)
-        print(f"    death at {d['at']:.0f} s: {d['owned']} games, all taken over within "
+        print(f"    death at {d['at']:.0f} s ({d['wall']}): {d['owned']} games, all taken over within "
               f"{max(d['claimed'].values(), default=0):.2f} s and moving again within {worst:.2f} s"
-              + (f", {d['stuck']} not" if d["stuck"] else ""), flush=True)
+              + (f", {d['stuck']} not" if d["stuck"] else "") + f" (claimed by pids {sorted(d.get('by', ()))})", flush=True)
 
 
-def _person_asked(url: str, gid: str, token: str) -> bool:
-    """Whether the game's person is to answer (its bots have nothing to do: the game waits
-    for nobody's owner), through ``url``."""
+def watch_death(database: str, owner: str, owned: list[str], before: dict, died: float, urls: list[str],
+                bot_ids: list[str], deadline_games: list[str], tokens: dict) -> dict:
+    """For the games ``owner`` held when it died (at ``died``, wall clock), the seconds
+    until each was claimed by another process and until it moved again (its bots'
+    answers or its deadline ends counted past ``before``, or its person asked), looked at
+    every 0.1 s for at most 60 s, the claims apart from the moves (whose looks wait for
+    the processes' replies); the processes asked through: ``urls``."""
+    out: dict = {"claimed": {}, "moved": {}, "by": set()}
+    unclaimed, lock = set(owned), threading.Lock()
+
+    def claims() -> None:
+        records = Records(database)
+        try:
+            while unclaimed and time.time() - died < 60:
+                held = dict(records("SELECT game_id, owner FROM realms_leases WHERE owner <> :o AND "
+                                    "expires > extract(epoch from clock_timestamp()) AND game_id = ANY(:g)",
+                                    o=owner, g=list(unclaimed)))
+                with lock:
+                    for gid, by in held.items():
+                        out["claimed"][gid] = time.time() - died
+                        out["by"].add(by.split(":")[1])
+                    unclaimed.difference_update(held)
+                time.sleep(0.1)
+        finally:
+            records.close()
+
+    claiming = threading.Thread(target=claims, daemon=True)
+    claiming.start()
+    records, client, pool = Records(database), httpx.Client(timeout=10), ThreadPoolExecutor(8)
+    waiting = set(owned)
     try:
-        s = httpx.get(f"{url}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}, timeout=30).json()
-    except (httpx.HTTPError, ValueError):
-        return False
-    return bool(s.get("pending")) or bool(s.get("over"))
+        while waiting and time.time() - died < 60:
+            with lock:
+                claimed = waiting - unclaimed
+            now = records.owner_work(bot_ids, deadline_games)
+            moved = {g: time.time() - died for g in claimed if now.get(g, 0) > before.get(g, 0)}
+            asked = [g for g in claimed - set(moved) if g in tokens]
+            for g, at in zip(asked, pool.map(lambda g: _person_asked(client, urls, g, tokens[g], died), asked)):
+                if at is not None:
+                    moved[g] = at
+            out["moved"].update(moved)
+            waiting -= set(moved)
+            time.sleep(0.1)
+    finally:
+        out["stuck"] = len(waiting)
+        claiming.join(60)
+        records.close()
+        client.close()
+        pool.shutdown()
+    return out
+
+
+def _person_asked(client: httpx.Client, urls: list[str], gid: str, token: str, died: float) -> float | None:
+    """The seconds since ``died`` at which a reply said the game's person is to answer
+    (its bots have nothing to do: the game waits for nobody's owner), through the first of
+    ``urls`` that answers (when the reply came: the state may be older); None if not."""
+    for url in urls:
+        try:
+            s = client.get(f"{url}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}).json()
+        except (httpx.HTTPError, ValueError):
+            continue
+        return time.time() - died if s.get("pending") or s.get("over") else None
+    return None
 
 
 def _bot_game(url: str, i: int) -> tuple[str, str]:

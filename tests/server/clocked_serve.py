@@ -10,7 +10,7 @@ tests and soaks move time for all of them instead of waiting minutes for each de
 ``realms serve``): racing processes then look within moments of each other.
 
 ``--lease SECONDS,EVERY``: the leases' length and renewal (``cluster.LEASE_SECONDS``,
-``LEASE_EVERY``; 3 s and 1 s in ``realms serve``), to measure another choice.
+``LEASE_EVERY``; 2 s and 0.5 s in ``realms serve``), to measure another choice.
 
 ``--race``: this process does every game's once-only work as if it held every lease (the
 deadlines it sees, the bots), as every process would if the leases failed: then only the
@@ -119,8 +119,11 @@ def main() -> None:
 
     import uvicorn
 
+    from realms.core.game import games
     from realms.server import cluster
     from realms.server.app import create_app
+    from realms.server.botworker import Bots
+    from realms.server.heavy import Lanes
 
     if args.lease:
         cluster.LEASE_SECONDS, cluster.LEASE_EVERY = (float(x) for x in args.lease.split(","))
@@ -128,7 +131,15 @@ def main() -> None:
         cluster.Cluster.owns = lambda self, game_id: True
     clock = (FileClock(args.clock_file) if args.clock_file
              else FastClock(args.clock_speed, args.clock_epoch, args.clock_start))
-    app = create_app(args.database, clock=clock, several=True, address=f"127.0.0.1:{args.port}")
+    # as ``realms serve`` starts: the bots' and the heavy work's processes its own, the
+    # games warmed and the bots' worker started (and warmed) before it listens
+    bots, work = Bots(tied=True), Lanes(tied=True)
+    app = create_app(args.database, clock=clock, several=True, address=f"127.0.0.1:{args.port}", bots=bots,
+                     work=work)
+    for game in games().values():
+        if game.warm is not None:
+            game.warm()
+    bots.start(warm=True)
     if args.sweep_every:
         app.state.deadlines.every = args.sweep_every
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")

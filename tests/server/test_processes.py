@@ -591,3 +591,85 @@ def stored_record(database: str, gid: str) -> list[tuple[int, str]]:
                                                          "ORDER BY n"), {"g": gid})]
     finally:
         engine.dispose()
+
+
+def test_an_expired_lease_goes_first_to_a_process_holding_the_game_in_memory(tmp_path, monkeypatch):
+    """A lease just expired is claimed only by a process with the game in memory (it takes
+    it over at once), one long expired by any; a process not ready (its bots' worker
+    still starting) claims none.  The renewal in between is made an hour long, so nothing
+    here depends on how fast the test runs."""
+    from sqlalchemy import text
+
+    from realms.server import cluster as cluster_module
+    from realms.server.app import create_app
+
+    monkeypatch.setattr(cluster_module, "LEASE_EVERY", 3600.0)
+    database = fresh_database("postgresql", tmp_path)
+    servers = [create_app(database, several=True).state.server for _ in range(2)]
+    try:
+        a, b = (s.cluster for s in servers)
+        with a.store.engine.begin() as conn:
+            conn.execute(text("INSERT INTO realms_leases (game_id, owner, expires) VALUES "
+                              f"('recent', 'dead', {cluster_module.NOW} - 1), ('long-ago', 'dead', 0)"))
+        assert a._tick([], claim=False, mine=["recent", "long-ago"]) == (set(), set())
+        assert a._tick([], mine=[]) == ({"long-ago"}, {"long-ago"})
+        assert b._tick([], mine=["recent"]) == ({"recent"}, {"recent"})
+        assert a._tick([], mine=["recent"]) == ({"long-ago"}, set())  # held by b now
+    finally:
+        for s in servers:
+            s.store.close()
+        drop_database(database)
+
+
+def test_a_game_taken_over_by_a_process_holding_it_is_caught_up_not_replayed_and_its_bots_move(tmp_path):
+    """Two apps of a cluster in this process; the game's owner ``a`` is made dead (its
+    lease loop and listener stopped, its lease expired) while ``b`` holds the game in
+    memory: ``b`` claims it, keeps its copy (every answer applied already: no replay of
+    the whole record to wait for) and its bots answer the person's next answer."""
+    from fastapi.testclient import TestClient
+    from sqlalchemy import text
+
+    from realms.server.app import create_app
+
+    database = fresh_database("postgresql", tmp_path)
+    try:
+        with TestClient(create_app(database, several=True)) as a, TestClient(create_app(database, several=True)) as b:
+            r = a.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 2},
+                                           "seats": ["human", "auto", "auto", "auto"]})
+            gid, tok = r.json()["id"], r.json()["seats"][0]["token"]
+            _wait("the person awaited", lambda: a.get(f"/api/games/{gid}", headers=bearer(tok)).json()["pending"])
+            state = b.get(f"/api/games/{gid}", headers=bearer(tok)).json()
+            kept = b.app.state.server.live[gid]
+            dead, heir = a.app.state.server.cluster, b.app.state.server.cluster
+            assert gid in dead.owned and not heir.owns(gid)
+            taken = threading.Event()
+            catch_up = heir.catch_up
+
+            async def noted(game_id: str, full: bool = False, load: bool = False):
+                out = await catch_up(game_id, full, load)
+                if full and game_id == gid:
+                    taken.set()  # the take-over's catch-up is done
+                return out
+
+            heir.catch_up = noted
+
+            def die() -> None:
+                for task in dead.tasks:
+                    task.cancel()
+                dead.owned = set()
+
+            a.portal.call(die)
+            with dead.store.engine.begin() as conn:
+                conn.execute(text("UPDATE realms_leases SET expires = 0 WHERE game_id = :g"), {"g": gid})
+            _wait("b to take the game over", taken.is_set)
+            assert heir.owns(gid)
+            assert b.app.state.server.live[gid] is kept
+            assert kept.table is not None and kept.version == state["version"]
+            options = state["pending"][0]["options"]
+            r = b.post(f"/api/games/{gid}/answers", headers=bearer(tok),
+                       json={"key": options[0]["key"], "version": state["version"]})
+            assert r.status_code == 200, r.text
+            _wait("a bot's answer stored after the take-over",
+                  lambda: bot_answers_since(database, gid, state["version"] + 1))
+    finally:
+        drop_database(database)

@@ -666,7 +666,10 @@ class Server:
         #: the processes that work out what a request may make costly (``heavy``)
         self.heavy = HEAVY if work is None else work
         self.live: dict[str, Live] = {}
-        self._loading = asyncio.Lock()
+        #: the games being loaded: a lock each and how many requests hold or wait for it
+        #: (one load of a game at a time; loads of different games side by side: a process
+        #: taking a dead one's games over loads many at once)
+        self.loading: dict[str, list] = {}
         #: held by one game's bots while their answers are applied (:meth:`_apply_batch`)
         self.cpu = asyncio.Lock()
         #: the process the bots think in (shared by the apps of one process unless given)
@@ -732,20 +735,34 @@ class Server:
             return live
         if len(game_id) > 40:
             raise HTTPException(404, "no such game")
-        async with self._loading:
-            live = self.live.get(game_id)
-            if live is None:
-                row = await asyncio.to_thread(self.store.load, game_id)
-                if row is None:
-                    raise HTTPException(404, "no such game")
-                live = await asyncio.to_thread(rebuild, row)
-                live.undos = self.undos.get(game_id, 0)
-                live.deadlines = self.deadlines
-                await self.tables.attach(live)
-                live.ended = live.table.ended
-                self.live[game_id] = live
-                self.continue_bots(live)
-                self.note_finished(live)
+        entry = self.loading.setdefault(game_id, [asyncio.Lock(), 0])
+        entry[1] += 1
+        try:
+            async with entry[0]:
+                live = self.live.get(game_id)
+                if live is None:
+                    live = await self._load(game_id)
+        finally:
+            entry[1] -= 1
+            if not entry[1]:
+                del self.loading[game_id]
+        return live
+
+    async def _load(self, game_id: str) -> Live:
+        """The game rebuilt from the store, in memory, its bots set going (its lock held)."""
+        row = await asyncio.to_thread(self.store.load, game_id)
+        if row is None:
+            raise HTTPException(404, "no such game")
+        live = await asyncio.to_thread(rebuild, row)
+        live.undos = self.undos.get(game_id, 0)
+        live.deadlines = self.deadlines
+        await self.tables.attach(live)
+        live.ended = live.table.ended
+        self.live[game_id] = live
+        if self.cluster is not None:
+            self.cluster.loaded(game_id)
+        self.continue_bots(live)
+        self.note_finished(live)
         return live
 
     def note_finished(self, live: Live) -> None:
@@ -995,7 +1012,8 @@ class Server:
         is durable before any page sees it, and a reload shows it)."""
         while True:
             async with live.lock:
-                if self.live.get(live.row.id) is not live or live.ended or not bots_to_move(live.state, live.agents):
+                if self.live.get(live.row.id) is not live or live.ended or not bots_to_move(live.state, live.agents) \
+                        or not self.owns(live.row.id):
                     return
                 before = live.state
                 new = before.clone()

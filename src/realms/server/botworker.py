@@ -30,7 +30,7 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
@@ -189,11 +189,11 @@ def spawn():
     return multiprocessing.get_context("spawn")
 
 
-def new_pool(warm: bool, tied: bool) -> ProcessPoolExecutor:
-    """A pool of one worker process begun by :func:`begin`, started now."""
+def new_pool(warm: bool, tied: bool) -> tuple[ProcessPoolExecutor, Future]:
+    """A pool of one worker process begun by :func:`begin`, started now; and the future
+    of its first job, done once the worker has started (and warmed)."""
     pool = ProcessPoolExecutor(1, mp_context=spawn(), initializer=begin, initargs=(warm, tied))
-    pool.submit(int)  # the process starts (and warms) now, not at the first job
-    return pool
+    return pool, pool.submit(int)  # the process starts (and warms) now, not at the first job
 
 
 def kill(pool: ProcessPoolExecutor) -> None:
@@ -215,6 +215,7 @@ class Bots:
 
     def __init__(self, tied: bool = False) -> None:
         self._pool: ProcessPoolExecutor | None = None
+        self._started: Future | None = None
         self.generation = 0
         self.tied = tied
         self.closed = False
@@ -223,8 +224,13 @@ class Bots:
         if self.closed:
             raise BrokenProcessPool("the server is shutting down: the bots' process is closed")
         if self._pool is None:
-            self._pool = new_pool(warm, self.tied)
+            self._pool, self._started = new_pool(warm, self.tied)
             self.generation += 1
+
+    def ready(self) -> bool:
+        """Whether a job sent now is thought at once: the worker started and warmed, or
+        none started yet (the first job starts it: nothing better to wait for)."""
+        return self._started is None or self._started.done()
 
     async def play(self, job: Job) -> tuple | None:
         """The answers of ``job``'s bots (None: send the whole record); a worker that died

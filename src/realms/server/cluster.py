@@ -31,7 +31,8 @@ a game in its memory whose head moved in another process is caught up (the new a
 applied: those the notifications carried when they follow on from its copy, else read
 from the database; or the game rebuilt after an undo) and pushed to its pages.  A lost
 listening connection is opened again and every game in memory compared with its head, so
-nothing notified meanwhile is missed.
+nothing notified meanwhile is missed; so is a game loaded while a write of it was notified
+(the load may have read it before that write).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ import os
 import secrets
 import socket
 import time
-from concurrent.futures import Future
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -57,10 +58,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("realms.server")
 
-#: seconds a lease lasts past its last renewal
-LEASE_SECONDS = 3.0
-#: seconds between two renewals (and claims of expired leases)
-LEASE_EVERY = 1.0
+#: seconds a lease lasts past its last renewal, and between two renewals (and claims of
+#: expired leases): a dead process's games are claimed 1.5-2.5 s after its death, and a
+#: process may stall 1.25 s before it stops acting as an owner (``valid_until``)
+LEASE_SECONDS = 2.0
+LEASE_EVERY = 0.5
 #: leases one process claims at once (the others are left to the next tick or to others)
 CLAIM_AT_ONCE = 200
 #: a process not seen for this many seconds is forgotten by ``--check``
@@ -139,6 +141,10 @@ class Cluster:
         self._again: set[str] = set()
         self._full: set[str] = set()
         self.tasks: list[asyncio.Task] = []
+        #: the renewals' own thread: never queued behind the loads and catch-ups of the
+        #: games just taken over (the default pool's threads), which would let this
+        #: process's own leases run out meanwhile
+        self._renewer = ThreadPoolExecutor(1, thread_name_prefix="realms-leases")
         #: the listening connection's backend pid (tests end it to check the reconnect)
         self.listener_pid: int | None = None
         self.listening = asyncio.Event()
@@ -147,6 +153,9 @@ class Cluster:
         #: per game in memory, the notifications of other processes' writes not yet caught
         #: up: {seq: (undone, (start, answers) or None)}
         self._notes: dict[str, dict[int, tuple]] = {}
+        #: the games a move of whose head was heard while they were being loaded (the load
+        #: may have read the database before that write: caught up once in memory)
+        self._missed: set[str] = set()
         #: catch-ups made from the answers notifications carried, and read from the
         #: database (but a take-over's rebuild)
         self.carried = self.reads = 0
@@ -255,9 +264,14 @@ class Cluster:
         """Whether this process may do the game's once-only work now (its lease held)."""
         return game_id in self.owned and time.monotonic() < self.valid_until
 
-    def _tick(self, done: list[str]) -> tuple[set[str], set[str]]:
-        """One renewal: this process seen, its leases renewed, expired ones claimed, the
-        leases of finished games (``done``) deleted.  (owned, newly claimed)."""
+    def _tick(self, done: list[str], claim: bool = True, mine: list[str] = ()) -> tuple[set[str], set[str]]:
+        """One renewal: this process seen, its leases renewed, expired ones claimed (if
+        ``claim``), the leases of finished games (``done``) deleted.  (owned, newly claimed).
+
+        The games in this process's memory (``mine``) are claimed as soon as they expire,
+        the others one renewal later: a game is taken by a process that has it caught up
+        (at once) rather than by one that must load it (a replacement process, with none
+        in memory, would otherwise take a dead one's every game and load them in turn)."""
         with self.store.engine.begin() as conn:
             conn.execute(text(f"INSERT INTO realms_processes (id, address, started, seen) VALUES (:i, :a, {NOW}, {NOW}) "
                               f"ON CONFLICT (id) DO UPDATE SET seen = {NOW}"), {"i": self.id, "a": self.address})
@@ -266,31 +280,34 @@ class Cluster:
                              {"o": self.id, "g": done})
             kept = conn.execute(text(f"UPDATE realms_leases SET expires = {NOW} + :t WHERE owner = :o "
                                      "RETURNING game_id"), {"t": LEASE_SECONDS, "o": self.id}).scalars().all()
-            claimed = conn.execute(text(
-                f"WITH c AS (SELECT game_id FROM realms_leases WHERE expires < {NOW} ORDER BY expires "
+            claimed = [] if not claim else conn.execute(text(
+                f"WITH c AS (SELECT game_id FROM realms_leases WHERE expires < {NOW} "
+                f"AND (expires < {NOW} - :grace OR game_id = ANY(:mine)) ORDER BY expires "
                 "LIMIT :k FOR UPDATE SKIP LOCKED) "
                 f"UPDATE realms_leases l SET owner = :o, expires = {NOW} + :t FROM c WHERE l.game_id = c.game_id "
-                "RETURNING l.game_id"), {"k": CLAIM_AT_ONCE, "o": self.id, "t": LEASE_SECONDS}).scalars().all()
+                "RETURNING l.game_id"), {"k": CLAIM_AT_ONCE, "o": self.id, "t": LEASE_SECONDS, "grace": LEASE_EVERY,
+                                         "mine": list(mine)}).scalars().all()
             conn.execute(text(f"DELETE FROM realms_processes WHERE seen < {NOW} - :g"), {"g": PROCESS_GONE})
         return set(kept) | set(claimed), set(claimed)
 
     async def lease_loop(self) -> None:
-        """Renew and claim every ``LEASE_EVERY`` seconds; take over what was claimed."""
+        """Renew and claim every ``LEASE_EVERY`` seconds; take over what was claimed.  A
+        process whose bots' worker is still starting claims nothing: the games it took
+        would wait for it, while the other processes can play them at once."""
         while True:
             started = time.monotonic()
             done = [g for g in self.owned if (live := self.server.live.get(g)) is not None and live.state.is_over()]
             try:
-                owned, claimed = await asyncio.to_thread(self._tick, done)
+                owned, claimed = await asyncio.get_running_loop().run_in_executor(
+                    self._renewer, self._tick, done, self.server.bots.ready(), list(self.server.live))
             except Exception:
                 log.exception("cluster: the leases could not be renewed")
             else:
-                lost = self.owned - owned
+                # a game whose lease was lost: its bots stop before their next batch
+                # (``owns``), not in the middle of one, whose commit would go on while the
+                # game in memory, cancelled before taking the batch, stayed behind it
                 self.owned = owned
                 self.valid_until = started + LEASE_SECONDS - LEASE_EVERY / 2
-                for gid in lost:
-                    live = self.server.live.get(gid)
-                    if live is not None and live.bots is not None:
-                        live.bots.cancel()
                 if claimed:
                     await self.take_over(claimed)
                 for gid in owned:
@@ -344,7 +361,8 @@ class Cluster:
 
     async def catch_up(self, gid: str, full: bool = False, load: bool = False) -> "Live | None":
         """The game in memory made what the database holds (the answers written elsewhere
-        applied, or the game rebuilt after an undo or with ``full``), pushed to its pages,
+        applied, or the game rebuilt after an undo; with ``full``, a take-over's, its table
+        read again, or the game loaded whole if a replay is needed), pushed to its pages,
         its bots set going if this process owns it; loaded if not in memory and owned (or
         ``load``).
         The game now in memory, or None."""
@@ -367,12 +385,14 @@ class Cluster:
             if fresh is None and not full:
                 return live
             try:
-                new = self._extended(live, *fresh) if fresh is not None and fresh[1] is not None and not full else None
+                new = live if fresh is None else self._extended(live, *fresh) if fresh[1] is not None else None
             except Exception:  # never: the answers stored after one's own replay on it
                 log.exception("cluster: game %s's new answers did not apply; rebuilt", gid)
                 new = None
             if new is None:
                 new = await self._rebuilt(live, full)
+            elif full:
+                await self._retabled(new)
         server.continue_bots(new)
         server.push(new)
         server.note_finished(new)
@@ -408,6 +428,17 @@ class Cluster:
         live.settle_bots(before, new)
         live.row.seq = head  # the bots' mirror still holds: answers were only added
         return live
+
+    async def _retabled(self, live: "Live") -> None:
+        """A game taken over, its state caught up: its table read again (talk, settings,
+        clocks and the seats bots hold, as the last owner left them), its pages kept.  The
+        state itself is not rebuilt: every answer stored is applied already, and a replay
+        of the whole record would hold up the take-over of every other game."""
+        old = live.table
+        await self.server.tables.attach(live)
+        if old is not None:
+            live.table.sockets = old.sockets
+        live.ended = live.table.ended
 
     async def _rebuilt(self, old: "Live", full: bool) -> "Live":
         """``old`` rebuilt from the database (an undo made elsewhere, or a game taken over),
@@ -484,7 +515,18 @@ class Cluster:
                     log.warning("cluster: a notification's answers not understood: %r", payload[:100])
             self._notes.setdefault(gid, {})[head[0]] = (head[1], answers)
             self._soon(gid)
-        elif live is None and self.owns(gid):
+        elif live is None:
+            if gid in self.server.loading:
+                self._missed.add(gid)
+            if self.owns(gid):
+                self._soon(gid)
+
+    def loaded(self, gid: str) -> None:
+        """A game just put in memory from the database: caught up if a write of it was
+        heard during its load (which may have read the game before that write, and whose
+        notification found nothing in memory to catch up)."""
+        if gid in self._missed:
+            self._missed.discard(gid)
             self._soon(gid)
 
     def _noted(self, live: "Live") -> tuple | None:
@@ -535,6 +577,7 @@ class Cluster:
             await asyncio.to_thread(self._release)
         except Exception:
             log.exception("cluster: the leases could not be handed back")
+        self._renewer.shutdown(wait=False)
 
     def _release(self) -> None:
         with self.store.engine.begin() as conn:
