@@ -45,7 +45,7 @@ import socket
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import orjson
 from fastapi import HTTPException
@@ -264,7 +264,7 @@ class Cluster:
         """Whether this process may do the game's once-only work now (its lease held)."""
         return game_id in self.owned and time.monotonic() < self.valid_until
 
-    def _tick(self, done: list[str], claim: bool = True, mine: list[str] = ()) -> tuple[set[str], set[str]]:
+    def _tick(self, done: list[str], claim: bool = True, mine: Sequence[str] = ()) -> tuple[set[str], set[str]]:
         """One renewal: this process seen, its leases renewed, expired ones claimed (if
         ``claim``), the leases of finished games (``done``) deleted.  (owned, newly claimed).
 
