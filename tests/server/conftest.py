@@ -51,8 +51,21 @@ def fresh_database(kind: str, tmp_path) -> str:
 def drop_database(url: str) -> None:
     """Drop a test's PostgreSQL database (a server keeps every one otherwise: hundreds a
     run, gigabytes on a developer's machine); a SQLite file goes with its tmp_path."""
-    if PG and url.startswith("postgresql"):
-        _admin(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+    if not (PG and url.startswith("postgresql")):
+        return
+    from sqlalchemy.exc import ProgrammingError
+
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            _admin(f'DROP DATABASE IF EXISTS "{url.rsplit("/", 1)[1]}" WITH (FORCE)')
+            return
+        except ProgrammingError as exc:
+            # FORCE ends only the test role's sessions: another role's backend on the
+            # database (an autovacuum worker's, the server's own) is waited out
+            if "InsufficientPrivilege" not in type(exc.orig).__name__ or time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
 
 
 @pytest.fixture(params=database_params())

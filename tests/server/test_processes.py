@@ -285,6 +285,14 @@ def test_a_lost_listening_connection_reconnects_and_catches_up(cluster):
                  lambda: httpx.get(b.url + "/api/health", timeout=60).json()["reconnects"] >= 1)
 
 
+def _person_and_three_bots(client) -> tuple[str, str]:
+    """A two-turn Hy Breasil game of a person and three ``auto`` made through ``client``
+    (an app's test client): its id and the person's token."""
+    r = client.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 2},
+                                        "seats": ["human", "auto", "auto", "auto"]})
+    return r.json()["id"], r.json()["seats"][0]["token"]
+
+
 def test_an_answer_made_on_a_stale_copy_meets_the_moved_head_and_forks_nothing(tmp_path):
     """Two apps of a cluster in this process, the second deaf (its listener stopped) so its
     copy of the game stays at the version both saw: its answer passes its own version check
@@ -296,9 +304,7 @@ def test_an_answer_made_on_a_stale_copy_meets_the_moved_head_and_forks_nothing(t
     database = fresh_database("postgresql", tmp_path)
     try:
         with TestClient(create_app(database, several=True)) as a, TestClient(create_app(database, several=True)) as b:
-            r = a.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 2},
-                                           "seats": ["human", "auto", "auto", "auto"]})
-            gid, tok = r.json()["id"], r.json()["seats"][0]["token"]
+            gid, tok = _person_and_three_bots(a)
             state = _wait("the person awaited", lambda: (s := a.get(f"/api/games/{gid}", headers=bearer(tok)).json())
                           ["pending"] and s)
             assert b.get(f"/api/games/{gid}", headers=bearer(tok)).json()["version"] == state["version"]
@@ -634,9 +640,7 @@ def test_a_game_taken_over_by_a_process_holding_it_is_caught_up_not_replayed_and
     database = fresh_database("postgresql", tmp_path)
     try:
         with TestClient(create_app(database, several=True)) as a, TestClient(create_app(database, several=True)) as b:
-            r = a.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 2},
-                                           "seats": ["human", "auto", "auto", "auto"]})
-            gid, tok = r.json()["id"], r.json()["seats"][0]["token"]
+            gid, tok = _person_and_three_bots(a)
             _wait("the person awaited", lambda: a.get(f"/api/games/{gid}", headers=bearer(tok)).json()["pending"])
             state = b.get(f"/api/games/{gid}", headers=bearer(tok)).json()
             kept = b.app.state.server.live[gid]
