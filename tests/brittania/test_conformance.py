@@ -28,7 +28,11 @@ def test_conformance(players):
     assert KINDS <= report.kinds, KINDS - report.kinds
 
 
-def test_conformance_short_games_with_newcomers():
-    """Short games at 12 players reach the capital and newcomer decisions too."""
-    report = check_game(GAME, {"players": 12, "turns": 8}, range(3, 6), deep_every=31)
+@pytest.mark.parametrize("seeds", [range(3, 4), pytest.param(range(4, 6), marks=pytest.mark.slow)],
+                         ids=["fast", "rest"])
+def test_conformance_short_games_with_newcomers(seeds):
+    """Short games at 12 players reach the capital and newcomer decisions too (each of
+    these seeds reaches both: one in the fast suite, the others in the slow tier)."""
+    report = check_game(GAME, {"players": 12, "turns": 8}, seeds, deep_every=31)
+    assert report.games == len(seeds)
     assert {"br.capital", "br.newcomer"} <= report.kinds

@@ -1,11 +1,13 @@
 """The ``general`` bot: it plays legal games through the contract and wins at
-least 90% of 4-player Capitol games against three random bots (20 seeds here, the
-seat rotating)."""
+least 90% of 4-player Capitol games against three random bots (20 whole games, the
+seat rotating: the slow tier)."""
 
 from __future__ import annotations
 
 import json
 from functools import partial
+
+import pytest
 
 from realms.core.agents import RandomBot, bot_seed
 from realms.core.match import play
@@ -23,6 +25,7 @@ def _games(kind: str, n: int) -> int:
     return wins
 
 
+@pytest.mark.slow
 def test_general_beats_three_random_bots():
     assert _games("capitol", 20) >= 18
 
