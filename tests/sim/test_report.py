@@ -35,11 +35,15 @@ def _refs(path):
     return p
 
 
+#: the games of the shared report: enough for every figure the tests read (battles, events)
+GAMES = 8
+
+
 @pytest.fixture(scope="module")
 def hb_report(tmp_path_factory):
     out = tmp_path_factory.mktemp("hb")
     code = main(["simulate", "hy-breasil", "--players", "4", "--turns", "5", "--rules", "races",
-                 "--games", "16", "--seed", "3", "--workers", "2", "--report", str(out)])
+                 "--games", str(GAMES), "--seed", "3", "--workers", "2", "--report", str(out)])
     assert code == 0
     return out
 
@@ -47,17 +51,17 @@ def hb_report(tmp_path_factory):
 def test_report_files_are_written_and_valid(hb_report, capsys):
     summary = json.loads((hb_report / "summary.json").read_text())
     assert summary["format"] == "realms-simulation-summary" and summary["game"] == "hy-breasil"
-    assert summary["games"] == 16 and summary["seed"] == 3 and summary["bots"] == ["random"]
-    assert summary["run"]["workers"] == 2 and summary["run"]["played"] == 16
+    assert summary["games"] == GAMES and summary["seed"] == 3 and summary["bots"] == ["random"]
+    assert summary["run"]["workers"] == 2 and summary["run"]["played"] == GAMES
     f = summary["figures"]
-    assert f["games"] == 16
-    assert sum(s["wins"] for s in f["win_share_by_seat"]) == pytest.approx(16)
+    assert f["games"] == GAMES
+    assert sum(s["wins"] for s in f["win_share_by_seat"]) == pytest.approx(GAMES)
     assert set(f["nations"]["by_race"]) <= {"human", "dwarf", "elf", "troll", "hogman", "lizardman"}
     assert [r["turn"] for r in f["areas_by_turn"]["turns"]] == [1, 2, 3, 4, 5]
     assert f["battles"]["by_terrain"]["all"]["battles"] > 0
     assert f["table1_events"]["rolled"] > 0
     lines = [json.loads(t) for t in (hb_report / "games.jsonl").read_text().splitlines()]
-    assert [ln["seed"] for ln in lines] == list(range(3, 19))
+    assert [ln["seed"] for ln in lines] == list(range(3, 3 + GAMES))
     for ln in lines:
         assert set(ln["scores"]) == set(ln["players"]) and len(ln["state_hash"]) == 64
         assert ln["stats"]["kind"] == "hy-breasil" and "chronicle" not in ln
@@ -72,9 +76,9 @@ def test_outcome_metrics_in_the_summary_and_defined_on_the_page(hb_report):
     assert 0 <= o["balance"] <= 1 and len(o["seat_advantage"]) == 4
     shares = [s["share"] for s in summary["figures"]["win_share_by_seat"]]
     assert o["balance"] == pytest.approx(1 - (max(shares) - min(shares)), abs=1e-4)
-    assert o["completion"]["games"] + o["shared"]["games"] + o["timeouts"]["games"] == 16
+    assert o["completion"]["games"] + o["shared"]["games"] + o["timeouts"]["games"] == GAMES
     assert o["timeouts"]["games"] == 0 and o["duration"]["turns"]["mean"] == 5
-    assert o["lead_changes"]["games"] == 16 and o["decisiveness"]["games"] == 16
+    assert o["lead_changes"]["games"] == GAMES and o["decisiveness"]["games"] == GAMES
     assert 0 <= o["decisiveness"]["threshold"]["mean"] <= 1
     html = (hb_report / "index.html").read_text()
     from realms.sim.stats import OUTCOME_DEFINITIONS
@@ -104,7 +108,7 @@ def test_report_page_shows_existing_charts_and_tables(hb_report):
 
 def test_the_same_seeds_make_the_same_figures(hb_report, tmp_path):
     code = main(["simulate", "hy-breasil", "--players", "4", "--turns", "5", "--rules", "races",
-                 "--games", "16", "--seed", "3", "--workers", "1", "--report", str(tmp_path)])
+                 "--games", str(GAMES), "--seed", "3", "--workers", "1", "--report", str(tmp_path)])
     assert code == 0
     a = json.loads((hb_report / "summary.json").read_text())
     b = json.loads((tmp_path / "summary.json").read_text())
