@@ -136,6 +136,7 @@ def paired_job(job: tuple) -> dict:
     row = one_game((game_id, options, seed, bot, opponent))
     base = one_game((game_id, options, seed, baseline, opponent))
     row["base_won"], row["base_times"], row["base_score"] = base["won"], base["times"], base["score"]
+    row["base_others"] = base["others"]
     return row
 
 
@@ -159,7 +160,16 @@ def paired_difference(rows: list[dict]) -> dict:
            "pairs": [[r["seed"], r["won"], r["base_won"]] for r in rows]}
     if all("base_score" in r for r in rows):
         out["score_difference"], out["score_difference_ci95"] = mean_ci([r["score"] - r["base_score"] for r in rows], 2)
+    if all("base_others" in r for r in rows):
+        out["score_share_difference"], out["score_share_difference_ci95"] = mean_ci(
+            [score_share(r["score"], r["others"]) - score_share(r["base_score"], r["base_others"]) for r in rows])
     return out
+
+
+def score_share(score: float, scores: list[float]) -> float:
+    """A seat's final score as a share of all the seats' (0 where every score is 0)."""
+    total = sum(scores)
+    return score / total if total else 0.0
 
 
 def played(path: str | None, header: dict) -> list[dict]:
