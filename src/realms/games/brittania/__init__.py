@@ -15,7 +15,7 @@ from realms.core.game import Game, lazy
 from .invariants import INVARIANTS
 from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
 from .orders import ORDER_KINDS, no_answer
-from .state import BRState, bot_view
+from .state import BRState, bot_view, turn_of
 from .steps import GAME_ID
 
 
@@ -63,6 +63,7 @@ GAME = Game(
     features=lazy(".features:features", __package__),
     unsearched_kinds=frozenset({"br.grain", "br.name"}),
     bot_view=bot_view,
+    turn_of=turn_of,
     draw=_draw,
     palette=lazy(".draw:palette", __package__),
     board=lazy(".draw:board", __package__),
