@@ -149,8 +149,9 @@ def mean_ci(diffs: list[float], places: int = 3) -> tuple[float, list[float]]:
 
 def paired_difference(rows: list[dict]) -> dict:
     """The bot's win share less the baseline's on the same seeds and seats: the mean
-    difference and its 95% interval; the same of the seat's final score (a finer signal
-    than the winner alone, for tuning)."""
+    difference and its 95% interval; the same of the seat's final score and of its share
+    of all the seats' final scores (finer signals than the winner alone, for tuning; the
+    share also for games of many seats, where one seat's wins are rare)."""
     diffs = [r["won"] - r["base_won"] for r in rows]
     mean, ci = mean_ci(diffs)
     base = sum(r["base_won"] for r in rows)
