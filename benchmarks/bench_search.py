@@ -53,7 +53,7 @@ lobby calls none hard; ``--out`` keeps the games, so a stopped match resumes):
     .venv/bin/python benchmarks/bench_search.py --game hy-breasil --opponent auto \
         --bot ismcts:iters=16:value=learned --baseline auto --games 400
     .venv/bin/python benchmarks/bench_search.py --game brittania --options '{"players": 12}' \
-        --opponent steward --bot ismcts:iters=16:value=learned --baseline steward --games 400
+        --opponent normal --bot hard --baseline normal --games 400 --out br-levels.jsonl
     .venv/bin/python benchmarks/bench_search.py --models
 
 version²'s search scored where the seat's turn ends (``horizon=turn``), or where its next

@@ -59,7 +59,7 @@ GAME = Game(
     bots=_bots(),
     # the seat kinds the lobby offers, labelled as measured (benchmarks/RESULTS.md)
     bot_variants={"random": "random (easy)", "steward": "steward (normal)",
-                  "ismcts:iters=16:value=learned": "search (learned value)"},
+                  "ismcts:iters=16:z=1.5:horizon=turn:value=learned": "search (hard)"},
     features=lazy(".features:features", __package__),
     unsearched_kinds=frozenset({"br.grain", "br.name"}),
     bot_view=bot_view,
