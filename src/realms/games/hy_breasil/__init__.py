@@ -62,6 +62,7 @@ GAME = Game(
     scores_now=lazy(".stats:scores_now", __package__),
     features=lazy(".features:features", __package__),
     evaluate=lazy(".evaluate:evaluate", __package__),
+    turn_of=lazy(".turn:turn_of", __package__),
     watcher=lazy(".stats:HyBreasilWatcher", __package__),
     factions=lazy(".stats:factions", __package__),
     usage=lazy(".stats:usage", __package__),
