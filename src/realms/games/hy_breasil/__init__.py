@@ -63,6 +63,7 @@ GAME = Game(
     features=lazy(".features:features", __package__),
     evaluate=lazy(".evaluate:evaluate", __package__),
     turn_of=lazy(".turn:turn_of", __package__),
+    unsearched=lazy(".movement:reinforcement", __package__),
     watcher=lazy(".stats:HyBreasilWatcher", __package__),
     factions=lazy(".stats:factions", __package__),
     usage=lazy(".stats:usage", __package__),
