@@ -27,6 +27,12 @@ benchmark moves (or speeds up).
 
 The database named is the server's admin connection: a database of its own is made for
 each run and dropped after.
+
+All the games come from this one address, so every server is started with a burst of game
+creations for one address (``--games-at-once``, ``realms serve``'s option; default: ten per
+game the run makes, room for the tokens a game's setup CPU costs) instead of the
+``limits.CREATE_BURST`` that would answer 429 past about twenty games: what a host load
+testing from one machine sets.
 """
 
 from __future__ import annotations
@@ -79,11 +85,16 @@ def start(database: str, n: int, clocked: list[str] | None = None, logs: str | N
     return out
 
 
+#: the options every server is started with (``main``: its burst of game creations)
+SERVER_OPTIONS: list[str] = []
+
+
 def start_one(database: str, clocked: list[str] | None, log: str | None) -> tuple[subprocess.Popen, str]:
     port = free_port()
     command = ["-m", "realms.server"] if clocked is None else [clocked_serve.__file__, *clocked, "--log-level", "info"]
     with open(log or os.devnull, "ab") as err:
-        proc = subprocess.Popen([sys.executable, *command, "--port", str(port), "--database", database],
+        proc = subprocess.Popen([sys.executable, *command, "--port", str(port), "--database", database,
+                                 *SERVER_OPTIONS],
                                 stdout=subprocess.DEVNULL, stderr=err)
     return proc, f"http://127.0.0.1:{port}"
 
@@ -585,6 +596,10 @@ def kill_soak(args) -> None:
           f"moving again: p50 {moved[len(moved) // 2] if moved else 0:.2f} s, max {max(moved, default=0):.2f} s; "
           f"games over 5 s {sum(1 for m in moved if m > 5)}; deaths with a game over 5 s {len(slow)}; "
           f"not moving within 60 s {sum(d['stuck'] for d in deaths)}", flush=True)
+    for kind, games in (("answered by a person and bots", set(bot_ids)), ("with deadlines", set(deadline_games))):
+        print(f"  moving again, games {kind}: {spread([s for d in deaths for g, s in d['moved'].items() if g in games])}",
+              flush=True)
+    print(f"  moving again, every game, by second after the death: {histogram(moved)}", flush=True)
     for d in deaths:
         if d.get("skipped"):
             print(f"    at {d['at']:.0f} s: no kill (the process in turn had not started yet)", flush=True)
@@ -593,6 +608,23 @@ def kill_soak(args) -> None:
         print(f"    death at {d['at']:.0f} s ({d['wall']}): {d['owned']} games, all taken over within "
               f"{max(d['claimed'].values(), default=0):.2f} s and moving again within {worst:.2f} s"
               + (f", {d['stuck']} not" if d["stuck"] else "") + f" (claimed by pids {sorted(d.get('by', ()))})", flush=True)
+
+
+def spread(seconds: list[float]) -> str:
+    """``seconds``' count, p50, p90, max and how many are over 5."""
+    if not seconds:
+        return "none"
+    s = sorted(seconds)
+    return (f"{len(s)}, p50 {s[len(s) // 2]:.2f} s, p90 {s[min(len(s) - 1, len(s) * 9 // 10)]:.2f} s, "
+            f"max {s[-1]:.2f} s, over 5 s {sum(1 for x in s if x > 5)}")
+
+
+def histogram(seconds: list[float]) -> str:
+    """How many of ``seconds`` fall in each whole second: ``"0-1 s: n, 1-2 s: n, …"``."""
+    counts: dict[int, int] = {}
+    for x in seconds:
+        counts[int(x)] = counts.get(int(x), 0) + 1
+    return ", ".join(f"{k}-{k + 1} s: {counts.get(k, 0)}" for k in range(max(counts, default=-1) + 1))
 
 
 def watch_death(database: str, owner: str, owned: list[str], before: dict, died: float, urls: list[str],
@@ -699,10 +731,13 @@ def main() -> None:
     ap.add_argument("--lease", help="SECONDS,EVERY: the leases' length and renewal (--only kills; "
                                     "default: realms serve's)")
     ap.add_argument("--kill-every", type=float, default=20.0, help="seconds between two SIGKILLs (--only kills)")
+    ap.add_argument("--games-at-once", type=int,
+                    help="each server's burst of game creations for one address (default: ten per game made)")
     ap.add_argument("--only", choices=["push", "deadlines", "kills"],
                     help="only the push latency; only the deadline rounds raced for by three processes; only "
                          "the SIGKILL soak (--seconds long)")
     args = ap.parse_args()
+    SERVER_OPTIONS[:] = ["--games-at-once", str(args.games_at_once or 10 * (args.games + args.deadline_games))]
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     print(f"load average before: {os.getloadavg()}, {os.cpu_count()} CPUs", flush=True)
     if args.only == "kills":

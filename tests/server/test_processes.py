@@ -599,31 +599,110 @@ def stored_record(database: str, gid: str) -> list[tuple[int, str]]:
         engine.dispose()
 
 
-def test_an_expired_lease_goes_first_to_a_process_holding_the_game_in_memory(tmp_path, monkeypatch):
-    """A lease just expired is claimed only by a process with the game in memory (it takes
-    it over at once), one long expired by any; a process not ready (its bots' worker
-    still starting) claims none.  The renewal in between is made an hour long, so nothing
-    here depends on how fast the test runs."""
+def _processes(database: str, n: int) -> list:
+    """``n`` cluster processes' parts in this process (no lease loop: the test ticks)."""
+    from realms.server.app import create_app
+
+    return [create_app(database, several=True).state.server.cluster for _ in range(n)]
+
+
+def _closed(processes: list) -> None:
+    for p in processes:
+        p._stopped = True
+        if p._alive is not None:
+            p._alive.close()
+        p.store.close()
+
+
+def _leases(database_process, **expired_ago: float) -> None:
+    """Leases of a process that never was (no row, no lock), expired this long ago."""
+    from sqlalchemy import text
+
+    from realms.server.cluster import NOW
+
+    with database_process.store.engine.begin() as conn:
+        for gid, ago in expired_ago.items():
+            conn.execute(text(f"INSERT INTO realms_leases (game_id, owner, expires) VALUES (:g, 'gone', {NOW} - :a)"),
+                         {"g": gid, "a": ago})
+
+
+def test_a_process_not_ready_claims_only_what_nobody_ready_took(tmp_path, monkeypatch):
+    """A process not ready (its bots' worker still starting) claims only the leases
+    claimable for ``STARTING_GRACE``: before, it claimed none, and a cluster whose live
+    processes were all starting left a dead one's games stopped for a minute.  A ready
+    process alone alive has every claimable lease for its share.  The grace is made
+    hours long, so nothing here depends on how fast the test runs."""
+    from realms.server import cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "STARTING_GRACE", 7200.0)
+    database = fresh_database("postgresql", tmp_path)
+    a, b = processes = _processes(database, 2)
+    try:
+        _leases(a, recent=1, long_ago=10 ** 6)
+        assert a._tick([], claim=False, mine=["recent", "long_ago"]) == ({"long_ago"},) * 2
+        assert b._tick([]) == ({"recent"},) * 2
+    finally:
+        _closed(processes)
+        drop_database(database)
+
+
+def test_a_dead_processs_games_are_spread_over_the_live_ones(tmp_path, monkeypatch):
+    """Claimable leases and two live ready processes: each claims at once its share (the
+    games whose id hashes to its place) and the games in its memory, and the other's
+    share only ``LEASE_EVERY`` later (made an hour: never here)."""
     from sqlalchemy import text
 
     from realms.server import cluster as cluster_module
-    from realms.server.app import create_app
 
     monkeypatch.setattr(cluster_module, "LEASE_EVERY", 3600.0)
     database = fresh_database("postgresql", tmp_path)
-    servers = [create_app(database, several=True).state.server for _ in range(2)]
+    a, b = processes = _processes(database, 2)
     try:
-        a, b = (s.cluster for s in servers)
-        with a.store.engine.begin() as conn:
-            conn.execute(text("INSERT INTO realms_leases (game_id, owner, expires) VALUES "
-                              f"('recent', 'dead', {cluster_module.NOW} - 1), ('long-ago', 'dead', 0)"))
-        assert a._tick([], claim=False, mine=["recent", "long-ago"]) == (set(), set())
-        assert a._tick([], mine=[]) == ({"long-ago"}, {"long-ago"})
-        assert b._tick([], mine=["recent"]) == ({"recent"}, {"recent"})
-        assert a._tick([], mine=["recent"]) == ({"long-ago"}, set())  # held by b now
+        assert b._tick([]) == (set(), set())
+        assert a._tick([]) == (set(), set())
+        games = [f"g{i}" for i in range(8)]
+        _leases(a, **{g: 1 for g in games})
+        with a.store.engine.connect() as conn:
+            place = dict(conn.execute(text("SELECT g, mod(hashtext(g)::bigint + 2147483648, 2) "
+                                           "FROM unnest(CAST(:g AS text[])) AS g"), {"g": games}).all())
+        first = 0 if a.id < b.id else 1
+        share_a = {g for g in games if place[g] == first}
+        assert share_a and share_a != set(games)  # both have a share (these ids hash so)
+        theirs = sorted(set(games) - share_a)
+        assert a._tick([], mine=[theirs[0]]) == (share_a | {theirs[0]},) * 2
+        assert b._tick([]) == (set(theirs[1:]),) * 2
     finally:
-        for s in servers:
-            s.store.close()
+        _closed(processes)
+        drop_database(database)
+
+
+def test_a_dead_processs_leases_are_claimed_before_they_expire(tmp_path, monkeypatch):
+    """A process whose connections closed (as a killed process's do) frees its alive
+    lock: another claims its games at once, though their leases last an hour, and forgets
+    it; while it lives, its leases are its own."""
+    from sqlalchemy import text
+
+    from realms.server import cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "LEASE_SECONDS", 3600.0)
+    database = fresh_database("postgresql", tmp_path)
+    a, b = processes = _processes(database, 2)
+    try:
+        with b.store.engine.begin() as conn:
+            b.created(conn, "g1", 0)
+        assert b._tick([]) == ({"g1"}, set())
+        assert a._tick([]) == (set(), set())  # b lives: its lease holds
+        b._stopped = True
+        b._alive.close()  # as at b's death
+
+        def claimed() -> bool:  # once the database has ended b's session (and its lock)
+            return a._tick([]) == ({"g1"}, {"g1"})
+
+        _wait("a to find b dead and claim its game", claimed)
+        with a.store.engine.connect() as conn:
+            assert conn.execute(text("SELECT id FROM realms_processes")).scalars().all() == [a.id]
+    finally:
+        _closed(processes)
         drop_database(database)
 
 

@@ -65,6 +65,12 @@ LEASE_SECONDS = 2.0
 LEASE_EVERY = 0.5
 #: leases one process claims at once (the others are left to the next tick or to others)
 CLAIM_AT_ONCE = 200
+#: seconds a lease claimable stays to the ready processes before one whose bots' worker
+#: is still starting may claim it (then nobody else is there to)
+STARTING_GRACE = 2.0
+#: the advisory lock (this key and the hash of a process's id) each process holds on a
+#: connection of its own while it lives: free, its process is dead
+ALIVE_LOCK = 0x6C697665  # "live"
 #: a process not seen for this many seconds is forgotten by ``--check``
 PROCESS_GONE = 60.0
 #: the channel the heads' moves are notified on
@@ -145,6 +151,9 @@ class Cluster:
         #: games just taken over (the default pool's threads), which would let this
         #: process's own leases run out meanwhile
         self._renewer = ThreadPoolExecutor(1, thread_name_prefix="realms-leases")
+        #: the connection holding this process's ``ALIVE_LOCK`` (the renewals' thread's)
+        self._alive: Any = None
+        self._stopped = False
         #: the listening connection's backend pid (tests end it to check the reconnect)
         self.listener_pid: int | None = None
         self.listening = asyncio.Event()
@@ -265,38 +274,102 @@ class Cluster:
         return game_id in self.owned and time.monotonic() < self.valid_until
 
     def _tick(self, done: list[str], claim: bool = True, mine: Sequence[str] = ()) -> tuple[set[str], set[str]]:
-        """One renewal: this process seen, its leases renewed, expired ones claimed (if
-        ``claim``), the leases of finished games (``done``) deleted.  (owned, newly claimed).
+        """One renewal: this process seen, its leases renewed, expired ones claimed, the
+        leases of finished games (``done``) deleted.  (owned, newly claimed).
 
-        The games in this process's memory (``mine``) are claimed as soon as they expire,
-        the others one renewal later: a game is taken by a process that has it caught up
-        (at once) rather than by one that must load it (a replacement process, with none
-        in memory, would otherwise take a dead one's every game and load them in turn)."""
+        A lease is claimable once it expired, or at once when its owner is dead
+        (:meth:`_dead`: its ``ALIVE_LOCK`` free, as it is the moment a killed process's
+        connection closes).  A ready process claims at once the claimable games in its
+        memory (``mine``: caught up at once rather than loaded) and its share of the others
+        (:meth:`_share`), so that a dead process's games are spread over the live
+        processes, and the rest ``LEASE_EVERY`` later (a share whose process did not claim
+        it).  A process not ready (``claim`` false: its bots' worker still starting) is
+        not counted among the live ones and claims only what nobody took within
+        ``STARTING_GRACE`` seconds (then nobody else is there to)."""
+        self._keep_alive()
         with self.store.engine.begin() as conn:
-            conn.execute(text(f"INSERT INTO realms_processes (id, address, started, seen) VALUES (:i, :a, {NOW}, {NOW}) "
-                              f"ON CONFLICT (id) DO UPDATE SET seen = {NOW}"), {"i": self.id, "a": self.address})
+            if claim:
+                conn.execute(text(f"INSERT INTO realms_processes (id, address, started, seen) "
+                                  f"VALUES (:i, :a, {NOW}, {NOW}) ON CONFLICT (id) DO UPDATE SET seen = {NOW}"),
+                             {"i": self.id, "a": self.address})
+            else:
+                conn.execute(text(f"UPDATE realms_processes SET seen = {NOW} WHERE id = :i"), {"i": self.id})
             if done:
                 conn.execute(text("DELETE FROM realms_leases WHERE owner = :o AND game_id = ANY(:g)"),
                              {"o": self.id, "g": done})
             kept = conn.execute(text(f"UPDATE realms_leases SET expires = {NOW} + :t WHERE owner = :o "
                                      "RETURNING game_id"), {"t": LEASE_SECONDS, "o": self.id}).scalars().all()
-            claimed = [] if not claim else conn.execute(text(
+            self._dead(conn)
+            part, parts = self._share(conn) if claim else (-1, 1)
+            claimed = conn.execute(text(
                 f"WITH c AS (SELECT game_id FROM realms_leases WHERE expires < {NOW} "
-                f"AND (expires < {NOW} - :grace OR game_id = ANY(:mine)) ORDER BY expires "
-                "LIMIT :k FOR UPDATE SKIP LOCKED) "
+                f"AND (expires < {NOW} - :grace OR game_id = ANY(:mine) "
+                "OR mod(hashtext(game_id)::bigint + 2147483648, :parts) = :part) "
+                "ORDER BY expires LIMIT :k FOR UPDATE SKIP LOCKED) "
                 f"UPDATE realms_leases l SET owner = :o, expires = {NOW} + :t FROM c WHERE l.game_id = c.game_id "
-                "RETURNING l.game_id"), {"k": CLAIM_AT_ONCE, "o": self.id, "t": LEASE_SECONDS, "grace": LEASE_EVERY,
-                                         "mine": list(mine)}).scalars().all()
+                "RETURNING l.game_id"), {"k": CLAIM_AT_ONCE, "o": self.id, "t": LEASE_SECONDS,
+                                         "grace": LEASE_EVERY if claim else STARTING_GRACE,
+                                         "mine": list(mine) if claim else [], "part": part, "parts": parts}
+            ).scalars().all()
             conn.execute(text(f"DELETE FROM realms_processes WHERE seen < {NOW} - :g"), {"g": PROCESS_GONE})
         return set(kept) | set(claimed), set(claimed)
 
+    def _share(self, conn) -> tuple[int, int]:
+        """This process's share of the claimable games: those whose id hashes to its
+        place among the live processes (seen within ``LEASE_SECONDS``, in the order of
+        their ids), and how many they are."""
+        live = conn.execute(text(f"SELECT id FROM realms_processes WHERE seen > {NOW} - :t ORDER BY id"),
+                            {"t": LEASE_SECONDS}).scalars().all()
+        return (live.index(self.id), len(live)) if self.id in live else (-1, 1)
+
+    def _dead(self, conn) -> list[str]:
+        """The processes seen whose ``ALIVE_LOCK`` is free (killed: the database ended their
+        sessions, and with them the lock), forgotten, their leases made claimable now
+        rather than when they expire.  The lock is taken for this transaction only: two
+        processes never both find one dead."""
+        dead = conn.execute(text("SELECT id FROM realms_processes WHERE id <> :i "
+                                 "AND pg_try_advisory_xact_lock(CAST(:k AS int), hashtext(id))"),
+                            {"i": self.id, "k": ALIVE_LOCK}).scalars().all()
+        if dead:
+            conn.execute(text(f"UPDATE realms_leases SET expires = {NOW} WHERE owner = ANY(:d) AND expires > {NOW}"),
+                         {"d": dead})
+            conn.execute(text("DELETE FROM realms_processes WHERE id = ANY(:d)"), {"d": dead})
+            log.info("cluster: %s found dead: its leases are claimable", ", ".join(dead))
+        return dead
+
+    def _keep_alive(self) -> None:
+        """This process's ``ALIVE_LOCK``, held on a connection of its own for as long as
+        the process lives (opened again if lost): the others' sign that it is alive."""
+        import psycopg
+
+        conn = self._alive
+        if self._stopped:
+            return
+        if conn is not None:
+            try:
+                conn.execute("SELECT 1")
+                return
+            except psycopg.Error:
+                conn.close()
+                self._alive = None
+        try:
+            conn = psycopg.connect(self._conninfo(), autocommit=True,
+                                   application_name=f"realms-alive {self.id}"[:63])
+            conn.execute("SELECT pg_advisory_lock(%s::int, hashtext(%s))", (ALIVE_LOCK, self.id))
+        except psycopg.Error as exc:
+            log.warning("cluster: the alive lock could not be taken (%s): the others may take this "
+                        "process's games", type(exc).__name__)
+            return
+        self._alive = conn
+
     async def lease_loop(self) -> None:
         """Renew and claim every ``LEASE_EVERY`` seconds; take over what was claimed.  A
-        process whose bots' worker is still starting claims nothing: the games it took
-        would wait for it, while the other processes can play them at once."""
+        process whose bots' worker is still starting claims late (``STARTING_GRACE``):
+        the games it took would wait for it, while a ready process can play them at once."""
         while True:
             started = time.monotonic()
             done = [g for g in self.owned if (live := self.server.live.get(g)) is not None and live.state.is_over()]
+            held = set(self.owned)
             try:
                 owned, claimed = await asyncio.get_running_loop().run_in_executor(
                     self._renewer, self._tick, done, self.server.bots.ready(), list(self.server.live))
@@ -305,8 +378,9 @@ class Cluster:
             else:
                 # a game whose lease was lost: its bots stop before their next batch
                 # (``owns``), not in the middle of one, whose commit would go on while the
-                # game in memory, cancelled before taking the batch, stayed behind it
-                self.owned = owned
+                # game in memory, cancelled before taking the batch, stayed behind it; a game
+                # created during the renewal is owned already (``created``)
+                self.owned = owned | (self.owned - held)
                 self.valid_until = started + LEASE_SECONDS - LEASE_EVERY / 2
                 if claimed:
                     await self.take_over(claimed)
@@ -571,6 +645,7 @@ class Cluster:
 
     async def stop(self) -> None:
         """Stop, handing this process's leases back (another takes them at once)."""
+        self._stopped = True
         for task in self.tasks + list(self._catching.values()):
             task.cancel()
         try:
@@ -583,6 +658,9 @@ class Cluster:
         with self.store.engine.begin() as conn:
             conn.execute(text("UPDATE realms_leases SET expires = 0 WHERE owner = :o"), {"o": self.id})
             conn.execute(text("DELETE FROM realms_processes WHERE id = :i"), {"i": self.id})
+        if self._alive is not None:
+            self._alive.close()
+            self._alive = None
 
     def health(self) -> dict:
         return {"process": self.id, "games_owned": len(self.owned), "listening": self.listening.is_set(),
