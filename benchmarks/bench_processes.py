@@ -631,11 +631,14 @@ def watch_death(database: str, owner: str, owned: list[str], before: dict, died:
                 bot_ids: list[str], deadline_games: list[str], tokens: dict) -> dict:
     """For the games ``owner`` held when it died (at ``died``, wall clock), the seconds
     until each was claimed by another process and until it moved again (its bots'
-    answers or its deadline ends counted past ``before``, or its person asked), looked at
-    every 0.1 s for at most 60 s, the claims apart from the moves (whose looks wait for
-    the processes' replies); the processes asked through: ``urls``."""
+    answers or its deadline ends counted past ``before``, or its person asked), for at
+    most 60 s.  Three looks, each on a thread of its own so that none waits for another:
+    the claims and the records every 0.1 s (a query each), and the persons asked through
+    the processes in ``urls``, every game at once (a reply from a loaded process may take
+    seconds: it must not hold up the other looks, whose moves would be timed late)."""
     out: dict = {"claimed": {}, "moved": {}, "by": set()}
     unclaimed, lock = set(owned), threading.Lock()
+    waiting = set(owned)
 
     def claims() -> None:
         records = Records(database)
@@ -653,27 +656,42 @@ def watch_death(database: str, owner: str, owned: list[str], before: dict, died:
         finally:
             records.close()
 
-    claiming = threading.Thread(target=claims, daemon=True)
-    claiming.start()
-    records, client, pool = Records(database), httpx.Client(timeout=10), ThreadPoolExecutor(8)
-    waiting = set(owned)
+    def moved(gid: str, at: float) -> None:
+        with lock:
+            if gid in waiting and gid not in unclaimed:
+                out["moved"][gid] = at
+                waiting.discard(gid)
+
+    def work() -> None:
+        records = Records(database)
+        try:
+            while waiting and time.time() - died < 60:
+                now = records.owner_work(bot_ids, deadline_games)
+                at = time.time() - died
+                for g in [g for g in list(waiting) if now.get(g, 0) > before.get(g, 0)]:
+                    moved(g, at)
+                time.sleep(0.1)
+        finally:
+            records.close()
+
+    looks = [threading.Thread(target=f, daemon=True) for f in (claims, work)]
+    for t in looks:
+        t.start()
+    client = httpx.Client(timeout=10, limits=httpx.Limits(max_connections=len(owned) + 1))
+    pool = ThreadPoolExecutor(max(1, len(owned)))
     try:
         while waiting and time.time() - died < 60:
             with lock:
-                claimed = waiting - unclaimed
-            now = records.owner_work(bot_ids, deadline_games)
-            moved = {g: time.time() - died for g in claimed if now.get(g, 0) > before.get(g, 0)}
-            asked = [g for g in claimed - set(moved) if g in tokens]
+                asked = [g for g in waiting - unclaimed if g in tokens]
             for g, at in zip(asked, pool.map(lambda g: _person_asked(client, urls, g, tokens[g], died), asked)):
                 if at is not None:
-                    moved[g] = at
-            out["moved"].update(moved)
-            waiting -= set(moved)
+                    moved(g, at)
             time.sleep(0.1)
     finally:
-        out["stuck"] = len(waiting)
-        claiming.join(60)
-        records.close()
+        for t in looks:
+            t.join(60)
+        with lock:
+            out["stuck"] = len(waiting)
         client.close()
         pool.shutdown()
     return out
