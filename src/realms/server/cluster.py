@@ -154,6 +154,7 @@ class Cluster:
         #: the connection holding this process's ``ALIVE_LOCK`` (the renewals' thread's)
         self._alive: Any = None
         self._stopped = False
+        self._ready = False
         #: the listening connection's backend pid (tests end it to check the reconnect)
         self.listener_pid: int | None = None
         self.listening = asyncio.Event()
@@ -279,11 +280,11 @@ class Cluster:
 
         A lease is claimable once it expired, or at once when its owner is dead
         (:meth:`_dead`: its ``ALIVE_LOCK`` free, as it is the moment a killed process's
-        connection closes).  A ready process claims at once the claimable games in its
-        memory (``mine``: caught up at once rather than loaded) and its share of the others
-        (:meth:`_share`), so that a dead process's games are spread over the live
-        processes, and the rest ``LEASE_EVERY`` later (a share whose process did not claim
-        it).  A process not ready (``claim`` false: its bots' worker still starting) is
+        connection closes).  A ready process claims at once its share of them
+        (:meth:`_share`), so that a dead process's games are spread over the live processes
+        (their bots' processes replay them side by side), and the rest ``LEASE_EVERY`` later
+        (a share whose process did not claim it), those in its memory (``mine``: caught up
+        rather than loaded) first.  A process not ready (``claim`` false: its bots' worker still starting) is
         not counted among the live ones and claims only what nobody took within
         ``STARTING_GRACE`` seconds (then nobody else is there to)."""
         self._keep_alive()
@@ -303,9 +304,8 @@ class Cluster:
             part, parts = self._share(conn) if claim else (-1, 1)
             claimed = conn.execute(text(
                 f"WITH c AS (SELECT game_id FROM realms_leases WHERE expires < {NOW} "
-                f"AND (expires < {NOW} - :grace OR game_id = ANY(:mine) "
-                "OR mod(hashtext(game_id)::bigint + 2147483648, :parts) = :part) "
-                "ORDER BY expires LIMIT :k FOR UPDATE SKIP LOCKED) "
+                f"AND (expires < {NOW} - :grace OR mod(hashtext(game_id)::bigint + 2147483648, :parts) = :part) "
+                "ORDER BY game_id = ANY(:mine) DESC, expires LIMIT :k FOR UPDATE SKIP LOCKED) "
                 f"UPDATE realms_leases l SET owner = :o, expires = {NOW} + :t FROM c WHERE l.game_id = c.game_id "
                 "RETURNING l.game_id"), {"k": CLAIM_AT_ONCE, "o": self.id, "t": LEASE_SECONDS,
                                          "grace": LEASE_EVERY if claim else STARTING_GRACE,
@@ -370,9 +370,13 @@ class Cluster:
             started = time.monotonic()
             done = [g for g in self.owned if (live := self.server.live.get(g)) is not None and live.state.is_over()]
             held = set(self.owned)
+            ready = self.server.bots.ready()
+            if ready != self._ready:
+                self._ready = ready
+                log.info("cluster: %s %s", self.id, "ready: claims its share" if ready else "not ready: claims late")
             try:
                 owned, claimed = await asyncio.get_running_loop().run_in_executor(
-                    self._renewer, self._tick, done, self.server.bots.ready(), list(self.server.live))
+                    self._renewer, self._tick, done, ready, list(self.server.live))
             except Exception:
                 log.exception("cluster: the leases could not be renewed")
             else:
