@@ -20,11 +20,15 @@ them agree lives in the database, in three tables of this module's own:
   Only the owner plays the game's bots, ends its deadlines and clocks and sends its notices
   (:meth:`Cluster.owns`).  Each process renews its leases every ``LEASE_EVERY`` seconds and
   claims the expired ones with ``FOR UPDATE SKIP LOCKED`` (two claimants never wait for
-  each other, and never both win), so a dead process's games are taken over within
-  ``LEASE_SECONDS + LEASE_EVERY``.  A lease lost by a process that only paused cannot make
+  each other, and never both win), each its share (:meth:`Cluster._tick`).  A process
+  holds an advisory lock (``ALIVE_LOCK``) on a connection of its own while it lives: a
+  killed process's lock is freed as the database ends its sessions, and its games are
+  claimed at the next renewal rather than when their leases expire (within
+  ``LEASE_SECONDS + LEASE_EVERY``, as those of a process that hangs).  A lease lost by a process that only paused cannot make
   anything happen twice: its late write meets a moved head.
-- ``realms_processes``: each process's id, address and last renewal, for
-  ``realms serve --check`` (:func:`report`) and ``/api/health``.
+- ``realms_processes``: each process's id, address, last renewal and whether it is ready
+  to claim, for ``realms serve --check`` (:func:`report`), ``/api/health`` and the claims'
+  shares.
 
 Every process listens to ``realms`` on a connection of its own (:meth:`Cluster.listen`):
 a game in its memory whose head moved in another process is caught up (the new answers
@@ -49,7 +53,8 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import orjson
 from fastapi import HTTPException
-from sqlalchemy import Column, Float, Integer, MetaData, String, Table, create_engine, select, text
+from sqlalchemy import (Boolean, Column, Float, Integer, MetaData, String, Table, create_engine, inspect,
+                        select, text, true)
 
 from .store import create_tables
 
@@ -104,6 +109,7 @@ processes_table = Table(
     Column("address", String(200), nullable=False),
     Column("started", Float, nullable=False),
     Column("seen", Float, nullable=False),
+    Column("ready", Boolean, nullable=False, server_default=true()),  # its bots' worker started: it claims
 )
 
 NOW = "extract(epoch from clock_timestamp())::float8"
@@ -138,6 +144,7 @@ class Cluster:
         self.id = process_id()
         self.address = address
         create_tables(self.store.engine, metadata)
+        _add_ready(self.store.engine)
         #: the games whose lease this process holds, and until when (monotonic) it may act
         self.owned: set[str] = set()
         self.valid_until = 0.0
@@ -284,17 +291,14 @@ class Cluster:
         (:meth:`_share`), so that a dead process's games are spread over the live processes
         (their bots' processes replay them side by side), and the rest ``LEASE_EVERY`` later
         (a share whose process did not claim it), those in its memory (``mine``: caught up
-        rather than loaded) first.  A process not ready (``claim`` false: its bots' worker still starting) is
-        not counted among the live ones and claims only what nobody took within
+        rather than loaded) first.  A process not ready (``claim`` false: its bots'
+        worker still starting) has no share and claims only what nobody took within
         ``STARTING_GRACE`` seconds (then nobody else is there to)."""
         self._keep_alive()
         with self.store.engine.begin() as conn:
-            if claim:
-                conn.execute(text(f"INSERT INTO realms_processes (id, address, started, seen) "
-                                  f"VALUES (:i, :a, {NOW}, {NOW}) ON CONFLICT (id) DO UPDATE SET seen = {NOW}"),
-                             {"i": self.id, "a": self.address})
-            else:
-                conn.execute(text(f"UPDATE realms_processes SET seen = {NOW} WHERE id = :i"), {"i": self.id})
+            conn.execute(text(f"INSERT INTO realms_processes (id, address, started, seen, ready) "
+                              f"VALUES (:i, :a, {NOW}, {NOW}, :r) ON CONFLICT (id) DO UPDATE SET seen = {NOW}, ready = :r"),
+                         {"i": self.id, "a": self.address, "r": claim})
             if done:
                 conn.execute(text("DELETE FROM realms_leases WHERE owner = :o AND game_id = ANY(:g)"),
                              {"o": self.id, "g": done})
@@ -316,9 +320,9 @@ class Cluster:
 
     def _share(self, conn) -> tuple[int, int]:
         """This process's share of the claimable games: those whose id hashes to its
-        place among the live processes (seen within ``LEASE_SECONDS``, in the order of
-        their ids), and how many they are."""
-        live = conn.execute(text(f"SELECT id FROM realms_processes WHERE seen > {NOW} - :t ORDER BY id"),
+        place among the live ready processes (seen within ``LEASE_SECONDS``, in the order
+        of their ids), and how many they are."""
+        live = conn.execute(text(f"SELECT id FROM realms_processes WHERE seen > {NOW} - :t AND ready ORDER BY id"),
                             {"t": LEASE_SECONDS}).scalars().all()
         return (live.index(self.id), len(live)) if self.id in live else (-1, 1)
 
@@ -669,6 +673,16 @@ class Cluster:
     def health(self) -> dict:
         return {"process": self.id, "games_owned": len(self.owned), "listening": self.listening.is_set(),
                 "reconnects": self.reconnects, "caught_up": {"carried": self.carried, "read": self.reads}}
+
+
+def _add_ready(engine) -> None:
+    """``realms_processes.ready`` added to a table made before it (every process then
+    counted ready, as every process claimed)."""
+    if engine.dialect.name != "postgresql":
+        return
+    if "ready" not in {c["name"] for c in inspect(engine).get_columns("realms_processes")}:
+        with engine.begin() as conn:
+            conn.execute(text("ALTER TABLE realms_processes ADD COLUMN IF NOT EXISTS ready boolean NOT NULL DEFAULT true"))
 
 
 def report(database: str) -> list[dict]:
