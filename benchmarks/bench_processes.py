@@ -597,8 +597,8 @@ def kill_soak(args) -> None:
           f"games over 5 s {sum(1 for m in moved if m > 5)}; deaths with a game over 5 s {len(slow)}; "
           f"not moving within 60 s {sum(d['stuck'] for d in deaths)}", flush=True)
     for kind, games in (("answered by a person and bots", set(bot_ids)), ("with deadlines", set(deadline_games))):
-        print(f"  moving again, games {kind}: {spread([s for d in deaths for g, s in d['moved'].items() if g in games])}",
-              flush=True)
+        these = [s for d in deaths for g, s in d["moved"].items() if g in games]
+        print(f"  moving again, games {kind}: {spread(these)}", flush=True)
     print(f"  moving again, every game, by second after the death: {histogram(moved)}", flush=True)
     for d in deaths:
         if d.get("skipped"):

@@ -24,8 +24,9 @@ them agree lives in the database, in three tables of this module's own:
   holds an advisory lock (``ALIVE_LOCK``) on a connection of its own while it lives: a
   killed process's lock is freed as the database ends its sessions, and its games are
   claimed at the next renewal rather than when their leases expire (within
-  ``LEASE_SECONDS + LEASE_EVERY``, as those of a process that hangs).  A lease lost by a process that only paused cannot make
-  anything happen twice: its late write meets a moved head.
+  ``LEASE_SECONDS + LEASE_EVERY``, as those of a process that hangs).  A lease lost by a
+  process that only paused cannot make anything happen twice: its late write meets a
+  moved head.
 - ``realms_processes``: each process's id, address, last renewal and whether it is ready
   to claim, for ``realms serve --check`` (:func:`report`), ``/api/health`` and the claims'
   shares.
@@ -302,7 +303,8 @@ class Cluster:
         self._keep_alive()
         with self.store.engine.begin() as conn:
             conn.execute(text(f"INSERT INTO realms_processes (id, address, started, seen, ready) "
-                              f"VALUES (:i, :a, {NOW}, {NOW}, :r) ON CONFLICT (id) DO UPDATE SET seen = {NOW}, ready = :r"),
+                              f"VALUES (:i, :a, {NOW}, {NOW}, :r) "
+                              f"ON CONFLICT (id) DO UPDATE SET seen = {NOW}, ready = :r"),
                          {"i": self.id, "a": self.address, "r": claim})
             if done:
                 conn.execute(text("DELETE FROM realms_leases WHERE owner = :o AND game_id = ANY(:g)"),
@@ -719,7 +721,8 @@ def _add_ready(engine) -> None:
         return
     if "ready" not in {c["name"] for c in inspect(engine).get_columns("realms_processes")}:
         with engine.begin() as conn:
-            conn.execute(text("ALTER TABLE realms_processes ADD COLUMN IF NOT EXISTS ready boolean NOT NULL DEFAULT true"))
+            conn.execute(text("ALTER TABLE realms_processes "
+                              "ADD COLUMN IF NOT EXISTS ready boolean NOT NULL DEFAULT true"))
 
 
 def report(database: str) -> list[dict]:
