@@ -627,20 +627,30 @@ def _leases(database_process, **expired_ago: float) -> None:
 
 
 def test_a_process_not_ready_claims_only_what_nobody_ready_took(tmp_path, monkeypatch):
-    """A process not ready (its bots' worker still starting) claims only the leases
-    claimable for ``STARTING_GRACE``: before, it claimed none, and a cluster whose live
-    processes were all starting left a dead one's games stopped for a minute.  A ready
-    process alone alive has every claimable lease for its share.  The grace is made
-    hours long, so nothing here depends on how fast the test runs."""
+    """A process not ready (its bots' worker still starting) claims, while a ready one is
+    alive, only the leases claimable for ``STARTING_GRACE`` (the ready one is given time:
+    the games would wait for the starting worker), and with no ready one alive what any
+    claims (before, it claimed nothing, and a cluster whose live processes were all
+    starting left a dead one's games stopped for minutes).  A ready process alone has every
+    claimable lease for its share.  The renewal and the grace are made hours long, so
+    nothing here depends on how fast the test runs."""
+    from sqlalchemy import text
+
     from realms.server import cluster as cluster_module
 
+    monkeypatch.setattr(cluster_module, "LEASE_EVERY", 3600.0)
     monkeypatch.setattr(cluster_module, "STARTING_GRACE", 7200.0)
     database = fresh_database("postgresql", tmp_path)
     a, b = processes = _processes(database, 2)
     try:
-        _leases(a, recent=1, long_ago=10 ** 6)
-        assert a._tick([], claim=False, mine=["recent", "long_ago"]) == ({"long_ago"},) * 2
-        assert b._tick([]) == ({"recent"},) * 2
+        assert b._tick([]) == (set(), set())
+        _leases(a, recent=1, older=5000, long_ago=10 ** 6)
+        assert a._tick([], claim=False) == ({"long_ago"},) * 2
+        assert b._tick([]) == ({"recent", "older"},) * 2  # alone ready: all is its share
+        _leases(a, second=5000)
+        with a.store.engine.begin() as conn:  # b not seen for an hour: no ready process alive
+            conn.execute(text("UPDATE realms_processes SET seen = seen - 3600 WHERE id = :i"), {"i": b.id})
+        assert a._tick([], claim=False) == ({"long_ago", "second"}, {"second"})
     finally:
         _closed(processes)
         drop_database(database)

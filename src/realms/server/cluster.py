@@ -71,8 +71,8 @@ LEASE_SECONDS = 2.0
 LEASE_EVERY = 0.5
 #: leases one process claims at once (the others are left to the next tick or to others)
 CLAIM_AT_ONCE = 200
-#: seconds a lease claimable stays to the ready processes before one whose bots' worker
-#: is still starting may claim it (then nobody else is there to).  Its games wait for that
+#: seconds a lease claimable stays to the ready processes alive before one whose bots'
+#: worker is still starting may claim it.  Its games wait for that
 #: worker (10-25 s at load 20 on two cores), so a ready process that is only slow to
 #: renew (its event loop busy with a take-over) is given time first
 STARTING_GRACE = 5.0
@@ -294,12 +294,14 @@ class Cluster:
         A lease is claimable once it expired, or at once when its owner is dead
         (:meth:`_dead`: its ``ALIVE_LOCK`` free, as it is the moment a killed process's
         connection closes).  A ready process claims at once its share of them
-        (:meth:`_share`), so that a dead process's games are spread over the live processes
+        (:meth:`_live`), so that a dead process's games are spread over the live processes
         (their bots' processes replay them side by side), and the rest ``LEASE_EVERY`` later
         (a share whose process did not claim it), those in its memory (``mine``: caught up
         rather than loaded) first.  A process not ready (``claim`` false: its bots'
-        worker still starting) has no share and claims only what nobody took within
-        ``STARTING_GRACE`` seconds (then nobody else is there to)."""
+        worker still starting) has no share and claims only what no ready process took
+        within ``STARTING_GRACE`` seconds (one that is only slow is given time: the games
+        would wait for the starting worker), or, none being alive, what is claimable for
+        ``LEASE_EVERY`` (a deadline needs no bots)."""
         self._keep_alive()
         with self.store.engine.begin() as conn:
             conn.execute(text(f"INSERT INTO realms_processes (id, address, started, seen, ready) "
@@ -312,26 +314,27 @@ class Cluster:
             kept = conn.execute(text(f"UPDATE realms_leases SET expires = {NOW} + :t WHERE owner = :o "
                                      "RETURNING game_id"), {"t": LEASE_SECONDS, "o": self.id}).scalars().all()
             self._dead(conn)
-            part, parts = self._share(conn) if claim else (-1, 1)
+            live = self._live(conn)
+            part, parts = (live.index(self.id), len(live)) if claim else (-1, 1)
+            grace = LEASE_EVERY if claim or not live else STARTING_GRACE
             claimed = conn.execute(text(
                 f"WITH c AS (SELECT game_id FROM realms_leases WHERE expires < {NOW} "
                 f"AND (expires < {NOW} - :grace OR mod(hashtext(game_id)::bigint + 2147483648, :parts) = :part) "
                 "ORDER BY game_id = ANY(:mine) DESC, expires LIMIT :k FOR UPDATE SKIP LOCKED) "
                 f"UPDATE realms_leases l SET owner = :o, expires = {NOW} + :t FROM c WHERE l.game_id = c.game_id "
                 "RETURNING l.game_id"), {"k": CLAIM_AT_ONCE, "o": self.id, "t": LEASE_SECONDS,
-                                         "grace": LEASE_EVERY if claim else STARTING_GRACE,
+                                         "grace": grace,
                                          "mine": list(mine) if claim else [], "part": part, "parts": parts}
             ).scalars().all()
             conn.execute(text(f"DELETE FROM realms_processes WHERE seen < {NOW} - :g"), {"g": PROCESS_GONE})
         return set(kept) | set(claimed), set(claimed)
 
-    def _share(self, conn) -> tuple[int, int]:
-        """This process's share of the claimable games: those whose id hashes to its
-        place among the live ready processes (seen within ``LEASE_SECONDS``, in the order
-        of their ids), and how many they are."""
-        live = conn.execute(text(f"SELECT id FROM realms_processes WHERE seen > {NOW} - :t AND ready ORDER BY id"),
+    def _live(self, conn) -> list[str]:
+        """The live ready processes (seen within ``LEASE_SECONDS``), in the order of their
+        ids: a process's share of the claimable games is those whose id hashes to its place
+        among them."""
+        return conn.execute(text(f"SELECT id FROM realms_processes WHERE seen > {NOW} - :t AND ready ORDER BY id"),
                             {"t": LEASE_SECONDS}).scalars().all()
-        return (live.index(self.id), len(live)) if self.id in live else (-1, 1)
 
     def _dead(self, conn) -> list[str]:
         """The processes seen whose ``ALIVE_LOCK`` is free (killed: the database ended their
