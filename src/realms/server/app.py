@@ -1038,10 +1038,9 @@ class Server:
             self.push(live)
             self.note_finished(live)
 
-    async def _think(self, live: Live, cap: int = BOT_BATCH) -> tuple:
+    async def _think(self, live: Live) -> tuple:
         """The bots' next batch for ``live``, from the bots' process: the answers since its
-        mirror of the game, or the whole record where it has none (``cap`` 0: none, the
-        mirror only brought up to date: ``cluster.Cluster.mirror``)."""
+        mirror of the game, or the whole record where it has none."""
         row, state = live.row, live.state
         generation, since = live.mirrored
         for attempt in range(3):
@@ -1049,7 +1048,7 @@ class Server:
             kinds = tuple(live.stand_ins.get(i, s["kind"]) for i, s in enumerate(row.seats))  # bots for people
             job = botworker.Job(row.id, row.game, row.options, row.seed, kinds,
                                 start, tuple(state.answers[start - 1]) if start else None,
-                                tuple(state.answers[start:]), cap,
+                                tuple(state.answers[start:]), BOT_BATCH,
                                 BOT_SECONDS if live.people else fairshare.BOTS_ONLY_SECONDS, MAX_BOT_DECISIONS)
             try:
                 async with self.fair.turn(live.people, live.owner):

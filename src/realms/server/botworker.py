@@ -58,8 +58,7 @@ PR_SET_PDEATHSIG = 1
 class Job:
     """What the bots of one game are to play: ``answers`` given since the mirror's
     ``start`` (the answer before them ``prev``, for a check), or the whole record when
-    ``start`` is 0; then at most ``cap`` bot answers or ``seconds`` of thinking (``cap``
-    0: none, the mirror only brought up to date)."""
+    ``start`` is 0; then at most ``cap`` bot answers or ``seconds`` of thinking."""
 
     game_id: str
     game: str
@@ -136,7 +135,7 @@ def play(job: Job) -> tuple | None:
     state, agents = mirror.state, mirror.agents
     start = len(state.answers)
     due = time.perf_counter() + job.seconds
-    for n, _ in enumerate(bot_answers(state, agents, job.max_decisions) if job.cap > 0 else (), 1):
+    for n, _ in enumerate(bot_answers(state, agents, job.max_decisions), 1):
         if n >= job.cap or time.perf_counter() > due:
             break
     given = tuple(state.answers[start:])
@@ -221,8 +220,6 @@ class Bots:
         self.generation = 0
         self.tied = tied
         self.closed = False
-        #: jobs sent and not answered yet
-        self.pending = 0
 
     def start(self, warm: bool = False) -> None:
         if self.closed:
@@ -242,15 +239,12 @@ class Bots:
         self.start()
         pool = self._pool
         assert pool is not None
-        self.pending += 1
         try:
             return await asyncio.wrap_future(pool.submit(play, job))
         except BrokenProcessPool:
             if self._pool is pool:
                 self._pool = None
             raise
-        finally:
-            self.pending -= 1
 
     def stop(self) -> None:
         if self._pool is not None:

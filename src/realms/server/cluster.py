@@ -79,9 +79,6 @@ STARTING_GRACE = 5.0
 #: the advisory lock (this key and the hash of a process's id) each process holds on a
 #: connection of its own while it lives: free, its process is dead
 ALIVE_LOCK = 0x6C697665  # "live"
-#: seconds between two looks for games whose mirror in the bots' process is behind
-#: (``Cluster.mirrors``)
-MIRROR_EVERY = 1.0
 #: a process not seen for this many seconds is forgotten by ``--check``
 PROCESS_GONE = 60.0
 #: the channel the heads' moves are notified on
@@ -423,37 +420,6 @@ class Cluster:
             log.info("cluster: game %s taken over by %s", gid, self.id)
             self._soon(gid, full=True)
 
-    # -- the bots' mirrors of the games others own -----------------------------------------------
-    async def mirrors(self) -> None:
-        """Every ``MIRROR_EVERY`` seconds, while the bots' process has nothing else to do,
-        bring its mirror of each game in memory that another process owns up to the game
-        (the answers since its last, or the whole record the first time; nothing thought):
-        a take-over then sends it the answers of the last second, not the whole record.
-        The games of a dead process are all taken over at once, and those replays, one
-        after another in the one bots' process, held the last of them up for seconds."""
-        while True:
-            await asyncio.sleep(MIRROR_EVERY)
-            bots = self.server.bots
-            for gid, live in list(self.server.live.items()):
-                if bots.pending or not bots.ready():
-                    break  # an owner's bots first
-                if not self.owns(gid) and live.agents and not live.ended and not live.state.is_over() \
-                        and live.mirrored != (bots.generation, live.version):
-                    await self.mirror(live)
-
-    async def mirror(self, live: "Live") -> None:
-        """The bots' process's mirror of ``live`` (owned elsewhere) brought up to it."""
-        async with live.lock:
-            if self.server.live.get(live.row.id) is not live or self.owns(live.row.id):
-                return
-            version = live.version
-            try:
-                await self.server._think(live, cap=0)
-            except Exception:  # its bots' process died: another starts at the next job
-                log.warning("cluster: game %s not mirrored in the bots' process", live.row.id)
-                return
-            live.mirrored = (self.server.bots.generation, version)
-
     # -- catching up -----------------------------------------------------------------------------
     def _soon(self, gid: str, full: bool = False) -> None:
         """Catch ``gid`` up in the background (once more after the running catch-up, if any;
@@ -690,8 +656,7 @@ class Cluster:
     # -- running ---------------------------------------------------------------------------------------
     def start(self) -> None:
         loop = asyncio.get_running_loop()
-        self.tasks = [loop.create_task(self.lease_loop()), loop.create_task(self.listen()),
-                      loop.create_task(self.mirrors())]
+        self.tasks = [loop.create_task(self.lease_loop()), loop.create_task(self.listen())]
 
     async def stop(self) -> None:
         """Stop, handing this process's leases back (another takes them at once)."""
