@@ -15,8 +15,8 @@ them agree lives in the database, in three tables of this module's own:
   transaction notifies the game's own channel (``realms:<game>``, :func:`channel`) with
   ``"game version seq undone process"`` and, when the whole fits in ``NOTE_BYTES``, the
   answers written (never a state: ``NOTIFY`` carries less
-  than 8,000 bytes and takes a lock at commit).  A batch of writes moves its heads in one
-  statement and notifies in one (:meth:`Cluster.check`).
+  than 8,000 bytes and takes a lock at commit).  A batch of writes moves its heads and
+  notifies in one statement (:meth:`Cluster.check`).
 - ``realms_leases``: one owner per game at a time, with an expiry (``LEASE_SECONDS``).
   Only the owner plays the game's bots, ends its deadlines and clocks and sends its notices
   (:meth:`Cluster.owns`).  Each process renews its leases every ``LEASE_EVERY`` seconds and
@@ -240,22 +240,23 @@ class Cluster:
     @staticmethod
     def check(conn, guards: list["Guard"]) -> None:
         """Move the heads of ``guards`` (one write each, of different games) on, each only
-        from the head its process knew, in one statement, and notify the moves in one:
-        :class:`Conflict` if any head had moved meanwhile (the store then writes the batch
-        one write at a time, and only the stale one fails)."""
+        from the head its process knew, and notify each move on its game's channel, in one
+        statement (a notification is sent at the commit only): :class:`Conflict` if any
+        head had moved meanwhile (the store then writes the batch one write at a time, and
+        only the stale one fails)."""
         moved = conn.execute(text(
             "UPDATE realms_heads h SET seq = w.s, undone = w.u, version = w.v "
             "FROM unnest(CAST(:g AS text[]), CAST(:s AS int[]), CAST(:u AS int[]), CAST(:v AS int[]), "
-            "CAST(:ks AS int[]), CAST(:ku AS int[])) AS w(g, s, u, v, ks, ku) "
-            "WHERE h.game_id = w.g AND h.seq = w.ks AND h.undone = w.ku"),
+            "CAST(:ks AS int[]), CAST(:ku AS int[]), CAST(:c AS text[]), CAST(:n AS text[])) "
+            "AS w(g, s, u, v, ks, ku, c, n) "
+            "WHERE h.game_id = w.g AND h.seq = w.ks AND h.undone = w.ku RETURNING pg_notify(w.c, w.n)"),
             {"g": [w.game_id for w in guards], "s": [w.seq for w in guards], "u": [w.undone for w in guards],
              "v": [w.version for w in guards], "ks": [w.known[0] for w in guards],
-             "ku": [w.known[1] for w in guards]})
-        if moved.rowcount != len(guards):
+             "ku": [w.known[1] for w in guards], "c": [channel(w.game_id) for w in guards],
+             "n": [w.note for w in guards]}).all()
+        if len(moved) != len(guards):
             raise Conflict(f"game {guards[0].game_id if len(guards) == 1 else '(one of several)'}: "
                            "another process wrote it first")
-        conn.execute(text("SELECT pg_notify(c, n) FROM unnest(CAST(:c AS text[]), CAST(:n AS text[])) AS w(c, n)"),
-                     {"c": [channel(w.game_id) for w in guards], "n": [w.note for w in guards]})
 
     def current(self, live: "Live") -> None:
         """409 if ``live`` is no longer the game in memory (caught up meanwhile): the caller
