@@ -145,6 +145,11 @@ def database_pids(database: str) -> dict[int, bool]:
         database, "SELECT pid, application_name FROM pg_stat_activity WHERE datname = :d", d=name)}
 
 
+def heard(url: str) -> int:
+    """The notifications the process at ``url`` heard so far (its health says)."""
+    return httpx.get(url + "/api/health", timeout=30).json().get("heard", 0)
+
+
 def commits(database: str) -> int:
     """The transactions committed in ``database`` so far (each a WAL flush and a round trip)."""
     name = database.rsplit("/", 1)[1]
@@ -179,6 +184,7 @@ def flat_out(args, n: int) -> dict:
         backends = database_pids(database)
         db0 = {pid: cpu_seconds(pid) or 0.0 for pid in backends}
         commits0 = commits(database)
+        heard0 = sum(heard(u) for u in urls)
         gen0 = os.times()
         t0 = time.perf_counter()
 
@@ -191,16 +197,18 @@ def flat_out(args, n: int) -> dict:
         backends |= database_pids(database)
         db1 = {pid: cpu_seconds(pid) for pid in backends}
         committed = commits(database) - commits0
+        notes = sum(heard(u) for u in urls) - heard0
         cpu1 = [cpu_used(p.pid) for p, _ in procs]
         cpu = sum((b[0] - a[0]) + (b[1] - a[1]) for a, b in zip(cpu0, cpu1))
         helpers = sum(b[1] - a[1] for a, b in zip(cpu0, cpu1))
         gen = (gen1.user - gen0.user) + (gen1.system - gen0.system)
         db = sum((c or 0.0) - db0.get(pid, 0.0) for pid, c in db1.items())
-        heard = sum((c or 0.0) - db0.get(pid, 0.0) for pid, c in db1.items() if backends[pid])
+        listened = sum((c or 0.0) - db0.get(pid, 0.0) for pid, c in db1.items() if backends[pid])
         per = lambda seconds: seconds / max(done, 1) * 1000  # noqa: E731
         cores = os.cpu_count() or 1
         return {"rate": done / dt, "server": per(cpu), "generator": per(gen), "database": per(db),
-                "helpers": per(helpers), "listening": per(heard), "commits": committed / max(done, 1),
+                "helpers": per(helpers), "listening": per(listened), "commits": committed / max(done, 1),
+                "heard": notes / max(done, 1),
                 "bound": cores / max(per(cpu + gen + db) / 1000, 1e-9), "generator_share": gen / dt}
     finally:
         stop(procs)
@@ -213,7 +221,8 @@ def said(r: dict) -> str:
             f"{r['bound']:.0f}/s (2 cores / all the CPU an answer costs); CPU per answer: servers "
             f"{r['server']:.2f} ms (of which their bots' and odds' processes {r['helpers']:.2f} ms), load generator {r['generator']:.2f} ms (a {r['generator_share']:.0%} share of "
             f"its one core), database {r['database']:.2f} ms (of which its listening connections "
-            f"{r['listening']:.2f} ms; {r['commits']:.2f} commits per answer)")
+            f"{r['listening']:.2f} ms; {r['commits']:.2f} commits per answer); notifications heard per answer, "
+            f"all processes: {r['heard']:.2f}")
 
 
 async def across(urls: list[str], games: list[dict], seconds: float, rate: float) -> tuple[list[float], int]:
