@@ -3,7 +3,8 @@
 Four figures, on a fresh database each time, the load generator on the same machine:
 
 1. flat-out answers per second and the CPU per answer, one process against
-   ``--processes`` processes (each game's player talks to the process it made the game
+   ``--processes`` processes, each warmed first (``--warm``: its bots' and odds' workers
+   started, on games of its own) (each game's player talks to the process it made the game
    through, the games spread over them), with the machine's own speed-up for that many
    processes measured the same way (a CPU loop in one process, then in as many at once).
    The load generator and the database share the machine's cores with the servers, so
@@ -146,11 +147,24 @@ def machine_speedup(n: int, seconds: float = 4.0) -> float:
     return run(n) / run(1)
 
 
-def database_pids(database: str) -> list[int]:
-    """The PostgreSQL backends serving ``database`` now (their CPU is the database's part
-    of an answer: a backend on this machine shares its 2 cores)."""
+def database_pids(database: str) -> dict[int, bool]:
+    """The PostgreSQL backends serving ``database`` now, each with whether it is a
+    process's listening connection (their CPU is the database's part of an answer: a
+    backend on this machine shares its 2 cores)."""
     name = database.rsplit("/", 1)[1]
-    return [r[0] for r in query(database, "SELECT pid FROM pg_stat_activity WHERE datname = :d", d=name)]
+    return {r[0]: r[1].startswith("realms-listen") for r in query(
+        database, "SELECT pid, application_name FROM pg_stat_activity WHERE datname = :d", d=name)}
+
+
+def heard(url: str) -> int:
+    """The notifications the process at ``url`` heard so far (its health says)."""
+    return httpx.get(url + "/api/health", timeout=30).json().get("heard", 0)
+
+
+def commits(database: str) -> int:
+    """The transactions committed in ``database`` so far (each a WAL flush and a round trip)."""
+    name = database.rsplit("/", 1)[1]
+    return query(database, "SELECT xact_commit FROM pg_stat_database WHERE datname = :d", d=name)[0][0]
 
 
 def flat_out(args, n: int) -> dict:
@@ -168,9 +182,20 @@ def flat_out(args, n: int) -> dict:
         # bots play there): a proxy sending a game's requests to one process does the same
         parts = [asyncio.run(create_games(urls[i], len(range(i, args.games, n)), ["human", "auto"]))
                  for i in range(n)]
+        if args.warm > 0:
+            # each process's bots' and odds' workers started and warmed on games of their
+            # own first: a worker's start is a cost per process, not per answer
+            warm = [asyncio.run(create_games(u, 2, ["human", "auto"])) for u in urls]
+
+            async def warm_up() -> None:
+                await asyncio.gather(*(load(urls[i], warm[i], args.warm, None) for i in range(n)))
+
+            asyncio.run(warm_up())
         cpu0 = [cpu_used(p.pid) for p, _ in procs]
         backends = database_pids(database)
         db0 = {pid: cpu_seconds(pid) or 0.0 for pid in backends}
+        commits0 = commits(database)
+        heard0 = sum(heard(u) for u in urls)
         gen0 = os.times()
         t0 = time.perf_counter()
 
@@ -180,14 +205,21 @@ def flat_out(args, n: int) -> dict:
         done = asyncio.run(all_at_once())
         dt = time.perf_counter() - t0
         gen1 = os.times()
-        db1 = {pid: cpu_seconds(pid) for pid in set(backends) | set(database_pids(database))}
+        backends |= database_pids(database)
+        db1 = {pid: cpu_seconds(pid) for pid in backends}
+        committed = commits(database) - commits0
+        notes = sum(heard(u) for u in urls) - heard0
         cpu1 = [cpu_used(p.pid) for p, _ in procs]
         cpu = sum((b[0] - a[0]) + (b[1] - a[1]) for a, b in zip(cpu0, cpu1))
+        helpers = sum(b[1] - a[1] for a, b in zip(cpu0, cpu1))
         gen = (gen1.user - gen0.user) + (gen1.system - gen0.system)
         db = sum((c or 0.0) - db0.get(pid, 0.0) for pid, c in db1.items())
+        listened = sum((c or 0.0) - db0.get(pid, 0.0) for pid, c in db1.items() if backends[pid])
         per = lambda seconds: seconds / max(done, 1) * 1000  # noqa: E731
         cores = os.cpu_count() or 1
         return {"rate": done / dt, "server": per(cpu), "generator": per(gen), "database": per(db),
+                "helpers": per(helpers), "listening": per(listened), "commits": committed / max(done, 1),
+                "heard": notes / max(done, 1),
                 "bound": cores / max(per(cpu + gen + db) / 1000, 1e-9), "generator_share": gen / dt}
     finally:
         stop(procs)
@@ -198,8 +230,10 @@ def said(r: dict) -> str:
     """A flat-out run's figures, the rate beside the CPU bound."""
     return (f"{r['rate']:.0f} answers/s flat out, {r['rate'] / r['bound'] * 100:.0f}% of the CPU bound "
             f"{r['bound']:.0f}/s (2 cores / all the CPU an answer costs); CPU per answer: servers "
-            f"{r['server']:.2f} ms, load generator {r['generator']:.2f} ms (a {r['generator_share']:.0%} share of "
-            f"its one core), database {r['database']:.2f} ms")
+            f"{r['server']:.2f} ms (of which their bots' and odds' processes {r['helpers']:.2f} ms), load generator {r['generator']:.2f} ms (a {r['generator_share']:.0%} share of "
+            f"its one core), database {r['database']:.2f} ms (of which its listening connections "
+            f"{r['listening']:.2f} ms; {r['commits']:.2f} commits per answer); notifications heard per answer, "
+            f"all processes: {r['heard']:.2f}")
 
 
 async def across(urls: list[str], games: list[dict], seconds: float, rate: float) -> tuple[list[float], int]:
@@ -741,6 +775,9 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--seconds", type=float, default=8.0)
     ap.add_argument("--processes", type=int, default=2)
+    ap.add_argument("--warm", type=float, default=3.0,
+                    help="seconds each process first answers games of its own before the flat-out figures are taken "
+                         "(0: measured from a cold start, each worker's start counted in the CPU per answer)")
     ap.add_argument("--rate", type=float, default=500.0, help="answers/s offered in all for the push latency")
     ap.add_argument("--rounds", type=int, default=1000, help="deadline rounds raced for (--only deadlines)")
     ap.add_argument("--deadline-games", type=int, default=10, help="games with deadlines (--only kills)")

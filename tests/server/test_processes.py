@@ -392,6 +392,107 @@ def test_a_note_carries_answers_only_within_note_bytes(tmp_path):
     assert far._note("g1", 9, 5, 2, None) == "g1 9 5 2 host:1:abc"  # an undo: read
 
 
+def _people_game(client) -> tuple[str, list[str]]:
+    """A two-turn Hy Breasil game of four people made through ``client`` (an app's test
+    client; no bots, so each answer is one write): its id and the seats' tokens."""
+    r = client.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seats": ["human"] * 4})
+    assert r.status_code == 201, r.text
+    return r.json()["id"], [s["token"] for s in r.json()["seats"]]
+
+
+def _answered(client, gid: str, tokens: list[str]) -> int:
+    """One answer of whoever is asked in a game of people, through ``client``: the
+    version after it."""
+    seat = client.get(f"/api/games/{gid}").json()["awaiting"][0]
+    state = client.get(f"/api/games/{gid}", headers=bearer(tokens[seat])).json()
+    r = client.post(f"/api/games/{gid}/answers", headers=bearer(tokens[seat]),
+                    json={"key": state["pending"][0]["options"][0]["key"], "version": state["version"]})
+    assert r.status_code == 200, r.text
+    return r.json()["version"]
+
+
+def _at(client, gid: str, version: int) -> bool:
+    live = client.app.state.server.live.get(gid)
+    return live is not None and live.version >= version
+
+
+def test_a_process_hears_only_the_games_it_holds_and_a_game_from_when_a_page_asks_for_it(tmp_path):
+    """Two apps of a cluster in this process; two games of people made and answered
+    through a.  b, holding one of them, hears its writes and not one of the other's, whose
+    channel it does not listen to (the notifications of one writer reach a listener in
+    commit order: once b has the held game's later write, it would have had the other's).
+    Once a page asks b for the other game, b listens to it and its copy follows a's
+    answers; once the game leaves b's memory, b unlistens it and hears it no more."""
+    from fastapi.testclient import TestClient
+
+    from realms.server.app import create_app
+
+    database = fresh_database("postgresql", tmp_path)
+    try:
+        with TestClient(create_app(database, several=True)) as a, TestClient(create_app(database, several=True)) as b:
+            (held, held_tokens), (other, other_tokens) = _people_game(a), _people_game(a)
+            far = b.app.state.server.cluster
+            b.get(f"/api/games/{held}")
+            _wait("b to listen to the game it holds", lambda: held in far.listened)
+            assert other not in far.listened
+            heard = far.heard
+
+            def both_answered() -> None:
+                """An answer to the other game, then one to the held game, through a; b's
+                copy of the held game caught up."""
+                _answered(a, other, other_tokens)
+                v = _answered(a, held, held_tokens)
+                _wait(f"b's copy of the held game at version {v}", lambda: _at(b, held, v))
+
+            both_answered()
+            assert far.heard == heard + 1  # the held game's write only
+
+            b.get(f"/api/games/{other}")  # a page asks b for the other game
+            _wait("b to listen to the game a page asked for", lambda: other in far.listened)
+            v = _answered(a, other, other_tokens)
+            _wait(f"b's copy of the other game at a's version {v}", lambda: _at(b, other, v))
+            assert far.heard == heard + 2
+
+            b.portal.call(lambda: b.app.state.server.live.pop(other))  # as a finished game leaves memory
+            _wait("b to unlisten the game gone from its memory", lambda: other not in far.listened)
+            both_answered()
+            assert far.heard == heard + 3
+            assert other not in b.app.state.server.live
+    finally:
+        drop_database(database)
+
+
+def test_a_write_made_before_a_game_is_listened_to_is_caught_up_once_it_is(tmp_path, monkeypatch):
+    """b puts a game in memory while its listener is kept from listening to it; a's answer
+    then reaches nobody in b.  Once b listens to the game, the head it finds moved past its
+    copy is caught up (a write committed before the ``LISTEN`` is never notified to it)."""
+    from fastapi.testclient import TestClient
+
+    from realms.server.app import create_app
+
+    database = fresh_database("postgresql", tmp_path)
+    try:
+        with TestClient(create_app(database, several=True)) as a, TestClient(create_app(database, several=True)) as b:
+            (gid, tokens), (held, held_tokens) = _people_game(a), _people_game(a)
+            far = b.app.state.server.cluster
+            wanted = far._wanted
+            monkeypatch.setattr(far, "_wanted", lambda: wanted() - {gid})
+            b.get(f"/api/games/{held}")
+            before = b.get(f"/api/games/{gid}").json()["version"]
+            _wait("b to listen to the held game", lambda: held in far.listened)
+            v = _answered(a, gid, tokens)
+            w = _answered(a, held, held_tokens)
+            _wait(f"b's copy of the held game at version {w}", lambda: _at(b, held, w))
+            assert gid not in far.listened and b.app.state.server.live[gid].version == before < v
+
+            monkeypatch.setattr(far, "_wanted", wanted)
+            b.portal.call(far._changed.set)
+            _wait("b to listen to the game", lambda: gid in far.listened)
+            _wait(f"b's copy caught up to a's version {v}", lambda: _at(b, gid, v))
+    finally:
+        drop_database(database)
+
+
 def test_workers_start_processes_on_one_port_that_check_lists_and_a_dead_one_is_started_again(cluster, tmp_path):
     port = free_port()
     with open(tmp_path / "workers.log", "wb") as err:
