@@ -37,6 +37,12 @@ def bot_view(state: GameState, player: int) -> dict:
     return cast(BRState, state).view(player, shared=True)
 
 
+def turn_of(state: GameState) -> int:
+    """The turn being played (``Game.turn_of``): every player writes his orders at once
+    and the turn ends when they resolve (TURN ORDER), the next beginning at once."""
+    return cast(BRState, state).turn
+
+
 class BRState(GameState):
     GAME_ID = GAME_ID
     STEPS = STEPS
