@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import cast
 
+from mypy_extensions import mypyc_attr
+
 from realms.core.engine import Field, GameState, copy_lists
 from realms.core.events import EVERYONE, Event
 
@@ -37,6 +39,9 @@ def bot_view(state: GameState, player: int) -> dict:
     return cast(BRState, state).view(player, shared=True)
 
 
+# compiled, a class that takes none makes its instances only through ``__init__``; a
+# clone (GameState.clone) makes its copy with ``__new__`` alone
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BRState(GameState):
     GAME_ID = GAME_ID
     STEPS = STEPS

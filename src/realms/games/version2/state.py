@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from itertools import compress
 from typing import cast
 
+from mypy_extensions import mypyc_attr
+
 from realms.core.engine import Field, GameState, copy_lists
 from realms.core.events import EVERYONE, Event
 
@@ -64,6 +66,9 @@ def copy_battle(b: dict | None) -> dict | None:
     return out
 
 
+# compiled, a class that takes none makes its instances only through ``__init__``; a
+# clone (GameState.clone) makes its copy with ``__new__`` alone
+@mypyc_attr(allow_interpreted_subclasses=True)
 class V2State(GameState):
     GAME_ID = GAME_ID
     STEPS = STEPS
