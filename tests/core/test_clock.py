@@ -50,3 +50,18 @@ def test_misses_count_in_a_row_and_a_turn_in_time_clears_them():
 def test_settings_out_of_bounds_are_refused_by_name(body, field):
     with pytest.raises(ClockError, match=field):
         ClockSpec.from_json(body)
+
+
+def test_a_decision_taken_back_gives_back_the_turn_it_ended_not_a_fresh_one():
+    """Undo: the turn goes on from its start, so an answer and its undo renew no deadline
+    and earn no increment."""
+    for spec in (ClockSpec("turn", 10), ClockSpec("bank", 10, 30)):
+        c = TableClock.new(spec, 2)
+        c.observe({0}, [], 0.0)
+        before = c.snapshot(0)
+        c.observe({1}, [(0, "a")], 500.0)                    # the answer ends seat 0's turn
+        c.take_back(0, before)
+        assert c.observe({0}, [], 510.0) == ([], [1])        # no new turn for seat 0
+        assert c.left(0, 510.0) == 600.0 - 510.0, spec.kind
+        assert c.observe(set(), [], 520.0) == ([], [0])
+        assert c.seats[0].bank == (600.0 if spec.kind == "turn" else 600.0 - 520.0)

@@ -50,3 +50,27 @@ def test_a_person_who_answers_late_against_a_bot_has_a_whole_turn_next(database)
         look(client, gid)
         t = table(client, gid)
         assert t["clock"]["seats"][0]["left"] == 3600.0 and t["clock"]["seats"][0]["misses"] == 0, t["clock"]
+
+
+def test_an_answer_taken_back_gives_back_the_turn_as_it_was_not_a_new_one(database):
+    """A person ends their turn with an answer and takes it back: their turn goes on from
+    when it began (the time spent is spent, a bank gains no increment), so an answer and
+    its undo do not renew a deadline."""
+    for spec in ({"kind": "turn", "minutes": 60}, {"kind": "bank", "minutes": 60, "increment": 600}):
+        clock = Clock()
+        with app_client(database, clock) as client:
+            made = create(client, table={"clock": spec})
+            gid, tokens = made["id"], [s["token"] for s in made["seats"]]
+            look(client, gid)
+            seat = settled(client, gid)["awaiting"][0]
+            clock.now += 3000
+            mine = settled(client, gid, tokens[seat])
+            r = client.post(f"/api/games/{gid}/answers", headers=bearer(tokens[seat]),
+                            json={"key": mine["pending"][0]["options"][0]["key"], "version": mine["version"]})
+            assert r.status_code == 200 and r.json()["can_undo"] and seat not in r.json()["awaiting"], r.text
+            look(client, gid)
+            assert table(client, gid)["clock"]["seats"][seat]["left"] is None    # the turn ended
+            u = client.post(f"/api/games/{gid}/undo", headers=bearer(tokens[seat]), json={"version": r.json()["version"]})
+            assert u.status_code == 200 and seat in u.json()["awaiting"], u.text
+            look(client, gid)
+            assert table(client, gid)["clock"]["seats"][seat]["left"] == 600.0, (spec, table(client, gid)["clock"])

@@ -18,7 +18,7 @@ time less the pauses so far, so that a pause and a resume move no deadline by ha
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 KINDS = ("none", "turn", "bank")
 #: bounds a table's creator may choose within
@@ -181,6 +181,19 @@ class TableClock:
         c.ran_out = True
         c.misses += 1
         return c.misses
+
+    def snapshot(self, seat: int) -> SeatClock:
+        """A copy of ``seat``'s clock, to give to :meth:`take_back`."""
+        return replace(self.seats[seat])
+
+    def take_back(self, seat: int, before: SeatClock) -> None:
+        """``seat``'s last decision was taken back: its clock is again ``before``, as it
+        was just before that decision, so a turn the decision ended goes on from the
+        instant it began (the time since is spent, a bank gains no increment for the
+        decision, and its deadline is not renewed).  A seat a bot took meanwhile keeps
+        its clock still."""
+        if seat not in self.held:
+            self.seats[seat] = replace(before)
 
     # -- the host's tools ------------------------------------------------------------
     def pause(self, wall: float) -> None:

@@ -190,11 +190,13 @@ class Created(BaseModel):
 @dataclass
 class Undoable:
     """An answer that can still be taken back: its number ``n``, the ``seat`` that gave it,
-    and the state just ``before`` it."""
+    the state just ``before`` it, and the seat's table clock then (None: no clock, or the
+    game was rebuilt since)."""
 
     n: int
     seat: int
     before: GameState
+    clock: Any = None
 
 
 @dataclass
@@ -337,7 +339,7 @@ class Live:
         """``seats`` and the seats of the pages watching: those a payload is made for."""
         return {*seats, *self.sockets.values()}
 
-    def settle(self, before: GameState, after: GameState, seat: int, start: int) -> None:
+    def settle(self, before: GameState, after: GameState, seat: int, start: int, clock: Any = None) -> None:
         """Make ``after`` the game: ``before`` was, when ``seat`` gave answer number ``start``.
         The answer can be taken back if no bot is to reply to it, it drew no chance and it
         showed nobody anything hidden; otherwise nothing before it can be (the bots' replies
@@ -353,7 +355,7 @@ class Live:
             elif reveals_between(was, now):
                 self.revealed_at = start
             else:
-                self.undo.append(Undoable(start, seat, before))
+                self.undo.append(Undoable(start, seat, before, clock))
                 if len(self.undo) > MAX_UNDO:
                     self.undo.pop(0).before.release()
                 return
@@ -934,7 +936,7 @@ class Server:
                 if isinstance(exc, cluster.Conflict):
                     raise HTTPException(409, f"stale version {body.version}: another process answered it first") from None
                 raise HTTPException(503, f"the answer could not be stored: {type(exc).__name__}") from None
-            live.settle(before, new, seat, start)
+            live.settle(before, new, seat, start, self.tables.clock_of(live, seat))
             self.tables.moved(live)
             self.continue_bots(live)
             await self.advise(live, live.watching(seat))
@@ -992,6 +994,7 @@ class Server:
             live.asked = {}
             live.note_asked()
             dropped.release()
+            self.tables.taken_back(live, seat, last.clock)
             await self.advise(live, live.watching(seat))
             payload = payload_json(live, seat)
         self.push_soon(live, live.socket_of(socket, seat))

@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from fastapi import APIRouter, Header, HTTPException, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 
-from realms.core.clock import MAX_EXTEND_MINUTES, ClockError, ClockSpec, TableClock
+from realms.core.clock import MAX_EXTEND_MINUTES, ClockError, ClockSpec, SeatClock, TableClock
 
 from . import botworker, notices, tabledb, talk
 from .notices import Outbox
@@ -283,6 +283,24 @@ class Tables:
                     s["to"], s["back"] = live.version, by
             await self.server.committed(self.save(live))
         await self.push(live)
+
+    def clock_of(self, live: "Live", seat: int) -> SeatClock | None:
+        """``seat``'s clock as it stands, kept with an answer that may be taken back (None:
+        the game has no clock)."""
+        t = getattr(live, "table", None)
+        return None if t is None or t.clock.spec.kind == "none" else t.clock.snapshot(seat)
+
+    def taken_back(self, live: "Live", seat: int, before: SeatClock | None) -> None:
+        """``seat``'s last answer was taken back (under the game's lock): its clock is again
+        ``before``, so an answer and its undo renew no turn (``TableClock.take_back``);
+        the clock then sees who is awaited now."""
+        t = getattr(live, "table", None)
+        if t is None or t.clock.spec.kind == "none":
+            return
+        if before is not None:
+            t.clock.take_back(seat, before)
+            t.moved = True
+        self.moved(live)
 
     def moved(self, live: "Live") -> None:
         """The game moved (an answer, the bots' batch, a turn run out; under its lock): the
