@@ -34,7 +34,7 @@ def _pairs(value: list) -> list:
     return [list(x) if x else None for x in value]
 
 
-def bot_view(state: GameState, player: int) -> dict:
+def bot_view(state: GameState, player: int | None) -> dict:
     """:meth:`BRState.view` for a bot inside a search (``Game.bot_view``)."""
     return cast(BRState, state).view(player, shared=True)
 

@@ -336,7 +336,7 @@ class _Rows(Sequence):
         return row
 
 
-def bot_view(state: GameState, player: int) -> dict:
+def bot_view(state: GameState, player: int | None) -> dict:
     """:meth:`V2State.view` with the state's own unit lists (``Game.bot_view``)."""
     return cast(V2State, state).view(player, shared=True)
 
