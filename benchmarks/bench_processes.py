@@ -3,7 +3,8 @@
 Four figures, on a fresh database each time, the load generator on the same machine:
 
 1. flat-out answers per second and the CPU per answer, one process against
-   ``--processes`` processes (each game's player talks to the process it made the game
+   ``--processes`` processes, each warmed first (``--warm``: its bots' and odds' workers
+   started, on games of its own) (each game's player talks to the process it made the game
    through, the games spread over them), with the machine's own speed-up for that many
    processes measured the same way (a CPU loop in one process, then in as many at once).
    The load generator and the database share the machine's cores with the servers, so
@@ -27,6 +28,12 @@ benchmark moves (or speeds up).
 
 The database named is the server's admin connection: a database of its own is made for
 each run and dropped after.
+
+All the games come from this one address, so every server is started with a burst of game
+creations for one address (``--games-at-once``, ``realms serve``'s option; default: ten per
+game the run makes, room for the tokens a game's setup CPU costs) instead of the
+``limits.CREATE_BURST`` that would answer 429 past about twenty games: what a host load
+testing from one machine sets.
 """
 
 from __future__ import annotations
@@ -79,11 +86,16 @@ def start(database: str, n: int, clocked: list[str] | None = None, logs: str | N
     return out
 
 
+#: the options every server is started with (``main``: its burst of game creations)
+SERVER_OPTIONS: list[str] = []
+
+
 def start_one(database: str, clocked: list[str] | None, log: str | None) -> tuple[subprocess.Popen, str]:
     port = free_port()
     command = ["-m", "realms.server"] if clocked is None else [clocked_serve.__file__, *clocked, "--log-level", "info"]
     with open(log or os.devnull, "ab") as err:
-        proc = subprocess.Popen([sys.executable, *command, "--port", str(port), "--database", database],
+        proc = subprocess.Popen([sys.executable, *command, "--port", str(port), "--database", database,
+                                 *SERVER_OPTIONS],
                                 stdout=subprocess.DEVNULL, stderr=err)
     return proc, f"http://127.0.0.1:{port}"
 
@@ -135,11 +147,24 @@ def machine_speedup(n: int, seconds: float = 4.0) -> float:
     return run(n) / run(1)
 
 
-def database_pids(database: str) -> list[int]:
-    """The PostgreSQL backends serving ``database`` now (their CPU is the database's part
-    of an answer: a backend on this machine shares its 2 cores)."""
+def database_pids(database: str) -> dict[int, bool]:
+    """The PostgreSQL backends serving ``database`` now, each with whether it is a
+    process's listening connection (their CPU is the database's part of an answer: a
+    backend on this machine shares its 2 cores)."""
     name = database.rsplit("/", 1)[1]
-    return [r[0] for r in query(database, "SELECT pid FROM pg_stat_activity WHERE datname = :d", d=name)]
+    return {r[0]: r[1].startswith("realms-listen") for r in query(
+        database, "SELECT pid, application_name FROM pg_stat_activity WHERE datname = :d", d=name)}
+
+
+def heard(url: str) -> int:
+    """The notifications the process at ``url`` heard so far (its health says)."""
+    return httpx.get(url + "/api/health", timeout=30).json().get("heard", 0)
+
+
+def commits(database: str) -> int:
+    """The transactions committed in ``database`` so far (each a WAL flush and a round trip)."""
+    name = database.rsplit("/", 1)[1]
+    return query(database, "SELECT xact_commit FROM pg_stat_database WHERE datname = :d", d=name)[0][0]
 
 
 def flat_out(args, n: int) -> dict:
@@ -157,9 +182,20 @@ def flat_out(args, n: int) -> dict:
         # bots play there): a proxy sending a game's requests to one process does the same
         parts = [asyncio.run(create_games(urls[i], len(range(i, args.games, n)), ["human", "auto"]))
                  for i in range(n)]
+        if args.warm > 0:
+            # each process's bots' and odds' workers started and warmed on games of their
+            # own first: a worker's start is a cost per process, not per answer
+            warm = [asyncio.run(create_games(u, 2, ["human", "auto"])) for u in urls]
+
+            async def warm_up() -> None:
+                await asyncio.gather(*(load(urls[i], warm[i], args.warm, None) for i in range(n)))
+
+            asyncio.run(warm_up())
         cpu0 = [cpu_used(p.pid) for p, _ in procs]
         backends = database_pids(database)
         db0 = {pid: cpu_seconds(pid) or 0.0 for pid in backends}
+        commits0 = commits(database)
+        heard0 = sum(heard(u) for u in urls)
         gen0 = os.times()
         t0 = time.perf_counter()
 
@@ -169,14 +205,21 @@ def flat_out(args, n: int) -> dict:
         done = asyncio.run(all_at_once())
         dt = time.perf_counter() - t0
         gen1 = os.times()
-        db1 = {pid: cpu_seconds(pid) for pid in set(backends) | set(database_pids(database))}
+        backends |= database_pids(database)
+        db1 = {pid: cpu_seconds(pid) for pid in backends}
+        committed = commits(database) - commits0
+        notes = sum(heard(u) for u in urls) - heard0
         cpu1 = [cpu_used(p.pid) for p, _ in procs]
         cpu = sum((b[0] - a[0]) + (b[1] - a[1]) for a, b in zip(cpu0, cpu1))
+        helpers = sum(b[1] - a[1] for a, b in zip(cpu0, cpu1))
         gen = (gen1.user - gen0.user) + (gen1.system - gen0.system)
         db = sum((c or 0.0) - db0.get(pid, 0.0) for pid, c in db1.items())
+        listened = sum((c or 0.0) - db0.get(pid, 0.0) for pid, c in db1.items() if backends[pid])
         per = lambda seconds: seconds / max(done, 1) * 1000  # noqa: E731
         cores = os.cpu_count() or 1
         return {"rate": done / dt, "server": per(cpu), "generator": per(gen), "database": per(db),
+                "helpers": per(helpers), "listening": per(listened), "commits": committed / max(done, 1),
+                "heard": notes / max(done, 1),
                 "bound": cores / max(per(cpu + gen + db) / 1000, 1e-9), "generator_share": gen / dt}
     finally:
         stop(procs)
@@ -187,8 +230,10 @@ def said(r: dict) -> str:
     """A flat-out run's figures, the rate beside the CPU bound."""
     return (f"{r['rate']:.0f} answers/s flat out, {r['rate'] / r['bound'] * 100:.0f}% of the CPU bound "
             f"{r['bound']:.0f}/s (2 cores / all the CPU an answer costs); CPU per answer: servers "
-            f"{r['server']:.2f} ms, load generator {r['generator']:.2f} ms (a {r['generator_share']:.0%} share of "
-            f"its one core), database {r['database']:.2f} ms")
+            f"{r['server']:.2f} ms (of which their bots' and odds' processes {r['helpers']:.2f} ms), load generator {r['generator']:.2f} ms (a {r['generator_share']:.0%} share of "
+            f"its one core), database {r['database']:.2f} ms (of which its listening connections "
+            f"{r['listening']:.2f} ms; {r['commits']:.2f} commits per answer); notifications heard per answer, "
+            f"all processes: {r['heard']:.2f}")
 
 
 async def across(urls: list[str], games: list[dict], seconds: float, rate: float) -> tuple[list[float], int]:
@@ -585,6 +630,10 @@ def kill_soak(args) -> None:
           f"moving again: p50 {moved[len(moved) // 2] if moved else 0:.2f} s, max {max(moved, default=0):.2f} s; "
           f"games over 5 s {sum(1 for m in moved if m > 5)}; deaths with a game over 5 s {len(slow)}; "
           f"not moving within 60 s {sum(d['stuck'] for d in deaths)}", flush=True)
+    for kind, games in (("answered by a person and bots", set(bot_ids)), ("with deadlines", set(deadline_games))):
+        these = [s for d in deaths for g, s in d["moved"].items() if g in games]
+        print(f"  moving again, games {kind}: {spread(these)}", flush=True)
+    print(f"  moving again, every game, by second after the death: {histogram(moved)}", flush=True)
     for d in deaths:
         if d.get("skipped"):
             print(f"    at {d['at']:.0f} s: no kill (the process in turn had not started yet)", flush=True)
@@ -595,15 +644,35 @@ def kill_soak(args) -> None:
               + (f", {d['stuck']} not" if d["stuck"] else "") + f" (claimed by pids {sorted(d.get('by', ()))})", flush=True)
 
 
+def spread(seconds: list[float]) -> str:
+    """``seconds``' count, p50, p90, max and how many are over 5."""
+    if not seconds:
+        return "none"
+    s = sorted(seconds)
+    return (f"{len(s)}, p50 {s[len(s) // 2]:.2f} s, p90 {s[min(len(s) - 1, len(s) * 9 // 10)]:.2f} s, "
+            f"max {s[-1]:.2f} s, over 5 s {sum(1 for x in s if x > 5)}")
+
+
+def histogram(seconds: list[float]) -> str:
+    """How many of ``seconds`` fall in each whole second: ``"0-1 s: n, 1-2 s: n, …"``."""
+    counts: dict[int, int] = {}
+    for x in seconds:
+        counts[int(x)] = counts.get(int(x), 0) + 1
+    return ", ".join(f"{k}-{k + 1} s: {counts.get(k, 0)}" for k in range(max(counts, default=-1) + 1))
+
+
 def watch_death(database: str, owner: str, owned: list[str], before: dict, died: float, urls: list[str],
                 bot_ids: list[str], deadline_games: list[str], tokens: dict) -> dict:
     """For the games ``owner`` held when it died (at ``died``, wall clock), the seconds
     until each was claimed by another process and until it moved again (its bots'
-    answers or its deadline ends counted past ``before``, or its person asked), looked at
-    every 0.1 s for at most 60 s, the claims apart from the moves (whose looks wait for
-    the processes' replies); the processes asked through: ``urls``."""
+    answers or its deadline ends counted past ``before``, or its person asked), for at
+    most 60 s.  Three looks, each on a thread of its own so that none waits for another:
+    the claims and the records every 0.1 s (a query each), and the persons asked through
+    the processes in ``urls``, every game at once (a reply from a loaded process may take
+    seconds: it must not hold up the other looks, whose moves would be timed late)."""
     out: dict = {"claimed": {}, "moved": {}, "by": set()}
     unclaimed, lock = set(owned), threading.Lock()
+    waiting = set(owned)
 
     def claims() -> None:
         records = Records(database)
@@ -621,27 +690,42 @@ def watch_death(database: str, owner: str, owned: list[str], before: dict, died:
         finally:
             records.close()
 
-    claiming = threading.Thread(target=claims, daemon=True)
-    claiming.start()
-    records, client, pool = Records(database), httpx.Client(timeout=10), ThreadPoolExecutor(8)
-    waiting = set(owned)
+    def moved(gid: str, at: float) -> None:
+        with lock:
+            if gid in waiting and gid not in unclaimed:
+                out["moved"][gid] = at
+                waiting.discard(gid)
+
+    def work() -> None:
+        records = Records(database)
+        try:
+            while waiting and time.time() - died < 60:
+                now = records.owner_work(bot_ids, deadline_games)
+                at = time.time() - died
+                for g in [g for g in list(waiting) if now.get(g, 0) > before.get(g, 0)]:
+                    moved(g, at)
+                time.sleep(0.1)
+        finally:
+            records.close()
+
+    looks = [threading.Thread(target=f, daemon=True) for f in (claims, work)]
+    for t in looks:
+        t.start()
+    client = httpx.Client(timeout=10, limits=httpx.Limits(max_connections=len(owned) + 1))
+    pool = ThreadPoolExecutor(max(1, len(owned)))
     try:
         while waiting and time.time() - died < 60:
             with lock:
-                claimed = waiting - unclaimed
-            now = records.owner_work(bot_ids, deadline_games)
-            moved = {g: time.time() - died for g in claimed if now.get(g, 0) > before.get(g, 0)}
-            asked = [g for g in claimed - set(moved) if g in tokens]
+                asked = [g for g in waiting - unclaimed if g in tokens]
             for g, at in zip(asked, pool.map(lambda g: _person_asked(client, urls, g, tokens[g], died), asked)):
                 if at is not None:
-                    moved[g] = at
-            out["moved"].update(moved)
-            waiting -= set(moved)
+                    moved(g, at)
             time.sleep(0.1)
     finally:
-        out["stuck"] = len(waiting)
-        claiming.join(60)
-        records.close()
+        for t in looks:
+            t.join(60)
+        with lock:
+            out["stuck"] = len(waiting)
         client.close()
         pool.shutdown()
     return out
@@ -691,6 +775,9 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--seconds", type=float, default=8.0)
     ap.add_argument("--processes", type=int, default=2)
+    ap.add_argument("--warm", type=float, default=3.0,
+                    help="seconds each process first answers games of its own before the flat-out figures are taken "
+                         "(0: measured from a cold start, each worker's start counted in the CPU per answer)")
     ap.add_argument("--rate", type=float, default=500.0, help="answers/s offered in all for the push latency")
     ap.add_argument("--rounds", type=int, default=1000, help="deadline rounds raced for (--only deadlines)")
     ap.add_argument("--deadline-games", type=int, default=10, help="games with deadlines (--only kills)")
@@ -699,10 +786,13 @@ def main() -> None:
     ap.add_argument("--lease", help="SECONDS,EVERY: the leases' length and renewal (--only kills; "
                                     "default: realms serve's)")
     ap.add_argument("--kill-every", type=float, default=20.0, help="seconds between two SIGKILLs (--only kills)")
+    ap.add_argument("--games-at-once", type=int,
+                    help="each server's burst of game creations for one address (default: ten per game made)")
     ap.add_argument("--only", choices=["push", "deadlines", "kills"],
                     help="only the push latency; only the deadline rounds raced for by three processes; only "
                          "the SIGKILL soak (--seconds long)")
     args = ap.parse_args()
+    SERVER_OPTIONS[:] = ["--games-at-once", str(args.games_at_once or 10 * (args.games + args.deadline_games))]
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     print(f"load average before: {os.getloadavg()}, {os.cpu_count()} CPUs", flush=True)
     if args.only == "kills":

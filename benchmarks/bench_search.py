@@ -53,7 +53,7 @@ lobby calls none hard; ``--out`` keeps the games, so a stopped match resumes):
     .venv/bin/python benchmarks/bench_search.py --game hy-breasil --opponent auto \
         --bot ismcts:iters=16:value=learned --baseline auto --games 400
     .venv/bin/python benchmarks/bench_search.py --game brittania --options '{"players": 12}' \
-        --opponent steward --bot ismcts:iters=16:value=learned --baseline steward --games 400
+        --opponent normal --bot hard --baseline normal --games 400 --out br-levels.jsonl
     .venv/bin/python benchmarks/bench_search.py --models
 
 version²'s search scored where the seat's turn ends (``horizon=turn``), or where its next
@@ -136,6 +136,7 @@ def paired_job(job: tuple) -> dict:
     row = one_game((game_id, options, seed, bot, opponent))
     base = one_game((game_id, options, seed, baseline, opponent))
     row["base_won"], row["base_times"], row["base_score"] = base["won"], base["times"], base["score"]
+    row["base_others"] = base["others"]
     return row
 
 
@@ -148,8 +149,9 @@ def mean_ci(diffs: list[float], places: int = 3) -> tuple[float, list[float]]:
 
 def paired_difference(rows: list[dict]) -> dict:
     """The bot's win share less the baseline's on the same seeds and seats: the mean
-    difference and its 95% interval; the same of the seat's final score (a finer signal
-    than the winner alone, for tuning)."""
+    difference and its 95% interval; the same of the seat's final score and of its share
+    of all the seats' final scores (finer signals than the winner alone, for tuning; the
+    share also for games of many seats, where one seat's wins are rare)."""
     diffs = [r["won"] - r["base_won"] for r in rows]
     mean, ci = mean_ci(diffs)
     base = sum(r["base_won"] for r in rows)
@@ -159,7 +161,16 @@ def paired_difference(rows: list[dict]) -> dict:
            "pairs": [[r["seed"], r["won"], r["base_won"]] for r in rows]}
     if all("base_score" in r for r in rows):
         out["score_difference"], out["score_difference_ci95"] = mean_ci([r["score"] - r["base_score"] for r in rows], 2)
+    if all("base_others" in r for r in rows):
+        out["score_share_difference"], out["score_share_difference_ci95"] = mean_ci(
+            [score_share(r["score"], r["others"]) - score_share(r["base_score"], r["base_others"]) for r in rows])
     return out
+
+
+def score_share(score: float, scores: list[float]) -> float:
+    """A seat's final score as a share of all the seats' (0 where every score is 0)."""
+    total = sum(scores)
+    return score / total if total else 0.0
 
 
 def played(path: str | None, header: dict) -> list[dict]:

@@ -122,3 +122,18 @@ def test_the_result_says_how_the_game_was_won_in_words():
     empire.owner[:] = [0] * len(empire.owner)  # every state P1's: the kingdoms, and a dominion in one piece
     assert titles.empire(empire)
     assert empire.result()["how"] == "the Empire of Britannia: 12 KINGDOM states in one continuous dominion"
+
+
+def test_the_turn_a_search_plays_out_ends_when_the_orders_resolve():
+    """``Game.turn_of`` (``ismcts:horizon=turn``): the turn stays while players write, one
+    after another, and moves on only when the last of them sends his orders and they
+    resolve (TURN ORDER: "The turns of all Players are SIMULTANEOUS")."""
+    s = _started()
+    assert GAME.turn_of(s) == 1
+    s.apply(0, "invest:kent")
+    s.apply(0, "8")
+    s.apply(0, "done")
+    s.apply(1, "done")
+    assert GAME.turn_of(s) == 1
+    s.apply(2, "done")
+    assert GAME.turn_of(s) == 2 and s.first_pending().kind == "br.order"

@@ -1141,6 +1141,28 @@ def test_au_q33_the_bot_buys_the_chance_with_the_fewest_armies(hb):
         assert any(f"TR {tr} wants {T.or_chance(tr):.0%}" in x for _, x in bot.explanations)
 
 
+def test_au_q39_an_attack_the_bot_did_not_plan_gets_the_armies_of_its_own(hb):
+    """AU-Q39: the first army sent by someone else (a search choosing for the seat), the bot
+    sends the armies it would give its own attack (AU-Q33: at TR 1, three against a lone
+    plain defender), not a battle of the one army there."""
+    for tr, sent in ((5, 2), (1, 3)):
+        s = hb.game(players=3)
+        home, prey = hb.a("tir-tairngire"), hb.a("mag-adair")
+        n = hb.nation(s, 0, {home: 5})
+        hb.nation(s, 1, {prey: 1})
+        fill(hb, s, 2, [home, prey], per_area=2)
+        s.current = n.id
+        hb.run(s, ("movement_phase", n.id, 1))
+        hb.answer(s, hb.mv(home, prey))
+        bot = make_bot()
+        prime(bot, s, n, tr)
+        keys = [ask(bot, s)]
+        while keys[-1] != "fight" and len(keys) < 10:
+            hb.answer(s, keys[-1])
+            keys.append(ask(bot, s))
+        assert keys == [hb.mv(home, prey)] * (sent - 1) + ["fight"], tr
+
+
 def test_au_q12_recalibrated_change_roll_pulls_to_moderate():
     """AU-Q12 (normal): +1 below moderate (3–4), −1 above, −1 more after heavy losses; the
     scoring round's rise comes first, Eggert's bands read the total."""

@@ -272,15 +272,15 @@ def test_the_horizon_counts_answers_from_the_root():
     assert all(not child.children for child in bot.last["tree"].children.values())
 
 
-def _scored_turns(monkeypatch, decisions: int, **params) -> list[tuple]:
-    """Over the first ``decisions`` of a small version² game searched in every seat: for
+def _scored_turns(monkeypatch, decisions: int, game_id: str = "version2", **params) -> list[tuple]:
+    """Over the first ``decisions`` of a small game (version²) searched in every seat: for
     each position the search scored (by the hand-written evaluation), the turn at its
     root and the turn of the position (``Game.turn_of``)."""
     from dataclasses import replace
 
     import realms.search.ismcts as ismcts
 
-    game = get_game("version2")
+    game = get_game(game_id)
     seen: list[tuple] = []
     root: list = []
 
@@ -289,7 +289,7 @@ def _scored_turns(monkeypatch, decisions: int, **params) -> list[tuple]:
         return game.evaluation(det)
 
     monkeypatch.setattr(ismcts, "get_game", lambda game_id: replace(game, evaluate=evaluate))
-    state = small_game("version2", 2)
+    state = small_game(game_id, 2)
     bots = [ISMCTSBot(100 + seat, iters=6, **params) for seat in range(3)]
     for _ in range(decisions):
         d = state.first_pending()
@@ -311,6 +311,34 @@ def test_a_turn_horizon_scores_where_the_turn_in_progress_at_the_root_ends(monke
     rounds = _scored_turns(monkeypatch, 30, horizon="turn", turns=3)
     assert rounds and all(now[0] > at[0] and now[1] == at[1] for at, now in rounds), \
         "three turns of three seats did not end as the searching seat's next turn began"
+
+
+def test_hy_breasil_scores_where_a_nations_turn_ends(monkeypatch):
+    """Hy Breasil's turns are the nations' (§6: one nation at a time, in cup order):
+    ``horizon=turn`` scores once the nation acting at the root is done, or a later game
+    turn has begun."""
+    scored = _scored_turns(monkeypatch, 80, "hy-breasil", horizon="turn")
+    assert any(at[1] >= 0 for at, _ in scored), "no nation's turn was searched"
+    assert scored and all(now != at for at, now in scored)
+
+
+def test_the_force_of_a_hy_breasil_attack_is_left_to_the_policy():
+    """A move into a pending battle (its force, after the search chose the target with the
+    first move) is the auto bot's answer, not searched (``Game.unsearched``); the first
+    move of an attack is searched."""
+    game = get_game("hy-breasil")
+    state = game.new_game({"players": 3}, 6)
+    agents = make_bots(game, ["auto"], 3, 6)
+    firsts = 0
+    while not game.unsearched(state.pending()[0]) or len(state.pending()[0].keys) < 2:
+        d = state.pending()[0]
+        firsts += d.kind == "hb.move" and state.battle is None
+        state.apply_index(d.player, agents[d.player].choose(d, SeatView(state, d.player)))
+    d = state.pending()[0]
+    assert state.battle is not None and firsts > 0
+    bot = ISMCTSBot(0, iters=20)
+    answer = bot.choose(d, SeatView(state, d.player))
+    assert bot.last["iterations"] == 0 and d.keys[answer] == bot.last["prior"]
 
 
 def test_a_turn_horizon_is_deterministic_for_a_seed_and_budget():

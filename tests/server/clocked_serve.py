@@ -12,6 +12,9 @@ tests and soaks move time for all of them instead of waiting minutes for each de
 ``--lease SECONDS,EVERY``: the leases' length and renewal (``cluster.LEASE_SECONDS``,
 ``LEASE_EVERY``; 2 s and 0.5 s in ``realms serve``), to measure another choice.
 
+``--games-at-once N``: the games one address may create in a burst, as ``realms serve``'s
+option of that name (a soak makes its games from one address).
+
 ``--race``: this process does every game's once-only work as if it held every lease (the
 deadlines it sees, the bots), as every process would if the leases failed: then only the
 head's check in the database keeps a round from being ended twice.
@@ -112,6 +115,7 @@ def main() -> None:
     ap.add_argument("--sweep-every", type=float)
     ap.add_argument("--lease")
     ap.add_argument("--race", action="store_true")
+    ap.add_argument("--games-at-once", type=int)
     ap.add_argument("--log-level", default="warning")
     args = ap.parse_args()
 
@@ -124,6 +128,7 @@ def main() -> None:
     from realms.server.app import create_app
     from realms.server.botworker import Bots
     from realms.server.heavy import Lanes
+    from realms.server.limits import CREATE_BURST, TokenBucket
 
     if args.lease:
         cluster.LEASE_SECONDS, cluster.LEASE_EVERY = (float(x) for x in args.lease.split(","))
@@ -135,7 +140,7 @@ def main() -> None:
     # games warmed and the bots' worker started (and warmed) before it listens
     bots, work = Bots(tied=True), Lanes(tied=True)
     app = create_app(args.database, clock=clock, several=True, address=f"127.0.0.1:{args.port}", bots=bots,
-                     work=work)
+                     work=work, creations=TokenBucket(args.games_at_once or CREATE_BURST))
     for game in games().values():
         if game.warm is not None:
             game.warm()

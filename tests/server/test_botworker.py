@@ -67,6 +67,23 @@ def test_a_job_the_mirror_is_not_at_asks_for_the_whole_record():
     assert botworker.play(job(answers, start=len(answers))) is None  # gone (a new worker)
 
 
+def test_a_mirror_made_for_other_bots_is_not_used():
+    """A job whose seats' kinds differ from the mirror's (a seat a bot took or gave back
+    since) asks for the whole record: the mirror's bots are not the game's."""
+    game = get_game("hy-breasil")
+    state = game.new_game(game.normalize_options(OPTIONS, paths=False), 5)
+    while state.first_pending({0: None}) is not None:
+        state.apply(0, state.first_pending({0: None}).keys[0])
+    botworker._mirrors.clear()
+    answers = list(state.answers)
+    given = botworker.play(job(answers))
+    assert given and all(p != 0 for p, _ in given)
+    answers += list(given)
+    other = botworker.Job(*(("human", "auto", "human") if f == "kinds" else getattr(job(answers, len(answers)), f)
+                            for f in botworker.Job.__dataclass_fields__))
+    assert botworker.play(other) is None
+
+
 def test_a_worker_that_dies_is_replaced_and_the_game_goes_on_the_same(client):
     out = new_game(client, seats=list(KINDS), options={"turns": 2}, seed=5)
     gid, tok = out["id"], out["seats"][0]["token"]

@@ -392,6 +392,107 @@ def test_a_note_carries_answers_only_within_note_bytes(tmp_path):
     assert far._note("g1", 9, 5, 2, None) == "g1 9 5 2 host:1:abc"  # an undo: read
 
 
+def _people_game(client) -> tuple[str, list[str]]:
+    """A two-turn Hy Breasil game of four people made through ``client`` (an app's test
+    client; no bots, so each answer is one write): its id and the seats' tokens."""
+    r = client.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seats": ["human"] * 4})
+    assert r.status_code == 201, r.text
+    return r.json()["id"], [s["token"] for s in r.json()["seats"]]
+
+
+def _answered(client, gid: str, tokens: list[str]) -> int:
+    """One answer of whoever is asked in a game of people, through ``client``: the
+    version after it."""
+    seat = client.get(f"/api/games/{gid}").json()["awaiting"][0]
+    state = client.get(f"/api/games/{gid}", headers=bearer(tokens[seat])).json()
+    r = client.post(f"/api/games/{gid}/answers", headers=bearer(tokens[seat]),
+                    json={"key": state["pending"][0]["options"][0]["key"], "version": state["version"]})
+    assert r.status_code == 200, r.text
+    return r.json()["version"]
+
+
+def _at(client, gid: str, version: int) -> bool:
+    live = client.app.state.server.live.get(gid)
+    return live is not None and live.version >= version
+
+
+def test_a_process_hears_only_the_games_it_holds_and_a_game_from_when_a_page_asks_for_it(tmp_path):
+    """Two apps of a cluster in this process; two games of people made and answered
+    through a.  b, holding one of them, hears its writes and not one of the other's, whose
+    channel it does not listen to (the notifications of one writer reach a listener in
+    commit order: once b has the held game's later write, it would have had the other's).
+    Once a page asks b for the other game, b listens to it and its copy follows a's
+    answers; once the game leaves b's memory, b unlistens it and hears it no more."""
+    from fastapi.testclient import TestClient
+
+    from realms.server.app import create_app
+
+    database = fresh_database("postgresql", tmp_path)
+    try:
+        with TestClient(create_app(database, several=True)) as a, TestClient(create_app(database, several=True)) as b:
+            (held, held_tokens), (other, other_tokens) = _people_game(a), _people_game(a)
+            far = b.app.state.server.cluster
+            b.get(f"/api/games/{held}")
+            _wait("b to listen to the game it holds", lambda: held in far.listened)
+            assert other not in far.listened
+            heard = far.heard
+
+            def both_answered() -> None:
+                """An answer to the other game, then one to the held game, through a; b's
+                copy of the held game caught up."""
+                _answered(a, other, other_tokens)
+                v = _answered(a, held, held_tokens)
+                _wait(f"b's copy of the held game at version {v}", lambda: _at(b, held, v))
+
+            both_answered()
+            assert far.heard == heard + 1  # the held game's write only
+
+            b.get(f"/api/games/{other}")  # a page asks b for the other game
+            _wait("b to listen to the game a page asked for", lambda: other in far.listened)
+            v = _answered(a, other, other_tokens)
+            _wait(f"b's copy of the other game at a's version {v}", lambda: _at(b, other, v))
+            assert far.heard == heard + 2
+
+            b.portal.call(lambda: b.app.state.server.live.pop(other))  # as a finished game leaves memory
+            _wait("b to unlisten the game gone from its memory", lambda: other not in far.listened)
+            both_answered()
+            assert far.heard == heard + 3
+            assert other not in b.app.state.server.live
+    finally:
+        drop_database(database)
+
+
+def test_a_write_made_before_a_game_is_listened_to_is_caught_up_once_it_is(tmp_path, monkeypatch):
+    """b puts a game in memory while its listener is kept from listening to it; a's answer
+    then reaches nobody in b.  Once b listens to the game, the head it finds moved past its
+    copy is caught up (a write committed before the ``LISTEN`` is never notified to it)."""
+    from fastapi.testclient import TestClient
+
+    from realms.server.app import create_app
+
+    database = fresh_database("postgresql", tmp_path)
+    try:
+        with TestClient(create_app(database, several=True)) as a, TestClient(create_app(database, several=True)) as b:
+            (gid, tokens), (held, held_tokens) = _people_game(a), _people_game(a)
+            far = b.app.state.server.cluster
+            wanted = far._wanted
+            monkeypatch.setattr(far, "_wanted", lambda: wanted() - {gid})
+            b.get(f"/api/games/{held}")
+            before = b.get(f"/api/games/{gid}").json()["version"]
+            _wait("b to listen to the held game", lambda: held in far.listened)
+            v = _answered(a, gid, tokens)
+            w = _answered(a, held, held_tokens)
+            _wait(f"b's copy of the held game at version {w}", lambda: _at(b, held, w))
+            assert gid not in far.listened and b.app.state.server.live[gid].version == before < v
+
+            monkeypatch.setattr(far, "_wanted", wanted)
+            b.portal.call(far._changed.set)
+            _wait("b to listen to the game", lambda: gid in far.listened)
+            _wait(f"b's copy caught up to a's version {v}", lambda: _at(b, gid, v))
+    finally:
+        drop_database(database)
+
+
 def test_workers_start_processes_on_one_port_that_check_lists_and_a_dead_one_is_started_again(cluster, tmp_path):
     port = free_port()
     with open(tmp_path / "workers.log", "wb") as err:
@@ -599,31 +700,120 @@ def stored_record(database: str, gid: str) -> list[tuple[int, str]]:
         engine.dispose()
 
 
-def test_an_expired_lease_goes_first_to_a_process_holding_the_game_in_memory(tmp_path, monkeypatch):
-    """A lease just expired is claimed only by a process with the game in memory (it takes
-    it over at once), one long expired by any; a process not ready (its bots' worker
-    still starting) claims none.  The renewal in between is made an hour long, so nothing
-    here depends on how fast the test runs."""
+def _processes(database: str, n: int) -> list:
+    """``n`` cluster processes' parts in this process (no lease loop: the test ticks)."""
+    from realms.server.app import create_app
+
+    return [create_app(database, several=True).state.server.cluster for _ in range(n)]
+
+
+def _closed(processes: list) -> None:
+    for p in processes:
+        p._stopped = True
+        if p._alive is not None:
+            p._alive.close()
+        p.store.close()
+
+
+def _leases(database_process, **expired_ago: float) -> None:
+    """Leases of a process that never was (no row, no lock), expired this long ago."""
+    from sqlalchemy import text
+
+    from realms.server.cluster import NOW
+
+    with database_process.store.engine.begin() as conn:
+        for gid, ago in expired_ago.items():
+            conn.execute(text(f"INSERT INTO realms_leases (game_id, owner, expires) VALUES (:g, 'gone', {NOW} - :a)"),
+                         {"g": gid, "a": ago})
+
+
+def test_a_process_not_ready_claims_only_what_nobody_ready_took(tmp_path, monkeypatch):
+    """A process not ready (its bots' worker still starting) claims, while a ready one is
+    alive, only the leases claimable for ``STARTING_GRACE`` (the ready one is given time:
+    the games would wait for the starting worker), and with no ready one alive what any
+    claims (before, it claimed nothing, and a cluster whose live processes were all
+    starting left a dead one's games stopped for minutes).  A ready process alone has every
+    claimable lease for its share.  The renewal and the grace are made hours long, so
+    nothing here depends on how fast the test runs."""
     from sqlalchemy import text
 
     from realms.server import cluster as cluster_module
-    from realms.server.app import create_app
+
+    monkeypatch.setattr(cluster_module, "LEASE_EVERY", 3600.0)
+    monkeypatch.setattr(cluster_module, "STARTING_GRACE", 7200.0)
+    database = fresh_database("postgresql", tmp_path)
+    a, b = processes = _processes(database, 2)
+    try:
+        assert b._tick([]) == (set(), set())
+        _leases(a, recent=1, older=5000, long_ago=10 ** 6)
+        assert a._tick([], claim=False) == ({"long_ago"},) * 2
+        assert b._tick([]) == ({"recent", "older"},) * 2  # alone ready: all is its share
+        _leases(a, second=5000)
+        with a.store.engine.begin() as conn:  # b not seen for an hour: no ready process alive
+            conn.execute(text("UPDATE realms_processes SET seen = seen - 3600 WHERE id = :i"), {"i": b.id})
+        assert a._tick([], claim=False) == ({"long_ago", "second"}, {"second"})
+    finally:
+        _closed(processes)
+        drop_database(database)
+
+
+def test_a_dead_processs_games_are_spread_over_the_live_ones(tmp_path, monkeypatch):
+    """Claimable leases and two live ready processes: each claims at once its share (the
+    games whose id hashes to its place), even of the games in the other's memory, and
+    the other's share only ``LEASE_EVERY`` later (made an hour: never here)."""
+    from sqlalchemy import text
+
+    from realms.server import cluster as cluster_module
 
     monkeypatch.setattr(cluster_module, "LEASE_EVERY", 3600.0)
     database = fresh_database("postgresql", tmp_path)
-    servers = [create_app(database, several=True).state.server for _ in range(2)]
+    a, b = processes = _processes(database, 2)
     try:
-        a, b = (s.cluster for s in servers)
-        with a.store.engine.begin() as conn:
-            conn.execute(text("INSERT INTO realms_leases (game_id, owner, expires) VALUES "
-                              f"('recent', 'dead', {cluster_module.NOW} - 1), ('long-ago', 'dead', 0)"))
-        assert a._tick([], claim=False, mine=["recent", "long-ago"]) == (set(), set())
-        assert a._tick([], mine=[]) == ({"long-ago"}, {"long-ago"})
-        assert b._tick([], mine=["recent"]) == ({"recent"}, {"recent"})
-        assert a._tick([], mine=["recent"]) == ({"long-ago"}, set())  # held by b now
+        assert b._tick([]) == (set(), set())
+        assert a._tick([]) == (set(), set())
+        games = [f"g{i}" for i in range(8)]
+        _leases(a, **{g: 1 for g in games})
+        with a.store.engine.connect() as conn:
+            place = dict(conn.execute(text("SELECT g, mod(hashtext(g)::bigint + 2147483648, 2) "
+                                           "FROM unnest(CAST(:g AS text[])) AS g"), {"g": games}).all())
+        first = 0 if a.id < b.id else 1
+        share_a = {g for g in games if place[g] == first}
+        assert share_a and share_a != set(games)  # both have a share (these ids hash so)
+        theirs = sorted(set(games) - share_a)
+        assert a._tick([], mine=[theirs[0]]) == (share_a,) * 2
+        assert b._tick([], mine=sorted(share_a)) == (set(theirs),) * 2
     finally:
-        for s in servers:
-            s.store.close()
+        _closed(processes)
+        drop_database(database)
+
+
+def test_a_dead_processs_leases_are_claimed_before_they_expire(tmp_path, monkeypatch):
+    """A process whose connections closed (as a killed process's do) frees its alive
+    lock: another claims its games at once, though their leases last an hour, and forgets
+    it; while it lives, its leases are its own."""
+    from sqlalchemy import text
+
+    from realms.server import cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "LEASE_SECONDS", 3600.0)
+    database = fresh_database("postgresql", tmp_path)
+    a, b = processes = _processes(database, 2)
+    try:
+        with b.store.engine.begin() as conn:
+            b.created(conn, "g1", 0)
+        assert b._tick([]) == ({"g1"}, set())
+        assert a._tick([]) == (set(), set())  # b lives: its lease holds
+        b._stopped = True
+        b._alive.close()  # as at b's death
+
+        def claimed() -> bool:  # once the database has ended b's session (and its lock)
+            return a._tick([]) == ({"g1"}, {"g1"})
+
+        _wait("a to find b dead and claim its game", claimed)
+        with a.store.engine.connect() as conn:
+            assert conn.execute(text("SELECT id FROM realms_processes")).scalars().all() == [a.id]
+    finally:
+        _closed(processes)
         drop_database(database)
 
 

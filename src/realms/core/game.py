@@ -158,6 +158,11 @@ class Game(Generic[S]):
     #: bots answer such a sub-pick of a choice they did not make (the search's) as they
     #: would for their own, else the search weighs a choice it never sees played
     unsearched_kinds: frozenset = frozenset()
+    #: ``unsearched(decision) -> bool``: a decision left to the policy as above though its
+    #: kind is searched elsewhere, where one kind asks both the choice and its sub-picks
+    #: (Hy Breasil: the moves into a pending battle, the force of an attack whose target
+    #: the search chose with the first move).  None: the kinds alone say.
+    unsearched: Callable[[Decision], bool] | None = None
     #: ``bot_view(state, seat) -> view``: what ``state.view(seat)`` shows, for a bot
     #: answering inside a search (at every answer of every rollout), sharing the state's
     #: own lists where the view would copy them; the bot reads it during that one decision

@@ -48,7 +48,8 @@ view sharing the state's lists, where a game declares one), not a copy of every 
 The learned evaluation (``value=learned``: :mod:`realms.search.value`) scores the horizon
 from the features of the searching seat's view of the determinized copy, so it too uses
 only what the seat may know.  Decisions of the kinds a game leaves to the policy
-(``Game.unsearched_kinds``: the units of an attack whose target the search chose) get the
+(``Game.unsearched_kinds``, ``Game.unsearched``: the units of an attack whose target the
+search chose) get the
 policy's answer, at the root and inside the tree: the budget goes to the choices.
 
 Simultaneous decisions (several pending) are taken one after another inside the tree, the
@@ -98,6 +99,13 @@ class _Lazy(dict):
     def __missing__(self, seat: int):
         value = self[seat] = self.make(seat)
         return value
+
+
+def _unsearched(game: Game, d: Decision) -> bool:
+    """Whether the game leaves ``d`` to the policy (``Game.unsearched_kinds``,
+    ``Game.unsearched``): a sub-pick of a choice already made, or a question with one
+    sensible answer."""
+    return d.kind in game.unsearched_kinds or (game.unsearched is not None and game.unsearched(d))
 
 
 class _TurnClock:
@@ -258,7 +266,7 @@ class ISMCTSBot:
             from .value import model_for
 
             self._model = model_for(game, self.value)
-        if hint is not None and decision.kind in game.unsearched_kinds:
+        if hint is not None and _unsearched(game, decision):
             self.last = {"iterations": 0, "seconds": clock() - start, "prior": keys[hint],
                          "visits": {}, "advantage": {}}
             return hint
@@ -465,7 +473,7 @@ class ISMCTSBot:
         d = det.first_pending()
         while d is not None and steps < self.horizon and not fresh and not (turn and turn.ended(det)):
             player = d.player
-            if (modelled and player != me) or (policy is not None and d.kind in game.unsearched_kinds):
+            if (modelled and player != me) or (policy is not None and _unsearched(game, d)):
                 det.answer_index(d, self._play(d, dice, policy, views))
             else:
                 i, node, fresh = self._select(node, None, d, dice, policy, views)

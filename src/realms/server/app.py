@@ -885,6 +885,8 @@ class Server:
         live.owner = owner
         live.deadlines = self.deadlines
         self.live[live.row.id] = live
+        if self.cluster is not None:
+            self.cluster.loaded(live.row.id)
         self.continue_bots(live)
         return live, tokens
 

@@ -94,6 +94,7 @@ def make_agents(game, kinds, seed: int) -> dict[int, Agent]:
 class Mirror:
     state: GameState
     agents: dict[int, Agent]
+    kinds: tuple[str, ...]  # the seats' kinds its bots were made for
 
 
 _mirrors: "OrderedDict[str, Mirror]" = OrderedDict()
@@ -114,7 +115,7 @@ def _rebuilt(job: Job) -> Mirror:
             except Exception:  # a bot that changed since; the stored answer still rules
                 pass
         state.apply(p, key)
-    return Mirror(state, agents)
+    return Mirror(state, agents, job.kinds)
 
 
 def play(job: Job) -> tuple | None:
@@ -127,8 +128,8 @@ def play(job: Job) -> tuple | None:
         if mirror is None:
             return None
         answers = mirror.state.answers
-        if len(answers) != job.start or tuple(answers[-1]) != tuple(job.prev or ()):
-            return None
+        if len(answers) != job.start or tuple(answers[-1]) != tuple(job.prev or ()) or mirror.kinds != job.kinds:
+            return None  # elsewhere, or made for other bots (a seat taken or given back since)
         for p, key in job.answers:
             mirror.state.apply(p, key)
     state, agents = mirror.state, mirror.agents

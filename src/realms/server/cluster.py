@@ -12,27 +12,38 @@ them agree lives in the database, in three tables of this module's own:
   in the very transaction that stores the answers (:meth:`Cluster.guarded`): the second
   writer of a version waits for the first's row lock, then finds the head moved and fails
   with :class:`Conflict` (the server answers 409), so a game never forks.  The same
-  transaction notifies ``realms`` with ``"game version seq undone process"`` and, when the
-  whole fits in ``NOTE_BYTES``, the answers written (never a state: ``NOTIFY`` carries less
-  than 8,000 bytes and takes a lock at commit).  A batch of writes moves its heads in one
-  statement and notifies in one (:meth:`Cluster.check`).
+  transaction notifies the game's own channel (``realms:<game>``, :func:`channel`) with
+  ``"game version seq undone process"`` and, when the whole fits in ``NOTE_BYTES``, the
+  answers written (never a state: ``NOTIFY`` carries less than 8,000 bytes and takes a
+  lock at commit).  A batch of writes moves its heads and notifies in one statement
+  (:meth:`Cluster.check`).
 - ``realms_leases``: one owner per game at a time, with an expiry (``LEASE_SECONDS``).
   Only the owner plays the game's bots, ends its deadlines and clocks and sends its notices
   (:meth:`Cluster.owns`).  Each process renews its leases every ``LEASE_EVERY`` seconds and
   claims the expired ones with ``FOR UPDATE SKIP LOCKED`` (two claimants never wait for
-  each other, and never both win), so a dead process's games are taken over within
-  ``LEASE_SECONDS + LEASE_EVERY``.  A lease lost by a process that only paused cannot make
-  anything happen twice: its late write meets a moved head.
-- ``realms_processes``: each process's id, address and last renewal, for
-  ``realms serve --check`` (:func:`report`) and ``/api/health``.
+  each other, and never both win), each its share (:meth:`Cluster._tick`).  A process
+  holds an advisory lock (``ALIVE_LOCK``) on a connection of its own while it lives: a
+  killed process's lock is freed as the database ends its sessions, and its games are
+  claimed at the next renewal rather than when their leases expire (within
+  ``LEASE_SECONDS + LEASE_EVERY``, as those of a process that hangs).  A lease lost by a
+  process that only paused cannot make anything happen twice: its late write meets a
+  moved head.
+- ``realms_processes``: each process's id, address, last renewal and whether it is ready
+  to claim, for ``realms serve --check`` (:func:`report`), ``/api/health`` and the claims'
+  shares.
 
-Every process listens to ``realms`` on a connection of its own (:meth:`Cluster.listen`):
-a game in its memory whose head moved in another process is caught up (the new answers
+Every process listens on a connection of its own (:meth:`Cluster.listen`) to the
+channels of the games it holds in memory (those its pages watch or were asked for) and of
+those it owns, and to no other: a write wakes only the processes that hold its game.  A
+game in its memory whose head moved in another process is caught up (the new answers
 applied: those the notifications carried when they follow on from its copy, else read
-from the database; or the game rebuilt after an undo) and pushed to its pages.  A lost
-listening connection is opened again and every game in memory compared with its head, so
-nothing notified meanwhile is missed; so is a game loaded while a write of it was notified
-(the load may have read it before that write).
+from the database; or the game rebuilt after an undo) and pushed to its pages.  A game
+that enters memory is listened to from then on, and once the ``LISTEN`` is in force its
+head is compared with the copy (a write committed before it was not heard); a game that
+leaves memory, and is not owned, is unlistened.  A lost listening connection is opened
+again, every channel listened to again and every game in memory compared with its head,
+so nothing notified meanwhile is missed; so is a game loaded while a write of it was
+notified (the load may have read it before that write).
 """
 
 from __future__ import annotations
@@ -49,7 +60,8 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import orjson
 from fastapi import HTTPException
-from sqlalchemy import Column, Float, Integer, MetaData, String, Table, create_engine, select, text
+from sqlalchemy import (Boolean, Column, Float, Integer, MetaData, String, Table, create_engine, inspect,
+                        select, text, true)
 
 from .store import create_tables
 
@@ -65,9 +77,17 @@ LEASE_SECONDS = 2.0
 LEASE_EVERY = 0.5
 #: leases one process claims at once (the others are left to the next tick or to others)
 CLAIM_AT_ONCE = 200
+#: seconds a lease claimable stays to the ready processes alive before one whose bots'
+#: worker is still starting may claim it.  Its games wait for that
+#: worker (10-25 s at load 20 on two cores), so a ready process that is only slow to
+#: renew (its event loop busy with a take-over) is given time first
+STARTING_GRACE = 5.0
+#: the advisory lock (this key and the hash of a process's id) each process holds on a
+#: connection of its own while it lives: free, its process is dead
+ALIVE_LOCK = 0x6C697665  # "live"
 #: a process not seen for this many seconds is forgotten by ``--check``
 PROCESS_GONE = 60.0
-#: the channel the heads' moves are notified on
+#: the prefix of the channels the heads' moves are notified on, one a game (:func:`channel`)
 CHANNEL = "realms"
 #: seconds between two attempts to open the listening connection again
 LISTEN_AGAIN = 0.5
@@ -98,6 +118,7 @@ processes_table = Table(
     Column("address", String(200), nullable=False),
     Column("started", Float, nullable=False),
     Column("seen", Float, nullable=False),
+    Column("ready", Boolean, nullable=False, server_default=true()),  # its bots' worker started: it claims
 )
 
 NOW = "extract(epoch from clock_timestamp())::float8"
@@ -123,6 +144,13 @@ def process_id() -> str:
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
+def channel(game_id: str) -> str:
+    """The channel a game's heads' moves are notified on: a game's own, so that only the
+    processes holding the game hear them (a game id has at most 40 characters: the channel
+    is within PostgreSQL's 63)."""
+    return f"{CHANNEL}:{game_id}"
+
+
 class Cluster:
     """This process's part in a cluster of servers on one PostgreSQL database."""
 
@@ -132,6 +160,7 @@ class Cluster:
         self.id = process_id()
         self.address = address
         create_tables(self.store.engine, metadata)
+        _add_ready(self.store.engine)
         #: the games whose lease this process holds, and until when (monotonic) it may act
         self.owned: set[str] = set()
         self.valid_until = 0.0
@@ -145,6 +174,10 @@ class Cluster:
         #: games just taken over (the default pool's threads), which would let this
         #: process's own leases run out meanwhile
         self._renewer = ThreadPoolExecutor(1, thread_name_prefix="realms-leases")
+        #: the connection holding this process's ``ALIVE_LOCK`` (the renewals' thread's)
+        self._alive: Any = None
+        self._stopped = False
+        self._ready = False
         #: the listening connection's backend pid (tests end it to check the reconnect)
         self.listener_pid: int | None = None
         self.listening = asyncio.Event()
@@ -157,8 +190,13 @@ class Cluster:
         #: may have read the database before that write: caught up once in memory)
         self._missed: set[str] = set()
         #: catch-ups made from the answers notifications carried, and read from the
-        #: database (but a take-over's rebuild)
-        self.carried = self.reads = 0
+        #: database (but a take-over's rebuild); notifications heard
+        self.carried = self.reads = self.heard = 0
+        #: the games whose channel the listening connection listens to, and the event that
+        #: wakes it when those it should listen to (:meth:`_wanted`) may have changed
+        self.listened: set[str] = set()
+        self._changed = asyncio.Event()
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     # -- the heads ---------------------------------------------------------------------------
     def created(self, conn, game_id: str, answers: int) -> None:
@@ -167,6 +205,8 @@ class Cluster:
         conn.execute(text(f"INSERT INTO realms_leases (game_id, owner, expires) VALUES (:g, :o, {NOW} + :t)"),
                      {"g": game_id, "o": self.id, "t": LEASE_SECONDS})
         self.owned.add(game_id)
+        if self._loop is not None:  # listened to from now (this runs in the store's thread)
+            self._loop.call_soon_threadsafe(self._changed.set)
 
     def head(self, conn, game_id: str) -> tuple[int, int]:
         """A game's head, read before its answers (a game stored before the cluster gets one)."""
@@ -220,22 +260,23 @@ class Cluster:
     @staticmethod
     def check(conn, guards: list["Guard"]) -> None:
         """Move the heads of ``guards`` (one write each, of different games) on, each only
-        from the head its process knew, in one statement, and notify the moves in one:
-        :class:`Conflict` if any head had moved meanwhile (the store then writes the batch
-        one write at a time, and only the stale one fails)."""
+        from the head its process knew, and notify each move on its game's channel, in one
+        statement (a notification is sent at the commit only): :class:`Conflict` if any
+        head had moved meanwhile (the store then writes the batch one write at a time, and
+        only the stale one fails)."""
         moved = conn.execute(text(
             "UPDATE realms_heads h SET seq = w.s, undone = w.u, version = w.v "
             "FROM unnest(CAST(:g AS text[]), CAST(:s AS int[]), CAST(:u AS int[]), CAST(:v AS int[]), "
-            "CAST(:ks AS int[]), CAST(:ku AS int[])) AS w(g, s, u, v, ks, ku) "
-            "WHERE h.game_id = w.g AND h.seq = w.ks AND h.undone = w.ku"),
+            "CAST(:ks AS int[]), CAST(:ku AS int[]), CAST(:c AS text[]), CAST(:n AS text[])) "
+            "AS w(g, s, u, v, ks, ku, c, n) "
+            "WHERE h.game_id = w.g AND h.seq = w.ks AND h.undone = w.ku RETURNING pg_notify(w.c, w.n)"),
             {"g": [w.game_id for w in guards], "s": [w.seq for w in guards], "u": [w.undone for w in guards],
              "v": [w.version for w in guards], "ks": [w.known[0] for w in guards],
-             "ku": [w.known[1] for w in guards]})
-        if moved.rowcount != len(guards):
+             "ku": [w.known[1] for w in guards], "c": [channel(w.game_id) for w in guards],
+             "n": [w.note for w in guards]}).all()
+        if len(moved) != len(guards):
             raise Conflict(f"game {guards[0].game_id if len(guards) == 1 else '(one of several)'}: "
                            "another process wrote it first")
-        conn.execute(text("SELECT pg_notify(:c, n) FROM unnest(CAST(:n AS text[])) AS n"),
-                     {"c": CHANNEL, "n": [w.note for w in guards]})
 
     def current(self, live: "Live") -> None:
         """409 if ``live`` is no longer the game in memory (caught up meanwhile): the caller
@@ -265,48 +306,117 @@ class Cluster:
         return game_id in self.owned and time.monotonic() < self.valid_until
 
     def _tick(self, done: list[str], claim: bool = True, mine: Sequence[str] = ()) -> tuple[set[str], set[str]]:
-        """One renewal: this process seen, its leases renewed, expired ones claimed (if
-        ``claim``), the leases of finished games (``done``) deleted.  (owned, newly claimed).
+        """One renewal: this process seen, its leases renewed, expired ones claimed, the
+        leases of finished games (``done``) deleted.  (owned, newly claimed).
 
-        The games in this process's memory (``mine``) are claimed as soon as they expire,
-        the others one renewal later: a game is taken by a process that has it caught up
-        (at once) rather than by one that must load it (a replacement process, with none
-        in memory, would otherwise take a dead one's every game and load them in turn)."""
+        A lease is claimable once it expired, or at once when its owner is dead
+        (:meth:`_dead`: its ``ALIVE_LOCK`` free, as it is the moment a killed process's
+        connection closes).  A ready process claims at once its share of them
+        (:meth:`_live`), so that a dead process's games are spread over the live processes
+        (their bots' processes replay them side by side), and the rest ``LEASE_EVERY`` later
+        (a share whose process did not claim it), those in its memory (``mine``: caught up
+        rather than loaded) first.  A process not ready (``claim`` false: its bots'
+        worker still starting) has no share and claims only what no ready process took
+        within ``STARTING_GRACE`` seconds (one that is only slow is given time: the games
+        would wait for the starting worker), or, none being alive, what is claimable for
+        ``LEASE_EVERY`` (a deadline needs no bots)."""
+        self._keep_alive()
         with self.store.engine.begin() as conn:
-            conn.execute(text(f"INSERT INTO realms_processes (id, address, started, seen) VALUES (:i, :a, {NOW}, {NOW}) "
-                              f"ON CONFLICT (id) DO UPDATE SET seen = {NOW}"), {"i": self.id, "a": self.address})
+            conn.execute(text(f"INSERT INTO realms_processes (id, address, started, seen, ready) "
+                              f"VALUES (:i, :a, {NOW}, {NOW}, :r) "
+                              f"ON CONFLICT (id) DO UPDATE SET seen = {NOW}, ready = :r"),
+                         {"i": self.id, "a": self.address, "r": claim})
             if done:
                 conn.execute(text("DELETE FROM realms_leases WHERE owner = :o AND game_id = ANY(:g)"),
                              {"o": self.id, "g": done})
             kept = conn.execute(text(f"UPDATE realms_leases SET expires = {NOW} + :t WHERE owner = :o "
                                      "RETURNING game_id"), {"t": LEASE_SECONDS, "o": self.id}).scalars().all()
-            claimed = [] if not claim else conn.execute(text(
+            self._dead(conn)
+            live = self._live(conn)
+            part, parts = (live.index(self.id), len(live)) if claim else (-1, 1)
+            grace = LEASE_EVERY if claim or not live else STARTING_GRACE
+            claimed = conn.execute(text(
                 f"WITH c AS (SELECT game_id FROM realms_leases WHERE expires < {NOW} "
-                f"AND (expires < {NOW} - :grace OR game_id = ANY(:mine)) ORDER BY expires "
-                "LIMIT :k FOR UPDATE SKIP LOCKED) "
+                f"AND (expires < {NOW} - :grace OR mod(hashtext(game_id)::bigint + 2147483648, :parts) = :part) "
+                "ORDER BY game_id = ANY(:mine) DESC, expires LIMIT :k FOR UPDATE SKIP LOCKED) "
                 f"UPDATE realms_leases l SET owner = :o, expires = {NOW} + :t FROM c WHERE l.game_id = c.game_id "
-                "RETURNING l.game_id"), {"k": CLAIM_AT_ONCE, "o": self.id, "t": LEASE_SECONDS, "grace": LEASE_EVERY,
-                                         "mine": list(mine)}).scalars().all()
+                "RETURNING l.game_id"), {"k": CLAIM_AT_ONCE, "o": self.id, "t": LEASE_SECONDS,
+                                         "grace": grace,
+                                         "mine": list(mine) if claim else [], "part": part, "parts": parts}
+            ).scalars().all()
             conn.execute(text(f"DELETE FROM realms_processes WHERE seen < {NOW} - :g"), {"g": PROCESS_GONE})
         return set(kept) | set(claimed), set(claimed)
 
+    def _live(self, conn) -> list[str]:
+        """The live ready processes (seen within ``LEASE_SECONDS``), in the order of their
+        ids: a process's share of the claimable games is those whose id hashes to its place
+        among them."""
+        return conn.execute(text(f"SELECT id FROM realms_processes WHERE seen > {NOW} - :t AND ready ORDER BY id"),
+                            {"t": LEASE_SECONDS}).scalars().all()
+
+    def _dead(self, conn) -> list[str]:
+        """The processes seen whose ``ALIVE_LOCK`` is free (killed: the database ended their
+        sessions, and with them the lock), forgotten, their leases made claimable now
+        rather than when they expire.  The lock is taken for this transaction only: two
+        processes never both find one dead."""
+        dead = conn.execute(text("SELECT id FROM realms_processes WHERE id <> :i "
+                                 "AND pg_try_advisory_xact_lock(CAST(:k AS int), hashtext(id))"),
+                            {"i": self.id, "k": ALIVE_LOCK}).scalars().all()
+        if dead:
+            conn.execute(text(f"UPDATE realms_leases SET expires = {NOW} WHERE owner = ANY(:d) AND expires > {NOW}"),
+                         {"d": dead})
+            conn.execute(text("DELETE FROM realms_processes WHERE id = ANY(:d)"), {"d": dead})
+            log.info("cluster: %s found dead: its leases are claimable", ", ".join(dead))
+        return dead
+
+    def _keep_alive(self) -> None:
+        """This process's ``ALIVE_LOCK``, held on a connection of its own for as long as
+        the process lives (opened again if lost): the others' sign that it is alive."""
+        import psycopg
+
+        conn = self._alive
+        if self._stopped:
+            return
+        if conn is not None:
+            try:
+                conn.execute("SELECT 1")
+                return
+            except psycopg.Error:
+                conn.close()
+                self._alive = None
+        try:
+            conn = psycopg.connect(self._conninfo(), autocommit=True,
+                                   application_name=f"realms-alive {self.id}"[:63])
+            conn.execute("SELECT pg_advisory_lock(%s::int, hashtext(%s))", (ALIVE_LOCK, self.id))
+        except psycopg.Error as exc:
+            log.warning("cluster: the alive lock could not be taken (%s): the others may take this "
+                        "process's games", type(exc).__name__)
+            return
+        self._alive = conn
+
     async def lease_loop(self) -> None:
         """Renew and claim every ``LEASE_EVERY`` seconds; take over what was claimed.  A
-        process whose bots' worker is still starting claims nothing: the games it took
-        would wait for it, while the other processes can play them at once."""
+        process whose bots' worker is still starting claims late (``STARTING_GRACE``):
+        the games it took would wait for it, while a ready process can play them at once."""
         while True:
             started = time.monotonic()
             done = [g for g in self.owned if (live := self.server.live.get(g)) is not None and live.state.is_over()]
+            held = set(self.owned)
+            ready = self.server.bots.ready()
+            if ready != self._ready:
+                self._ready = ready
+                log.info("cluster: %s %s", self.id, "ready: claims its share" if ready else "not ready: claims late")
             try:
                 owned, claimed = await asyncio.get_running_loop().run_in_executor(
-                    self._renewer, self._tick, done, self.server.bots.ready(), list(self.server.live))
+                    self._renewer, self._tick, done, ready, list(self.server.live))
             except Exception:
                 log.exception("cluster: the leases could not be renewed")
             else:
                 # a game whose lease was lost: its bots stop before their next batch
                 # (``owns``), not in the middle of one, whose commit would go on while the
-                # game in memory, cancelled before taking the batch, stayed behind it
-                self.owned = owned
+                # game in memory, cancelled before taking the batch, stayed behind it; a game
+                # created during the renewal is owned already (``created``)
+                self.owned = owned | (self.owned - held)
                 self.valid_until = started + LEASE_SECONDS - LEASE_EVERY / 2
                 if claimed:
                     await self.take_over(claimed)
@@ -470,28 +580,89 @@ class Cluster:
         return url.set(drivername="postgresql").render_as_string(hide_password=False)
 
     async def listen(self) -> None:
-        """LISTEN on ``CHANNEL`` until cancelled; opened again whenever lost, each time
-        followed by a catch-up of every game in memory whose head moved meanwhile."""
+        """Listen to the channels of the games this process holds until cancelled (opened
+        again whenever lost, each time every game in memory compared with its head)."""
         import psycopg
 
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
                         self._conninfo(), autocommit=True, application_name=f"realms-listen {self.id}"[:63]) as conn:
-                    await conn.execute(f"LISTEN {CHANNEL}")
                     self.listener_pid = conn.info.backend_pid
                     if self.listening.is_set():
                         self.reconnects += 1
                     self._notes.clear()  # some may have been missed meanwhile: read
-                    await self._catch_up_all()
+                    self.listened = set()
+                    await self._subscribe(conn, everything=True)
                     self.listening.set()
-                    async for note in conn.notifies():
-                        self._heard(note.payload)
+                    while True:
+                        await self._hear(conn)
+                        await self._subscribe(conn)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 log.warning("cluster: the listening connection was lost (%s); opening it again", type(exc).__name__)
             await asyncio.sleep(LISTEN_AGAIN)
+
+    def _wanted(self) -> set[str]:
+        """The games whose channel this process listens to: those in its memory, and those
+        it owns (loaded on their next write if not in memory)."""
+        return set(self.server.live) | self.owned
+
+    async def _subscribe(self, conn, everything: bool = False) -> None:
+        """``LISTEN`` to the channels of the games now wanted (:meth:`_wanted`) and not yet
+        listened to, ``UNLISTEN`` those no longer wanted, in one round trip; then, the
+        ``LISTEN`` in force, the heads of the games newly listened to (``everything``: of
+        every game in memory too, after a lost connection) compared with their copies in
+        memory, and those that moved caught up (a write committed before the ``LISTEN`` was
+        not heard); one still being loaded is caught up once in memory (:meth:`loaded`)."""
+        from psycopg import sql
+
+        self._changed.clear()
+        wanted = self._wanted()
+        new, gone = wanted - self.listened, self.listened - wanted
+        if new or gone:
+            await conn.execute(sql.SQL("; ").join(
+                [sql.SQL("LISTEN {}").format(sql.Identifier(channel(g))) for g in sorted(new)]
+                + [sql.SQL("UNLISTEN {}").format(sql.Identifier(channel(g))) for g in sorted(gone)]))
+            self.listened = wanted
+        ids = (set(self.server.live) | new) if everything else new
+        if not ids:
+            return
+        cur = await conn.execute("SELECT game_id, seq, undone FROM realms_heads WHERE game_id = ANY(%s)", (list(ids),))
+        for gid, seq, undone in await cur.fetchall():
+            live = self.server.live.get(gid)
+            if live is None:
+                self._missed.add(gid)
+            elif live.row.seq != (seq, undone):
+                self._soon(gid)
+
+    async def _hear(self, conn) -> None:
+        """The notifications on ``conn`` heard (:meth:`_heard`) until the games to listen
+        to are no longer those listened to (looked at when :meth:`loaded` or :meth:`created`
+        says so, and every ``LEASE_EVERY`` seconds for the games that left memory); the
+        connection's error raised if it is lost."""
+        async def drain() -> None:
+            async for note in conn.notifies():
+                self._heard(note.payload)
+
+        heard = asyncio.ensure_future(drain())
+        changed: asyncio.Future | None = None
+        try:
+            while not heard.done():
+                changed = asyncio.ensure_future(self._changed.wait())
+                await asyncio.wait({heard, changed}, timeout=LEASE_EVERY, return_when=asyncio.FIRST_COMPLETED)
+                changed.cancel()
+                self._changed.clear()
+                if self._wanted() != self.listened:
+                    break
+        finally:
+            for task in (heard, changed):
+                if task is not None:
+                    task.cancel()
+            await asyncio.wait({heard})
+        if not heard.cancelled() and (lost := heard.exception()) is not None:
+            raise lost
 
     def _heard(self, payload: str) -> None:
         """A head moved: this process's own write is in memory already; another's, for a
@@ -503,6 +674,7 @@ class Cluster:
         except ValueError:
             log.warning("cluster: a notification not understood: %r", payload[:100])
             return
+        self.heard += 1
         if rest and rest[0] == self.id:
             return
         live = self.server.live.get(gid)
@@ -522,12 +694,16 @@ class Cluster:
                 self._soon(gid)
 
     def loaded(self, gid: str) -> None:
-        """A game just put in memory from the database: caught up if a write of it was
-        heard during its load (which may have read the game before that write, and whose
-        notification found nothing in memory to catch up)."""
+        """A game just put in memory (loaded from the database, or created): listened to
+        from now (:meth:`_subscribe`); caught up if a write of it was heard during its load
+        (which may have read the game before that write, and whose notification found
+        nothing in memory to catch up), or if its channel was listened to before it was in
+        memory (its head was not compared then)."""
         if gid in self._missed:
             self._missed.discard(gid)
             self._soon(gid)
+        if gid not in self.listened:
+            self._changed.set()
 
     def _noted(self, live: "Live") -> tuple | None:
         """The game's head and its answers past ``live``'s from the notifications heard
@@ -547,30 +723,14 @@ class Cluster:
             answers.extend(carried[1])
         return head, answers
 
-    async def _catch_up_all(self) -> None:
-        """Every game in memory whose head moved: caught up (after a lost connection)."""
-        ids = list(self.server.live)
-        if not ids:
-            return
-
-        def heads() -> dict[str, tuple[int, int]]:
-            with self.store.engine.connect() as conn:
-                rows = conn.execute(select(heads_table.c.game_id, heads_table.c.seq, heads_table.c.undone)
-                                    .where(heads_table.c.game_id.in_(ids))).all()
-            return {r.game_id: (r.seq, r.undone) for r in rows}
-
-        for gid, head in (await asyncio.to_thread(heads)).items():
-            live = self.server.live.get(gid)
-            if live is not None and live.row.seq != head:
-                self._soon(gid)
-
     # -- running ---------------------------------------------------------------------------------------
     def start(self) -> None:
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self.lease_loop()), loop.create_task(self.listen())]
 
     async def stop(self) -> None:
         """Stop, handing this process's leases back (another takes them at once)."""
+        self._stopped = True
         for task in self.tasks + list(self._catching.values()):
             task.cancel()
         try:
@@ -583,10 +743,25 @@ class Cluster:
         with self.store.engine.begin() as conn:
             conn.execute(text("UPDATE realms_leases SET expires = 0 WHERE owner = :o"), {"o": self.id})
             conn.execute(text("DELETE FROM realms_processes WHERE id = :i"), {"i": self.id})
+        if self._alive is not None:
+            self._alive.close()
+            self._alive = None
 
     def health(self) -> dict:
         return {"process": self.id, "games_owned": len(self.owned), "listening": self.listening.is_set(),
-                "reconnects": self.reconnects, "caught_up": {"carried": self.carried, "read": self.reads}}
+                "reconnects": self.reconnects, "caught_up": {"carried": self.carried, "read": self.reads},
+                "listened": len(self.listened), "heard": self.heard}
+
+
+def _add_ready(engine) -> None:
+    """``realms_processes.ready`` added to a table made before it (every process then
+    counted ready, as every process claimed)."""
+    if engine.dialect.name != "postgresql":
+        return
+    if "ready" not in {c["name"] for c in inspect(engine).get_columns("realms_processes")}:
+        with engine.begin() as conn:
+            conn.execute(text("ALTER TABLE realms_processes "
+                              "ADD COLUMN IF NOT EXISTS ready boolean NOT NULL DEFAULT true"))
 
 
 def report(database: str) -> list[dict]:

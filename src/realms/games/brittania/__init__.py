@@ -15,7 +15,7 @@ from realms.core.game import Game, lazy
 from .invariants import INVARIANTS
 from .options import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
 from .orders import ORDER_KINDS, no_answer
-from .state import BRState, bot_view
+from .state import BRState, bot_view, turn_of
 from .steps import GAME_ID
 
 
@@ -59,10 +59,11 @@ GAME = Game(
     bots=_bots(),
     # the seat kinds the lobby offers, labelled as measured (benchmarks/RESULTS.md)
     bot_variants={"random": "random (easy)", "steward": "steward (normal)",
-                  "ismcts:iters=16:value=learned": "search (learned value)"},
+                  "ismcts:iters=16:z=1.5:horizon=turn:value=learned": "search (hard)"},
     features=lazy(".features:features", __package__),
     unsearched_kinds=frozenset({"br.grain", "br.name"}),
     bot_view=bot_view,
+    turn_of=turn_of,
     draw=_draw,
     palette=lazy(".draw:palette", __package__),
     board=lazy(".draw:board", __package__),

@@ -14,6 +14,11 @@ It reads only its own view and decisions.  At its first order of a turn it write
 4. Trade with quiet neighbours: every neighbouring player who took none of its states
    in the last three turns is offered a route.
 
+It finishes an order it did not plan itself (inside a search: the search chose it, at
+the root or in the tree, and the bot answers its grain) as it would its own: the grain
+its plan would give it (:meth:`Steward.grain`).  An order leaves the plan when its grain
+is picked, so one it proposed and a search did not play is proposed again.
+
 When its colour is free after an elimination it stands for whoever may take it: a
 newcomer comes only to a state that no player can reach at once (:meth:`newcomer`).
 
@@ -64,22 +69,67 @@ class Steward:
             v = view()
             return max(range(len(keys)), key=lambda i: v["states"][keys[i]]["output"])
         turn = (decision.info or {}).get("turn", self.plan_turn)
+        if kind == "br.grain":
+            return self.grain(decision, view, keys, turn)
         if kind == "br.order" and self.plan_turn != turn:
             self.plan_turn = turn
             self.plan = self.make_plan(view(), keys)
-        if kind == "br.grain":
-            want = self.plan.pop(0)[1] if self.plan and self.plan[0][0] == "grain" else keys[0]
-            if want in keys:
-                return keys.index(want)
-            below = [i for i, k in enumerate(keys) if int(k) <= int(want)]
-            return below[-1] if below else 0
         while self.plan:
-            step, key = self.plan.pop(0)
+            step, key = self.plan[0]
+            grain_next = len(self.plan) > 1 and self.plan[1][0] == "grain"
             if step == "order" and key in keys:
+                if not grain_next:
+                    self.plan.pop(0)
                 return keys.index(key)
-            if step == "order" and self.plan and self.plan[0][0] == "grain":
-                self.plan.pop(0)
+            del self.plan[:2 if step == "order" and grain_next else 1]
         return keys.index("done")
+
+    def grain(self, decision, view, keys: list[str], turn: int) -> int:
+        """The grain of the order just chosen: what the plan gives it, the order and its
+        grain then leaving the plan; for an order it did not plan (a search chose it, at
+        the root or inside its rollouts), what it would give it had it planned it
+        (:meth:`unplanned_grain`), not the least.  An order it planned and that was not
+        played stays in the plan, to be proposed again.  The amount is the nearest option
+        at or below it."""
+        if self.plan_turn != turn:
+            self.plan = []
+        info = decision.info or {}
+        want = self.planned_grain(f"{info.get('order')}:{info.get('target')}")
+        if want is None:
+            want = self.unplanned_grain(view(), info)
+        if want in keys:
+            return keys.index(want)
+        below = [i for i, k in enumerate(keys) if int(k) <= int(want)]
+        return below[-1] if below else 0
+
+    def planned_grain(self, order: str) -> str | None:
+        """The grain the plan gives ``order`` (taking both out of the plan), or None."""
+        plan = self.plan
+        for i in range(len(plan) - 1):
+            if plan[i] == ("order", order) and plan[i + 1][0] == "grain":
+                grain = plan[i + 1][1]
+                del plan[i:i + 2]
+                return grain
+        return None
+
+    def unplanned_grain(self, v: dict, info: dict) -> str:
+        """The grain of an order it did not plan, reckoned as its plan would: an attack
+        the least that wins four times in five (:meth:`sure_grain`) and its sea
+        preparation; a defence a share of the grain left among the states it would
+        defend, this one counted, half a share for the capital; an investment what fills
+        the state's room, within the grain left."""
+        kind, sid = info.get("order"), str(info.get("target"))
+        me = v["you"]
+        my = v["players"][me]
+        left = v["grain_left"]
+        if kind == "conquer":
+            return str(self.sure_grain(v, sid) + int(info.get("preparation", 0)))
+        if kind == "defend":
+            mine = [x for x, st in v["states"].items() if st["owner"] == me]
+            threatened = set(self.threatened(v, mine)) | {sid}
+            return str(max(1, min(30, left // len(threatened) // (2 if my["capital"] == sid else 1))))
+        room = self.tables.n["max_output"] - v["states"][sid]["output"]
+        return str(min(left, room * self.tables.n["invest_cost"]))
 
     # -- set-up ----------------------------------------------------------------------
     def best_start(self, v: dict, keys: list[str]) -> str:
@@ -147,14 +197,7 @@ class Steward:
             x = b.index[sid]
             land = any(y in held and states[b.states[y].id]["output"] > 0 for y in b.adj[x])
             prep = 0 if land or self.tables.has(traits, "sea_free") else self.tables.n["sea_preparation"]
-            owner = states[sid]["owner"]
-            if owner is None:
-                defence = self.tables.n["independent_defence"]
-            else:
-                defence = min(30, players[owner]["grain"] // 3)
-                defence += self.tables.n["capital_defence"] if players[owner]["capital"] == sid else 0
-            bonus = self.tables.effect(traits, "attack")
-            grain = max(1, SURE_LEAD - bonus + defence)
+            grain = self.sure_grain(v, sid)
             if grain >= 31 - prep:
                 continue
             value = states[sid]["output"] + (15 if b.states[x].kingdom else 0) + 10 * self.completes_kingdom(held, x)
@@ -167,9 +210,22 @@ class Steward:
                 plan += [("order", f"conquer:{sid}"), ("grain", str(cost))]
         return chosen, left
 
-    def defences(self, v: dict, mine: list[str], left: int, plan: list[tuple[str, str]]) -> int:
-        """A share of the grain left for each state next to a hostile player (not a
-        trade partner), half a share for the capital, which has its +5."""
+    def sure_grain(self, v: dict, sid: str) -> int:
+        """The least grain (its sea preparation aside) that wins an attack on ``sid`` four
+        times in five against the expected defence: 10 for an independent state; a
+        player's state a third of his grain, at most 30, +5 for his capital."""
+        players = v["players"]
+        owner = v["states"][sid]["owner"]
+        if owner is None:
+            defence = self.tables.n["independent_defence"]
+        else:
+            defence = min(30, players[owner]["grain"] // 3)
+            defence += self.tables.n["capital_defence"] if players[owner]["capital"] == sid else 0
+        bonus = self.tables.effect(players[v["you"]]["king"]["traits"], "attack")
+        return max(1, SURE_LEAD - bonus + defence)
+
+    def threatened(self, v: dict, mine: list[str]) -> list[str]:
+        """Its states next to a hostile player (not a trade partner), by land or sea."""
         b = self.board
         me = v["you"]
         my = v["players"][me]
@@ -178,8 +234,13 @@ class Steward:
         for sid, st in v["states"].items():
             if st["owner"] is not None and st["owner"] != me and st["owner"] not in partners:
                 others |= 1 << b.index[sid]
-        threatened = [sid for sid in mine
-                      if (b.adj_mask[b.index[sid]] | b.across_mask[b.index[sid]]) & others]
+        return [sid for sid in mine if (b.adj_mask[b.index[sid]] | b.across_mask[b.index[sid]]) & others]
+
+    def defences(self, v: dict, mine: list[str], left: int, plan: list[tuple[str, str]]) -> int:
+        """A share of the grain left for each state next to a hostile player (not a
+        trade partner), half a share for the capital, which has its +5."""
+        my = v["players"][v["you"]]
+        threatened = self.threatened(v, mine)
         for sid in threatened:
             share = min(30, left // len(threatened) // (2 if my["capital"] == sid else 1))
             if share > 0:

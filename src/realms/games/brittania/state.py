@@ -39,6 +39,12 @@ def bot_view(state: GameState, player: int | None) -> dict:
     return cast(BRState, state).view(player, shared=True)
 
 
+def turn_of(state: GameState) -> int:
+    """The turn being played (``Game.turn_of``): every player writes his orders at once
+    and the turn ends when they resolve (TURN ORDER), the next beginning at once."""
+    return cast(BRState, state).turn
+
+
 # compiled, a class that takes none makes its instances only through ``__init__``; a
 # clone (GameState.clone) makes its copy with ``__new__`` alone
 @mypyc_attr(allow_interpreted_subclasses=True)

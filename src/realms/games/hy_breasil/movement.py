@@ -303,6 +303,14 @@ def move(s: "HBState", nid: int, k: int) -> Decision | None:
                     _move_info(nid, k))
 
 
+def reinforcement(d: Decision) -> bool:
+    """Whether ``d`` asks for more units into a pending battle, or its start (§6.3.1): the
+    force of an attack whose target the first move into the area chose, which a search
+    leaves to its policy bot (``Game.unsearched``)."""
+    keys = d.keys
+    return d.kind == "hb.move" and len(keys) > 0 and keys[len(keys) - 1] == "fight"
+
+
 #: the move question's prompts by nation name (first phase, second), made once: half the
 #: decisions of a game are moves
 _PROMPTS: dict[str, tuple[str, str]] = {}

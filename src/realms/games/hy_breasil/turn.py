@@ -59,6 +59,13 @@ def nation_turn(s: "HBState", nid: int) -> None:
            ("cities", nid), ("support", nid), ("end_nation_turn", nid))
 
 
+def turn_of(s: "HBState") -> tuple[int, int]:
+    """The game turn and the nation whose turn it is (§6: the nations take their turns one
+    at a time, in cup order; ``EMPTY`` outside them, as in the invasion phase), so that a
+    search scores a position where a nation's turn ends (``Game.turn_of``)."""
+    return s.turn, s.current
+
+
 @STEPS.step("end_nation_turn")
 def end_nation_turn(s: "HBState", nid: int) -> None:
     n = s.alive(nid)

@@ -408,7 +408,7 @@ class Planner:
         ph = self.ph
         plan = ph.plan
         if plan is None or plan.target != bt.area:
-            plan = ph.plan = Plan(bt.area, bt.au + bt.aw, "attack", sent=bt.au + bt.aw, engaged=True)
+            plan = ph.plan = self.adopt(bt)
         t = bt.area
         sources = self.sources_for(t)
         if plan.sent < plan.units and sources:
@@ -422,6 +422,27 @@ class Planner:
             ph.battle_sent = plan.sent
             return self.move(stranded, t)
         return "fight"
+
+    def adopt(self, bt) -> Plan:
+        """AU-Q39: an attack the bot did not plan (its first army sent by someone else: a
+        search choosing for the seat, or a bot that starts mid-phase) gets the armies the
+        bot would give its own attack on that space: the fewest that buy the TR's chance
+        (AU-Q33, AU-Q38's best OR at ``hard``), or the MO's (``easy``), counting those
+        already in; every free army when even all of them fall short."""
+        t, sent = bt.area, bt.au + bt.aw
+        have = sent + sum(self.movers(s) for s in self.sources_for(t))
+        holder = self.look.nations.get(bt.defender)
+        units = have
+        if holder is not None and self.bot.level.odds:
+            mods = self.battle_mods(holder, t)
+            terrain = land_terrain(self.board, t)
+            k, _ = fewest_for(T.or_chance(self.tr), holder.units.get(t, 0), have, terrain, **mods)
+            if k and self.bot.level.best_or:
+                k = fewest_for(T.or_chance(self.tr, 0), holder.units.get(t, 0), have, terrain, **mods)[0] or k
+            units = k or have
+        elif holder is not None:
+            units = min(have, T.offence(self.space_dv(t), self.tr, self.ov_per_unit(t)).units)
+        return Plan(t, max(units, sent), "attack", sent=sent, engaged=True)
 
     def stranded_at_sea(self, t: int) -> int | None:
         """A sea space whose armies can reach the contested space but no land of their own
