@@ -18,14 +18,23 @@ from pathlib import Path
 
 import realms
 
-#: random bots for the rules, auto bots for the bots' use of the rules (advice, reach),
-#: Brian Boru for the engine under another game
+#: for each compiled game: random bots for the rules, its rule bot for the bots' use of
+#: the rules (advice, reach, the bot view), and a search in one seat for the clones and
+#: determinizations it plays on (a bot per seat, or one for every seat)
 GAMES = [
     ("hy-breasil", {}, "random", 1),
     ("hy-breasil", {"players": 5, "turns": 6}, "random", 2),
     ("hy-breasil", {"rules": ["races", "submission", "abilities"]}, "random", 3),
     ("hy-breasil", {"turns": 5}, "auto", 4),
     ("brian-boru", {}, "random", 5),
+    ("brian-boru", {"players": 5}, "greedy", 6),
+    ("brian-boru", {"players": 3}, ["ismcts:iters=3", "greedy", "greedy"], 7),
+    ("version2", {}, "random", 8),
+    ("version2", {"players": 3, "type": "resistance"}, "general", 9),
+    ("version2", {"turn_limit": 4}, ["general", "ismcts:iters=2", "general", "general"], 10),
+    ("brittania", {"players": 12}, "random", 11),
+    ("brittania", {"players": 8}, "steward", 12),
+    ("brittania", {"players": 4, "turns": 5}, ["steward", "steward", "ismcts:iters=3", "steward"], 13),
 ]
 
 PLAY = """
@@ -36,8 +45,8 @@ from realms.core.game import games
 from realms.sim.runner import run_game
 
 registry = games()
-hashes = [run_game(registry[g], options, seed, [bot]).state_hash()
-          for g, options, bot, seed in json.loads(sys.argv[1])]
+hashes = [run_game(registry[g], options, seed, bots if isinstance(bots, list) else [bots]).state_hash()
+          for g, options, bots, seed in json.loads(sys.argv[1])]
 print(json.dumps({"compiled": realms.compiled(), "engine": realms.core.engine.__file__,
                   "hashes": hashes}))
 """

@@ -197,15 +197,18 @@ def test_another_answer_is_played_only_when_it_beats_the_policys_on_the_same_sam
 def test_the_answers_are_compared_on_common_samples():
     """The t-th try of every root answer uses the t-th sample: as many determinizations are
     dealt as the most tried answer has tries, not one per iteration."""
-    state, d = _decision_with_options("brian-boru", 2, 4)
+    played, d = _decision_with_options("brian-boru", 2, 4)
     dealt = set()
-    real = state.determinize
 
-    def determinize(player, rng):
-        dealt.add(rng.getstate())
-        return real(player, rng)
+    class Counted(type(played)):  # compiled, a state's methods cannot be replaced on it
+        def determinize(self, player, rng):
+            dealt.add(rng.getstate())
+            return super().determinize(player, rng)
 
-    state.determinize = determinize
+    state = Counted(played.options, played.seed)
+    for seat, key in played.answers:
+        state.apply(seat, key)
+    assert state.state_hash() == played.state_hash()
     bot = ISMCTSBot(4, iters=40, horizon=6, early=0)
     bot.choose(d, SeatView(state, d.player))
     assert len(dealt) == max(bot.last["visits"].values()) < 40
@@ -419,11 +422,16 @@ def test_a_forced_decision_is_not_searched_but_the_policy_bot_still_sees_it():
     bot, seen = ISMCTSBot(1, iters=20), []
     real = get_game("brian-boru").bots["greedy"]
 
-    def factory(seed):
-        shadow = real(seed)
-        choose = shadow.choose
-        shadow.choose = lambda decision, view: seen.append(decision.keys) or choose(decision, view)
-        return shadow
+    class Shadow:  # compiled, a bot's methods cannot be replaced on it
+        def __init__(self, seed):
+            self.bot = real(seed)
+            self.name = self.bot.name
+
+        def choose(self, decision, view):
+            seen.append(decision.keys)
+            return self.bot.choose(decision, view)
+
+    factory = Shadow
 
     bot._factory = lambda game: factory
     assert bot.choose(forced, SeatView(state, d.player)) == 0

@@ -13,6 +13,8 @@ the face-down leftover card are never in another player's :meth:`view`.
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from realms.core.engine import Field, GameState, copy_lists
 from realms.core.events import EVERYONE, Event
 
@@ -23,6 +25,9 @@ BOARD = -1
 VIKINGS = -2
 
 
+# compiled, a class that takes none makes its instances only through ``__init__``; a
+# clone (GameState.clone) makes its copy with ``__new__`` alone
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BBState(GameState):
     GAME_ID = GAME_ID
     STEPS = STEPS

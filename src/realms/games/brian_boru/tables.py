@@ -14,6 +14,7 @@ becomes ``(("raider", 0, 2),)``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from functools import lru_cache
 from pathlib import Path
 
@@ -431,13 +432,13 @@ def parse_vikings(data: dict, source: str = "vikings.toml") -> tuple[int, ...]:
 
 def parse_rules(data: dict, source: str = "rules.toml") -> Rules:
     def g(path: str, lo: int = 0) -> int:
-        node = data
+        node: Any = data  # a table, then what it holds: compiled, a dict-typed name takes no int
         for part in path.split("."):
             node = _get(node, part, f"{source}: [{path}]")
         return _int(node, f"{source}: [{path}]", lo)
 
     def by_players(path: str) -> dict[int, int]:
-        node = data
+        node: Any = data
         for part in path.split("."):
             node = _get(node, part, f"{source}: [{path}]")
         if not isinstance(node, dict) or set(node) != {"3", "4", "5"}:

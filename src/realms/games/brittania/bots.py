@@ -50,7 +50,7 @@ class Steward:
         self.tables = load_tables()
         self.plan: list[tuple[str, str]] = []
         self.plan_turn = -1
-        self.seen: dict[str, int] | None = None
+        self.seen: dict[str, int | None] | None = None  # each state's owner (None: independent)
         self.hostile: dict[int, int] = {}
 
     # -- decisions -------------------------------------------------------------------

@@ -54,7 +54,7 @@ class Order:
     grain: int = 0
 
 
-def conquer_targets(s: "BRState", p: int) -> dict[int, int]:
+def conquer_targets(s: "BRState", p: int, masks: list[int] | None = None) -> dict[int, int]:
     """The states ``p`` may attack, each with its sea preparation (0 or 5).
 
     "You can only Conquer States adjacent to the ones you control (or across Seas)": from
@@ -62,9 +62,11 @@ def conquer_targets(s: "BRState", p: int) -> dict[int, int]:
     launch attacks from Devastated States"), across at most one sea (BR-Q24); never a
     trade partner's state ("prevents the two Players from attacking each other").  The 5
     of preparation are waived for a Sailor king, or when ``p`` holds a non-devastated
-    state on land next to the target (BR-Q24).
+    state on land next to the target (BR-Q24).  ``masks``: :meth:`BRState.masks`, if the
+    caller has them.
     """
-    masks = s.masks()
+    if masks is None:
+        masks = s.masks()
     land, sea = launch_masks(s.board, s.owner, s.output, p)
     banned = masks[p]
     for q in s.partners(p):
@@ -96,36 +98,35 @@ def sea_preparation(tables, traits) -> int:
     return 0 if tables.has(traits, "sea_free") else tables.n["sea_preparation"]
 
 
-def _has(s: "BRState", p: int, kind: str, target: int) -> bool:
-    return any(k == kind and t == target for k, t, _ in s.orders[p])
-
-
 def order_keys(s: "BRState", p: int) -> list[str]:
-    """The keys of ``p``'s next ``br.order``."""
+    """The keys of ``p``'s next ``br.order``: asked at every order written, and for every
+    seat still writing at each determinization of a search (``BRState.redeal_hidden``),
+    so the orders written and the players' states are read once."""
     b = s.board
     n = s.tables.n
     left = s.grain_left(p)
+    written = {(k, t) for k, t, _ in s.orders[p]}
+    masks = s.masks()
     keys = ["done"]
-    for x, prep in conquer_targets(s, p).items():
-        if left > prep and not _has(s, p, "conquer", x):
+    for x, prep in conquer_targets(s, p, masks).items():
+        if left > prep and ("conquer", x) not in written:
             keys.append(f"conquer:{b.states[x].id}")
     held = s.held(p)
     if left > 0:
-        keys += [f"defend:{b.states[x].id}" for x in held if not _has(s, p, "defend", x)]
+        keys += [f"defend:{b.states[x].id}" for x in held if ("defend", x) not in written]
     keys += [f"invest:{b.states[x].id}" for x in held
-             if invest_room(s, x) and left >= invest_cost(s, p, x) and not _has(s, p, "invest", x)]
+             if ("invest", x) not in written and invest_room(s, x) and left >= invest_cost(s, p, x)]
     if s.capital[p] != NONE and left >= n["capital_move"] and not any(k == "capital" for k, _, _ in s.orders[p]):
         keys += [f"capital:{b.states[x].id}" for x in held if x != s.capital[p]]
     partners = s.partners(p)
-    masks = s.masks()
     near = s.reach(masks[p])
     for q in range(s.n):
         if q == p or not s.alive[q]:
             continue
         if q in partners:
-            if not _has(s, p, "cancel", q):
+            if ("cancel", q) not in written:
                 keys.append(f"cancel:{q}")
-        elif near & masks[q] and not _has(s, p, "trade", q):
+        elif near & masks[q] and ("trade", q) not in written:
             keys.append(f"trade:{q}")
     if s.lead[p] is None and s.may_lead(p):
         keys += [f"lead:{k}:{b.states[t].id}" for k, t, _ in s.orders[p] if k in ("conquer", "defend")]

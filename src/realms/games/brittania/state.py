@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from typing import cast
 
+from mypy_extensions import mypyc_attr
+
 from realms.core.engine import Field, GameState, copy_lists
 from realms.core.events import EVERYONE, Event
 
@@ -32,7 +34,7 @@ def _pairs(value: list) -> list:
     return [list(x) if x else None for x in value]
 
 
-def bot_view(state: GameState, player: int) -> dict:
+def bot_view(state: GameState, player: int | None) -> dict:
     """:meth:`BRState.view` for a bot inside a search (``Game.bot_view``)."""
     return cast(BRState, state).view(player, shared=True)
 
@@ -43,6 +45,9 @@ def turn_of(state: GameState) -> int:
     return cast(BRState, state).turn
 
 
+# compiled, a class that takes none makes its instances only through ``__init__``; a
+# clone (GameState.clone) makes its copy with ``__new__`` alone
+@mypyc_attr(allow_interpreted_subclasses=True)
 class BRState(GameState):
     GAME_ID = GAME_ID
     STEPS = STEPS

@@ -271,7 +271,7 @@ class GeneralBot:
             if c == "all":
                 if surplus < sum(1 for u in look.units[f] if u[1] > 0):
                     continue
-                score = df - dt + 1
+                score = float(df - dt + 1)
             else:
                 score = df - dt + (0.5 if c[0] == "c" else 0)
             if best is None or score > best[0]:
@@ -300,7 +300,7 @@ class GeneralBot:
 
         def score(k: str) -> float:
             f = int(k.split(":")[1])
-            s: float = -3 * look.dist.get(f, 9) + 2 * max(0, look.guard(f) - len(look.units[f]))
+            s = float(-3 * look.dist.get(f, 9) + 2 * max(0, look.guard(f) - len(look.units[f])))
             s += max((look.value(g) for g in look.board.adj[f] if look.owner[g] != look.me), default=0) * 0.3
             return s
 

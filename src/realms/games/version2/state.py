@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from itertools import compress
 from typing import cast
 
+from mypy_extensions import mypyc_attr
+
 from realms.core.engine import Field, GameState, copy_lists
 from realms.core.events import EVERYONE, Event
 
@@ -64,6 +66,9 @@ def copy_battle(b: dict | None) -> dict | None:
     return out
 
 
+# compiled, a class that takes none makes its instances only through ``__init__``; a
+# clone (GameState.clone) makes its copy with ``__new__`` alone
+@mypyc_attr(allow_interpreted_subclasses=True)
 class V2State(GameState):
     GAME_ID = GAME_ID
     STEPS = STEPS
@@ -331,7 +336,7 @@ class _Rows(Sequence):
         return row
 
 
-def bot_view(state: GameState, player: int) -> dict:
+def bot_view(state: GameState, player: int | None) -> dict:
     """:meth:`V2State.view` with the state's own unit lists (``Game.bot_view``)."""
     return cast(V2State, state).view(player, shared=True)
 
