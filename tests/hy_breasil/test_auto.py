@@ -1125,15 +1125,22 @@ def test_au_q33_each_or_buys_the_chance_it_bought_in_britannia():
     assert T.or_chance(7) == pytest.approx(britannia_chance(2, 2)) and T.or_chance(7) < 0.5
 
 
+def lone_defender(hb):
+    """Three players; seat 0's nation with 5 armies at Tir Tairngire beside a lone plain
+    defender at Mag Adair: (state, nation, home, prey)."""
+    s = hb.game(players=3)
+    home, prey = hb.a("tir-tairngire"), hb.a("mag-adair")
+    n = hb.nation(s, 0, {home: 5})
+    hb.nation(s, 1, {prey: 1})
+    fill(hb, s, 2, [home, prey], per_area=2)
+    return s, n, home, prey
+
+
 def test_au_q33_the_bot_buys_the_chance_with_the_fewest_armies(hb):
     """AU-Q33: at TR 5 (82%) two armies take a lone plain defender (97%); at TR 1 (98%)
     two fall short and three go."""
     for tr, sent in ((5, 2), (1, 3)):
-        s = hb.game(players=3)
-        home, prey = hb.a("tir-tairngire"), hb.a("mag-adair")
-        n = hb.nation(s, 0, {home: 5})
-        hb.nation(s, 1, {prey: 1})
-        fill(hb, s, 2, [home, prey], per_area=2)
+        s, n, home, prey = lone_defender(hb)
         bot = make_bot()
         prime(bot, s, n, tr)
         keys = move_phase(hb, bot, s, n)
@@ -1146,11 +1153,7 @@ def test_au_q39_an_attack_the_bot_did_not_plan_gets_the_armies_of_its_own(hb):
     sends the armies it would give its own attack (AU-Q33: at TR 1, three against a lone
     plain defender), not a battle of the one army there."""
     for tr, sent in ((5, 2), (1, 3)):
-        s = hb.game(players=3)
-        home, prey = hb.a("tir-tairngire"), hb.a("mag-adair")
-        n = hb.nation(s, 0, {home: 5})
-        hb.nation(s, 1, {prey: 1})
-        fill(hb, s, 2, [home, prey], per_area=2)
+        s, n, home, prey = lone_defender(hb)
         s.current = n.id
         hb.run(s, ("movement_phase", n.id, 1))
         hb.answer(s, hb.mv(home, prey))
