@@ -222,11 +222,24 @@ def test_the_line_up_puts_the_bots_in_the_seats_nobody_plays():
     assert _line_up(["a", "b"], [1], 3) == ["a", "a", "b"]
 
 
+class _SharedVictory:
+    """A game whose result is a victory shared by P1 and P2, otherwise the game given (a
+    wrapper: a compiled state's methods cannot be replaced)."""
+
+    def __init__(self, state) -> None:
+        self._state = state
+
+    def __getattr__(self, name: str):
+        return getattr(self._state, name)
+
+    def result(self) -> dict:
+        return {"players": ["P1", "P2"], "scores": {"P1": 3, "P2": 3}, "winner": None, "winners": ["P1", "P2"]}
+
+
 def test_a_shared_victory_names_its_winners():
     """Brittania's economic victory may be shared: the end says "Winners: P2, P3"."""
     term, out = _terminal("brittania", {"players": 2, "turns": 1}, [0], [])
-    term.state.result = lambda: {"players": ["P1", "P2"], "scores": {"P1": 3, "P2": 3},
-                                 "winner": None, "winners": ["P1", "P2"]}
+    term.state = _SharedVictory(term.state)
     term.show_end()
     assert "The game is over. Winners: P1, P2." in out.getvalue()
 
