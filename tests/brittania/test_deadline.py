@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 
 from realms.games.brittania import GAME
 from realms.games.brittania.board import load_board
+from realms.server import app as app_module
 from realms.server.app import create_app
 
 
@@ -25,6 +26,13 @@ class Clock:
 
     def __call__(self) -> float:
         return self.now
+
+
+@pytest.fixture(autouse=True)
+def dealt(monkeypatch):
+    """One deal for every run: the server draws the seed of a game of two people, and the
+    bots' orders (a random bot's attack on a capital) would differ from deal to deal."""
+    monkeypatch.setattr(app_module, "secret_seed", lambda: 5)
 
 
 @pytest.fixture
