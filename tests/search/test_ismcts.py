@@ -364,8 +364,8 @@ BOT_GAME = {**SMALL, "brittania": {"players": 4, "turns": 6}}
 @pytest.mark.parametrize("game_id, bot", GAME_BOTS)
 def test_with_a_huge_z_the_search_plays_its_policys_answers_over_a_game(game_id, bot):
     """With ``z`` huge no answer overrules the policy's, so the search answers every
-    decision of a whole game as a bot of its policy playing the seat would (one seeded
-    ``shadow_seed``, asked the same decisions): the bot's memory (the auto bot's Tactical
+    decision of a whole game as a bot of its policy given the same seed would (asked the
+    same decisions): the bot's memory (the auto bot's Tactical
     Ratings, Mortal Enemies and deadpiles) is carried from decision to decision, and
     the search's own calls on determinized copies do not disturb it."""
     game = get_game(game_id)
@@ -373,7 +373,7 @@ def test_with_a_huge_z_the_search_plays_its_policys_answers_over_a_game(game_id,
     players = len(state.result()["players"])
     agents = make_bots(game, [bot] * players, players, 7)
     search = ISMCTSBot(11, iters=8, horizon=4, policy=bot, z=1e12)
-    twin = game.bots[bot](search.shadow_seed)
+    twin = game.bots[bot](11)
     asked = []
 
     class Checked:

@@ -238,9 +238,10 @@ class ISMCTSBot:
         #: the learned evaluation (``value=learned`` or a file), loaded at the first decision
         self._model: ValueModel | None = None
         self.rng = random.Random(seed)
-        #: the seed of the policy bot kept for this seat: a bot of the policy with this seed
-        #: playing the seat gives the answers the search starts from (with a huge ``z``, its own)
-        self.shadow_seed = int(self.rng.random() * 2**48)
+        #: the seed of the policy bot kept for this seat: the search's own, so that with a
+        #: huge ``z`` it plays the game the policy bot given the seat's seed would (a paired
+        #: match against that bot then differs only where the search overrules it)
+        self.shadow_seed = seed
         #: the policy bot that plays this seat alongside the search, for the root's prior
         self._shadow: Agent | None = None
         #: the hashes of the positions this seat was asked in (a repeated one is a cycle)
