@@ -16,7 +16,8 @@ them agree lives in the database, in three tables of this module's own:
   ``"game version seq undone process"`` and, when the whole fits in ``NOTE_BYTES``, the
   answers written (never a state: ``NOTIFY`` carries less than 8,000 bytes and takes a
   lock at commit).  A batch of writes moves its heads and notifies in one statement
-  (:meth:`Cluster.check`).
+  (:meth:`Cluster.check`); a batch of answers alone is written whole in one statement in
+  autocommit, the answers inserted only where their head moved (:meth:`Cluster.appended`).
 - ``realms_leases``: one owner per game at a time, with an expiry (``LEASE_SECONDS``).
   Only the owner plays the game's bots, ends its deadlines and clocks and sends its notices
   (:meth:`Cluster.owns`).  Each process renews its leases every ``LEASE_EVERY`` seconds and
