@@ -315,6 +315,8 @@ class Store:
             self._queue.put(None)
             self._writer.join(10)
             self._writer = None
+        self._conn = _closed(self._conn)  # batches written without the thread (tests)
+        self._fast = _closed(self._fast)
         if self._checkpointer is not None:
             self._closing = True
             self._checkpoint_due.set()
