@@ -486,8 +486,10 @@ class Store:
         games all different, with nothing written beside them) written in one statement
         (``cluster.Cluster.appended``: one round trip, not a transaction's four), the
         writes of the games whose head had moved failed with ``cluster.Conflict``.  False
-        if the batch is of another kind, or the statement failed (nothing written: the
-        batch then goes the usual way, which says which write fails)."""
+        if the batch is of another kind, or the statement failed: the batch then goes the
+        usual way, which says which write fails (one whose commit was made but not
+        acknowledged, its connection lost, then finds its head moved: a conflict, and its
+        game is rebuilt from what was stored, never written twice)."""
         guards, rows = [], []
         for op, _ in batch:
             if op[0] != "guard" or op[1][0] != "append" or op[1][4] is not None:
