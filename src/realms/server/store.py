@@ -490,7 +490,8 @@ class Store:
         usual way, which says which write fails (one whose commit was made but not
         acknowledged, its connection lost, then finds its head moved: a conflict, and its
         game is rebuilt from what was stored, never written twice)."""
-        guards, rows = [], []
+        guards: list[Any] = []
+        rows: list[tuple] = []
         for op, _ in batch:
             if op[0] != "guard" or op[1][0] != "append" or op[1][4] is not None:
                 return False
