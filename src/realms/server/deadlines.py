@@ -226,6 +226,7 @@ class Deadlines:
                 return False
             noted.ended = True
             live.settle_bots(before, new)
+            self.note(live)  # the next round begins now, stored now: a process taking the game over keeps its instant
             await self.server.advise(live, live.watching())
             log.info("game %s: the deadline passed; %d answers given for silent seats", gid, given)
         self.server.continue_bots(live)
