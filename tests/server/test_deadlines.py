@@ -153,6 +153,39 @@ def test_the_round_after_one_a_deadline_ended_is_stored_as_it_begins(tmp_path):
         wait_for(stored)
 
 
+def test_a_sweep_ends_the_rounds_due_side_by_side(tmp_path):
+    """Two games' rounds due at one sweep: the second's answers are sent to the store while
+    the first's commit is still awaited (held here), not after it."""
+    import asyncio
+
+    db, clock = str(tmp_path / "realms.db"), Clock()
+    with TestClient(create_app(db, clock=clock)) as client:
+        deadlines, server = client.app.state.deadlines, client.app.state.server
+        client.portal.call(deadlines.stop)
+        games = [brittania_at_turn_one(client, 2)[0] for _ in range(2)]
+        committed, waiting = server.committed, []
+        gate = client.portal.call(asyncio.Event)
+
+        async def held(done):
+            waiting.append(done)
+            await gate.wait()
+            await committed(done)
+
+        server.committed = held
+        clock.now = T0 + 120
+        swept = client.portal.start_task_soon(deadlines.sweep)
+
+        def both():
+            """both rounds' answers sent to the store before either commit is let through"""
+            return len(waiting) == 2
+        try:
+            wait_for(both)
+        finally:
+            client.portal.call(gate.set)
+        assert sorted(swept.result(timeout=60)) == sorted(games)
+        assert all(server.live[g].state.turn == 2 for g in games)
+
+
 def test_the_watcher_loads_only_unfinished_games_with_a_deadline(tmp_path):
     """After a restart the watcher loads the game with a deadline, not the one without
     nor a game of another kind; a game over is marked so in the store and never loaded
