@@ -176,6 +176,9 @@ class Cluster:
         #: the take-overs' catch-ups running (at most ``TAKE_AT_ONCE``, the others queued
         #: in the order :meth:`take_over` gave them)
         self._taking: asyncio.Semaphore | None = None
+        #: per game of a take-over not yet caught up, its take-over's [start, games left]
+        #: (the log says when the last is caught up)
+        self._taken: dict[str, list] = {}
         self.tasks: list[asyncio.Task] = []
         #: the renewals' own thread: never queued behind the loads and catch-ups of the
         #: games just taken over (the default pool's threads), which would let this
@@ -447,8 +450,10 @@ class Cluster:
             if gid in rounds:
                 key, started, passed = rounds[gid]
                 self.server.deadlines.rounds[gid] = Round(key, started, passed)
+        batch = [time.monotonic(), len(claimed)]
         for gid in self._first(claimed, rounds):
             log.info("cluster: game %s taken over by %s", gid, self.id)
+            self._taken[gid] = batch
             self._soon(gid, full=True)
 
     def _first(self, claimed: set[str], rounds: dict[str, tuple]) -> list[str]:
@@ -474,9 +479,16 @@ class Cluster:
         order they were asked for); then its round ended if its deadline passed meanwhile."""
         if self._taking is None:
             self._taking = asyncio.Semaphore(TAKE_AT_ONCE)
-        async with self._taking:
-            await self.catch_up(gid, True)
-        await self._due_ended(gid)
+        try:
+            async with self._taking:
+                await self.catch_up(gid, True)
+            await self._due_ended(gid)
+        finally:
+            batch = self._taken.pop(gid, None)
+            if batch is not None:
+                batch[1] -= 1
+                if not batch[1]:
+                    log.info("cluster: the games taken over caught up in %.2f s", time.monotonic() - batch[0])
 
     async def _due_ended(self, gid: str) -> bool:
         """End the round of ``gid``, just taken over, if its deadline passed (its last owner
