@@ -14,7 +14,9 @@ mirror's and the game's: the mirror is at the game's version after each job, whi
 next job checks (its ``start`` and the answer before it); a job that finds its mirror
 elsewhere (the worker restarted, the game was rebuilt from the store, or a batch was not
 stored) is told to come back with the whole record, from which the mirror is rebuilt as
-the server rebuilds a game: its answers replayed, each bot walked through its own.
+the server rebuilds a game: its answers replayed, each bot walked through its own (from
+the mirror it held, when that mirror's answers begin the record: a game taken over by a
+process that played its bots before costs the answers since).
 
 The bots play the same answers as in the server's process: the same bots, made the same
 way, asked the same decisions in the same order.
