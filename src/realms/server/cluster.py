@@ -79,8 +79,10 @@ LEASE_EVERY = 0.5
 CLAIM_AT_ONCE = 200
 #: the games a take-over catches up at once (loaded, replayed, their tables read): the
 #: others wait their turn, so that the first taken over move again first instead of every
-#: game finishing together at the end (each load's replay queued behind all the others')
-TAKE_AT_ONCE = 3
+#: game finishing together at the end (each load's replay queued behind all the others').
+#: As many as the default thread pool's threads on two cores: the loads still overlap
+#: their reads from the database
+TAKE_AT_ONCE = 6
 #: seconds a lease claimable stays to the ready processes alive before one whose bots'
 #: worker is still starting may claim it.  Its games wait for that
 #: worker (10-25 s at load 20 on two cores), so a ready process that is only slow to
