@@ -16,7 +16,8 @@ them agree lives in the database, in three tables of this module's own:
   ``"game version seq undone process"`` and, when the whole fits in ``NOTE_BYTES``, the
   answers written (never a state: ``NOTIFY`` carries less than 8,000 bytes and takes a
   lock at commit).  A batch of writes moves its heads and notifies in one statement
-  (:meth:`Cluster.check`).
+  (:meth:`Cluster.check`); a batch of answers alone is written whole in one statement in
+  autocommit, the answers inserted only where their head moved (:meth:`Cluster.appended`).
 - ``realms_leases``: one owner per game at a time, with an expiry (``LEASE_SECONDS``).
   Only the owner plays the game's bots, ends its deadlines and clocks and sends its notices
   (:meth:`Cluster.owns`).  Each process renews its leases every ``LEASE_EVERY`` seconds and
@@ -128,6 +129,18 @@ processes_table = Table(
 )
 
 NOW = "extract(epoch from clock_timestamp())::float8"
+
+#: a batch of appends in one statement (:meth:`Cluster.appended`): the heads moved on and
+#: notified, then the answers of the games whose head moved inserted (psycopg's parameters)
+APPEND = (
+    "WITH moved AS (UPDATE realms_heads h SET seq = w.s, undone = w.u, version = w.v "
+    "FROM unnest(%(g)s::text[], %(s)s::int[], %(u)s::int[], %(v)s::int[], %(ks)s::int[], %(ku)s::int[], "
+    "%(c)s::text[], %(n)s::text[]) AS w(g, s, u, v, ks, ku, c, n) "
+    "WHERE h.game_id = w.g AND h.seq = w.ks AND h.undone = w.ku RETURNING h.game_id, pg_notify(w.c, w.n) AS sent), "
+    "stored AS (INSERT INTO answers (game_id, n, player, key) SELECT a.g, a.n, a.p, a.k "
+    "FROM unnest(%(ag)s::text[], %(an)s::int[], %(ap)s::int[], %(ak)s::text[]) AS a(g, n, p, k) "
+    "JOIN moved m ON m.game_id = a.g) "
+    "SELECT game_id, sent FROM moved")
 
 
 class Conflict(RuntimeError):
@@ -289,6 +302,28 @@ class Cluster:
         if len(moved) != len(guards):
             raise Conflict(f"game {guards[0].game_id if len(guards) == 1 else '(one of several)'}: "
                            "another process wrote it first")
+
+    def writer(self) -> Any:
+        """A connection in autocommit for the store's writer thread (:meth:`appended`)."""
+        import psycopg
+
+        return psycopg.connect(self._conninfo(), autocommit=True, application_name=f"realms-write {self.id}"[:63])
+
+    @staticmethod
+    def appended(conn, guards: list["Guard"], rows: list[tuple]) -> set[str]:
+        """Write a batch of appends (``guards``, one a game, and their answers' ``rows``
+        ``(game, n, player, key)``) in one statement on ``conn`` (in autocommit: one round
+        trip, where :meth:`check`'s transaction takes four): each game's head moved on from
+        the one its process knew and its move notified, and its answers inserted only if it
+        moved.  The games that moved; the others' heads and answers are left as they were
+        (another process wrote them first: :class:`Conflict` for those writes alone)."""
+        moved = conn.execute(APPEND, {
+            "g": [w.game_id for w in guards], "s": [w.seq for w in guards], "u": [w.undone for w in guards],
+            "v": [w.version for w in guards], "ks": [w.known[0] for w in guards],
+            "ku": [w.known[1] for w in guards], "c": [channel(w.game_id) for w in guards],
+            "n": [w.note for w in guards], "ag": [r[0] for r in rows], "an": [r[1] for r in rows],
+            "ap": [r[2] for r in rows], "ak": [r[3] for r in rows]}).fetchall()
+        return {gid for gid, _ in moved}
 
     def current(self, live: "Live") -> None:
         """409 if ``live`` is no longer the game in memory (caught up meanwhile): the caller
@@ -810,7 +845,8 @@ class Cluster:
     def health(self) -> dict:
         return {"process": self.id, "games_owned": len(self.owned), "listening": self.listening.is_set(),
                 "reconnects": self.reconnects, "caught_up": {"carried": self.carried, "read": self.reads},
-                "listened": len(self.listened), "heard": self.heard}
+                "listened": len(self.listened), "heard": self.heard,
+                "written": {"transactions": self.store.transactions, "writes": self.store.writes}}
 
 
 def _add_ready(engine) -> None:
