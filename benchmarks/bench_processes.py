@@ -161,6 +161,13 @@ def heard(url: str) -> int:
     return httpx.get(url + "/api/health", timeout=30).json().get("heard", 0)
 
 
+def written(url: str) -> tuple[int, int]:
+    """The transactions the store's writer of the process at ``url`` committed so far, and
+    the writes (answers' batches, undos, rounds, tables' writes) in them (its health says)."""
+    w = httpx.get(url + "/api/health", timeout=30).json().get("written", {})
+    return w.get("transactions", 0), w.get("writes", 0)
+
+
 def commits(database: str) -> int:
     """The transactions committed in ``database`` so far (each a WAL flush and a round trip)."""
     name = database.rsplit("/", 1)[1]
@@ -196,6 +203,7 @@ def flat_out(args, n: int) -> dict:
         db0 = {pid: cpu_seconds(pid) or 0.0 for pid in backends}
         commits0 = commits(database)
         heard0 = sum(heard(u) for u in urls)
+        written0 = [written(u) for u in urls]
         gen0 = os.times()
         t0 = time.perf_counter()
 
@@ -209,6 +217,9 @@ def flat_out(args, n: int) -> dict:
         db1 = {pid: cpu_seconds(pid) for pid in backends}
         committed = commits(database) - commits0
         notes = sum(heard(u) for u in urls) - heard0
+        written1 = [written(u) for u in urls]
+        transactions = sum(b[0] - a[0] for a, b in zip(written0, written1))
+        writes = sum(b[1] - a[1] for a, b in zip(written0, written1))
         cpu1 = [cpu_used(p.pid) for p, _ in procs]
         cpu = sum((b[0] - a[0]) + (b[1] - a[1]) for a, b in zip(cpu0, cpu1))
         helpers = sum(b[1] - a[1] for a, b in zip(cpu0, cpu1))
@@ -219,7 +230,8 @@ def flat_out(args, n: int) -> dict:
         cores = os.cpu_count() or 1
         return {"rate": done / dt, "server": per(cpu), "generator": per(gen), "database": per(db),
                 "helpers": per(helpers), "listening": per(listened), "commits": committed / max(done, 1),
-                "heard": notes / max(done, 1),
+                "heard": notes / max(done, 1), "transactions": transactions / max(done, 1),
+                "writes": writes / max(transactions, 1),
                 "bound": cores / max(per(cpu + gen + db) / 1000, 1e-9), "generator_share": gen / dt}
     finally:
         stop(procs)
@@ -232,8 +244,9 @@ def said(r: dict) -> str:
             f"{r['bound']:.0f}/s (2 cores / all the CPU an answer costs); CPU per answer: servers "
             f"{r['server']:.2f} ms (of which their bots' and odds' processes {r['helpers']:.2f} ms), load generator {r['generator']:.2f} ms (a {r['generator_share']:.0%} share of "
             f"its one core), database {r['database']:.2f} ms (of which its listening connections "
-            f"{r['listening']:.2f} ms; {r['commits']:.2f} commits per answer); notifications heard per answer, "
-            f"all processes: {r['heard']:.2f}")
+            f"{r['listening']:.2f} ms; {r['commits']:.2f} commits per answer, its listening backends' wake-ups "
+            f"included); the writers' transactions per answer {r['transactions']:.2f}, writes per transaction "
+            f"{r['writes']:.2f}; notifications heard per answer, all processes: {r['heard']:.2f}")
 
 
 async def across(urls: list[str], games: list[dict], seconds: float, rate: float) -> tuple[list[float], int]:

@@ -16,7 +16,8 @@ them agree lives in the database, in three tables of this module's own:
   ``"game version seq undone process"`` and, when the whole fits in ``NOTE_BYTES``, the
   answers written (never a state: ``NOTIFY`` carries less than 8,000 bytes and takes a
   lock at commit).  A batch of writes moves its heads and notifies in one statement
-  (:meth:`Cluster.check`).
+  (:meth:`Cluster.check`); a batch of answers alone is written whole in one statement in
+  autocommit, the answers inserted only where their head moved (:meth:`Cluster.appended`).
 - ``realms_leases``: one owner per game at a time, with an expiry (``LEASE_SECONDS``).
   Only the owner plays the game's bots, ends its deadlines and clocks and sends its notices
   (:meth:`Cluster.owns`).  Each process renews its leases every ``LEASE_EVERY`` seconds and
@@ -77,6 +78,12 @@ LEASE_SECONDS = 2.0
 LEASE_EVERY = 0.5
 #: leases one process claims at once (the others are left to the next tick or to others)
 CLAIM_AT_ONCE = 200
+#: the games a take-over catches up at once (loaded, replayed, their tables read): the
+#: others wait their turn, so that the first taken over move again first instead of every
+#: game finishing together at the end (each load's replay queued behind all the others').
+#: As many as the default thread pool's threads on two cores: the loads still overlap
+#: their reads from the database
+TAKE_AT_ONCE = 6
 #: seconds a lease claimable stays to the ready processes alive before one whose bots'
 #: worker is still starting may claim it.  Its games wait for that
 #: worker (10-25 s at load 20 on two cores), so a ready process that is only slow to
@@ -122,6 +129,18 @@ processes_table = Table(
 )
 
 NOW = "extract(epoch from clock_timestamp())::float8"
+
+#: a batch of appends in one statement (:meth:`Cluster.appended`): the heads moved on and
+#: notified, then the answers of the games whose head moved inserted (psycopg's parameters)
+APPEND = (
+    "WITH moved AS (UPDATE realms_heads h SET seq = w.s, undone = w.u, version = w.v "
+    "FROM unnest(%(g)s::text[], %(s)s::int[], %(u)s::int[], %(v)s::int[], %(ks)s::int[], %(ku)s::int[], "
+    "%(c)s::text[], %(n)s::text[]) AS w(g, s, u, v, ks, ku, c, n) "
+    "WHERE h.game_id = w.g AND h.seq = w.ks AND h.undone = w.ku RETURNING h.game_id, pg_notify(w.c, w.n) AS sent), "
+    "stored AS (INSERT INTO answers (game_id, n, player, key) SELECT a.g, a.n, a.p, a.k "
+    "FROM unnest(%(ag)s::text[], %(an)s::int[], %(ap)s::int[], %(ak)s::text[]) AS a(g, n, p, k) "
+    "JOIN moved m ON m.game_id = a.g) "
+    "SELECT game_id, sent FROM moved")
 
 
 class Conflict(RuntimeError):
@@ -169,6 +188,12 @@ class Cluster:
         self._catching: dict[str, asyncio.Task] = {}
         self._again: set[str] = set()
         self._full: set[str] = set()
+        #: the take-overs' catch-ups running (at most ``TAKE_AT_ONCE``, the others queued
+        #: in the order :meth:`take_over` gave them)
+        self._taking: asyncio.Semaphore | None = None
+        #: per game of a take-over not yet caught up, its take-over's [start, games left]
+        #: (the log says when the last is caught up)
+        self._taken: dict[str, list] = {}
         self.tasks: list[asyncio.Task] = []
         #: the renewals' own thread: never queued behind the loads and catch-ups of the
         #: games just taken over (the default pool's threads), which would let this
@@ -277,6 +302,28 @@ class Cluster:
         if len(moved) != len(guards):
             raise Conflict(f"game {guards[0].game_id if len(guards) == 1 else '(one of several)'}: "
                            "another process wrote it first")
+
+    def writer(self) -> Any:
+        """A connection in autocommit for the store's writer thread (:meth:`appended`)."""
+        import psycopg
+
+        return psycopg.connect(self._conninfo(), autocommit=True, application_name=f"realms-write {self.id}"[:63])
+
+    @staticmethod
+    def appended(conn, guards: list["Guard"], rows: list[tuple]) -> set[str]:
+        """Write a batch of appends (``guards``, one a game, and their answers' ``rows``
+        ``(game, n, player, key)``) in one statement on ``conn`` (in autocommit: one round
+        trip, where :meth:`check`'s transaction takes four): each game's head moved on from
+        the one its process knew and its move notified, and its answers inserted only if it
+        moved.  The games that moved; the others' heads and answers are left as they were
+        (another process wrote them first: :class:`Conflict` for those writes alone)."""
+        moved = conn.execute(APPEND, {
+            "g": [w.game_id for w in guards], "s": [w.seq for w in guards], "u": [w.undone for w in guards],
+            "v": [w.version for w in guards], "ks": [w.known[0] for w in guards],
+            "ku": [w.known[1] for w in guards], "c": [channel(w.game_id) for w in guards],
+            "n": [w.note for w in guards], "ag": [r[0] for r in rows], "an": [r[1] for r in rows],
+            "ap": [r[2] for r in rows], "ak": [r[3] for r in rows]}).fetchall()
+        return {gid for gid, _ in moved}
 
     def current(self, live: "Live") -> None:
         """409 if ``live`` is no longer the game in memory (caught up meanwhile): the caller
@@ -423,14 +470,16 @@ class Cluster:
                 for gid in owned:
                     live = self.server.live.get(gid)
                     if live is None:
-                        self._soon(gid)  # owned but not in memory (dropped after a failed write)
+                        if gid not in self._catching:  # a take-over's catch-up loads it already
+                            self._soon(gid)  # owned but not in memory (dropped after a failed write)
                     else:
                         self.server.continue_bots(live)  # owned again, or since before the first renewal
             await asyncio.sleep(max(0.0, LEASE_EVERY - (time.monotonic() - started)))
 
     async def take_over(self, claimed: set[str]) -> None:
         """The games just claimed: their deadline rounds as stored, each caught up and set
-        going (bots, deadlines and clocks are this process's from now)."""
+        going (bots, deadlines and clocks are this process's from now), in the order of
+        :meth:`_first`."""
         rounds = await asyncio.to_thread(self.store.rounds)
         from .deadlines import Round
 
@@ -438,8 +487,54 @@ class Cluster:
             if gid in rounds:
                 key, started, passed = rounds[gid]
                 self.server.deadlines.rounds[gid] = Round(key, started, passed)
+        batch = [time.monotonic(), len(claimed)]
+        for gid in self._first(claimed, rounds):
             log.info("cluster: game %s taken over by %s", gid, self.id)
+            self._taken[gid] = batch
             self._soon(gid, full=True)
+
+    def _first(self, claimed: set[str], rounds: dict[str, tuple]) -> list[str]:
+        """The games taken over in the order they are caught up: those with a deadline
+        round, the longest begun first (the soonest due: ended at once once caught up,
+        :meth:`_due_ended`); then those in memory whose bots are to move (a person waits
+        for them); then the rest (most await a person: moving again once caught up)."""
+        from .app import bots_to_move
+
+        def rank(gid: str) -> tuple:
+            kept = rounds.get(gid)
+            if kept is not None and kept[0] is not None:
+                return (0, kept[1] or 0.0, gid)
+            live = self.server.live.get(gid)
+            if live is not None and bots_to_move(live.state, live.agents):
+                return (1, 0.0, gid)
+            return (2, 0.0, gid)
+
+        return sorted(claimed, key=rank)
+
+    async def _taken_over(self, gid: str) -> None:
+        """A take-over's catch-up of ``gid``, at most ``TAKE_AT_ONCE`` at a time (in the
+        order they were asked for); then its round ended if its deadline passed meanwhile."""
+        if self._taking is None:
+            self._taking = asyncio.Semaphore(TAKE_AT_ONCE)
+        try:
+            async with self._taking:
+                await self.catch_up(gid, True)
+            await self._due_ended(gid)
+        finally:
+            batch = self._taken.pop(gid, None)
+            if batch is not None:
+                batch[1] -= 1
+                if not batch[1]:
+                    log.info("cluster: the games taken over caught up in %.2f s", time.monotonic() - batch[0])
+
+    async def _due_ended(self, gid: str) -> bool:
+        """End the round of ``gid``, just taken over, if its deadline passed (its last owner
+        died before ending it): now, not at the deadlines' next sweep.  Whether it did."""
+        live, deadlines = self.server.live.get(gid), self.server.deadlines
+        if live is None or not self.owns(gid):
+            return False
+        due = deadlines.due(live)
+        return due is not None and deadlines.clock() >= due and await deadlines.expire(live)
 
     # -- catching up -----------------------------------------------------------------------------
     def _soon(self, gid: str, full: bool = False) -> None:
@@ -458,7 +553,7 @@ class Cluster:
                     self._again.discard(gid)
                     full = gid in self._full
                     self._full.discard(gid)
-                    await self.catch_up(gid, full)
+                    await (self._taken_over(gid) if full else self.catch_up(gid))
                     again = gid in self._again
             except HTTPException:
                 pass  # no such game any more
@@ -750,7 +845,8 @@ class Cluster:
     def health(self) -> dict:
         return {"process": self.id, "games_owned": len(self.owned), "listening": self.listening.is_set(),
                 "reconnects": self.reconnects, "caught_up": {"carried": self.carried, "read": self.reads},
-                "listened": len(self.listened), "heard": self.heard}
+                "listened": len(self.listened), "heard": self.heard,
+                "written": {"transactions": self.store.transactions, "writes": self.store.writes}}
 
 
 def _add_ready(engine) -> None:

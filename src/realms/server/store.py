@@ -246,6 +246,13 @@ class Store:
         self._closing = False
         self._commits = 0
         self.checkpoints = 0
+        #: the writer thread's connections (a transaction's; a cluster's in autocommit)
+        self._conn: Any = None
+        self._fast: Any = None
+        #: the transactions the writer committed, and the writes (answers' batches, undos,
+        #: rounds, tables' writes) in them: what a commit carries (``/api/health``)
+        self.transactions = 0
+        self.writes = 0
         #: several processes on this database (``cluster.Cluster``): each write of a game
         #: checked against its head in the transaction that makes it; None: one process
         self.cluster: Any = None
@@ -308,6 +315,8 @@ class Store:
             self._queue.put(None)
             self._writer.join(10)
             self._writer = None
+        self._conn = _closed(self._conn)  # batches written without the thread (tests)
+        self._fast = _closed(self._fast)
         if self._checkpointer is not None:
             self._closing = True
             self._checkpoint_due.set()
@@ -412,10 +421,7 @@ class Store:
         return fut
 
     def _write_loop(self) -> None:
-        """Commit what is queued, batch after batch, on one connection kept open (checking
-        a connection out of the pool for every batch costs the writer as much as the
-        insert; a failed batch closes it, and the next batch opens a new one)."""
-        conn = None
+        """Commit what is queued, batch after batch (:meth:`_write`)."""
         try:
             while True:
                 item = self._queue.get()
@@ -431,34 +437,85 @@ class Store:
                         self._queue.put(None)  # finish this batch, then stop
                         break
                     batch.append(more)
-                try:
-                    conn = conn or self.engine.connect()
-                    with conn.begin():
-                        self._apply(conn, [op for op, _ in batch])
-                except Exception:
-                    conn = _closed(conn)
-                    # one bad entry must not sink the others: commit them one by one
-                    for op, fut in batch:
-                        try:
-                            conn = conn or self.engine.connect()
-                            with conn.begin():
-                                self._apply(conn, [op])
-                        except Exception as exc:
-                            conn = _closed(conn)
-                            fut.set_exception(exc)
-                        else:
-                            fut.set_result(None)
-                else:
-                    for _, fut in batch:
-                        fut.set_result(None)
-                    self._committed()
+                self._write(batch)
                 if self.after_batch is not None:
                     try:
                         self.after_batch()
                     except Exception:  # the server's loop is gone: nobody waits any more
                         pass
         finally:
-            _closed(conn)
+            self._conn = _closed(self._conn)
+            self._fast = _closed(self._fast)
+
+    def _write(self, batch: list[tuple[tuple, Future]]) -> None:
+        """Commit one batch of ``(op, future)``, each future done then, on connections kept
+        open by the writer thread (checking a connection out of the pool for every batch
+        costs the writer as much as the insert; a failed batch closes it, and the next
+        batch opens a new one): in a cluster, a batch of appends alone in one statement
+        (:meth:`_appended`); else in one transaction, and if that fails one write at a time."""
+        if self.cluster is not None and self._appended(batch):
+            return
+        try:
+            self._conn = self._conn or self.engine.connect()
+            with self._conn.begin():
+                self._apply(self._conn, [op for op, _ in batch])
+        except Exception:
+            self._conn = _closed(self._conn)
+            # one bad entry must not sink the others: commit them one by one
+            for op, fut in batch:
+                try:
+                    self._conn = self._conn or self.engine.connect()
+                    with self._conn.begin():
+                        self._apply(self._conn, [op])
+                except Exception as exc:
+                    self._conn = _closed(self._conn)
+                    fut.set_exception(exc)
+                else:
+                    self.transactions += 1
+                    self.writes += 1
+                    fut.set_result(None)
+        else:
+            self.transactions += 1
+            self.writes += len(batch)
+            for _, fut in batch:
+                fut.set_result(None)
+            self._committed()
+
+    def _appended(self, batch: list[tuple[tuple, Future]]) -> bool:
+        """A batch of a cluster's appends alone (each checked against its game's head, of
+        games all different, with nothing written beside them) written in one statement
+        (``cluster.Cluster.appended``: one round trip, not a transaction's four), the
+        writes of the games whose head had moved failed with ``cluster.Conflict``.  False
+        if the batch is of another kind, or the statement failed: the batch then goes the
+        usual way, which says which write fails (one whose commit was made but not
+        acknowledged, its connection lost, then finds its head moved: a conflict, and its
+        game is rebuilt from what was stored, never written twice)."""
+        guards: list[Any] = []
+        rows: list[tuple] = []
+        for op, _ in batch:
+            if op[0] != "guard" or op[1][0] != "append" or op[1][4] is not None:
+                return False
+            _, g, start, answers, _ = op[1]
+            guards.append(op[2])
+            rows.extend((g, start + i, p, k) for i, (p, k) in enumerate(answers))
+        if len({w.game_id for w in guards}) != len(guards):
+            return False
+        try:
+            self._fast = self._fast or self.cluster.writer()
+            moved = self.cluster.appended(self._fast, guards, rows)
+        except Exception:
+            self._fast = _closed(self._fast)
+            return False
+        from .cluster import Conflict
+
+        self.transactions += 1
+        self.writes += len(moved)
+        for (_, fut), guard in zip(batch, guards):
+            if guard.game_id in moved:
+                fut.set_result(None)
+            else:
+                fut.set_exception(Conflict(f"game {guard.game_id}: another process wrote it first"))
+        return True
 
     def _apply(self, conn, ops: list[tuple]) -> None:
         """Write ``ops`` in order on ``conn`` (one transaction); consecutive appends (of
