@@ -48,8 +48,8 @@ lobby calls none hard; ``--out`` keeps the games, so a stopped match resumes):
 
     .venv/bin/python benchmarks/bench_search.py --game brian-boru --opponent normal \
         --bot hard --baseline normal --games 400 --out bb-levels.jsonl
-    .venv/bin/python benchmarks/bench_search.py --game version2 --opponent general \
-        --bot ismcts:iters=8:value=learned --baseline general --games 400
+    .venv/bin/python benchmarks/bench_search.py --game version2 --opponent normal \
+        --bot hard --baseline normal --games 400 --out v2-levels.jsonl
     .venv/bin/python benchmarks/bench_search.py --game hy-breasil --opponent auto \
         --bot ismcts:iters=16:value=learned --baseline auto --games 400
     .venv/bin/python benchmarks/bench_search.py --game brittania --options '{"players": 12}' \
@@ -57,15 +57,16 @@ lobby calls none hard; ``--out`` keeps the games, so a stopped match resumes):
     .venv/bin/python benchmarks/bench_search.py --models
 
 version²'s search scored where the seat's turn ends (``horizon=turn``), or where its next
-turn begins (``turns=4``), with a value fitted on positions taken at turn ends:
+turn begins (``turns=4``: the lobby's hard), with a value fitted on positions taken at turn
+ends (``--install`` ships it, as version²'s is):
 
     .venv/bin/realms selfplay version2 --games 400 --bots general --at turn-ends --every 2 --out v2ends
-    .venv/bin/realms train version2 --data v2ends --seed 1
+    .venv/bin/realms train version2 --data v2ends --seed 1 --steps 600
     .venv/bin/python benchmarks/bench_search.py --game version2 --opponent general \
         --bot ismcts:iters=32:z=2:horizon=turn:value=v2ends/value.json --baseline general \
         --games 60 --out v2-turn.jsonl
     .venv/bin/python benchmarks/bench_search.py --game version2 --opponent general --baseline general \
-        --bot ismcts:iters=32:z=2:horizon=turn:turns=4:value=benchmarks/models/version2-turn-ends.json \
+        --bot ismcts:iters=32:z=2:horizon=turn:turns=4:value=v2ends/value.json \
         --games 60 --out v2-round.jsonl
     .venv/bin/python benchmarks/bench_search.py --bot-views 300 --options '{"players": 12}' \
         --bot ismcts:iters=16:value=learned

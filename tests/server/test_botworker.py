@@ -84,6 +84,44 @@ def test_a_mirror_made_for_other_bots_is_not_used():
     assert botworker.play(other) is None
 
 
+def test_the_whole_record_sent_for_a_mirror_held_walks_it_on_from_there_with_the_same_bots():
+    """A process that takes over a game whose bots it played before sends the whole record
+    (its copy was rebuilt, or is new); its worker's mirror, whose answers begin the record,
+    is walked on through the answers since (its bots through their own, played elsewhere
+    meanwhile), not replayed from the first, and its bots answer as a mirror rebuilt from
+    the whole record would.  A mirror whose answers do not begin the record is not used."""
+    game = get_game("hy-breasil")
+    state = game.new_game(game.normalize_options(OPTIONS, paths=False), 5)
+    agents = make_agents(game, [{"kind": k} for k in KINDS], 5)
+
+    def person_then_bots(turns: int) -> None:
+        for _ in range(turns):
+            while state.first_pending({0: None}) is not None:
+                d = state.first_pending({0: None})
+                state.apply(0, d.keys[len(state.answers) % len(d.keys)])
+            for _ in bot_answers(state, agents):
+                pass
+
+    person_then_bots(1)
+    botworker._mirrors.clear()
+    held = list(state.answers)
+    botworker.play(job(held, cap=0))  # this process's worker holds the game at ``held``
+    person_then_bots(3)  # played on elsewhere: the person's answers and the bots'
+    record = list(state.answers)
+    assert len(record) > len(held) + 10
+    before = botworker.walked
+    given = botworker.play(job(record))
+    assert botworker.walked - before == len(record) - len(held)
+    botworker._mirrors.clear()
+    before = botworker.walked
+    assert botworker.play(job(record)) == given  # rebuilt from the first answer: the same bots' answers
+    assert botworker.walked - before == len(record)
+    undone = record[:len(held) - 1]  # an answer taken back elsewhere: the mirror is past the record
+    before = botworker.walked
+    assert botworker.play(job(undone, cap=0)) is not None
+    assert botworker.walked - before == len(undone)  # not begun by the mirror: rebuilt
+
+
 def test_a_worker_that_dies_is_replaced_and_the_game_goes_on_the_same(client):
     out = new_game(client, seats=list(KINDS), options={"turns": 2}, seed=5)
     gid, tok = out["id"], out["seats"][0]["token"]

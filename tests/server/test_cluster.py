@@ -40,3 +40,77 @@ def test_a_game_loaded_with_no_write_heard_during_its_load_is_not_read_again():
     server.live["g2"] = SimpleNamespace(row=SimpleNamespace(seq=(3, 0)), version=7)
     process.loaded("g2")
     assert caught == []
+
+
+def test_a_take_over_catches_up_the_due_rounds_first_a_few_at_a_time_and_ends_them_at_once(monkeypatch):
+    """Games claimed at once are caught up in turn, ``TAKE_AT_ONCE`` at a time: first those
+    with a deadline round (the longest begun first), then those in memory whose bots are
+    to move, then the rest; a round whose deadline passed is ended as soon as its game is
+    caught up (not at the deadlines' next sweep); a round not yet due is left to it."""
+    import asyncio
+    import math
+
+    from realms.server import app as app_module
+    from realms.server import cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "TAKE_AT_ONCE", 2)
+    monkeypatch.setattr(app_module, "bots_to_move", lambda state, agents: state == "bots to move")
+    ended: list[str] = []
+
+    class Deadlines:
+        rounds: dict = {}
+
+        @staticmethod
+        def clock() -> float:
+            return 100.0
+
+        @staticmethod
+        def due(live) -> float | None:
+            return live.due
+
+        @staticmethod
+        async def expire(live) -> bool:
+            ended.append(live.row.id)
+            return True
+
+    def live(gid: str, state: str = "a person awaited", due: float | None = None) -> SimpleNamespace:
+        return SimpleNamespace(row=SimpleNamespace(id=gid, seq=(1, 0)), state=state, agents={}, due=due)
+
+    rounds = {"late": ('{"r": 1}', 50.0, False), "early": ('{"r": 1}', 10.0, False),
+              "no-round": (None, None, False)}
+    server = SimpleNamespace(store=SimpleNamespace(engine=create_engine("sqlite://"), rounds=lambda: rounds),
+                             live={"bots": live("bots", "bots to move"), "person": live("person")},
+                             loading={}, deadlines=Deadlines())
+    process = Cluster(server)
+    games = {"late", "early", "no-round", "bots", "person", "unloaded"}
+    process.owned, process.valid_until = set(games), math.inf
+    order: list[str] = []
+    running, most = set(), 0
+
+    async def main() -> None:
+        go = asyncio.Event()
+
+        async def catch_up(gid: str, full: bool = False, load: bool = False):
+            nonlocal most
+            assert full
+            order.append(gid)
+            running.add(gid)
+            most = max(most, len(running))
+            await go.wait()
+            running.discard(gid)
+            server.live.setdefault(gid, live(gid, due={"early": 99.0, "late": 101.0}.get(gid)))
+
+        process.catch_up = catch_up
+        await process.take_over(games)
+        while len(order) < 2:
+            await asyncio.sleep(0)
+        await asyncio.sleep(0.01)  # any catch-up let through beyond the two would have begun by now
+        assert order == ["early", "late"]
+        go.set()
+        while process._catching:
+            await asyncio.sleep(0.01)
+
+    asyncio.run(main())
+    assert order == ["early", "late", "bots", "no-round", "person", "unloaded"]
+    assert most == 2
+    assert ended == ["early"]  # due at 99, the clock at 100; "late" is due at 101: the sweep's

@@ -131,6 +131,61 @@ def test_a_restarted_server_ends_the_round_at_the_same_instant_unopened(tmp_path
         assert st["view"]["turn"] == 2 and st["deadline"] == {"at": T0 + 240, "passed": True}
 
 
+def test_the_round_after_one_a_deadline_ended_is_stored_as_it_begins(tmp_path):
+    """The deadline ends turn 1's round; turn 2's round is stored at once, begun at that
+    instant, though no page looks and no sweep comes: a process that takes the game over
+    (or a restart) then ends it at its own deadline, not a whole deadline after it looked."""
+    db, clock = str(tmp_path / "realms.db"), Clock()
+    with TestClient(create_app(db, clock=clock)) as client:
+        deadlines = client.app.state.deadlines
+        client.portal.call(deadlines.stop)
+        gid, (ann, _bob) = brittania_at_turn_one(client, 2)
+        answer(client, gid, ann, "done")
+        clock.now = T0 + 120
+        live = client.app.state.server.live[gid]
+        assert client.portal.call(deadlines.expire, live)
+        assert live.state.turn == 2
+
+        def stored():
+            """turn 2's round stored, begun at the end of turn 1's"""
+            kept = Store(db).rounds().get(gid)
+            return kept is not None and kept[0] == "2" and kept[1:] == (T0 + 120, True)
+        wait_for(stored)
+
+
+def test_a_sweep_ends_the_rounds_due_side_by_side(tmp_path):
+    """Two games' rounds due at one sweep: the second's answers are sent to the store while
+    the first's commit is still awaited (held here), not after it."""
+    import asyncio
+
+    db, clock = str(tmp_path / "realms.db"), Clock()
+    with TestClient(create_app(db, clock=clock)) as client:
+        deadlines, server = client.app.state.deadlines, client.app.state.server
+        client.portal.call(deadlines.stop)
+        games = [brittania_at_turn_one(client, 2)[0] for _ in range(2)]
+        committed, waiting = server.committed, []
+        gate = client.portal.call(asyncio.Event)
+
+        async def held(done):
+            waiting.append(done)
+            await gate.wait()
+            await committed(done)
+
+        server.committed = held
+        clock.now = T0 + 120
+        swept = client.portal.start_task_soon(deadlines.sweep)
+
+        def both():
+            """both rounds' answers sent to the store before either commit is let through"""
+            return len(waiting) == 2
+        try:
+            wait_for(both)
+        finally:
+            client.portal.call(gate.set)
+        assert sorted(swept.result(timeout=60)) == sorted(games)
+        assert all(server.live[g].state.turn == 2 for g in games)
+
+
 def test_the_watcher_loads_only_unfinished_games_with_a_deadline(tmp_path):
     """After a restart the watcher loads the game with a deadline, not the one without
     nor a game of another kind; a game over is marked so in the store and never loaded

@@ -9,7 +9,7 @@ from functools import partial
 
 import pytest
 
-from realms.core.agents import RandomBot, bot_seed
+from realms.core.agents import RandomBot, SeatView, bot_seed
 from realms.core.match import play
 from realms.games.version2 import GAME
 from realms.games.version2.bots import GeneralBot
@@ -116,3 +116,21 @@ def test_an_attack_the_general_proposed_and_was_not_played_stays_open_to_it():
             checked += 1
         s.answer_index(d, d.keys.index(answer))
     assert checked == 3
+
+
+def test_the_lobby_s_hard_searches_to_the_seat_s_next_turn_with_the_shipped_value():
+    """The lobby's ``search (hard)`` (benchmarks/RESULTS.md, measured against ``general``
+    with four players) plays each answer out until the seat's next turn begins (2.3: the
+    others' turns seen) and scores it there with the model shipped in the package."""
+    from realms.search.ismcts import ISMCTSBot
+    from realms.search.value import shipped
+    from realms.sim.runner import make_bots
+
+    hard = [spec for spec, label in GAME.bot_variants.items() if label.endswith("(hard)")]
+    assert len(hard) == 1
+    s = GAME.new_game({"players": 4}, 1)
+    d = s.first_pending()
+    bot = make_bots(GAME, [hard[0]], 4, 1)[d.player]
+    assert isinstance(bot, ISMCTSBot) and bot.to_turn_end and bot.turns == 4 and bot.value == "learned"
+    answer = bot.choose(d, SeatView(s, d.player))
+    assert bot.last["iterations"] > 0 and bot._model is shipped(GAME.id) and 0 <= answer < len(d.keys)

@@ -1,7 +1,7 @@
 """version²'s hooks of the game contract: the battle calculator (``realms odds``), the
 map generator (``realms map generate``), the mission panel and event audience (2.4: each
 player knows his own mission only), the page's controls, the search's evaluation and
-the determinized copies' missions."""
+turns (``Game.turn_of``) and the determinized copies' missions."""
 
 from __future__ import annotations
 
@@ -123,3 +123,20 @@ def test_evaluation_shares_and_determinized_missions():
     kinds = [m[0] for m in d.missions]
     assert len(set(kinds)) == 4 and d.missions[0] == s.missions[0]
     assert any(d.determinize(0, random.Random(k)).missions[1:] != s.missions[1:] for k in range(5))
+
+
+def test_2_3_the_turn_a_search_plays_out_is_the_acting_player_s_turn():
+    """``Game.turn_of`` (``ismcts:horizon=turn``), 2.3: "A game-turn always starts with the
+    same player and ends with the turn of the player preceding this player"; the player
+    recruits, moves and attacks until he ends his turn, when the next one's begins."""
+    s = GAME.new_game({"players": 3}, 1)
+    first, second, third = s.order
+    assert GAME.turn_of(s) == (1, first)
+    s.apply(first, "recruit:17:i")
+    assert s.first_pending().player == first and GAME.turn_of(s) == (1, first)
+    s.apply(first, "end")
+    assert GAME.turn_of(s) == (1, second)
+    s.apply(second, "end")
+    assert GAME.turn_of(s) == (1, third)
+    s.apply(third, "end")
+    assert GAME.turn_of(s) == (2, first) and s.first_pending().player == first

@@ -14,7 +14,9 @@ mirror's and the game's: the mirror is at the game's version after each job, whi
 next job checks (its ``start`` and the answer before it); a job that finds its mirror
 elsewhere (the worker restarted, the game was rebuilt from the store, or a batch was not
 stored) is told to come back with the whole record, from which the mirror is rebuilt as
-the server rebuilds a game: its answers replayed, each bot walked through its own.
+the server rebuilds a game: its answers replayed, each bot walked through its own (from
+the mirror it held, when that mirror's answers begin the record: a game taken over by a
+process that played its bots before costs the answers since).
 
 The bots play the same answers as in the server's process: the same bots, made the same
 way, asked the same decisions in the same order.
@@ -98,16 +100,18 @@ class Mirror:
 
 
 _mirrors: "OrderedDict[str, Mirror]" = OrderedDict()
+#: answers this worker walked its mirrors through (:func:`_walked`): from a new game, or on
+#: from a mirror it held (the cost of the jobs that bring the whole record)
+walked = 0
 
 
-def _rebuilt(job: Job) -> Mirror:
-    """A game's mirror from its whole record: the answers replayed, each bot walked through
-    its own (asked the decision it answered, its answer the stored one), so that its
-    memory and dice are where they are in the game."""
-    game = get_game(job.game)
-    state = game.new_game(job.options, job.seed)
-    agents = make_agents(game, job.kinds, job.seed)
-    for p, key in job.answers:
+def _walked(mirror: Mirror, answers) -> Mirror:
+    """``mirror`` with ``answers`` applied, each bot walked through its own (asked the
+    decision it answered, its answer the stored one), so that its memory and dice are
+    where they are in the game."""
+    global walked
+    state, agents = mirror.state, mirror.agents
+    for p, key in answers:
         agent = agents.get(p)
         if agent is not None:
             try:
@@ -115,7 +119,25 @@ def _rebuilt(job: Job) -> Mirror:
             except Exception:  # a bot that changed since; the stored answer still rules
                 pass
         state.apply(p, key)
-    return Mirror(state, agents, job.kinds)
+    walked += len(answers)
+    return mirror
+
+
+def _rebuilt(job: Job, mirror: Mirror | None = None) -> Mirror:
+    """A game's mirror from its whole record: walked on from ``mirror`` (the one this
+    worker held, from when this process last played the game's bots) if its answers
+    begin the record and its bots are the job's, else from a new game (:func:`_walked`).
+    A game taken over by a process that played it before costs the answers since, not
+    the whole record."""
+    if mirror is not None and mirror.kinds == job.kinds:
+        held = mirror.state.answers
+        if len(held) <= len(job.answers) and all(tuple(a) == tuple(b) for a, b in zip(held, job.answers)):
+            return _walked(mirror, job.answers[len(held):])
+    if mirror is not None:
+        mirror.state.release()
+    game = get_game(job.game)
+    return _walked(Mirror(game.new_game(job.options, job.seed), make_agents(game, job.kinds, job.seed), job.kinds),
+                   job.answers)
 
 
 def play(job: Job) -> tuple | None:
@@ -123,15 +145,15 @@ def play(job: Job) -> tuple | None:
     the job starts (the caller sends the whole record)."""
     mirror = _mirrors.pop(job.game_id, None)
     if job.start == 0:
-        mirror = _rebuilt(job)
+        mirror = _rebuilt(job, mirror)
     else:
         if mirror is None:
             return None
         answers = mirror.state.answers
         if len(answers) != job.start or tuple(answers[-1]) != tuple(job.prev or ()) or mirror.kinds != job.kinds:
+            _mirrors[job.game_id] = mirror  # the whole record, asked for next, may begin with it
             return None  # elsewhere, or made for other bots (a seat taken or given back since)
-        for p, key in job.answers:
-            mirror.state.apply(p, key)
+        _walked(mirror, job.answers)  # answers of its bots' seats, too, if they played elsewhere since
     state, agents = mirror.state, mirror.agents
     start = len(state.answers)
     due = time.perf_counter() + job.seconds

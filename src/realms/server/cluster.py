@@ -78,6 +78,12 @@ LEASE_SECONDS = 2.0
 LEASE_EVERY = 0.5
 #: leases one process claims at once (the others are left to the next tick or to others)
 CLAIM_AT_ONCE = 200
+#: the games a take-over catches up at once (loaded, replayed, their tables read): the
+#: others wait their turn, so that the first taken over move again first instead of every
+#: game finishing together at the end (each load's replay queued behind all the others').
+#: As many as the default thread pool's threads on two cores: the loads still overlap
+#: their reads from the database
+TAKE_AT_ONCE = 6
 #: seconds a lease claimable stays to the ready processes alive before one whose bots'
 #: worker is still starting may claim it.  Its games wait for that
 #: worker (10-25 s at load 20 on two cores), so a ready process that is only slow to
@@ -182,6 +188,12 @@ class Cluster:
         self._catching: dict[str, asyncio.Task] = {}
         self._again: set[str] = set()
         self._full: set[str] = set()
+        #: the take-overs' catch-ups running (at most ``TAKE_AT_ONCE``, the others queued
+        #: in the order :meth:`take_over` gave them)
+        self._taking: asyncio.Semaphore | None = None
+        #: per game of a take-over not yet caught up, its take-over's [start, games left]
+        #: (the log says when the last is caught up)
+        self._taken: dict[str, list] = {}
         self.tasks: list[asyncio.Task] = []
         #: the renewals' own thread: never queued behind the loads and catch-ups of the
         #: games just taken over (the default pool's threads), which would let this
@@ -458,14 +470,16 @@ class Cluster:
                 for gid in owned:
                     live = self.server.live.get(gid)
                     if live is None:
-                        self._soon(gid)  # owned but not in memory (dropped after a failed write)
+                        if gid not in self._catching:  # a take-over's catch-up loads it already
+                            self._soon(gid)  # owned but not in memory (dropped after a failed write)
                     else:
                         self.server.continue_bots(live)  # owned again, or since before the first renewal
             await asyncio.sleep(max(0.0, LEASE_EVERY - (time.monotonic() - started)))
 
     async def take_over(self, claimed: set[str]) -> None:
         """The games just claimed: their deadline rounds as stored, each caught up and set
-        going (bots, deadlines and clocks are this process's from now)."""
+        going (bots, deadlines and clocks are this process's from now), in the order of
+        :meth:`_first`."""
         rounds = await asyncio.to_thread(self.store.rounds)
         from .deadlines import Round
 
@@ -473,8 +487,54 @@ class Cluster:
             if gid in rounds:
                 key, started, passed = rounds[gid]
                 self.server.deadlines.rounds[gid] = Round(key, started, passed)
+        batch = [time.monotonic(), len(claimed)]
+        for gid in self._first(claimed, rounds):
             log.info("cluster: game %s taken over by %s", gid, self.id)
+            self._taken[gid] = batch
             self._soon(gid, full=True)
+
+    def _first(self, claimed: set[str], rounds: dict[str, tuple]) -> list[str]:
+        """The games taken over in the order they are caught up: those with a deadline
+        round, the longest begun first (the soonest due: ended at once once caught up,
+        :meth:`_due_ended`); then those in memory whose bots are to move (a person waits
+        for them); then the rest (most await a person: moving again once caught up)."""
+        from .app import bots_to_move
+
+        def rank(gid: str) -> tuple:
+            kept = rounds.get(gid)
+            if kept is not None and kept[0] is not None:
+                return (0, kept[1] or 0.0, gid)
+            live = self.server.live.get(gid)
+            if live is not None and bots_to_move(live.state, live.agents):
+                return (1, 0.0, gid)
+            return (2, 0.0, gid)
+
+        return sorted(claimed, key=rank)
+
+    async def _taken_over(self, gid: str) -> None:
+        """A take-over's catch-up of ``gid``, at most ``TAKE_AT_ONCE`` at a time (in the
+        order they were asked for); then its round ended if its deadline passed meanwhile."""
+        if self._taking is None:
+            self._taking = asyncio.Semaphore(TAKE_AT_ONCE)
+        try:
+            async with self._taking:
+                await self.catch_up(gid, True)
+            await self._due_ended(gid)
+        finally:
+            batch = self._taken.pop(gid, None)
+            if batch is not None:
+                batch[1] -= 1
+                if not batch[1]:
+                    log.info("cluster: the games taken over caught up in %.2f s", time.monotonic() - batch[0])
+
+    async def _due_ended(self, gid: str) -> bool:
+        """End the round of ``gid``, just taken over, if its deadline passed (its last owner
+        died before ending it): now, not at the deadlines' next sweep.  Whether it did."""
+        live, deadlines = self.server.live.get(gid), self.server.deadlines
+        if live is None or not self.owns(gid):
+            return False
+        due = deadlines.due(live)
+        return due is not None and deadlines.clock() >= due and await deadlines.expire(live)
 
     # -- catching up -----------------------------------------------------------------------------
     def _soon(self, gid: str, full: bool = False) -> None:
@@ -493,7 +553,7 @@ class Cluster:
                     self._again.discard(gid)
                     full = gid in self._full
                     self._full.discard(gid)
-                    await self.catch_up(gid, full)
+                    await (self._taken_over(gid) if full else self.catch_up(gid))
                     again = gid in self._again
             except HTTPException:
                 pass  # no such game any more

@@ -187,16 +187,19 @@ class Deadlines:
         return loaded
 
     async def sweep(self) -> list[str]:
-        """Look at every game in memory; end the rounds whose deadline passed.  The ids of
-        the games whose round was ended."""
-        ended = []
+        """Look at every game in memory; end the rounds whose deadline passed, side by side
+        (each game under its own lock; their answers go in the store's batches together,
+        rather than each round waiting for the commit of the one before).  The ids of the
+        games whose round was ended."""
+        due = []
         for gid, live in list(self.server.live.items()):
             if not self.server.owns(gid):  # another process of a cluster ends its rounds
                 continue
-            due = self.due(live)
-            if due is not None and self.clock() >= due and await self.expire(live):
-                ended.append(gid)
-        return ended
+            at = self.due(live)
+            if at is not None and self.clock() >= at:
+                due.append(live)
+        ended = await asyncio.gather(*(self.expire(live) for live in due))
+        return [live.row.id for live, done in zip(due, ended) if done]
 
     async def expire(self, live: "Live") -> bool:
         """End ``live``'s current round (its deadline passed): the silent seats' answers
@@ -226,6 +229,7 @@ class Deadlines:
                 return False
             noted.ended = True
             live.settle_bots(before, new)
+            self.note(live)  # the next round begins now, stored now: a process taking the game over keeps its instant
             await self.server.advise(live, live.watching())
             log.info("game %s: the deadline passed; %d answers given for silent seats", gid, given)
         self.server.continue_bots(live)
