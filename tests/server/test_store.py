@@ -8,11 +8,12 @@ import shutil
 import sqlite3
 import threading
 import time
+from concurrent.futures import Future
 
 import pytest
 
 from realms.server import store as store_module
-from realms.server.store import Store
+from realms.server.store import Store, UndoConflict
 
 
 def test_the_writer_calls_after_batch_once_per_batch_when_its_writes_are_done(tmp_path):
@@ -75,6 +76,28 @@ def test_the_wal_is_checkpointed_by_a_thread_of_its_own_not_by_a_commit(tmp_path
     finally:
         store.close()
     assert store._checkpointer is None
+
+
+def test_a_batch_written_one_write_at_a_time_counts_each_commit_toward_the_checkpoint(tmp_path, monkeypatch):
+    """A batch whose transaction fails is written again one write at a time (one bad
+    write must not sink the others): each of those commits counts, as a batch's does,
+    so the WAL's checkpoint comes due after ``CHECKPOINT_COMMITS`` commits whichever
+    way they were made."""
+    monkeypatch.setattr(store_module, "CHECKPOINT_COMMITS", 2)
+    store = Store(str(tmp_path / "s.db"))
+    try:
+        store.create("g", "hy-breasil", {}, 1, [], [(0, "a")])
+        batch = [(("append", "g", 1, [(1, "b")], None), Future()), (("undo", "g", 0, 1), Future())]
+        store._write(batch)  # the undo names answer 0, not the last: the batch fails whole
+        assert batch[0][1].result(timeout=0) is None
+        with pytest.raises(UndoConflict):
+            batch[1][1].result(timeout=0)
+        assert (store.transactions, store.writes) == (1, 1) and store._checkpointer is None
+        store._write([(("append", "g", 2, [(0, "c")], None), Future())])
+        assert store.transactions == 2 and store._checkpointer is not None  # the second commit: due
+        assert store.load("g").answers == [(0, "a"), (1, "b"), (0, "c")]
+    finally:
+        store.close()
 
 
 def test_a_postgresql_url_without_its_driver_is_a_one_line_error(monkeypatch):

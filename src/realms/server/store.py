@@ -244,7 +244,6 @@ class Store:
         self._checkpointer: threading.Thread | None = None
         self._checkpoint_due = threading.Event()
         self._closing = False
-        self._commits = 0
         self.checkpoints = 0
         #: the writer thread's connections (a transaction's; a cluster's in autocommit)
         self._conn: Any = None
@@ -325,18 +324,19 @@ class Store:
         self.engine.dispose()
 
     # -- checkpoints (SQLite) -------------------------------------------------------------
-    def _committed(self) -> None:
-        """The writer committed a batch: every ``CHECKPOINT_COMMITS``, wake the
-        checkpointing thread (SQLite only; PostgreSQL keeps its own log)."""
-        if self.engine.dialect.name != "sqlite":
+    def _committed(self, writes: int) -> None:
+        """The writer committed a transaction of ``writes`` writes: counted, and every
+        ``CHECKPOINT_COMMITS`` transactions the checkpointing thread woken (SQLite only;
+        PostgreSQL keeps its own log)."""
+        self.transactions += 1
+        self.writes += writes
+        if self.engine.dialect.name != "sqlite" or self.transactions % CHECKPOINT_COMMITS:
             return
-        self._commits += 1
-        if self._commits % CHECKPOINT_COMMITS == 0:
-            if self._checkpointer is None:
-                self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="realms-store-checkpoint",
-                                                      daemon=True)
-                self._checkpointer.start()
-            self._checkpoint_due.set()
+        if self._checkpointer is None:
+            self._checkpointer = threading.Thread(target=self._checkpoint_loop, name="realms-store-checkpoint",
+                                                  daemon=True)
+            self._checkpointer.start()
+        self._checkpoint_due.set()
 
     def _checkpoint_loop(self) -> None:
         """Checkpoint the WAL whenever woken, on a connection of its own, without waiting
@@ -471,15 +471,12 @@ class Store:
                     self._conn = _closed(self._conn)
                     fut.set_exception(exc)
                 else:
-                    self.transactions += 1
-                    self.writes += 1
+                    self._committed(1)
                     fut.set_result(None)
         else:
-            self.transactions += 1
-            self.writes += len(batch)
+            self._committed(len(batch))
             for _, fut in batch:
                 fut.set_result(None)
-            self._committed()
 
     def _appended(self, batch: list[tuple[tuple, Future]]) -> bool:
         """A batch of a cluster's appends alone (each checked against its game's head, of
@@ -508,8 +505,7 @@ class Store:
             return False
         from .cluster import Conflict
 
-        self.transactions += 1
-        self.writes += len(moved)
+        self._committed(len(moved))
         for (_, fut), guard in zip(batch, guards):
             if guard.game_id in moved:
                 fut.set_result(None)
