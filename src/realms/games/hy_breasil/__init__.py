@@ -58,7 +58,7 @@ GAME = Game(
     # below normal; the auto bot's hard level no stronger than normal over 2,000 paired
     # games, so called what it is, a steadier style
     bot_variants={"auto:level=easy": "auto (easy)", "auto": "auto (normal)", "auto:level=hard": "auto (steady)",
-                  "ismcts:iters=16:value=learned": "search (learned value)"},
+                  "ismcts:iters=32:z=1:horizon=turn:value=learned": "search (hard)"},
     scores_now=lazy(".stats:scores_now", __package__),
     features=lazy(".features:features", __package__),
     evaluate=lazy(".evaluate:evaluate", __package__),
