@@ -11,8 +11,8 @@ from realms.sim.runner import make_bots
 
 
 def test_the_lobby_s_hard_searches_to_the_nation_s_turn_end_with_the_shipped_value():
-    """``search (hard)`` plays each answer out to the end of the nation's turn (the turn
-    sequence: a nation's phases end its turn) and scores it there with the model shipped
+    """``search (hard)`` plays each answer out to the end of the nation turn (§6: a
+    nation's phases 6.1–6.4 make its turn) and scores it there with the model shipped
     in the package, overruling ``auto`` at one standard error."""
     hard = [spec for spec, label in GAME.bot_variants.items() if label.endswith("(hard)")]
     assert len(hard) == 1
