@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 from sqlalchemy import create_engine
 
+from realms.server import deadlines as deadlines_module
 from realms.server.cluster import Cluster
 
 
@@ -67,6 +68,8 @@ def test_a_take_over_catches_up_the_due_rounds_first_a_few_at_a_time_and_ends_th
         @staticmethod
         def due(live) -> float | None:
             return live.due
+
+        overdue = deadlines_module.Deadlines.overdue  # the real test, on the due and clock above
 
         @staticmethod
         async def expire(live) -> bool:

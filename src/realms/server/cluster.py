@@ -533,8 +533,7 @@ class Cluster:
         live, deadlines = self.server.live.get(gid), self.server.deadlines
         if live is None or not self.owns(gid):
             return False
-        due = deadlines.due(live)
-        return due is not None and deadlines.clock() >= due and await deadlines.expire(live)
+        return deadlines.overdue(live) and await deadlines.expire(live)
 
     # -- catching up -----------------------------------------------------------------------------
     def _soon(self, gid: str, full: bool = False) -> None:

@@ -155,6 +155,11 @@ class Deadlines:
             return None
         return found.started + deadline_seconds(live.game, live.state.options)
 
+    def overdue(self, live: "Live") -> bool:
+        """Whether the game's current round's deadline has passed (its round is due to end)."""
+        at = self.due(live)
+        return at is not None and self.clock() >= at
+
     def payload(self, live: "Live") -> dict | None:
         """The state payload's ``deadline`` (see the module docstring)."""
         found = self.note(live)
@@ -195,8 +200,7 @@ class Deadlines:
         for gid, live in list(self.server.live.items()):
             if not self.server.owns(gid):  # another process of a cluster ends its rounds
                 continue
-            at = self.due(live)
-            if at is not None and self.clock() >= at:
+            if self.overdue(live):
                 due.append(live)
         ended = await asyncio.gather(*(self.expire(live) for live in due))
         return [live.row.id for live, done in zip(due, ended) if done]
