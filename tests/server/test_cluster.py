@@ -77,7 +77,7 @@ def test_a_take_over_catches_up_the_due_rounds_first_a_few_at_a_time_and_ends_th
             return True
 
     def live(gid: str, state: str = "a person awaited", due: float | None = None) -> SimpleNamespace:
-        return SimpleNamespace(row=SimpleNamespace(id=gid, seq=(1, 0)), state=state, agents={}, due=due)
+        return SimpleNamespace(row=SimpleNamespace(id=gid, seq=(1, 0)), version=2, state=state, agents={}, due=due)
 
     rounds = {"late": ('{"r": 1}', 50.0, False), "early": ('{"r": 1}', 10.0, False),
               "no-round": (None, None, False)}

@@ -880,3 +880,59 @@ def test_a_game_taken_over_by_a_process_holding_it_is_caught_up_not_replayed_and
                   lambda: bot_answers_since(database, gid, state["version"] + 1))
     finally:
         drop_database(database)
+
+
+def test_a_take_over_reads_all_the_games_it_claimed_at_once_not_each_on_its_own(tmp_path):
+    """Two apps of a cluster in this process; the owner ``a`` of three games is made dead
+    while ``b`` holds one of them in memory: ``b`` claims the three and reads them for the
+    take-over in one read (rows, answers, tables and talk of all three; the answers past
+    its copy of the one it holds), loading none through the store's one-game read, and
+    each ends in its memory at the version ``a`` left it."""
+    from fastapi.testclient import TestClient
+    from sqlalchemy import text
+
+    from realms.server.app import create_app
+
+    database = fresh_database("postgresql", tmp_path)
+    try:
+        with TestClient(create_app(database, several=True)) as a, TestClient(create_app(database, several=True)) as b:
+            games = [_person_and_three_bots(a) for _ in range(3)]
+            states = {gid: _wait(f"game {gid}'s person awaited",
+                                 lambda gid=gid, tok=tok: (s := a.get(f"/api/games/{gid}", headers=bearer(tok)).json())
+                                 ["pending"] and s)
+                      for gid, tok in games}
+            held = games[0][0]
+            b.get(f"/api/games/{held}", headers=bearer(games[0][1]))
+            dead, heir = a.app.state.server.cluster, b.app.state.server.cluster
+            server = b.app.state.server
+            loads: list[str] = []
+            load = server.store.load
+            server.store.load = lambda gid: loads.append(gid) or load(gid)
+            caught: set[str] = set()
+            catch_up = heir.catch_up
+
+            async def noted(game_id: str, full: bool = False, load: bool = False):
+                out = await catch_up(game_id, full, load)
+                if full:
+                    caught.add(game_id)
+                return out
+
+            heir.catch_up = noted
+
+            def die() -> None:
+                for task in dead.tasks:
+                    task.cancel()
+                dead.owned = set()
+
+            a.portal.call(die)
+            with dead.store.engine.begin() as conn:
+                conn.execute(text("UPDATE realms_leases SET expires = 0 WHERE game_id = ANY(:g)"),
+                             {"g": list(states)})
+            _wait("b to take the three games over", lambda: caught >= set(states))
+            assert loads == []
+            assert heir.taken_reads == 1
+            for gid, state in states.items():
+                assert heir.owns(gid)
+                assert server.live[gid].version == state["version"] and server.live[gid].table is not None
+    finally:
+        drop_database(database)

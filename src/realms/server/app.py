@@ -729,7 +729,9 @@ class Server:
                 waiter.set_result(None)
         self._commits = waiting
 
-    async def get(self, game_id: str) -> Live:
+    async def get(self, game_id: str, read: tuple | None = None) -> Live:
+        """The game in memory, loaded if it is not (from ``read``, its row and its table's
+        read already, if given: a take-over's)."""
         live = self.live.get(game_id)
         if live is not None:
             if game_id in self.finished:
@@ -743,22 +745,23 @@ class Server:
             async with entry[0]:
                 live = self.live.get(game_id)
                 if live is None:
-                    live = await self._load(game_id)
+                    live = await self._load(game_id, read)
         finally:
             entry[1] -= 1
             if not entry[1]:
                 del self.loading[game_id]
         return live
 
-    async def _load(self, game_id: str) -> Live:
-        """The game rebuilt from the store, in memory, its bots set going (its lock held)."""
-        row = await asyncio.to_thread(self.store.load, game_id)
+    async def _load(self, game_id: str, read: tuple | None = None) -> Live:
+        """The game rebuilt from the store (or from ``read``: its row and its table's), in
+        memory, its bots set going (its lock held)."""
+        row = await asyncio.to_thread(self.store.load, game_id) if read is None else read[0]
         if row is None:
             raise HTTPException(404, "no such game")
         live = await asyncio.to_thread(rebuild, row)
         live.undos = self.undos.get(game_id, 0)
         live.deadlines = self.deadlines
-        await self.tables.attach(live)
+        await self.tables.attach(live, None if read is None else read[1])
         live.ended = live.table.ended
         self.live[game_id] = live
         if self.cluster is not None:

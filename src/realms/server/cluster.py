@@ -188,6 +188,11 @@ class Cluster:
         self._catching: dict[str, asyncio.Task] = {}
         self._again: set[str] = set()
         self._full: set[str] = set()
+        #: per game of a take-over not yet caught up, what its take-over's one read of all
+        #: the games it claimed holds of it (:meth:`_read_taken`)
+        self._taken_read: dict[str, tuple] = {}
+        #: the take-overs' reads (one for all the games claimed at once)
+        self.taken_reads = 0
         #: the take-overs' catch-ups running (at most ``TAKE_AT_ONCE``, the others queued
         #: in the order :meth:`take_over` gave them)
         self._taking: asyncio.Semaphore | None = None
@@ -488,10 +493,50 @@ class Cluster:
                 key, started, passed = rounds[gid]
                 self.server.deadlines.rounds[gid] = Round(key, started, passed)
         batch = [time.monotonic(), len(claimed)]
-        for gid in self._first(claimed, rounds):
+        order = self._first(claimed, rounds)
+        known = {gid: (live.version, live.row.seq) for gid in order
+                 if (live := self.server.live.get(gid)) is not None and live.row.seq is not None}
+        try:
+            self._taken_read.update(await asyncio.to_thread(self._read_taken, order, known))
+            self.taken_reads += 1
+        except Exception:  # each game is then read on its own, as it is caught up
+            log.exception("cluster: the games taken over could not be read at once")
+        for gid in order:
             log.info("cluster: game %s taken over by %s", gid, self.id)
             self._taken[gid] = batch
             self._soon(gid, full=True)
+
+    def _read_taken(self, order: list[str], known: dict[str, tuple]) -> dict[str, tuple]:
+        """The games just claimed, read in one snapshot for all (a handful of queries, where
+        each game read on its own takes a dozen round trips, which queue behind one another
+        on a loaded machine): per game, its table's row and talk and, for one in memory
+        (``known``: its version and head), ``("since", known, fresh, table)`` as
+        :meth:`_read_since` gives ``fresh``; for another, ``("row", row, table)`` as the
+        store loads it."""
+        from .store import game_rows
+        from .tabledb import tables_of
+
+        with self.store.engine.connect().execution_options(isolation_level="REPEATABLE READ") as conn:
+            with conn.begin():
+                heads = {g: (seq, undone) for g, seq, undone in conn.execute(
+                    select(heads_table.c.game_id, heads_table.c.seq, heads_table.c.undone)
+                    .where(heads_table.c.game_id.in_(order)))}
+                tables = tables_of(conn, order)
+                rows = game_rows(conn, {g: heads[g] for g in order if g not in known and g in heads})
+                since: dict[str, list] = {g: [] for g in known}
+                for g, p, k in conn.execute(text(
+                        "SELECT a.game_id, a.player, a.key FROM answers a JOIN unnest(CAST(:g AS text[]), "
+                        "CAST(:v AS int[])) AS k(g, v) ON a.game_id = k.g AND a.n >= k.v ORDER BY a.game_id, a.n"),
+                        {"g": list(known), "v": [v for v, _ in known.values()]}):
+                    since[g].append((p, k))
+        out: dict[str, tuple] = {g: ("row", row, tables[g]) for g, row in rows.items()}
+        for g, (version, seq) in known.items():
+            head = heads.get(g)
+            fresh: tuple | None = None
+            if head is not None and head != seq:  # answers only added since, else rebuilt
+                fresh = (head, None if head[1] != seq[1] or head[0] < seq[0] else since[g])
+            out[g] = ("since", (version, seq), fresh, tables[g])
+        return out
 
     def _first(self, claimed: set[str], rounds: dict[str, tuple]) -> list[str]:
         """The games taken over in the order they are caught up: those with a deadline
@@ -568,18 +613,24 @@ class Cluster:
         applied, or the game rebuilt after an undo; with ``full``, a take-over's, its table
         read again, or the game loaded whole if a replay is needed), pushed to its pages,
         its bots set going if this process owns it; loaded if not in memory and owned (or
-        ``load``).
+        ``load``).  A take-over's uses what its one read of all its games holds of this one
+        (:meth:`_read_taken`) if the game in memory is still the one it was read for.
         The game now in memory, or None."""
         server = self.server
+        read = self._taken_read.pop(gid, None) if full else None
         live = server.live.get(gid)
         if live is None:
             self._notes.pop(gid, None)
-            return await server.get(gid) if load or self.owns(gid) else None
+            pre = read[1:] if read is not None and read[0] == "row" else None
+            return await server.get(gid, pre) if load or self.owns(gid) else None
         async with live.lock:
             if server.live.get(gid) is not live:
                 return server.live.get(gid)
             fresh = None if full else self._noted(live)
-            if fresh is None:
+            table = None
+            if fresh is None and read is not None and read[0] == "since" and read[1] == (live.version, live.row.seq):
+                fresh, table = read[2], read[3]
+            elif fresh is None:
                 self.reads += not full
                 fresh = await asyncio.to_thread(self._read_since, gid, live.version, live.row.seq)
             elif not fresh[1]:
@@ -596,7 +647,7 @@ class Cluster:
             if new is None:
                 new = await self._rebuilt(live, full)
             elif full:
-                await self._retabled(new)
+                await self._retabled(new, table)
         server.continue_bots(new)
         server.push(new)
         server.note_finished(new)
@@ -633,13 +684,13 @@ class Cluster:
         live.row.seq = head  # the bots' mirror still holds: answers were only added
         return live
 
-    async def _retabled(self, live: "Live") -> None:
+    async def _retabled(self, live: "Live", read: tuple | None = None) -> None:
         """A game taken over, its state caught up: its table read again (talk, settings,
         clocks and the seats bots hold, as the last owner left them), its pages kept.  The
         state itself is not rebuilt: every answer stored is applied already, and a replay
         of the whole record would hold up the take-over of every other game."""
         old = live.table
-        await self.server.tables.attach(live)
+        await self.server.tables.attach(live, read)
         if old is not None:
             live.table.sockets = old.sockets
         live.ended = live.table.ended

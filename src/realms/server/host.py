@@ -177,15 +177,20 @@ class Tables:
         live.table = t  # only now: the watcher would otherwise write the row beside this insert
         return token
 
-    async def attach(self, live: "Live") -> None:
+    async def attach(self, live: "Live", read: tuple | None = None) -> None:
         """Give a game loaded from the store its table (a default one if it has none) and
-        its bots for seats they hold."""
-        found = await asyncio.to_thread(tabledb.get_table, self.server.store, live.row.id)
+        its bots for seats they hold; ``read``: its row and talk read already
+        (:func:`tabledb.tables_of`)."""
+        if read is None:
+            found = await asyncio.to_thread(tabledb.get_table, self.server.store, live.row.id)
+        else:
+            found = read[0]
         if found is None:
             live.table = Table(parse_settings(None), "", TableClock.new(ClockSpec(), len(live.row.seats)))
         else:
             live.table = Table.from_row(*found)
-        live.table.messages = await asyncio.to_thread(tabledb.messages, self.server.store, live.row.id)
+        live.table.messages = (await asyncio.to_thread(tabledb.messages, self.server.store, live.row.id)
+                               if read is None else read[1])
         for seat, kind in live.table.held().items():
             self._seat_bot(live, seat, kind)
 

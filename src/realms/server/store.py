@@ -623,13 +623,7 @@ class Store:
                 .where(answers_table.c.game_id == game_id)
                 .order_by(answers_table.c.n)
             ).all()
-        answers = []
-        for i, (n, p, k) in enumerate(rows):
-            if n != i:  # never happens: the key (game, n) and append's numbering forbid gaps
-                raise RuntimeError(f"game {game_id}: answer #{i} missing in the database")
-            answers.append((p, k))
-        return GameRow(row.id, row.game, json.loads(row.options), row.seed,
-                       hashed_seats(json.loads(row.seats))[0], answers, seq)
+        return game_row(row, [(p, k) for _, p, k in rows], seq, [n for n, _, _ in rows])
 
     def rounds(self) -> dict[str, tuple]:
         """The deadline rounds kept of the games not over: game id -> (round JSON or
@@ -665,3 +659,26 @@ class Store:
              "created": r.created}
             for r in rows
         ]
+
+
+def game_row(row, answers: list[tuple], seq: tuple[int, int] | None, numbers: list[int]) -> GameRow:
+    """A game's row from its ``games`` row and its answers in order (numbered ``numbers``)."""
+    for i, n in enumerate(numbers):
+        if n != i:  # never happens: the key (game, n) and append's numbering forbid gaps
+            raise RuntimeError(f"game {row.id}: answer #{i} missing in the database")
+    return GameRow(row.id, row.game, json.loads(row.options), row.seed,
+                   hashed_seats(json.loads(row.seats))[0], answers, seq)
+
+
+def game_rows(conn, heads: dict[str, tuple[int, int]]) -> dict[str, GameRow]:
+    """The rows of the games of ``heads`` (game id -> its head, read in the same
+    snapshot on ``conn``), in two queries: what :meth:`Store.load` gives each."""
+    ids = list(heads)
+    rows = {r.id: r for r in conn.execute(select(games_table).where(games_table.c.id.in_(ids)))}
+    answers: dict[str, list] = {gid: [] for gid in rows}
+    for gid, n, p, k in conn.execute(
+            select(answers_table.c.game_id, answers_table.c.n, answers_table.c.player, answers_table.c.key)
+            .where(answers_table.c.game_id.in_(ids)).order_by(answers_table.c.game_id, answers_table.c.n)):
+        answers[gid].append((n, p, k))
+    return {gid: game_row(row, [(p, k) for _, p, k in answers[gid]], heads[gid], [n for n, _, _ in answers[gid]])
+            for gid, row in rows.items()}

@@ -86,6 +86,18 @@ def get_table(store: Store, game_id: str) -> tuple[dict, str, dict] | None:
     return None if r is None else (json.loads(r.settings), r.host, json.loads(r.state))
 
 
+def tables_of(conn, game_ids: list[str]) -> dict[str, tuple[tuple[dict, str, dict] | None, list[dict]]]:
+    """Per game of ``game_ids``, read on ``conn`` in two queries (a take-over's, for all
+    the games it claimed at once): what :func:`get_table` and :func:`messages` give."""
+    out: dict[str, tuple] = {gid: (None, []) for gid in game_ids}
+    for r in conn.execute(select(tables_table).where(tables_table.c.game_id.in_(game_ids))):
+        out[r.game_id] = ((json.loads(r.settings), r.host, json.loads(r.state)), [])
+    for r in conn.execute(select(talk_table).where(talk_table.c.game_id.in_(game_ids))
+                          .order_by(talk_table.c.game_id, talk_table.c.n)):
+        out[r.game_id][1].append({"n": r.n, "at": r.at, "seat": r.seat, "to": r.to_seat, "text": r.text})
+    return out
+
+
 def watched(store: Store) -> list[str]:
     """The games whose clocks run and that are not over (a restarted server loads them)."""
     with store.engine.connect() as conn:
