@@ -477,8 +477,10 @@ async def answering(urls: list[str], games: list[dict], until_t: float) -> None:
                     g["sent"] += 1
                     r = await client.post(f"{url}/api/games/{g['id']}/answers", headers=head,
                                           json={"key": key, "version": s["version"]})
-                except (httpx.HTTPError, ValueError, KeyError):
-                    k += 1  # its process is gone: another
+                except (httpx.HTTPError, ValueError, KeyError, AttributeError):
+                    # its process is gone: another (httpcore may read the peer of a socket
+                    # the kill closed as it connected, an AttributeError)
+                    k += 1
                     s = None
                     await asyncio.sleep(0.05)
                     continue
