@@ -43,6 +43,39 @@ def test_a_game_loaded_with_no_write_heard_during_its_load_is_not_read_again():
     assert caught == []
 
 
+def test_a_game_loaded_as_far_as_the_head_known_while_it_was_not_in_memory_is_not_read_again():
+    """A game owned (just claimed) and not in memory when its channel is first listened
+    to: its head is read then, and once loaded it is caught up only if its copy is behind
+    that head (a take-over's load most often is not: no second read of each game); so is
+    a game whose write was heard while it loaded."""
+    import asyncio
+
+    process, server, caught = a_process()
+    process.owned = {"level", "behind"}
+
+    class Listening:
+        async def execute(self, query, params=None):
+            rows = [("level", 5, 0), ("behind", 5, 0)]
+
+            class Cursor:
+                async def fetchall(self):
+                    return rows
+            return Cursor()
+
+    asyncio.run(process._subscribe(Listening()))
+    server.live["level"] = SimpleNamespace(row=SimpleNamespace(seq=(5, 0)), version=9)
+    server.live["behind"] = SimpleNamespace(row=SimpleNamespace(seq=(4, 0)), version=8)
+    process.loaded("level")
+    process.loaded("behind")
+    assert caught == ["behind"]
+    server.loading["heard"] = [None, 1]
+    process._heard("heard 7 3 0 another-process")
+    del server.loading["heard"]
+    server.live["heard"] = SimpleNamespace(row=SimpleNamespace(seq=(3, 0)), version=7)
+    process.loaded("heard")
+    assert caught == ["behind"]
+
+
 def test_a_take_over_catches_up_the_due_rounds_first_a_few_at_a_time_and_ends_them_at_once(monkeypatch):
     """Games claimed at once are caught up in turn, ``TAKE_AT_ONCE`` at a time: first those
     with a deadline round (the longest begun first), then those in memory whose bots are

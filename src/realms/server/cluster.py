@@ -216,9 +216,11 @@ class Cluster:
         #: per game in memory, the notifications of other processes' writes not yet caught
         #: up: {seq: (undone, (start, answers) or None)}
         self._notes: dict[str, dict[int, tuple]] = {}
-        #: the games a move of whose head was heard while they were being loaded (the load
-        #: may have read the database before that write: caught up once in memory)
-        self._missed: set[str] = set()
+        #: the games a move of whose head was heard while they were being loaded, or whose
+        #: head was read as their channel was first listened to while not in memory, and
+        #: the highest write counted then (the load may have read the database before it:
+        #: caught up once in memory if its copy is behind it)
+        self._missed: dict[str, int] = {}
         #: catch-ups made from the answers notifications carried, and read from the
         #: database (but a take-over's rebuild); notifications heard
         self.carried = self.reads = self.heard = 0
@@ -778,7 +780,7 @@ class Cluster:
         for gid, seq, undone in await cur.fetchall():
             live = self.server.live.get(gid)
             if live is None:
-                self._missed.add(gid)
+                self._miss(gid, seq)
             elif live.row.seq != (seq, undone):
                 self._soon(gid)
 
@@ -834,7 +836,7 @@ class Cluster:
             self._soon(gid)
         elif live is None:
             if gid in self.server.loading:
-                self._missed.add(gid)
+                self._miss(gid, head[0])
             if self.owns(gid):
                 self._soon(gid)
 
@@ -843,12 +845,19 @@ class Cluster:
         from now (:meth:`_subscribe`); caught up if a write of it was heard during its load
         (which may have read the game before that write, and whose notification found
         nothing in memory to catch up), or if its channel was listened to before it was in
-        memory (its head was not compared then)."""
-        if gid in self._missed:
-            self._missed.discard(gid)
+        memory (its head was not compared then): in either case only if its copy is behind
+        the head then known (a game taken over is most often loaded after its channel was
+        listened to, and as far as that head)."""
+        seen = self._missed.pop(gid, None)
+        live = self.server.live.get(gid)
+        if seen is not None and (live is None or live.row.seq is None or live.row.seq[0] < seen):
             self._soon(gid)
         if gid not in self.listened:
             self._changed.set()
+
+    def _miss(self, gid: str, seq: int) -> None:
+        """Note that ``gid``, not in memory, has had ``seq`` writes (:meth:`loaded`)."""
+        self._missed[gid] = max(seq, self._missed.get(gid, seq))
 
     def _noted(self, live: "Live") -> tuple | None:
         """The game's head and its answers past ``live``'s from the notifications heard
