@@ -907,7 +907,7 @@ def test_a_take_over_reads_all_the_games_it_claimed_at_once_not_each_on_its_own(
             server = b.app.state.server
             loads: list[str] = []
             load = server.store.load
-            server.store.load = lambda gid: loads.append(gid) or load(gid)
+            server.store.load = lambda gid, conn=None: loads.append(gid) or load(gid, conn)
             caught: set[str] = set()
             catch_up = heir.catch_up
 

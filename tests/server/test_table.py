@@ -230,6 +230,31 @@ def test_table_talk_goes_to_whom_it_is_sent_and_everything_shows_after_the_game(
         assert len(texts(None)) == 10
 
 
+def test_a_game_loaded_from_the_store_reads_its_answers_table_and_talk_on_one_connection(database, clock):
+    """A game not in memory is loaded with its table's row and its talk on one connection
+    of the store's pool (each connection taken is a checkout and round trips, which queue
+    behind one another on a loaded machine), and shows them as stored."""
+    import traceback
+
+    from sqlalchemy import event
+
+    with app_client(database, clock) as client:
+        made = create(client, table={"talk": "full", "clock": {"kind": "turn", "minutes": 60}})
+        gid, ann = made["id"], made["seats"][0]["token"]
+        assert client.post(f"/api/games/{gid}/talk", headers=bearer(ann), json={"text": "hello all"}).status_code == 201
+    with app_client(database, clock) as client:
+        taken: list[str] = []
+
+        def checked_out(*_) -> None:  # by the game's load (not by the deadlines' first look)
+            taken.extend(f.name for f in traceback.extract_stack() if f.name in ("_read", "load", "get_table", "messages"))
+
+        event.listen(client.app.state.server.store.engine, "checkout", checked_out)
+        assert client.get(f"/api/games/{gid}", headers=bearer(ann)).status_code == 200
+        assert len(taken) == 1, taken
+        shown = table(client, gid, ann)
+        assert [m["text"] for m in shown["messages"]] == ["hello all"] and shown["clock"]["kind"] == "turn"
+
+
 def test_public_only_and_no_talk(client):
     made = create(client, table={"talk": "public"})
     gid, tok = made["id"], made["seats"][0]["token"]

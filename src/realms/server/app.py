@@ -113,6 +113,7 @@ from .deadlines import Deadlines
 from .host import Tables, parse_settings, router as table_router
 from .fastpath import MAX_KEY, AnswerFastPath
 from .store import GameRow, Store, UndoConflict, hash_token
+from .tabledb import tables_of
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_SEED = 2**31 - 1
@@ -755,13 +756,13 @@ class Server:
     async def _load(self, game_id: str, read: tuple | None = None) -> Live:
         """The game rebuilt from the store (or from ``read``: its row and its table's), in
         memory, its bots set going (its lock held)."""
-        row = await asyncio.to_thread(self.store.load, game_id) if read is None else read[0]
+        row, table = await asyncio.to_thread(self._read, game_id) if read is None else read
         if row is None:
             raise HTTPException(404, "no such game")
         live = await asyncio.to_thread(rebuild, row)
         live.undos = self.undos.get(game_id, 0)
         live.deadlines = self.deadlines
-        await self.tables.attach(live, None if read is None else read[1])
+        await self.tables.attach(live, table)
         live.ended = live.table.ended
         self.live[game_id] = live
         if self.cluster is not None:
@@ -769,6 +770,13 @@ class Server:
         self.continue_bots(live)
         self.note_finished(live)
         return live
+
+    def _read(self, game_id: str) -> tuple:
+        """A game's row and its table's (row and talk), on one connection: a load's reads
+        in one go rather than three, each a connection's checkout and round trips."""
+        with self.store.engine.connect() as conn:
+            row = self.store.load(game_id, conn)
+            return row, None if row is None else tables_of(conn, [game_id])[game_id]
 
     def note_finished(self, live: Live) -> None:
         """Count ``live`` among the finished games if it is over, and let the least recently

@@ -612,17 +612,20 @@ class Store:
             self._delete_last(conn, game_id, n, player)
 
     # -- reads ----------------------------------------------------------------------
-    def load(self, game_id: str) -> GameRow | None:
-        with self.engine.connect() as conn:
-            row = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
-            if row is None:
-                return None
-            seq = None if self.cluster is None else self.cluster.head(conn, game_id)
-            rows = conn.execute(
-                select(answers_table.c.n, answers_table.c.player, answers_table.c.key)
-                .where(answers_table.c.game_id == game_id)
-                .order_by(answers_table.c.n)
-            ).all()
+    def load(self, game_id: str, conn=None) -> GameRow | None:
+        """A game's row and its answers (on ``conn``, else a connection of its own)."""
+        if conn is None:
+            with self.engine.connect() as conn:
+                return self.load(game_id, conn)
+        row = conn.execute(select(games_table).where(games_table.c.id == game_id)).first()
+        if row is None:
+            return None
+        seq = None if self.cluster is None else self.cluster.head(conn, game_id)
+        rows = conn.execute(
+            select(answers_table.c.n, answers_table.c.player, answers_table.c.key)
+            .where(answers_table.c.game_id == game_id)
+            .order_by(answers_table.c.n)
+        ).all()
         return game_row(row, [(p, k) for _, p, k in rows], seq, [n for n, _, _ in rows])
 
     def rounds(self) -> dict[str, tuple]:
