@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from realms.server import heavy
+from realms.server import botworker, heavy
 
 from .conftest import new_game, settled
 
@@ -63,6 +63,7 @@ def test_the_loop_answers_while_a_job_runs_and_one_address_is_bounded():
             assert await asyncio.wait_for(asyncio.to_thread(sum, [1, 1]), 60) == 2
             with pytest.raises(heavy.Busy):
                 await work.run("third", 300, "a", sum, [1])
+            assert (work.sent, work.refused) == (2, 1)  # what ``/api/health`` tells
             assert not any(t.done() for t in long)
             for t in long:
                 t.cancel()
@@ -70,6 +71,20 @@ def test_the_loop_answers_while_a_job_runs_and_one_address_is_bounded():
             work.close()
 
     run(main())
+
+
+def test_a_worker_started_warm_has_warmed_every_game_before_its_first_job():
+    """``realms serve`` starts the odds' worker warm: the odds are worked out there, so its
+    tables must be solved at the start, not inside the first requests that need them."""
+    cold, warm = heavy.Heavy(), heavy.Heavy()
+    try:
+        cold.start().result(120)
+        warm.start(warm=True).result(120)
+        assert run(cold.run("w", 60, "a", botworker.was_warmed)) is False
+        assert run(warm.run("w", 60, "a", botworker.was_warmed)) is True
+    finally:
+        cold.close()
+        warm.close()
 
 
 def test_results_are_cached_by_key():

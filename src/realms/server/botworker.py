@@ -192,6 +192,17 @@ def begin(warm: bool, tied: bool = False) -> None:
         for game in games().values():
             if game.warm is not None:
                 game.warm()
+        global warmed
+        warmed = True
+
+
+#: whether this worker warmed every game at its start (:func:`begin`)
+warmed = False
+
+
+def was_warmed() -> bool:
+    """In a worker: whether it warmed every game at its start."""
+    return warmed
 
 
 def _die_with_parent() -> None:
