@@ -168,6 +168,10 @@ def play(job: Job) -> tuple | None:
     return given
 
 
+#: whether this worker warmed every game at its start (:func:`begin`)
+warmed = False
+
+
 def begin(warm: bool, tied: bool = False) -> None:
     """The worker's start: a lower priority than the server's (``NICENESS``), a watch
     that ends it when the server is gone (killed, the worker would wait for jobs for
@@ -194,10 +198,6 @@ def begin(warm: bool, tied: bool = False) -> None:
                 game.warm()
         global warmed
         warmed = True
-
-
-#: whether this worker warmed every game at its start (:func:`begin`)
-warmed = False
 
 
 def was_warmed() -> bool:
