@@ -50,7 +50,8 @@ def test_a_job_that_ignores_its_timer_has_its_worker_killed(monkeypatch):
     assert work.killed == 1
 
 
-def test_the_loop_answers_while_a_job_runs_and_one_address_is_bounded():
+def test_the_loop_answers_while_a_job_runs_and_one_address_is_bounded(monkeypatch):
+    monkeypatch.setattr(heavy, "WAITING", 2)  # the server's bound, reached by the same two jobs
     work = heavy.Heavy()
 
     async def main():
@@ -61,9 +62,11 @@ def test_the_loop_answers_while_a_job_runs_and_one_address_is_bounded():
                     break
                 await asyncio.sleep(0.01)
             assert await asyncio.wait_for(asyncio.to_thread(sum, [1, 1]), 60) == 2
-            with pytest.raises(heavy.Busy):
+            with pytest.raises(heavy.Busy, match="of this address"):
                 await work.run("third", 300, "a", sum, [1])
-            assert (work.sent, work.refused) == (2, 1)  # what ``/api/health`` tells
+            with pytest.raises(heavy.Busy, match="the server has too much"):  # not b's own doing
+                await work.run("fourth", 300, "b", sum, [1])
+            assert (work.sent, work.refused) == (2, 2)  # what ``/api/health`` tells
             assert not any(t.done() for t in long)
             for t in long:
                 t.cancel()

@@ -213,9 +213,12 @@ class Heavy:
             return self.cache[key]
         if key in self.running:
             return await asyncio.shield(self.running[key])
-        if self.waiting[address] >= PER_ADDRESS or sum(self.waiting.values()) >= WAITING:
+        if self.waiting[address] >= PER_ADDRESS:
             self.refused += 1
             raise Busy("too much work of this address is waiting; try again in a moment")
+        if sum(self.waiting.values()) >= WAITING:
+            self.refused += 1
+            raise Busy("the server has too much of this work waiting; try again in a moment")
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
         done = asyncio.get_running_loop().create_future()
