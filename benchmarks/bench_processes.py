@@ -24,7 +24,7 @@ Modes 3 and 4 run ``tests/server/clocked_serve.py``'s processes, whose deadlines
 benchmark moves (or speeds up).
 
     PYTHONPATH=src .venv/bin/python benchmarks/bench_processes.py \\
-        --database postgresql://realms:realms@127.0.0.1/realms [--games 40] [--seconds 8]
+        --database postgresql://realms:realms@127.0.0.1/realms [--games 30] [--seconds 8]
 
 The database named is the server's admin connection: a database of its own is made for
 each run and dropped after.
@@ -168,6 +168,13 @@ def written(url: str) -> tuple[int, int]:
     return w.get("transactions", 0), w.get("writes", 0)
 
 
+def odds(url: str) -> tuple[int, int]:
+    """The odds' jobs the process at ``url`` sent its worker so far, and those it refused
+    (too many waiting: shed under load), from its health."""
+    o = httpx.get(url + "/api/health", timeout=30).json().get("odds", {})
+    return o.get("sent", 0), o.get("refused", 0)
+
+
 def commits(database: str) -> int:
     """The transactions committed in ``database`` so far (each a WAL flush and a round trip)."""
     name = database.rsplit("/", 1)[1]
@@ -204,6 +211,7 @@ def flat_out(args, n: int) -> dict:
         commits0 = commits(database)
         heard0 = sum(heard(u) for u in urls)
         written0 = [written(u) for u in urls]
+        odds0 = [odds(u) for u in urls]
         gen0 = os.times()
         t0 = time.perf_counter()
 
@@ -218,6 +226,8 @@ def flat_out(args, n: int) -> dict:
         committed = commits(database) - commits0
         notes = sum(heard(u) for u in urls) - heard0
         written1 = [written(u) for u in urls]
+        odds1 = [odds(u) for u in urls]
+        sent, refused = (sum(b[i] - a[i] for a, b in zip(odds0, odds1)) for i in (0, 1))
         transactions = sum(b[0] - a[0] for a, b in zip(written0, written1))
         writes = sum(b[1] - a[1] for a, b in zip(written0, written1))
         cpu1 = [cpu_used(p.pid) for p, _ in procs]
@@ -231,7 +241,8 @@ def flat_out(args, n: int) -> dict:
         return {"rate": done / dt, "server": per(cpu), "generator": per(gen), "database": per(db),
                 "helpers": per(helpers), "listening": per(listened), "commits": committed / max(done, 1),
                 "heard": notes / max(done, 1), "transactions": transactions / max(done, 1),
-                "writes": writes / max(transactions, 1),
+                "writes": writes / max(transactions, 1), "odds": sent / max(done, 1),
+                "refused": refused / max(done, 1),
                 "bound": cores / max(per(cpu + gen + db) / 1000, 1e-9), "generator_share": gen / dt}
     finally:
         stop(procs)
@@ -246,7 +257,8 @@ def said(r: dict) -> str:
             f"its one core), database {r['database']:.2f} ms (of which its listening connections "
             f"{r['listening']:.2f} ms; {r['commits']:.2f} commits per answer, its listening backends' wake-ups "
             f"included); the writers' transactions per answer {r['transactions']:.2f}, writes per transaction "
-            f"{r['writes']:.2f}; notifications heard per answer, all processes: {r['heard']:.2f}")
+            f"{r['writes']:.2f}; notifications heard per answer, all processes: {r['heard']:.2f}; the odds' jobs "
+            f"per answer worked out {r['odds']:.2f}, refused as busy {r['refused']:.2f}")
 
 
 async def across(urls: list[str], games: list[dict], seconds: float, rate: float) -> tuple[list[float], int]:
@@ -787,7 +799,9 @@ def _unreplayed(database: str, ids: list[str]) -> list[str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--database", required=True, help="postgresql://… (an admin connection: databases are made)")
-    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--games", type=int, default=30,
+                    help="games played at once (default 30: fewer than heavy.WAITING, so that one process "
+                         "flat out sheds none of their odds as busy, and does the same work an answer as several)")
     ap.add_argument("--seconds", type=float, default=8.0)
     ap.add_argument("--processes", type=int, default=2)
     ap.add_argument("--warm", type=float, default=3.0,
@@ -825,6 +839,10 @@ def main() -> None:
     print(f"{args.processes} processes: {said(many)} (load {os.getloadavg()[0]:.1f})", flush=True)
     print(f"  {args.processes} against 1: {many['rate'] / one['rate']:.2f}x the answers/s, "
           f"{many['server'] / one['server']:.2f}x the servers' CPU per answer", flush=True)
+    if abs(many["refused"] - one["refused"]) > 0.02:
+        print(f"  not the same work: the odds' jobs refused as busy, {one['refused']:.2f} per answer with 1 "
+              f"process, {many['refused']:.2f} with {args.processes} (a process sheds them past heavy.WAITING "
+              f"waiting: fewer games a process, fewer shed)", flush=True)
     print(f"the machine's own speed-up for {args.processes} CPU loops: {machine_speedup(args.processes):.2f}x "
           f"(load {os.getloadavg()[0]:.1f})", flush=True)
     push_said(args)

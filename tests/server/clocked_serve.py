@@ -137,7 +137,7 @@ def main() -> None:
     clock = (FileClock(args.clock_file) if args.clock_file
              else FastClock(args.clock_speed, args.clock_epoch, args.clock_start))
     # as ``realms serve`` starts: the bots' and the heavy work's processes its own, the
-    # games warmed and the bots' worker started (and warmed) before it listens
+    # games warmed and the bots' and the odds' workers started (and warmed) before it listens
     bots, work = Bots(tied=True), Lanes(tied=True)
     app = create_app(args.database, clock=clock, several=True, address=f"127.0.0.1:{args.port}", bots=bots,
                      work=work, creations=TokenBucket(args.games_at_once or CREATE_BURST))
@@ -145,6 +145,7 @@ def main() -> None:
         if game.warm is not None:
             game.warm()
     bots.start(warm=True)
+    work.odds.start(warm=True)
     if args.sweep_every:
         app.state.deadlines.every = args.sweep_every
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from realms.server import heavy
+from realms.server import botworker, heavy
 
 from .conftest import new_game, settled
 
@@ -50,7 +50,8 @@ def test_a_job_that_ignores_its_timer_has_its_worker_killed(monkeypatch):
     assert work.killed == 1
 
 
-def test_the_loop_answers_while_a_job_runs_and_one_address_is_bounded():
+def test_the_loop_answers_while_a_job_runs_and_one_address_is_bounded(monkeypatch):
+    monkeypatch.setattr(heavy, "WAITING", 2)  # the server's bound, reached by the same two jobs
     work = heavy.Heavy()
 
     async def main():
@@ -61,8 +62,11 @@ def test_the_loop_answers_while_a_job_runs_and_one_address_is_bounded():
                     break
                 await asyncio.sleep(0.01)
             assert await asyncio.wait_for(asyncio.to_thread(sum, [1, 1]), 60) == 2
-            with pytest.raises(heavy.Busy):
+            with pytest.raises(heavy.Busy, match="of this address"):
                 await work.run("third", 300, "a", sum, [1])
+            with pytest.raises(heavy.Busy, match="the server has too much"):  # not b's own doing
+                await work.run("fourth", 300, "b", sum, [1])
+            assert (work.sent, work.refused) == (2, 2)  # what ``/api/health`` tells
             assert not any(t.done() for t in long)
             for t in long:
                 t.cancel()
@@ -70,6 +74,20 @@ def test_the_loop_answers_while_a_job_runs_and_one_address_is_bounded():
             work.close()
 
     run(main())
+
+
+def test_a_worker_started_warm_has_warmed_every_game_before_its_first_job():
+    """``realms serve`` starts the odds' worker warm: the odds are worked out there, so its
+    tables must be solved at the start, not inside the first requests that need them."""
+    cold, warm = heavy.Heavy(), heavy.Heavy()
+    try:
+        cold.start().result(120)
+        warm.start(warm=True).result(120)
+        assert run(cold.run("w", 60, "a", botworker.was_warmed)) is False
+        assert run(warm.run("w", 60, "a", botworker.was_warmed)) is True
+    finally:
+        cold.close()
+        warm.close()
 
 
 def test_results_are_cached_by_key():

@@ -1176,8 +1176,12 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
 
     @app.get("/api/health")
     async def health() -> dict:
-        """``ok``; in a cluster also this process's id, the games it owns, whether it listens."""
-        return {"status": "ok"} if server.cluster is None else {"status": "ok", **server.cluster.health()}
+        """``ok``; in a cluster also this process's id, the games it owns, whether it listens,
+        and the odds' jobs its worker was sent and those it refused (busy)."""
+        if server.cluster is None:
+            return {"status": "ok"}
+        odds = server.heavy.odds
+        return {"status": "ok", **server.cluster.health(), "odds": {"sent": odds.sent, "refused": odds.refused}}
 
     @app.get("/api/catalog")
     async def catalog() -> dict:

@@ -168,6 +168,10 @@ def play(job: Job) -> tuple | None:
     return given
 
 
+#: whether this worker warmed every game at its start (:func:`begin`)
+warmed = False
+
+
 def begin(warm: bool, tied: bool = False) -> None:
     """The worker's start: a lower priority than the server's (``NICENESS``), a watch
     that ends it when the server is gone (killed, the worker would wait for jobs for
@@ -192,6 +196,13 @@ def begin(warm: bool, tied: bool = False) -> None:
         for game in games().values():
             if game.warm is not None:
                 game.warm()
+        global warmed
+        warmed = True
+
+
+def was_warmed() -> bool:
+    """In a worker: whether it warmed every game at its start."""
+    return warmed
 
 
 def _die_with_parent() -> None:

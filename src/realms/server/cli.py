@@ -62,8 +62,9 @@ def serve(host: str, port: int, database: str, log_level: str, games_at_once: in
     from .heavy import Lanes
     from .limits import TokenBucket
 
-    # the bots think in a process of their own (server/botworker.py), started and warmed
-    # now, killed by the kernel should this process end without closing it
+    # the bots think in a process of their own (server/botworker.py), and the odds are worked
+    # out in another (heavy.py): both started and warmed now, killed by the kernel should this
+    # process end without closing them
     from .notices import Settings
     from .store import StoreError, database_url
 
@@ -91,6 +92,7 @@ def serve(host: str, port: int, database: str, log_level: str, games_at_once: in
         if game.warm is not None:
             game.warm()
     bots.start(warm=True)
+    work.odds.start(warm=True)
     # what is alive now (modules, tables, the app) lives as long as the process: keep it
     # out of the garbage collector's full passes, which then walk the games only (shorter
     # pauses of every request in flight)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import asyncio
 import signal
 from collections import Counter, OrderedDict
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable
 
@@ -186,14 +186,24 @@ class Heavy:
         self.closed = False
         #: jobs stopped over budget, and workers killed for it
         self.over = self.killed = 0
+        #: jobs sent to the worker, and jobs refused (:class:`Busy`): what a server under
+        #: more load than its worker takes sheds (``/api/health``)
+        self.sent = self.refused = 0
 
-    def _start(self) -> ProcessPoolExecutor:
+    def _start(self, warm: bool = False) -> ProcessPoolExecutor:
         if self.closed:
             raise BrokenProcessPool("the server is shutting down")
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.workers, mp_context=botworker.spawn(),
-                                             initializer=botworker.begin, initargs=(False, self.tied))
+                                             initializer=botworker.begin, initargs=(warm, self.tied))
         return self._pool
+
+    def start(self, warm: bool = False) -> Future:
+        """Start the worker now (its first job, done once it has started), with ``warm``
+        warming every game there first (``Game.warm``: the odds' solver's tables), as
+        ``realms serve`` does: the odds are worked out in this worker, which would
+        otherwise solve each table inside the first requests that need it."""
+        return self._start(warm).submit(int)
 
     async def run(self, key: Any, seconds: float, address: str, fn: Callable, *args) -> Any:
         """``fn(*args)`` in the worker, or its result cached under ``key``; raises
@@ -203,13 +213,18 @@ class Heavy:
             return self.cache[key]
         if key in self.running:
             return await asyncio.shield(self.running[key])
-        if self.waiting[address] >= PER_ADDRESS or sum(self.waiting.values()) >= WAITING:
+        if self.waiting[address] >= PER_ADDRESS:
+            self.refused += 1
             raise Busy("too much work of this address is waiting; try again in a moment")
+        if sum(self.waiting.values()) >= WAITING:
+            self.refused += 1
+            raise Busy("the server has too much of this work waiting; try again in a moment")
         if self._slots is None:
             self._slots = asyncio.Semaphore(self.workers)
         done = asyncio.get_running_loop().create_future()
         self.running[key] = done
         self.waiting[address] += 1
+        self.sent += 1
         try:
             async with self._slots:
                 result = await self._one(seconds, fn, args)
