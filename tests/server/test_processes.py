@@ -289,6 +289,38 @@ def test_a_lost_listening_connection_reconnects_and_catches_up(cluster):
                  lambda: httpx.get(b.url + "/api/health", timeout=60).json()["reconnects"] >= 1)
 
 
+def _take_overs_noted(cluster) -> set[str]:
+    """The games whose take-over's catch-up ``cluster`` has finished, filled as each ends."""
+    caught: set[str] = set()
+    catch_up = cluster.catch_up
+
+    async def noted(game_id: str, full: bool = False, load: bool = False):
+        out = await catch_up(game_id, full, load)
+        if full:
+            caught.add(game_id)
+        return out
+
+    cluster.catch_up = noted
+    return caught
+
+
+def _die(client, games: list[str]) -> None:
+    """The app of ``client`` dies as a killed process would for ``games``: its renewals
+    stop, it owns nothing, and the games' leases are already expired."""
+    from sqlalchemy import text
+
+    dead = client.app.state.server.cluster
+
+    def die() -> None:
+        for task in dead.tasks:
+            task.cancel()
+        dead.owned = set()
+
+    client.portal.call(die)
+    with dead.store.engine.begin() as conn:
+        conn.execute(text("UPDATE realms_leases SET expires = 0 WHERE game_id = ANY(:g)"), {"g": games})
+
+
 def _person_and_three_bots(client) -> tuple[str, str]:
     """A two-turn Hy Breasil game of a person and three ``auto`` made through ``client``
     (an app's test client): its id and the person's token."""
@@ -827,7 +859,6 @@ def test_a_game_taken_over_by_a_process_holding_it_is_caught_up_not_replayed_and
     memory: ``b`` claims it, keeps its copy (every answer applied already: no replay of
     the whole record to wait for) and its bots answer the person's next answer."""
     from fastapi.testclient import TestClient
-    from sqlalchemy import text
 
     from realms.server.app import create_app
 
@@ -840,26 +871,9 @@ def test_a_game_taken_over_by_a_process_holding_it_is_caught_up_not_replayed_and
             kept = b.app.state.server.live[gid]
             dead, heir = a.app.state.server.cluster, b.app.state.server.cluster
             assert gid in dead.owned and not heir.owns(gid)
-            taken = threading.Event()
-            catch_up = heir.catch_up
-
-            async def noted(game_id: str, full: bool = False, load: bool = False):
-                out = await catch_up(game_id, full, load)
-                if full and game_id == gid:
-                    taken.set()  # the take-over's catch-up is done
-                return out
-
-            heir.catch_up = noted
-
-            def die() -> None:
-                for task in dead.tasks:
-                    task.cancel()
-                dead.owned = set()
-
-            a.portal.call(die)
-            with dead.store.engine.begin() as conn:
-                conn.execute(text("UPDATE realms_leases SET expires = 0 WHERE game_id = :g"), {"g": gid})
-            _wait("b to take the game over", taken.is_set)
+            caught = _take_overs_noted(heir)
+            _die(a, [gid])
+            _wait("b to take the game over", lambda: gid in caught)
             assert heir.owns(gid)
             assert b.app.state.server.live[gid] is kept
             assert kept.table is not None and kept.version == state["version"]
@@ -889,7 +903,6 @@ def test_a_take_over_reads_all_the_games_it_claimed_at_once_not_each_on_its_own(
     its copy of the one it holds), loading none through the store's one-game read, and
     each ends in its memory at the version ``a`` left it."""
     from fastapi.testclient import TestClient
-    from sqlalchemy import text
 
     from realms.server.app import create_app
 
@@ -903,31 +916,13 @@ def test_a_take_over_reads_all_the_games_it_claimed_at_once_not_each_on_its_own(
                       for gid, tok in games}
             held = games[0][0]
             b.get(f"/api/games/{held}", headers=bearer(games[0][1]))
-            dead, heir = a.app.state.server.cluster, b.app.state.server.cluster
+            heir = b.app.state.server.cluster
             server = b.app.state.server
             loads: list[str] = []
             load = server.store.load
             server.store.load = lambda gid, conn=None: loads.append(gid) or load(gid, conn)
-            caught: set[str] = set()
-            catch_up = heir.catch_up
-
-            async def noted(game_id: str, full: bool = False, load: bool = False):
-                out = await catch_up(game_id, full, load)
-                if full:
-                    caught.add(game_id)
-                return out
-
-            heir.catch_up = noted
-
-            def die() -> None:
-                for task in dead.tasks:
-                    task.cancel()
-                dead.owned = set()
-
-            a.portal.call(die)
-            with dead.store.engine.begin() as conn:
-                conn.execute(text("UPDATE realms_leases SET expires = 0 WHERE game_id = ANY(:g)"),
-                             {"g": list(states)})
+            caught = _take_overs_noted(heir)
+            _die(a, list(states))
             _wait("b to take the three games over", lambda: caught >= set(states))
             assert loads == []
             assert heir.taken_reads == 1
