@@ -931,3 +931,30 @@ def test_a_take_over_reads_all_the_games_it_claimed_at_once_not_each_on_its_own(
                 assert server.live[gid].version == state["version"] and server.live[gid].table is not None
     finally:
         drop_database(database)
+
+
+def test_table_talk_posted_through_two_processes_is_numbered_in_turn_and_read_by_both(tmp_path):
+    """Two apps of a cluster in this process, both holding the game: a message posted
+    through one, then one through the other, are stored as the game's first and second
+    (the second process numbers after what is stored, not after its own copy), and each
+    process's table shows both."""
+    from fastapi.testclient import TestClient
+
+    from realms.server.app import create_app
+
+    database = fresh_database("postgresql", tmp_path)
+    try:
+        with TestClient(create_app(database, several=True)) as a, TestClient(create_app(database, several=True)) as b:
+            gid, tok = _person_and_three_bots(a)
+            assert b.get(f"/api/games/{gid}/table", headers=bearer(tok)).json()["messages"] == []
+            posted = []
+            for client, text in ((a, "through a"), (b, "through b")):
+                r = client.post(f"/api/games/{gid}/talk", headers=bearer(tok), json={"text": text, "to": None})
+                assert r.status_code == 201, r.text
+                posted.append(r.json()["n"])
+            assert posted == [0, 1]
+            for client in (a, b):
+                shown = client.get(f"/api/games/{gid}/table", headers=bearer(tok)).json()["messages"]
+                assert [m["text"] for m in shown] == ["through a", "through b"]
+    finally:
+        drop_database(database)

@@ -537,11 +537,19 @@ def router(tables: Tables, token_of: Callable[[str | None], str | None]) -> APIR
         seat, host = tables.who(live, token_of(authorization))
         return live, seat, host
 
+    async def talk_read(live) -> None:
+        """In a cluster, the game's talk as stored: another process may have taken messages
+        since this one read it (talk is not followed across processes), and a message is
+        numbered after the last one stored."""
+        if server.cluster is not None:
+            live.table.messages = await asyncio.to_thread(tabledb.messages, server.store, live.row.id)
+
     @api.get("/api/games/{game_id}/table")
     async def get_table(game_id: str, authorization: str | None = Header(default=None)) -> dict:
         """The game's table as the token sees it: clocks, talk, bots holding seats, its own
         notice addresses."""
         live, seat, host = await table_of(game_id, authorization)
+        await talk_read(live)
         return tables.view(live, seat, host)
 
     @api.post("/api/games/{game_id}/talk", status_code=201)
@@ -551,12 +559,15 @@ def router(tables: Tables, token_of: Callable[[str | None], str | None]) -> APIR
         t = live.table
         text, to = talk.check(body.text, body.to, seat, len(live.row.seats), t.settings["talk"])
         tables.rate.check((game_id, seat), tables.clock())
+        await talk_read(live)
+        t = live.table
         msg = {"n": len(t.messages), "at": tables.clock(), "seat": seat, "to": to, "text": text}
         t.messages.append(msg)
         try:
             await server.committed(tabledb.put_message(server.store, live.row.id, msg))
         except Exception as exc:
-            t.messages.remove(msg)
+            if msg in t.messages:
+                t.messages.remove(msg)
             raise HTTPException(503, f"the message could not be stored: {type(exc).__name__}") from None
         await tables.push(live, msg)
         return msg
