@@ -49,7 +49,7 @@ lobby calls none hard; ``--out`` keeps the games, so a stopped match resumes):
     .venv/bin/python benchmarks/bench_search.py --game brian-boru --opponent normal \
         --bot hard --baseline normal --games 400 --out bb-levels.jsonl
     .venv/bin/python benchmarks/bench_search.py --game version2 --opponent normal \
-        --bot ismcts:iters=32:z=2:horizon=turn:turns=4:value=learned --baseline normal --games 400 --out v2-levels.jsonl
+        --bot hard --baseline normal --games 400 --out v2-levels.jsonl
     .venv/bin/python benchmarks/bench_search.py --game hy-breasil --opponent auto \
         --bot ismcts:iters=16:value=learned --baseline auto --games 400
     .venv/bin/python benchmarks/bench_search.py --game brittania --options '{"players": 12}' \
