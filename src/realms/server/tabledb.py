@@ -94,7 +94,7 @@ def tables_of(conn, game_ids: list[str]) -> dict[str, tuple[tuple[dict, str, dic
         out[r.game_id] = ((json.loads(r.settings), r.host, json.loads(r.state)), [])
     for r in conn.execute(select(talk_table).where(talk_table.c.game_id.in_(game_ids))
                           .order_by(talk_table.c.game_id, talk_table.c.n)):
-        out[r.game_id][1].append({"n": r.n, "at": r.at, "seat": r.seat, "to": r.to_seat, "text": r.text})
+        out[r.game_id][1].append(_message(r))
     return out
 
 
@@ -123,7 +123,12 @@ def messages(store: Store, game_id: str) -> list[dict]:
     with store.engine.connect() as conn:
         rows = conn.execute(select(talk_table).where(talk_table.c.game_id == game_id)
                             .order_by(talk_table.c.n)).all()
-    return [{"n": r.n, "at": r.at, "seat": r.seat, "to": r.to_seat, "text": r.text} for r in rows]
+    return [_message(r) for r in rows]
+
+
+def _message(r) -> dict:
+    """A message as the table holds it, from its ``talk`` row."""
+    return {"n": r.n, "at": r.at, "seat": r.seat, "to": r.to_seat, "text": r.text}
 
 
 # -- the outbox --------------------------------------------------------------------------
