@@ -880,12 +880,13 @@ class Server:
 
     async def _advise_coming(self, live: Live) -> None:
         """Advise the state now for the seats told :data:`ODDS_COMING` and the pages watching,
-        and push it if it is still the state advised."""
+        and push it if that changed a seat's advice and it is still the game's state."""
         state, known = live._advice
         coming = {seat for seat, got in known.items() if got is ODDS_COMING} if state is live.state else set()
-        state = live.state
+        state, before = live.state, dict(known) if state is live.state else {}
         await self.advise(live, coming | live.watching())
-        if live.state is state and self.live.get(live.row.id) is live:
+        if live.state is state and self.live.get(live.row.id) is live \
+                and any(got is not before.get(seat) for seat, got in live._advice[1].items()):
             self.push(live)
 
     def _tell_coming(self, live: Live, entries: list) -> None:
