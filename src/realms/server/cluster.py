@@ -45,6 +45,13 @@ leaves memory, and is not owned, is unlistened.  A lost listening connection is 
 again, every channel listened to again and every game in memory compared with its head,
 so nothing notified meanwhile is missed; so is a game loaded while a write of it was
 notified (the load may have read it before that write).
+
+Table talk goes the same way: a message's insert notifies its game's channel with
+``"game talk n process"`` (:meth:`Cluster.talked`: its number, never its text), and a
+process that hears another's and has table sockets for the game reads the messages past
+those its sockets were told and pushes each to the sockets that may read it
+(:meth:`Cluster._talk_up`, ``host.Tables.heard``); a lost listening connection, once open
+again, compares each such game's last message stored with those told.
 """
 
 from __future__ import annotations
@@ -64,6 +71,7 @@ from fastapi import HTTPException
 from sqlalchemy import (Boolean, Column, Float, Integer, MetaData, String, Table, create_engine, inspect,
                         select, text, true)
 
+from . import tabledb
 from .store import create_tables
 
 if TYPE_CHECKING:
@@ -101,6 +109,9 @@ LISTEN_AGAIN = 0.5
 #: the longest notification that carries the answers written (PostgreSQL takes less than
 #: 8,000 bytes; a longer one says only where the head moved, and is read)
 NOTE_BYTES = 7900
+#: the second word of a table talk message's notification, where a head's move has its
+#: version (a number)
+TALK = "talk"
 
 metadata = MetaData()
 
@@ -224,6 +235,11 @@ class Cluster:
         #: catch-ups made from the answers notifications carried, and read from the
         #: database (but a take-over's rebuild); notifications heard
         self.carried = self.reads = self.heard = 0
+        #: the games whose talk is being read for their table sockets, those to read once
+        #: more after it (:meth:`_talk_up`); the talk notifications heard, and the reads
+        self._talking: dict[str, asyncio.Task] = {}
+        self._talk_again: set[str] = set()
+        self.talk_heard = self.talk_reads = 0
         #: the games whose channel the listening connection listens to, and the event that
         #: wakes it when those it should listen to (:meth:`_wanted`) may have changed
         self.listened: set[str] = set()
@@ -309,6 +325,11 @@ class Cluster:
         if len(moved) != len(guards):
             raise Conflict(f"game {guards[0].game_id if len(guards) == 1 else '(one of several)'}: "
                            "another process wrote it first")
+
+    def talked(self, conn, game_id: str, n: int) -> None:
+        """Notify, in the transaction that stores it (on ``conn``), message ``n`` of the
+        game's table talk: a pointer, never the text (:meth:`_heard_talk`)."""
+        conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": channel(game_id), "p": f"{game_id} {TALK} {n} {self.id}"})
 
     def writer(self) -> Any:
         """A connection in autocommit for the store's writer thread (:meth:`appended`)."""
@@ -694,7 +715,7 @@ class Cluster:
         old = live.table
         await self.server.tables.attach(live, read)
         if old is not None:
-            live.table.sockets = old.sockets
+            live.table.keep(old)
         live.ended = live.table.ended
 
     async def _rebuilt(self, old: "Live", full: bool) -> "Live":
@@ -714,7 +735,7 @@ class Cluster:
         if full:
             await server.tables.attach(new)
             if old.table is not None:
-                new.table.sockets = old.table.sockets
+                new.table.keep(old.table)
             new.ended = new.table.ended
         else:
             new.table = old.table
@@ -783,6 +804,14 @@ class Cluster:
                 self._miss(gid, seq)
             elif live.row.seq != (seq, undone):
                 self._soon(gid)
+        talking = [g for g in ids if self._told(g) is not None]
+        if talking:
+            cur = await conn.execute("SELECT game_id, max(n) FROM talk WHERE game_id = ANY(%s) GROUP BY game_id",
+                                     (talking,))
+            for gid, last in await cur.fetchall():
+                told = self._told(gid)
+                if told is not None and last >= told:
+                    self._talk_soon(gid)
 
     async def _hear(self, conn) -> None:
         """The notifications on ``conn`` heard (:meth:`_heard`) until the games to listen
@@ -817,6 +846,8 @@ class Cluster:
         when it carries them (:meth:`_note`), else from the database."""
         try:
             gid, _version, seq, undone, *rest = payload.split(" ", 6)
+            if _version == TALK:
+                return self._heard_talk(gid, int(seq), undone)
             head = (int(seq), int(undone))
         except ValueError:
             log.warning("cluster: a notification not understood: %r", payload[:100])
@@ -839,6 +870,53 @@ class Cluster:
                 self._miss(gid, head[0])
             if self.owns(gid):
                 self._soon(gid)
+
+    def _heard_talk(self, gid: str, n: int, process: str) -> None:
+        """Message ``n`` of a game's talk was stored: by this process, pushed already by
+        its post; by another, read and pushed if this process has table sockets for the
+        game that were not told it."""
+        self.talk_heard += 1
+        told = self._told(gid)
+        if process != self.id and told is not None and n >= told:
+            self._talk_soon(gid)
+
+    def _told(self, gid: str) -> int | None:
+        """The messages of the game's talk this process's table sockets were told, None
+        if it has none (nothing to push: a socket that joins reads the talk as stored)."""
+        live = self.server.live.get(gid)
+        table = None if live is None else getattr(live, "table", None)
+        return table.told if table is not None and table.sockets else None
+
+    def _talk_soon(self, gid: str) -> None:
+        """Read and push the game's new talk (:meth:`_talk_up`), once more after the read
+        running if one runs."""
+        if gid in self._talking:
+            self._talk_again.add(gid)
+        else:
+            self._talking[gid] = asyncio.get_running_loop().create_task(self._talk_up(gid))
+
+    async def _talk_up(self, gid: str) -> None:
+        """The game's messages past those its table sockets were told, read from the
+        database and pushed (``host.Tables.heard``), until no read is asked for."""
+        try:
+            while True:
+                self._talk_again.discard(gid)
+                live = self.server.live.get(gid)
+                told = self._told(gid)
+                if live is None or told is None:
+                    return
+                since = min(told, len(live.table.messages))
+                rows = await asyncio.to_thread(tabledb.messages, self.store, gid, since)
+                self.talk_reads += 1
+                live = self.server.live.get(gid)
+                if live is not None and getattr(live, "table", None) is not None:
+                    await self.server.tables.heard(live, rows)
+                if gid not in self._talk_again:
+                    return
+        except Exception:
+            log.exception("cluster: game %s: its talk could not be read for its pages", gid)
+        finally:
+            self._talking.pop(gid, None)
 
     def loaded(self, gid: str) -> None:
         """A game just put in memory (loaded from the database, or created): listened to
@@ -885,7 +963,7 @@ class Cluster:
     async def stop(self) -> None:
         """Stop, handing this process's leases back (another takes them at once)."""
         self._stopped = True
-        for task in self.tasks + list(self._catching.values()):
+        for task in self.tasks + list(self._catching.values()) + list(self._talking.values()):
             task.cancel()
         try:
             await asyncio.to_thread(self._release)
@@ -905,6 +983,7 @@ class Cluster:
         return {"process": self.id, "games_owned": len(self.owned), "listening": self.listening.is_set(),
                 "reconnects": self.reconnects, "caught_up": {"carried": self.carried, "read": self.reads},
                 "listened": len(self.listened), "heard": self.heard,
+                "talk": {"heard": self.talk_heard, "read": self.talk_reads},
                 "written": {"transactions": self.store.transactions, "writes": self.store.writes}}
 
 
