@@ -1062,3 +1062,42 @@ def test_talk_posted_while_a_listening_connection_is_lost_is_pushed_once_it_is_b
         assert (got["n"], got["text"]) == (0, "while b was deaf")
     engine.dispose()
     assert httpx.get(b.url + "/api/health", timeout=30).json()["reconnects"] >= 1
+
+
+def pushed_table(page, what: str, ok) -> dict:
+    """The first table view pushed to ``page`` for which ``ok`` holds (talk passed over),
+    waited for at most ``WAIT`` seconds."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            body = json.loads(page.recv(timeout=max(0.0, deadline - time.monotonic())))
+        except TimeoutError:
+            pytest.fail(f"no such table view pushed within {WAIT} s: waited for {what}")
+        if body["type"] == "table" and ok(body):
+            return body
+
+
+def test_a_tables_change_through_one_process_is_pushed_to_the_table_sockets_of_another(cluster):
+    """host.py's table in a cluster (``cluster.Cluster.tabled``): the host pauses the
+    clocks through a, the game's owner; b's table socket is pushed the paused clocks with
+    no read of the table in between.  The host then ends the game through b: a, the
+    owner, takes the end from the row b stored, pushes it to its table socket and refuses
+    an answer, as b does."""
+    a, b = cluster(), cluster()
+    r = httpx.post(a.url + "/api/games", timeout=60, json={
+        "game": "hy-breasil", "options": {"turns": 2}, "seats": ["human"] * 4,
+        "table": {"clock": {"kind": "turn", "minutes": 60}}})
+    assert r.status_code == 201, r.text
+    gid, host, toks = r.json()["id"], r.json()["host"], [s["token"] for s in r.json()["seats"]]
+    seat = httpx.get(f"{a.url}/api/games/{gid}", timeout=30).json()["awaiting"][0]
+    state = httpx.get(f"{a.url}/api/games/{gid}", headers=bearer(toks[seat]), timeout=30).json()
+    with table_page(b.port, gid, toks[1]) as on_b, table_page(a.port, gid, toks[0]) as on_a:
+        r = httpx.post(f"{a.url}/api/games/{gid}/host", headers=bearer(host), json={"action": "pause"}, timeout=60)
+        assert r.status_code == 200 and r.json()["clock"]["paused"], r.text
+        pushed_table(on_b, "the paused clocks on b", lambda v: v["clock"]["paused"])
+        r = httpx.post(f"{b.url}/api/games/{gid}/host", headers=bearer(host), json={"action": "end"}, timeout=60)
+        assert r.status_code == 200 and r.json()["ended"], r.text
+        pushed_table(on_a, "the end on a, the owner", lambda v: v["ended"])
+    for url in (a.url, b.url):
+        r = answer(url, gid, toks[seat], state)
+        assert r.status_code == 403 and "ended" in r.text, (url, r.text)

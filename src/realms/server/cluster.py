@@ -51,7 +51,11 @@ Table talk goes the same way: a message's insert notifies its game's channel wit
 process that hears another's and has table sockets for the game reads the messages past
 those its sockets were told and pushes each to the sockets that may read it
 (:meth:`Cluster._talk_up`, ``host.Tables.heard``); a lost listening connection, once open
-again, compares each such game's last message stored with those told.
+again, compares each such game's last message stored with those told.  So does a table's
+row: each write notifies ``"game table - process"`` (:meth:`Cluster.tabled`), and a
+process holding the game reads it and pushes the view to its table sockets
+(:meth:`Cluster._table_up`, ``host.Tables.stored_elsewhere``: the owner takes only the
+game's end from it).
 """
 
 from __future__ import annotations
@@ -112,6 +116,8 @@ NOTE_BYTES = 7900
 #: the second word of a table talk message's notification, where a head's move has its
 #: version (a number)
 TALK = "talk"
+#: the second word of a table row's write's notification
+TABLE = "table"
 
 metadata = MetaData()
 
@@ -235,11 +241,12 @@ class Cluster:
         #: catch-ups made from the answers notifications carried, and read from the
         #: database (but a take-over's rebuild); notifications heard
         self.carried = self.reads = self.heard = 0
-        #: the games whose talk is being read for their table sockets, those to read once
-        #: more after it (:meth:`_talk_up`); the talk notifications heard, and the reads
-        self._talking: dict[str, asyncio.Task] = {}
-        self._talk_again: set[str] = set()
-        self.talk_heard = self.talk_reads = 0
+        #: per (``TALK`` or ``TABLE``, game), the read of its talk or table row running for
+        #: its table sockets, and those to read once more after it (:meth:`_follow`); the
+        #: talk and table notifications heard, and the reads
+        self._following: dict[tuple[str, str], asyncio.Task] = {}
+        self._follow_again: set[tuple[str, str]] = set()
+        self.talk_heard = self.talk_reads = self.table_heard = self.table_reads = 0
         #: the games whose channel the listening connection listens to, and the event that
         #: wakes it when those it should listen to (:meth:`_wanted`) may have changed
         self.listened: set[str] = set()
@@ -330,6 +337,11 @@ class Cluster:
         """Notify, in the transaction that stores it (on ``conn``), message ``n`` of the
         game's table talk: a pointer, never the text (:meth:`_heard_talk`)."""
         conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": channel(game_id), "p": f"{game_id} {TALK} {n} {self.id}"})
+
+    def tabled(self, conn, game_id: str) -> None:
+        """Notify, in the transaction that stores it (on ``conn``), that the game's table
+        row changed (:meth:`_heard`; the row itself is read)."""
+        conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": channel(game_id), "p": f"{game_id} {TABLE} - {self.id}"})
 
     def writer(self) -> Any:
         """A connection in autocommit for the store's writer thread (:meth:`appended`)."""
@@ -806,12 +818,14 @@ class Cluster:
                 self._soon(gid)
         talking = [g for g in ids if self._told(g) is not None]
         if talking:
+            for gid in talking:  # a table row written meanwhile: read
+                self._follow(TABLE, gid)
             cur = await conn.execute("SELECT game_id, max(n) FROM talk WHERE game_id = ANY(%s) GROUP BY game_id",
                                      (talking,))
             for gid, last in await cur.fetchall():
                 told = self._told(gid)
                 if told is not None and last >= told:
-                    self._talk_soon(gid)
+                    self._follow(TALK, gid)
 
     async def _hear(self, conn) -> None:
         """The notifications on ``conn`` heard (:meth:`_heard`) until the games to listen
@@ -848,6 +862,8 @@ class Cluster:
             gid, _version, seq, undone, *rest = payload.split(" ", 6)
             if _version == TALK:
                 return self._heard_talk(gid, int(seq), undone)
+            if _version == TABLE:
+                return self._heard_table(gid, undone)
             head = (int(seq), int(undone))
         except ValueError:
             log.warning("cluster: a notification not understood: %r", payload[:100])
@@ -878,7 +894,15 @@ class Cluster:
         self.talk_heard += 1
         told = self._told(gid)
         if process != self.id and told is not None and n >= told:
-            self._talk_soon(gid)
+            self._follow(TALK, gid)
+
+    def _heard_table(self, gid: str, process: str) -> None:
+        """The game's table row was stored: by another process, read if the game is in
+        memory (:meth:`_table_up`)."""
+        self.table_heard += 1
+        live = self.server.live.get(gid)
+        if process != self.id and live is not None and getattr(live, "table", None) is not None:
+            self._follow(TABLE, gid)
 
     def _told(self, gid: str) -> int | None:
         """The messages of the game's talk this process's table sockets were told, None
@@ -887,36 +911,51 @@ class Cluster:
         table = None if live is None else getattr(live, "table", None)
         return table.told if table is not None and table.sockets else None
 
-    def _talk_soon(self, gid: str) -> None:
-        """Read and push the game's new talk (:meth:`_talk_up`), once more after the read
-        running if one runs."""
-        if gid in self._talking:
-            self._talk_again.add(gid)
+    def _follow(self, kind: str, gid: str) -> None:
+        """Read and push the game's new talk (``TALK``: :meth:`_talk_up`) or its table row
+        (``TABLE``: :meth:`_table_up`); once more after the read running if one runs."""
+        key = (kind, gid)
+        if key in self._following:
+            self._follow_again.add(key)
         else:
-            self._talking[gid] = asyncio.get_running_loop().create_task(self._talk_up(gid))
+            self._following[key] = asyncio.get_running_loop().create_task(self._followed(kind, gid))
+
+    async def _followed(self, kind: str, gid: str) -> None:
+        key = (kind, gid)
+        try:
+            while True:
+                self._follow_again.discard(key)
+                await (self._talk_up(gid) if kind == TALK else self._table_up(gid))
+                if key not in self._follow_again:
+                    return
+        except Exception:
+            log.exception("cluster: game %s: its %s could not be read for its pages", gid, kind)
+        finally:
+            self._following.pop(key, None)
 
     async def _talk_up(self, gid: str) -> None:
         """The game's messages past those its table sockets were told, read from the
-        database and pushed (``host.Tables.heard``), until no read is asked for."""
-        try:
-            while True:
-                self._talk_again.discard(gid)
-                live = self.server.live.get(gid)
-                told = self._told(gid)
-                if live is None or told is None:
-                    return
-                since = min(told, len(live.table.messages))
-                rows = await asyncio.to_thread(tabledb.messages, self.store, gid, since)
-                self.talk_reads += 1
-                live = self.server.live.get(gid)
-                if live is not None and getattr(live, "table", None) is not None:
-                    await self.server.tables.heard(live, rows)
-                if gid not in self._talk_again:
-                    return
-        except Exception:
-            log.exception("cluster: game %s: its talk could not be read for its pages", gid)
-        finally:
-            self._talking.pop(gid, None)
+        database and pushed (``host.Tables.heard``)."""
+        live = self.server.live.get(gid)
+        told = self._told(gid)
+        if live is None or told is None:
+            return
+        rows = await asyncio.to_thread(tabledb.messages, self.store, gid, min(told, len(live.table.messages)))
+        self.talk_reads += 1
+        live = self.server.live.get(gid)
+        if live is not None and getattr(live, "table", None) is not None:
+            await self.server.tables.heard(live, rows)
+
+    async def _table_up(self, gid: str) -> None:
+        """The game's table row read from the database and taken in as this process may
+        (``host.Tables.stored_elsewhere``: whole if it does not own the game)."""
+        if getattr(self.server.live.get(gid), "table", None) is None:
+            return
+        found = await asyncio.to_thread(tabledb.get_table, self.store, gid)
+        self.table_reads += 1
+        live = self.server.live.get(gid)
+        if live is not None and getattr(live, "table", None) is not None:
+            await self.server.tables.stored_elsewhere(live, found, self.owns(gid))
 
     def loaded(self, gid: str) -> None:
         """A game just put in memory (loaded from the database, or created): listened to
@@ -963,7 +1002,7 @@ class Cluster:
     async def stop(self) -> None:
         """Stop, handing this process's leases back (another takes them at once)."""
         self._stopped = True
-        for task in self.tasks + list(self._catching.values()) + list(self._talking.values()):
+        for task in self.tasks + list(self._catching.values()) + list(self._following.values()):
             task.cancel()
         try:
             await asyncio.to_thread(self._release)
@@ -984,6 +1023,7 @@ class Cluster:
                 "reconnects": self.reconnects, "caught_up": {"carried": self.carried, "read": self.reads},
                 "listened": len(self.listened), "heard": self.heard,
                 "talk": {"heard": self.talk_heard, "read": self.talk_reads},
+                "table": {"heard": self.table_heard, "read": self.table_reads},
                 "written": {"transactions": self.store.transactions, "writes": self.store.writes}}
 
 

@@ -292,6 +292,26 @@ class Tables:
         for msg in fresh:
             await self.push(live, msg)
 
+    async def stored_elsewhere(self, live: "Live", found: tuple | None, owner: bool) -> None:
+        """Another process stored the game's table (``found``, as :func:`tabledb.get_table`
+        reads it since).  A process that does not own the game takes it whole (clocks,
+        stand-ins, notice addresses: the owner's watcher runs them and stores each change);
+        the owner takes only its end (the host may end the game through any process).  The
+        table sockets are pushed the view, and the game's pages its end."""
+        if found is None:
+            return
+        new = Table.from_row(*found)
+        async with live.lock:
+            t = live.table
+            ended = new.ended and not t.ended
+            if not owner:
+                t.clock, t.subs, t.stand_ins, t.over_said = new.clock, new.subs, new.stand_ins, new.over_said
+            if ended:
+                t.ended = live.ended = True
+        if ended and live.sockets:
+            self.server.push(live)
+        await self.push(live)
+
     @staticmethod
     def joined(t: Table) -> None:
         """A first table socket joins: every message kept is in the view it is sent."""

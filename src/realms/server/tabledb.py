@@ -61,13 +61,17 @@ outbox_table = _Table(
 
 # -- the game's table row --------------------------------------------------------------
 def put_table(store: Store, game_id: str, settings: dict, host: str, state: dict, watch: bool):
-    """Queue the game's whole row (replacing the one kept); a future done once committed."""
+    """Queue the game's whole row (replacing the one kept); a future done once committed.
+    In a cluster the same transaction notifies the game's channel that it changed
+    (``cluster.Cluster.tabled``)."""
     row = {"game_id": game_id, "settings": json.dumps(settings), "host": host, "state": json.dumps(state),
            "watch": int(watch)}
 
     def write(conn) -> None:
         conn.execute(delete(tables_table).where(tables_table.c.game_id == game_id))
         conn.execute(insert(tables_table).values(**row))
+        if store.cluster is not None:
+            store.cluster.tabled(conn, game_id)
     return store.submit_call(write)
 
 
