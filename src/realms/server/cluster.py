@@ -949,13 +949,10 @@ class Cluster:
     async def _table_up(self, gid: str) -> None:
         """The game's table row read from the database and taken in as this process may
         (``host.Tables.stored_elsewhere``: whole if it does not own the game)."""
-        if getattr(self.server.live.get(gid), "table", None) is None:
-            return
-        found = await asyncio.to_thread(tabledb.get_table, self.store, gid)
-        self.table_reads += 1
         live = self.server.live.get(gid)
         if live is not None and getattr(live, "table", None) is not None:
-            await self.server.tables.stored_elsewhere(live, found, self.owns(gid))
+            self.table_reads += 1
+            await self.server.tables.stored_elsewhere(live, self.owns(gid))
 
     def loaded(self, gid: str) -> None:
         """A game just put in memory (loaded from the database, or created): listened to

@@ -292,17 +292,18 @@ class Tables:
         for msg in fresh:
             await self.push(live, msg)
 
-    async def stored_elsewhere(self, live: "Live", found: tuple | None, owner: bool) -> None:
-        """Another process stored the game's table (``found``, as :func:`tabledb.get_table`
-        reads it since).  A process that does not own the game takes it whole (clocks,
-        stand-ins, notice addresses: the owner's watcher runs them and stores each change);
-        the owner takes only its end (the host may end the game through any process).  The
-        table sockets are pushed the view, and the game's pages its end."""
-        if found is None:
-            return
-        new = Table.from_row(*found)
+    async def stored_elsewhere(self, live: "Live", owner: bool) -> None:
+        """Another process stored the game's table: read under the game's lock (after any
+        change of this process's own, made under it, is stored).  A process that does not
+        own the game takes it whole (clocks, stand-ins, notice addresses: the owner's
+        watcher runs them and stores each change); the owner takes only its end (the host
+        may end the game through any process).  The table sockets are pushed the view, and
+        the game's pages its end."""
         async with live.lock:
-            t = live.table
+            found = await asyncio.to_thread(tabledb.get_table, self.server.store, live.row.id)
+            if found is None:
+                return
+            new, t = Table.from_row(*found), live.table
             ended = new.ended and not t.ended
             if not owner:
                 t.clock, t.subs, t.stand_ins, t.over_said = new.clock, new.subs, new.stand_ins, new.over_said
