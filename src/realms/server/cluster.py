@@ -816,12 +816,15 @@ class Cluster:
                 self._miss(gid, seq)
             elif live.row.seq != (seq, undone):
                 self._soon(gid)
-        talking = [g for g in ids if self._told(g) is not None]
-        if talking:
-            for gid in talking:  # a table row written meanwhile: read
+        at_tables = [g for g in ids if self._told(g) is not None]
+        # a table row written meanwhile: read for the table sockets, and after a lost
+        # connection for every game in memory (the host may have ended it)
+        for gid in ids if everything else at_tables:
+            if getattr(self.server.live.get(gid), "table", None) is not None:
                 self._follow(TABLE, gid)
+        if at_tables:
             cur = await conn.execute("SELECT game_id, max(n) FROM talk WHERE game_id = ANY(%s) GROUP BY game_id",
-                                     (talking,))
+                                     (at_tables,))
             for gid, last in await cur.fetchall():
                 told = self._told(gid)
                 if told is not None and last >= told:
