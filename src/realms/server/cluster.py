@@ -48,10 +48,11 @@ notified (the load may have read it before that write).
 
 Table talk goes the same way: a message's insert notifies its game's channel with
 ``"game talk n process"`` (:meth:`Cluster.talked`: its number, never its text), and a
-process that hears another's and has table sockets for the game reads the messages past
-those its sockets were told and pushes each to the sockets that may read it
-(:meth:`Cluster._talk_up`, ``host.Tables.heard``); a lost listening connection, once open
-again, compares each such game's last message stored with those told.  So does a table's
+process that hears another's and holds the game reads the messages past those its table
+sockets were told, keeps them and pushes each to the sockets that may read it
+(:meth:`Cluster._talk_up`, ``host.Tables.heard``); a game newly listened to, and every
+game after a lost listening connection, has its last message stored compared with those
+told.  So does a table's
 row: each write notifies ``"game table - process"`` (:meth:`Cluster.tabled`), and a
 process holding the game reads it and pushes the view to its table sockets
 (:meth:`Cluster._table_up`, ``host.Tables.stored_elsewhere``: the owner takes only the
@@ -817,10 +818,8 @@ class Cluster:
             elif live.row.seq != (seq, undone):
                 self._soon(gid)
         at_tables = [g for g in ids if self._told(g) is not None]
-        # a table row written meanwhile: read for the table sockets, and after a lost
-        # connection for every game in memory (the host may have ended it)
-        for gid in ids if everything else at_tables:
-            if getattr(self.server.live.get(gid), "table", None) is not None:
+        for gid in at_tables:  # a table row written meanwhile (the owner's own: its copy)
+            if everything or not self.owns(gid):
                 self._follow(TABLE, gid)
         if at_tables:
             cur = await conn.execute("SELECT game_id, max(n) FROM talk WHERE game_id = ANY(%s) GROUP BY game_id",
@@ -892,8 +891,8 @@ class Cluster:
 
     def _heard_talk(self, gid: str, n: int, process: str) -> None:
         """Message ``n`` of a game's talk was stored: by this process, pushed already by
-        its post; by another, read and pushed if this process has table sockets for the
-        game that were not told it."""
+        its post; by another, read, kept and pushed if this process holds the game and its
+        table sockets were not told it."""
         self.talk_heard += 1
         told = self._told(gid)
         if process != self.id and told is not None and n >= told:
@@ -908,11 +907,12 @@ class Cluster:
             self._follow(TABLE, gid)
 
     def _told(self, gid: str) -> int | None:
-        """The messages of the game's talk this process's table sockets were told, None
-        if it has none (nothing to push: a socket that joins reads the talk as stored)."""
+        """The messages of the game's talk this process's table sockets were told (the
+        table's view a socket joining is sent has those kept), None if the game is not in
+        memory with its table."""
         live = self.server.live.get(gid)
         table = None if live is None else getattr(live, "table", None)
-        return table.told if table is not None and table.sockets else None
+        return None if table is None else table.told
 
     def _follow(self, kind: str, gid: str) -> None:
         """Read and push the game's new talk (``TALK``: :meth:`_talk_up`) or its table row
@@ -938,7 +938,7 @@ class Cluster:
 
     async def _talk_up(self, gid: str) -> None:
         """The game's messages past those its table sockets were told, read from the
-        database and pushed (``host.Tables.heard``)."""
+        database, kept and pushed (``host.Tables.heard``)."""
         live = self.server.live.get(gid)
         told = self._told(gid)
         if live is None or told is None:

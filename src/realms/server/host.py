@@ -315,7 +315,8 @@ class Tables:
 
     @staticmethod
     def joined(t: Table) -> None:
-        """A first table socket joins: every message kept is in the view it is sent."""
+        """A table socket joins, its view made next: if it is the first, every message
+        kept is in that view (told)."""
         if not t.sockets:
             t.told = max(t.told, len(t.messages))
             t.ahead = {n for n in t.ahead if n >= t.told}
@@ -606,9 +607,9 @@ def router(tables: Tables, token_of: Callable[[str | None], str | None]) -> APIR
         return live, seat, host
 
     async def talk_read(live) -> None:
-        """In a cluster, the game's talk as stored: another process may have taken messages
-        since this one last read it or heard of them (it hears of them only while it has
-        table sockets for the game), and a message is numbered after the last one stored."""
+        """In a cluster, the game's talk as stored: a message another process took may not
+        be heard yet (or was taken before this process listened to the game), and a
+        message is numbered after the last one stored."""
         if server.cluster is not None:
             live.table.messages = await asyncio.to_thread(tabledb.messages, server.store, live.row.id)
 
@@ -681,7 +682,7 @@ def router(tables: Tables, token_of: Callable[[str | None], str | None]) -> APIR
         await websocket.accept()
         await talk_read(live)
         tables.joined(live.table)
-        live.table.sockets[websocket] = (seat, host)
+        live.table.sockets[websocket] = (seat, host)  # with its view made at once: no push between
         try:
             await websocket.send_json({"type": "table", **tables.view(live, seat, host)})
             while True:
