@@ -18,7 +18,11 @@ Four figures, on a fresh database each time, the load generator on the same mach
    ending every round it sees due: counted in ``deadline_ends``, each must end once;
 4. (``--only kills``) the SIGKILL soak: one of three processes killed every
    ``--kill-every`` seconds under load for ``--seconds``: acknowledged answers lost, bot
-   turns and deadline rounds run twice, and how soon the dead owner's games move again.
+   turns and deadline rounds run twice, and how soon the dead owner's games move again;
+5. (``--only talk``) table talk's push across two processes: ``--messages`` messages posted
+   one after another through one process, each game's table watched by a spectator's
+   socket on each process; the time from a message's post sent to its push on the other
+   process's socket, and on the posting process's own.
 
 Modes 3 and 4 run ``tests/server/clocked_serve.py``'s processes, whose deadlines' clock the
 benchmark moves (or speeds up).
@@ -407,6 +411,64 @@ def until(what: str, ok, seconds: float = 300.0, every: float = 0.2):
             raise SystemExit(f"waited {seconds} s for {what}")
         time.sleep(every)
     return found
+
+
+async def talked(urls: list[str], messages: int) -> tuple[list[float], list[float], list[float]]:
+    """``messages`` table talk messages posted one after another through ``urls[0]``, to
+    games of four people (each seat within ``talk.RATE``), each game's table watched by a
+    spectator on ``urls[0]`` and one on ``urls[1]``: the seconds from each post sent to
+    its 201, to its push on the posting process's socket, and on the other's."""
+    from realms.server import talk
+
+    per_game = 4 * talk.RATE
+    games = []
+    async with httpx.AsyncClient(base_url=urls[0], timeout=60) as c:
+        for _ in range((messages + per_game - 1) // per_game):
+            r = await c.post("/api/games", json={"game": "hy-breasil", "options": {"turns": 2},
+                                                 "seats": ["human"] * 4})
+            r.raise_for_status()
+            games.append((r.json()["id"], [s["token"] for s in r.json()["seats"]]))
+        pages = {}
+        for gid, _ in games:
+            for url in urls[:2]:
+                ws = await ws_connect(f"ws{url[4:]}/api/games/{gid}/table/ws", compression=None)
+                await ws.recv()  # the table's view
+                pages[gid, url] = ws
+
+        async def pushed(ws, n: int) -> float:
+            while True:
+                body = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                if body["type"] == "talk" and body["message"]["n"] == n:
+                    return time.perf_counter()
+
+        posted, near, far = [], [], []
+        for i in range(messages):
+            gid, tokens = games[i % len(games)]
+            n = i // len(games)
+            t0 = time.perf_counter()
+            waits = [asyncio.ensure_future(pushed(pages[gid, url], n)) for url in urls[:2]]
+            r = await c.post(f"/api/games/{gid}/talk", headers={"Authorization": f"Bearer {tokens[n % 4]}"},
+                             json={"text": f"message {i}", "to": None})
+            r.raise_for_status()
+            posted.append(time.perf_counter() - t0)
+            here, there = await asyncio.gather(*waits)
+            near.append(here - t0)
+            far.append(there - t0)
+        for ws in pages.values():
+            await ws.close()
+    return posted, near, far
+
+
+def talk_latency(args) -> None:
+    with fresh(args.database) as database:
+        procs = start(database, 2)
+        try:
+            posted, near, far = asyncio.run(talked([u for _, u in procs], args.messages))
+        finally:
+            stop(procs)
+    print(f"table talk, {len(far)} messages posted one at a time through one of 2 processes: "
+          f"the post's 201 {pct(posted)}; pushed on its own process {pct(near)}; "
+          f"on the other process {pct(far)} (load {os.getloadavg()[0]:.1f})", flush=True)
 
 
 def deadline_race(args) -> None:
@@ -817,9 +879,10 @@ def main() -> None:
     ap.add_argument("--kill-every", type=float, default=20.0, help="seconds between two SIGKILLs (--only kills)")
     ap.add_argument("--games-at-once", type=int,
                     help="each server's burst of game creations for one address (default: ten per game made)")
-    ap.add_argument("--only", choices=["push", "deadlines", "kills"],
+    ap.add_argument("--messages", type=int, default=200, help="table talk messages posted (--only talk)")
+    ap.add_argument("--only", choices=["push", "deadlines", "kills", "talk"],
                     help="only the push latency; only the deadline rounds raced for by three processes; only "
-                         "the SIGKILL soak (--seconds long)")
+                         "the SIGKILL soak (--seconds long); only table talk's push across processes")
     args = ap.parse_args()
     SERVER_OPTIONS[:] = ["--games-at-once", str(args.games_at_once or 10 * (args.games + args.deadline_games))]
     asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
@@ -832,6 +895,9 @@ def main() -> None:
         return
     if args.only == "push":
         push_said(args)
+        return
+    if args.only == "talk":
+        talk_latency(args)
         return
     one = flat_out(args, 1)
     print(f"1 process: {said(one)} (load {os.getloadavg()[0]:.1f})", flush=True)

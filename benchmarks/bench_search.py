@@ -221,7 +221,7 @@ def match(args) -> dict:
     if args.out and not os.path.exists(args.out):
         with open(args.out, "w") as f:
             f.write(json.dumps(header) + "\n")
-    with Pool(args.workers) if args.workers > 1 else nullcontext() as pool:
+    with Pool(args.workers, initializer=_quiet_worker) if args.workers > 1 else nullcontext() as pool:
         try:
             for row in (pool.imap(play_one, jobs) if pool else map(play_one, jobs)):
                 rows.append(row)
@@ -402,6 +402,14 @@ def bot_views(decisions: int, bot: str, players: int = 4) -> list[dict]:
                     "cpu_s_bot_view": round(shared, 2), "cpu_s_view": round(copied, 2),
                     "saved": round(1 - shared / copied, 3), "load_1_5_15": [round(x, 2) for x in os.getloadavg()]})
     return out
+
+
+def _quiet_worker() -> None:
+    """A pool worker leaves stopping to the match: it ignores SIGINT (the match's own
+    stop) and dies quietly at the pool's SIGTERM, not with the match's handler, which
+    turned the pool's end into a KeyboardInterrupt traceback per worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def main() -> None:

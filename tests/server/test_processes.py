@@ -9,6 +9,7 @@ Every wait is on a condition, bounded, and says what it waited for."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -958,3 +959,145 @@ def test_table_talk_posted_through_two_processes_is_numbered_in_turn_and_read_by
                 assert [m["text"] for m in shown] == ["through a", "through b"]
     finally:
         drop_database(database)
+
+
+def people(url: str) -> tuple[str, list[str]]:
+    """A two-turn Hy Breasil game of four people made through ``url``: its id and the
+    seats' tokens (table talk ``full``, the default: to everyone and to one seat)."""
+    r = httpx.post(url + "/api/games", json={"game": "hy-breasil", "options": {"turns": 2}, "seats": ["human"] * 4},
+                   timeout=60)
+    assert r.status_code == 201, r.text
+    return r.json()["id"], [s["token"] for s in r.json()["seats"]]
+
+
+def say(url: str, gid: str, tok: str, text: str, to: int | None = None) -> dict:
+    r = httpx.post(f"{url}/api/games/{gid}/talk", headers=bearer(tok), json={"text": text, "to": to}, timeout=60)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+@contextlib.contextmanager
+def table_page(port: int, gid: str, tok: str):
+    """A table socket of seat ``tok`` on the process at ``port``, its first view read: no
+    message yet."""
+    from websockets.sync.client import connect
+
+    with connect(f"ws://127.0.0.1:{port}/api/games/{gid}/table/ws?token={tok}", open_timeout=30) as page:
+        first = json.loads(page.recv(timeout=30))
+        assert first["type"] == "table" and first["messages"] == [], first
+        yield page
+
+
+def pushed_talk(page, what: str) -> dict:
+    """The next message pushed to the table socket ``page`` (the table's views passed
+    over), waited for at most ``WAIT`` seconds."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            body = json.loads(page.recv(timeout=max(0.0, deadline - time.monotonic())))
+        except TimeoutError:
+            pytest.fail(f"no message pushed within {WAIT} s: waited for {what}")
+        if body["type"] == "talk":
+            return body["message"]
+
+
+def test_table_talk_posted_through_one_process_is_pushed_to_the_table_sockets_of_another(cluster):
+    """host.py's table talk in a cluster (``cluster.Cluster.talked``): a message posted
+    through a reaches the table sockets on b with no read of the table in between; one to
+    seat 2 only reaches seat 2's socket on b, never seat 1's; the posting process pushes
+    its own message once (its own notification is not pushed again), in turn with those
+    posted through the other process."""
+    a, b = cluster(), cluster()
+    gid, toks = people(a.url)
+    with table_page(b.port, gid, toks[1]) as one_b, table_page(b.port, gid, toks[2]) as two_b, \
+            table_page(a.port, gid, toks[0]) as zero_a:
+        say(a.url, gid, toks[0], "to everyone, through a")
+        for page, who in ((one_b, "seat 1 on b"), (two_b, "seat 2 on b"), (zero_a, "seat 0 on a")):
+            got = pushed_talk(page, f"message 0 on {who}")
+            assert (got["n"], got["text"]) == (0, "to everyone, through a"), who
+        say(a.url, gid, toks[0], "to seat 2 only, through a", to=2)
+        say(a.url, gid, toks[0], "to everyone again, through a")
+        assert [(m["n"], m["to"]) for m in (pushed_talk(two_b, "messages 1 and 2 on seat 2's socket on b"),
+                                             pushed_talk(two_b, "message 2 on seat 2's socket on b"))] \
+            == [(1, 2), (2, None)]
+        # pushes to one socket go in order: had seat 1 been sent message 1, it would come first
+        assert pushed_talk(one_b, "message 2 on seat 1's socket on b")["n"] == 2
+        say(b.url, gid, toks[1], "to everyone, through b")
+        say(a.url, gid, toks[0], "the last, through a")
+        # message 3's notification reached a after a's own for messages 0-2: a double push
+        # of any of them would come before 3, and b's of 3 before 4
+        assert [pushed_talk(zero_a, f"message {n} on seat 0's socket on a")["n"] for n in range(1, 5)] \
+            == [1, 2, 3, 4]
+        assert [pushed_talk(one_b, f"message {n} on seat 1's socket on b")["n"] for n in (3, 4)] == [3, 4]
+    health = httpx.get(b.url + "/api/health", timeout=30).json()
+    assert health["talk"]["heard"] >= 5, health
+
+
+def test_talk_posted_while_a_listening_connection_is_lost_is_pushed_once_it_is_back(cluster):
+    """b stopped while its listening connection is ended and a message is posted through
+    a: its notification cannot reach b.  Once running again b reconnects, finds a message
+    stored past those its table socket was told, and pushes it."""
+    from sqlalchemy import create_engine, text
+
+    from realms.server.store import database_url
+
+    a, b = cluster(), cluster()
+    gid, toks = people(a.url)
+    name = f"realms-listen {b.health['process']}"[:63]
+    engine = create_engine(database_url(cluster.database), isolation_level="AUTOCOMMIT")
+    with table_page(b.port, gid, toks[1]) as page, engine.connect() as conn:
+        _wait("b to listen to the game its page watches",
+              lambda: httpx.get(b.url + "/api/health", timeout=30).json()["listened"] >= 1)
+        os.kill(b.proc.pid, signal.SIGSTOP)
+        try:
+            ended = conn.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                      "WHERE application_name = :n"), {"n": name}).scalars().all()
+            assert ended == [True]
+            _wait("b's listening connection to end", lambda: not conn.execute(text(
+                "SELECT 1 FROM pg_stat_activity WHERE application_name = :n"), {"n": name}).first())
+            say(a.url, gid, toks[0], "while b was deaf")
+        finally:
+            os.kill(b.proc.pid, signal.SIGCONT)
+        got = pushed_talk(page, "the message posted while b's listening connection was lost")
+        assert (got["n"], got["text"]) == (0, "while b was deaf")
+    engine.dispose()
+    assert httpx.get(b.url + "/api/health", timeout=30).json()["reconnects"] >= 1
+
+
+def pushed_table(page, what: str, ok) -> dict:
+    """The first table view pushed to ``page`` for which ``ok`` holds (talk passed over),
+    waited for at most ``WAIT`` seconds."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        try:
+            body = json.loads(page.recv(timeout=max(0.0, deadline - time.monotonic())))
+        except TimeoutError:
+            pytest.fail(f"no such table view pushed within {WAIT} s: waited for {what}")
+        if body["type"] == "table" and ok(body):
+            return body
+
+
+def test_a_tables_change_through_one_process_is_pushed_to_the_table_sockets_of_another(cluster):
+    """host.py's table in a cluster (``cluster.Cluster.tabled``): the host pauses the
+    clocks through a, the game's owner; b's table socket is pushed the paused clocks with
+    no read of the table in between.  The host then ends the game through b: a, the
+    owner, takes the end from the row b stored, pushes it to its table socket and refuses
+    an answer, as b does."""
+    a, b = cluster(), cluster()
+    r = httpx.post(a.url + "/api/games", timeout=60, json={
+        "game": "hy-breasil", "options": {"turns": 2}, "seats": ["human"] * 4,
+        "table": {"clock": {"kind": "turn", "minutes": 60}}})
+    assert r.status_code == 201, r.text
+    gid, host, toks = r.json()["id"], r.json()["host"], [s["token"] for s in r.json()["seats"]]
+    seat = httpx.get(f"{a.url}/api/games/{gid}", timeout=30).json()["awaiting"][0]
+    state = httpx.get(f"{a.url}/api/games/{gid}", headers=bearer(toks[seat]), timeout=30).json()
+    with table_page(b.port, gid, toks[1]) as on_b, table_page(a.port, gid, toks[0]) as on_a:
+        r = httpx.post(f"{a.url}/api/games/{gid}/host", headers=bearer(host), json={"action": "pause"}, timeout=60)
+        assert r.status_code == 200 and r.json()["clock"]["paused"], r.text
+        pushed_table(on_b, "the paused clocks on b", lambda v: v["clock"]["paused"])
+        r = httpx.post(f"{b.url}/api/games/{gid}/host", headers=bearer(host), json={"action": "end"}, timeout=60)
+        assert r.status_code == 200 and r.json()["ended"], r.text
+        pushed_table(on_a, "the end on a, the owner", lambda v: v["ended"])
+    for url in (a.url, b.url):
+        r = answer(url, gid, toks[seat], state)
+        assert r.status_code == 403 and "ended" in r.text, (url, r.text)

@@ -396,3 +396,37 @@ def test_a_restarted_server_finds_a_clock_game_nobody_opened_and_ends_its_turn_o
         look(client)
         assert server.live[gid].version > 0
         assert table(client, gid)["stand_ins"][0]["seat"] == seat
+
+
+def test_a_message_posted_here_and_read_as_another_processs_is_pushed_once_and_in_turn():
+    """host.Tables.tell, heard: a process posts message 1 while message 0 (another
+    process's) is not yet heard; the read that follows brings both.  Each socket is pushed
+    0 once and 1 once, the read's copy of 1 not again; kept messages follow the store's."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from realms.core.clock import ClockSpec, TableClock
+    from realms.server.host import Table, Tables
+
+    pushed: list[int] = []
+
+    class Tabled(Tables):
+        def __init__(self) -> None:
+            pass
+
+        async def push(self, live, message=None) -> None:
+            pushed.append(message["n"])
+
+    t = Table({"clock": ClockSpec().to_json(), "talk": "full"}, "", TableClock.new(ClockSpec(), 2))
+    live, tables = SimpleNamespace(table=t), Tabled()
+    m0, m1 = ({"n": n, "at": 0.0, "seat": n, "to": None, "text": f"m{n}"} for n in (0, 1))
+    t.messages = [m0, m1]  # the post read the store (0 in it), numbered and kept 1
+    assert tables.tell(t, 1) and (t.told, t.ahead) == (0, {1})  # posted: pushed by its post
+    pushed.append(1)
+    asyncio.run(tables.heard(live, [m0, m1]))  # another process's 0 heard: the talk read from 0
+    assert pushed == [1, 0] and (t.told, t.ahead) == (2, set())
+    asyncio.run(tables.heard(live, [m0, m1]))  # read again: nothing new
+    assert pushed == [1, 0] and t.messages == [m0, m1]
+    t.messages = []  # a copy behind the store's: the messages read are kept in turn
+    asyncio.run(tables.heard(live, [m0, m1]))
+    assert t.messages == [m0, m1] and pushed == [1, 0]

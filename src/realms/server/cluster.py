@@ -45,6 +45,18 @@ leaves memory, and is not owned, is unlistened.  A lost listening connection is 
 again, every channel listened to again and every game in memory compared with its head,
 so nothing notified meanwhile is missed; so is a game loaded while a write of it was
 notified (the load may have read it before that write).
+
+Table talk goes the same way: a message's insert notifies its game's channel with
+``"game talk n process"`` (:meth:`Cluster.talked`: its number, never its text), and a
+process that hears another's and holds the game reads the messages past those its table
+sockets were told, keeps them and pushes each to the sockets that may read it
+(:meth:`Cluster._talk_up`, ``host.Tables.heard``); a game newly listened to, and every
+game after a lost listening connection, has its last message stored compared with those
+told.  So does a table's
+row: each write notifies ``"game table - process"`` (:meth:`Cluster.tabled`), and a
+process holding the game reads it and pushes the view to its table sockets
+(:meth:`Cluster._table_up`, ``host.Tables.stored_elsewhere``: the owner takes only the
+game's end from it).
 """
 
 from __future__ import annotations
@@ -64,6 +76,7 @@ from fastapi import HTTPException
 from sqlalchemy import (Boolean, Column, Float, Integer, MetaData, String, Table, create_engine, inspect,
                         select, text, true)
 
+from . import tabledb
 from .store import create_tables
 
 if TYPE_CHECKING:
@@ -101,6 +114,11 @@ LISTEN_AGAIN = 0.5
 #: the longest notification that carries the answers written (PostgreSQL takes less than
 #: 8,000 bytes; a longer one says only where the head moved, and is read)
 NOTE_BYTES = 7900
+#: the second word of a table talk message's notification, where a head's move has its
+#: version (a number)
+TALK = "talk"
+#: the second word of a table row's write's notification
+TABLE = "table"
 
 metadata = MetaData()
 
@@ -224,6 +242,12 @@ class Cluster:
         #: catch-ups made from the answers notifications carried, and read from the
         #: database (but a take-over's rebuild); notifications heard
         self.carried = self.reads = self.heard = 0
+        #: per (``TALK`` or ``TABLE``, game), the read of its talk or table row running for
+        #: its table sockets, and those to read once more after it (:meth:`_follow`); the
+        #: talk and table notifications heard, and the reads
+        self._following: dict[tuple[str, str], asyncio.Task] = {}
+        self._follow_again: set[tuple[str, str]] = set()
+        self.talk_heard = self.talk_reads = self.table_heard = self.table_reads = 0
         #: the games whose channel the listening connection listens to, and the event that
         #: wakes it when those it should listen to (:meth:`_wanted`) may have changed
         self.listened: set[str] = set()
@@ -309,6 +333,16 @@ class Cluster:
         if len(moved) != len(guards):
             raise Conflict(f"game {guards[0].game_id if len(guards) == 1 else '(one of several)'}: "
                            "another process wrote it first")
+
+    def talked(self, conn, game_id: str, n: int) -> None:
+        """Notify, in the transaction that stores it (on ``conn``), message ``n`` of the
+        game's table talk: a pointer, never the text (:meth:`_heard_talk`)."""
+        conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": channel(game_id), "p": f"{game_id} {TALK} {n} {self.id}"})
+
+    def tabled(self, conn, game_id: str) -> None:
+        """Notify, in the transaction that stores it (on ``conn``), that the game's table
+        row changed (:meth:`_heard`; the row itself is read)."""
+        conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": channel(game_id), "p": f"{game_id} {TABLE} - {self.id}"})
 
     def writer(self) -> Any:
         """A connection in autocommit for the store's writer thread (:meth:`appended`)."""
@@ -694,7 +728,7 @@ class Cluster:
         old = live.table
         await self.server.tables.attach(live, read)
         if old is not None:
-            live.table.sockets = old.sockets
+            live.table.keep(old)
         live.ended = live.table.ended
 
     async def _rebuilt(self, old: "Live", full: bool) -> "Live":
@@ -714,7 +748,7 @@ class Cluster:
         if full:
             await server.tables.attach(new)
             if old.table is not None:
-                new.table.sockets = old.table.sockets
+                new.table.keep(old.table)
             new.ended = new.table.ended
         else:
             new.table = old.table
@@ -783,6 +817,17 @@ class Cluster:
                 self._miss(gid, seq)
             elif live.row.seq != (seq, undone):
                 self._soon(gid)
+        at_tables = [g for g in ids if self._told(g) is not None]
+        for gid in at_tables:  # a table row written meanwhile (the owner's own: its copy)
+            if everything or not self.owns(gid):
+                self._follow(TABLE, gid)
+        if at_tables:
+            cur = await conn.execute("SELECT game_id, max(n) FROM talk WHERE game_id = ANY(%s) GROUP BY game_id",
+                                     (at_tables,))
+            for gid, last in await cur.fetchall():
+                told = self._told(gid)
+                if told is not None and last >= told:
+                    self._follow(TALK, gid)
 
     async def _hear(self, conn) -> None:
         """The notifications on ``conn`` heard (:meth:`_heard`) until the games to listen
@@ -817,6 +862,10 @@ class Cluster:
         when it carries them (:meth:`_note`), else from the database."""
         try:
             gid, _version, seq, undone, *rest = payload.split(" ", 6)
+            if _version == TALK:
+                return self._heard_talk(gid, int(seq), undone)
+            if _version == TABLE:
+                return self._heard_table(gid, undone)
             head = (int(seq), int(undone))
         except ValueError:
             log.warning("cluster: a notification not understood: %r", payload[:100])
@@ -839,6 +888,74 @@ class Cluster:
                 self._miss(gid, head[0])
             if self.owns(gid):
                 self._soon(gid)
+
+    def _heard_talk(self, gid: str, n: int, process: str) -> None:
+        """Message ``n`` of a game's talk was stored: by this process, pushed already by
+        its post; by another, read, kept and pushed if this process holds the game and its
+        table sockets were not told it."""
+        self.talk_heard += 1
+        told = self._told(gid)
+        if process != self.id and told is not None and n >= told:
+            self._follow(TALK, gid)
+
+    def _heard_table(self, gid: str, process: str) -> None:
+        """The game's table row was stored: by another process, read if the game is in
+        memory (:meth:`_table_up`)."""
+        self.table_heard += 1
+        live = self.server.live.get(gid)
+        if process != self.id and live is not None and getattr(live, "table", None) is not None:
+            self._follow(TABLE, gid)
+
+    def _told(self, gid: str) -> int | None:
+        """The messages of the game's talk this process's table sockets were told (the
+        table's view a socket joining is sent has those kept), None if the game is not in
+        memory with its table."""
+        live = self.server.live.get(gid)
+        table = None if live is None else getattr(live, "table", None)
+        return None if table is None else table.told
+
+    def _follow(self, kind: str, gid: str) -> None:
+        """Read and push the game's new talk (``TALK``: :meth:`_talk_up`) or its table row
+        (``TABLE``: :meth:`_table_up`); once more after the read running if one runs."""
+        key = (kind, gid)
+        if key in self._following:
+            self._follow_again.add(key)
+        else:
+            self._following[key] = asyncio.get_running_loop().create_task(self._followed(kind, gid))
+
+    async def _followed(self, kind: str, gid: str) -> None:
+        key = (kind, gid)
+        try:
+            while True:
+                self._follow_again.discard(key)
+                await (self._talk_up(gid) if kind == TALK else self._table_up(gid))
+                if key not in self._follow_again:
+                    return
+        except Exception:
+            log.exception("cluster: game %s: its %s could not be read for its pages", gid, kind)
+        finally:
+            self._following.pop(key, None)
+
+    async def _talk_up(self, gid: str) -> None:
+        """The game's messages past those its table sockets were told, read from the
+        database, kept and pushed (``host.Tables.heard``)."""
+        live = self.server.live.get(gid)
+        told = self._told(gid)
+        if live is None or told is None:
+            return
+        rows = await asyncio.to_thread(tabledb.messages, self.store, gid, min(told, len(live.table.messages)))
+        self.talk_reads += 1
+        live = self.server.live.get(gid)
+        if live is not None and getattr(live, "table", None) is not None:
+            await self.server.tables.heard(live, rows)
+
+    async def _table_up(self, gid: str) -> None:
+        """The game's table row read from the database and taken in as this process may
+        (``host.Tables.stored_elsewhere``: whole if it does not own the game)."""
+        live = self.server.live.get(gid)
+        if live is not None and getattr(live, "table", None) is not None:
+            self.table_reads += 1
+            await self.server.tables.stored_elsewhere(live, self.owns(gid))
 
     def loaded(self, gid: str) -> None:
         """A game just put in memory (loaded from the database, or created): listened to
@@ -885,7 +1002,7 @@ class Cluster:
     async def stop(self) -> None:
         """Stop, handing this process's leases back (another takes them at once)."""
         self._stopped = True
-        for task in self.tasks + list(self._catching.values()):
+        for task in self.tasks + list(self._catching.values()) + list(self._following.values()):
             task.cancel()
         try:
             await asyncio.to_thread(self._release)
@@ -905,6 +1022,8 @@ class Cluster:
         return {"process": self.id, "games_owned": len(self.owned), "listening": self.listening.is_set(),
                 "reconnects": self.reconnects, "caught_up": {"carried": self.carried, "read": self.reads},
                 "listened": len(self.listened), "heard": self.heard,
+                "talk": {"heard": self.talk_heard, "read": self.talk_reads},
+                "table": {"heard": self.table_heard, "read": self.table_reads},
                 "written": {"transactions": self.store.transactions, "writes": self.store.writes}}
 
 

@@ -114,6 +114,12 @@ class Table:
     over_said: bool = False
     messages: list = field(default_factory=list)
     sockets: dict = field(default_factory=dict)  # websocket -> seat (None: spectator or host)
+    #: the messages numbered below ``told`` have reached this process's table sockets
+    #: (pushed, or in the view each was sent as it connected); ``ahead``: those past it
+    #: pushed already (this process's own, pushed before another process's message
+    #: before them was heard).  Each message is pushed once (:meth:`Tables.tell`)
+    told: int = 0
+    ahead: set = field(default_factory=set)
     #: the version and awaited seats the watcher saw last
     seen: tuple = (-1, frozenset())
     #: a turn began or ended at a move (:meth:`Tables.moved`): the next look saves and pushes
@@ -133,6 +139,11 @@ class Table:
     def held(self) -> dict[int, str]:
         """The seats a bot plays for good, with its kind."""
         return {s["seat"]: s["by"] for s in self.stand_ins if s["to"] is None}
+
+    def keep(self, old: "Table") -> None:
+        """Take over the pages of ``old`` (this game's table before it was read again) and
+        what they were pushed."""
+        self.sockets, self.told, self.ahead = old.sockets, old.told, old.ahead
 
 
 class HostAction(BaseModel):
@@ -191,6 +202,7 @@ class Tables:
             live.table = Table.from_row(*found)
         live.table.messages = (await asyncio.to_thread(tabledb.messages, self.server.store, live.row.id)
                                if read is None else read[1])
+        live.table.told = len(live.table.messages)
         for seat, kind in live.table.held().items():
             self._seat_bot(live, seat, kind)
 
@@ -251,6 +263,63 @@ class Tables:
                 t.sockets.pop(ws, None)
         await asyncio.gather(*(one(ws, seat, host) for ws, (seat, host) in list(t.sockets.items())
                                if message is None or talk.visible(message, seat, over)))
+
+    # -- table talk -------------------------------------------------------------------
+    @staticmethod
+    def tell(t: Table, n: int) -> bool:
+        """Whether message ``n`` is still to be pushed to this process's table sockets;
+        counted pushed from now (a message posted here is pushed by its post, and heard
+        from another process by :meth:`heard`: whichever comes first pushes it)."""
+        if n < t.told or n in t.ahead:
+            return False
+        t.ahead.add(n)
+        while t.told in t.ahead:
+            t.ahead.remove(t.told)
+            t.told += 1
+        return True
+
+    async def heard(self, live: "Live", rows: list[dict]) -> None:
+        """The game's messages as stored from ``told`` on (read when another process
+        notified one: ``cluster``): those not yet here kept, those not yet pushed pushed,
+        in order, each to the sockets that may read it."""
+        t = live.table
+        fresh = []
+        for msg in rows:
+            if msg["n"] == len(t.messages):
+                t.messages.append(msg)
+            if self.tell(t, msg["n"]):
+                fresh.append(msg)
+        for msg in fresh:
+            await self.push(live, msg)
+
+    async def stored_elsewhere(self, live: "Live", owner: bool) -> None:
+        """Another process stored the game's table: read under the game's lock (after any
+        change of this process's own, made under it, is stored).  A process that does not
+        own the game takes it whole (clocks, stand-ins, notice addresses: the owner's
+        watcher runs them and stores each change); the owner takes only its end (the host
+        may end the game through any process).  The table sockets are pushed the view, and
+        the game's pages its end."""
+        async with live.lock:
+            found = await asyncio.to_thread(tabledb.get_table, self.server.store, live.row.id)
+            if found is None:
+                return
+            new, t = Table.from_row(*found), live.table
+            ended = new.ended and not t.ended
+            if not owner:
+                t.clock, t.subs, t.stand_ins, t.over_said = new.clock, new.subs, new.stand_ins, new.over_said
+            if ended:
+                t.ended = live.ended = True
+        if ended and live.sockets:
+            self.server.push(live)
+        await self.push(live)
+
+    @staticmethod
+    def joined(t: Table) -> None:
+        """A table socket joins, its view made next: if it is the first, every message
+        kept is in that view (told)."""
+        if not t.sockets:
+            t.told = max(t.told, len(t.messages))
+            t.ahead = {n for n in t.ahead if n >= t.told}
 
     # -- seats played by bots ---------------------------------------------------------
     def _seat_bot(self, live: "Live", seat: int, kind: str) -> None:
@@ -538,9 +607,9 @@ def router(tables: Tables, token_of: Callable[[str | None], str | None]) -> APIR
         return live, seat, host
 
     async def talk_read(live) -> None:
-        """In a cluster, the game's talk as stored: another process may have taken messages
-        since this one read it (talk is not followed across processes), and a message is
-        numbered after the last one stored."""
+        """In a cluster, the game's talk as stored: a message another process took may not
+        be heard yet (or was taken before this process listened to the game), and a
+        message is numbered after the last one stored."""
         if server.cluster is not None:
             live.table.messages = await asyncio.to_thread(tabledb.messages, server.store, live.row.id)
 
@@ -569,7 +638,8 @@ def router(tables: Tables, token_of: Callable[[str | None], str | None]) -> APIR
             if msg in t.messages:
                 t.messages.remove(msg)
             raise HTTPException(503, f"the message could not be stored: {type(exc).__name__}") from None
-        await tables.push(live, msg)
+        if tables.tell(t, msg["n"]):
+            await tables.push(live, msg)
         return msg
 
     @api.put("/api/games/{game_id}/notices")
@@ -610,7 +680,9 @@ def router(tables: Tables, token_of: Callable[[str | None], str | None]) -> APIR
             await websocket.close(code=4000 + exc.status_code, reason=str(exc.detail)[:120])
             return
         await websocket.accept()
-        live.table.sockets[websocket] = (seat, host)
+        await talk_read(live)
+        tables.joined(live.table)
+        live.table.sockets[websocket] = (seat, host)  # with its view made at once: no push between
         try:
             await websocket.send_json({"type": "table", **tables.view(live, seat, host)})
             while True:

@@ -61,13 +61,17 @@ outbox_table = _Table(
 
 # -- the game's table row --------------------------------------------------------------
 def put_table(store: Store, game_id: str, settings: dict, host: str, state: dict, watch: bool):
-    """Queue the game's whole row (replacing the one kept); a future done once committed."""
+    """Queue the game's whole row (replacing the one kept); a future done once committed.
+    In a cluster the same transaction notifies the game's channel that it changed
+    (``cluster.Cluster.tabled``)."""
     row = {"game_id": game_id, "settings": json.dumps(settings), "host": host, "state": json.dumps(state),
            "watch": int(watch)}
 
     def write(conn) -> None:
         conn.execute(delete(tables_table).where(tables_table.c.game_id == game_id))
         conn.execute(insert(tables_table).values(**row))
+        if store.cluster is not None:
+            store.cluster.tabled(conn, game_id)
     return store.submit_call(write)
 
 
@@ -113,15 +117,21 @@ def put_seats(store: Store, game_id: str, seats: list[dict]):
 
 # -- table talk --------------------------------------------------------------------------
 def put_message(store: Store, game_id: str, msg: dict):
+    """Queue a message's row; a future done once committed.  In a cluster the same
+    transaction notifies the game's channel of it (``cluster.Cluster.talked``), so that the
+    other processes push it to their pages."""
     def write(conn) -> None:
         conn.execute(insert(talk_table).values(game_id=game_id, n=msg["n"], at=msg["at"], seat=msg["seat"],
                                                to_seat=msg["to"], text=msg["text"]))
+        if store.cluster is not None:
+            store.cluster.talked(conn, game_id, msg["n"])
     return store.submit_call(write)
 
 
-def messages(store: Store, game_id: str) -> list[dict]:
+def messages(store: Store, game_id: str, since: int = 0) -> list[dict]:
+    """The game's messages numbered ``since`` and after, in order."""
     with store.engine.connect() as conn:
-        rows = conn.execute(select(talk_table).where(talk_table.c.game_id == game_id)
+        rows = conn.execute(select(talk_table).where(talk_table.c.game_id == game_id, talk_table.c.n >= since)
                             .order_by(talk_table.c.n)).all()
     return [_message(r) for r in rows]
 

@@ -161,7 +161,8 @@ function addMessage(m, scroll = true) {
   const li = el("li");
   li.append(el("b", `${who}: `), el("span", m.text));
   li.dataset.n = m.n;
-  log.appendChild(li);
+  const later = [...log.children].find((x) => Number(x.dataset.n) > m.n);  // pushed out of turn by another process
+  log.insertBefore(li, later || null);
   if (scroll) log.scrollTop = log.scrollHeight;
 }
 
@@ -252,6 +253,8 @@ function connect() {
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "talk") {
+      // a message may come both in the view sent on connecting and pushed, from another process
+      if (table && table.messages.some((m) => m.n === msg.message.n)) return;
       if (table) table.messages.push(msg.message);
       addMessage(msg.message);
     } else render(msg);
