@@ -56,7 +56,11 @@ told.  So does a table's
 row: each write notifies ``"game table - process"`` (:meth:`Cluster.tabled`), and a
 process holding the game reads it and pushes the view to its table sockets
 (:meth:`Cluster._table_up`, ``host.Tables.stored_elsewhere``: the owner takes only the
-game's end from it).
+game's end from it).  Only the owner writes that row: a change of the table asked through
+another process (the host's pause, a seat's notice addresses, a seat taken back…) is
+handed to it, a ``table_actions`` row whose insert notifies ``"game act id process"``
+(:meth:`Cluster.asked`); the owner applies it to its own copy and notifies its outcome,
+``"game acted id process"`` (:meth:`Cluster.acted`), to the asker (``host.Tables.hand``).
 """
 
 from __future__ import annotations

@@ -27,6 +27,15 @@ Everything a table keeps is in the ``tables`` row (``tabledb``), written through
 store's writer whenever it changes, so a restart keeps each turn's instant (clock time:
 ``core.clock``); the watcher loads, at start-up, the games whose clocks run.
 
+In a cluster (``cluster``) only the game's owner writes its row, from its copy, which its
+watcher changes too: a change asked through another process (the host's pause, resume,
+extend or end, a seat's notice addresses, a seat taken back) is handed to the owner,
+applied there as if asked there, and answered with the owner's outcome
+(:meth:`Tables.hand`).  Handing the change over, rather than a compare-and-set of the row,
+because a pause or an extension is an operation on a clock the owner changes too: a
+writer that lost could not re-apply it to the other's row without re-running the
+watcher's work.
+
 API (token: a seat's, or the host's where said):
 
 - ``GET /api/games/{id}/table`` → the table as the token sees it (clocks, talk, stand-ins,
@@ -303,8 +312,9 @@ class Tables:
         """Another process stored the game's table: read under the game's lock (after any
         change of this process's own, made under it, is stored).  A process that does not
         own the game takes it whole (clocks, stand-ins, notice addresses: the owner's
-        watcher runs them and stores each change); the owner takes only its end (the host
-        may end the game through any process).  The table sockets are pushed the view, and
+        watcher runs them and stores each change, and applies the changes handed to it);
+        the owner takes only its end (a process that lost its lease and has not yet heard
+        it may still write the row).  The table sockets are pushed the view, and
         the game's pages its end."""
         async with live.lock:
             found = await asyncio.to_thread(tabledb.get_table, self.server.store, live.row.id)
