@@ -9,7 +9,8 @@ from __future__ import annotations
 from realms.server import host, tabledb
 
 from .conftest import bearer, settled
-from .test_table import app_client, clock, create, look, table  # noqa: F401 (the clock fixture)
+from .test_deadlines import Clock
+from .test_table import app_client, create, look, table
 
 
 def _game(client) -> tuple[str, str, int]:
@@ -23,11 +24,11 @@ def _apply(client, gid: str, action_id: str) -> None:
     client.portal.call(client.app.state.tables.apply, gid, action_id)
 
 
-def test_a_change_handed_over_is_applied_once_and_its_outcome_kept_for_its_asker(database, clock):
+def test_a_change_handed_over_is_applied_once_and_its_outcome_kept_for_its_asker(database):
     """The owner claims a handed change before applying it: applied twice (a notification
     heard twice), an extension of 30 minutes is made once; a refusal is kept as the owner
     made it (status and reason), with nothing changed."""
-    with app_client(database, clock) as client:
+    with app_client(database, Clock()) as client:
         gid, _, seat = _game(client)
         store = client.app.state.tables.server.store
         tabledb.ask_action(store, "ext", gid, {"kind": "act", "action": "extend", "minutes": 30})
@@ -43,13 +44,13 @@ def test_a_change_handed_over_is_applied_once_and_its_outcome_kept_for_its_asker
         assert table(client, gid)["clock"]["seats"][seat]["left"] == 5400.0
 
 
-def test_a_change_no_owner_takes_is_withdrawn_and_refused_with_nothing_changed(database, clock, monkeypatch):
+def test_a_change_no_owner_takes_is_withdrawn_and_refused_with_nothing_changed(database, monkeypatch):
     """Through a process that does not own the game, with no owner to take the pause:
     503 once ``HAND_SECONDS`` passed (made 0 here: the outcome is read once), the change
     deleted before anyone claimed it (an owner hearing of it late finds nothing to claim)."""
     monkeypatch.setattr(host, "HAND_SECONDS", 0.0)
     monkeypatch.setattr(host, "HAND_LOOK", 0.01)
-    with app_client(database, clock) as client:
+    with app_client(database, Clock()) as client:
         gid, host_token, _ = _game(client)
         tables = client.app.state.tables
         monkeypatch.setattr(tables, "elsewhere", lambda live: True)
