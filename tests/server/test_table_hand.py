@@ -60,3 +60,22 @@ def test_a_change_no_owner_takes_is_withdrawn_and_refused_with_nothing_changed(d
             assert conn.execute(tabledb.actions_table.select()).all() == []
         monkeypatch.setattr(tables, "elsewhere", lambda live: False)
         assert table(client, gid)["clock"]["paused"] is False
+
+
+def test_the_owners_watcher_applies_a_change_whose_notification_it_missed(database, monkeypatch):
+    """A change handed over whose notification never reached the owner (no cluster here to
+    carry it): the owner's next look claims and applies it, and only once."""
+    from types import SimpleNamespace
+
+    with app_client(database, Clock()) as client:
+        gid, _, _ = _game(client)
+        tables = client.app.state.tables
+        store = tables.server.store
+        tabledb.ask_action(store, "missed", gid, {"kind": "act", "action": "pause"})
+        monkeypatch.setattr(tables.server, "cluster", SimpleNamespace(owns=lambda game_id: game_id == gid))
+        look(client)
+        look(client)
+        assert tabledb.action_outcome(store, "missed") == (200, None)
+        assert tabledb.unclaimed_actions(store) == []
+        monkeypatch.setattr(tables.server, "cluster", None)
+        assert table(client, gid)["clock"]["paused"] is True

@@ -525,6 +525,16 @@ class Tables:
                     log.exception("game %s: not loaded for its clocks", gid)
 
     async def sweep(self) -> None:
+        """One look at every game this process owns; in a cluster, first the changes
+        handed to it whose notification it missed (its channel not yet listened to when
+        it took the game over, say)."""
+        if self.server.cluster is not None:
+            try:
+                for action_id, gid in await asyncio.to_thread(tabledb.unclaimed_actions, self.server.store):
+                    if self.server.owns(gid):
+                        await self.apply(gid, action_id)
+            except Exception:
+                log.exception("the table watcher could not read the changes handed to it")
         for live in list(self.server.live.values()):
             if getattr(live, "table", None) is not None and self.server.owns(live.row.id):
                 try:

@@ -148,6 +148,13 @@ def claim_action(store: Store, action_id: str) -> dict | None:
     return None if r is None else json.loads(r.body)
 
 
+def unclaimed_actions(store: Store) -> list[tuple[str, str]]:
+    """(id, game) of the changes nobody claimed yet."""
+    with store.engine.connect() as conn:
+        return [(r.id, r.game_id) for r in conn.execute(
+            select(actions_table.c.id, actions_table.c.game_id).where(actions_table.c.status.is_(None)))]
+
+
 def settle_action(store: Store, game_id: str, action_id: str, status: int, detail: str | None) -> None:
     """A change's outcome (200, or the refusal's status and reason), notified to its asker."""
     with store.engine.begin() as conn:
