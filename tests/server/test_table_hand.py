@@ -79,3 +79,21 @@ def test_the_owners_watcher_applies_a_change_whose_notification_it_missed(databa
         assert tabledb.unclaimed_actions(store) == []
         monkeypatch.setattr(tables.server, "cluster", None)
         assert table(client, gid)["clock"]["paused"] is True
+
+
+def test_a_seats_notice_addresses_handed_over_are_the_owners_to_store(database):
+    """A seat's notice addresses set through another process (checked there) are stored by
+    the owner as given, and its refusal to take a seat back that no bot holds comes back
+    as it made it."""
+    with app_client(database, Clock()) as client:
+        made = create(client, table={"clock": {"kind": "turn", "minutes": 60}})
+        gid, tok = made["id"], made["seats"][1]["token"]
+        store = client.app.state.tables.server.store
+        subs = {"webhook": "https://hooks.example/seat-1", "email": None}
+        tabledb.ask_action(store, "subs", gid, {"kind": "notices", "seat": 1, "subs": subs})
+        _apply(client, gid, "subs")
+        assert tabledb.action_outcome(store, "subs") == (200, None)
+        assert table(client, gid, tok)["notices"] == subs
+        tabledb.ask_action(store, "back", gid, {"kind": "back", "seat": 1, "by": "button"})
+        _apply(client, gid, "back")
+        assert tabledb.action_outcome(store, "back") == (409, "no bot plays seat 2")
