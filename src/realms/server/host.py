@@ -430,7 +430,6 @@ class Tables:
         async with live.lock:
             live.table.subs[seat] = subs
             await self.server.committed(self.save(live))
-        await self.push(live)
 
     @staticmethod
     def joined(t: Table) -> None:
