@@ -3,6 +3,7 @@ REALMS_TEST_POSTGRES names a server), and helpers that play through the API."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 import uuid
@@ -113,3 +114,29 @@ def settled(client, gid: str, token: str | None = None, seconds: float = 60.0) -
         if time.monotonic() > deadline:
             pytest.fail(f"the bots of game {gid} still play after {seconds} s (version {s['version']})")
         time.sleep(0.01)
+
+
+def odds_set_up(client, gid: str, seconds: float = 120.0) -> None:
+    """Wait for the game's set-up in the odds' worker, if a request started one (the odds of
+    a game not set up there come later: ``Server.advise``), and for its odds' push."""
+    server = client.app.state.server
+
+    async def wait() -> None:
+        task = server.odds_tasks.get(gid)
+        if task is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(task), seconds)
+            except asyncio.TimeoutError:
+                pytest.fail(f"the odds' set-up of game {gid} still runs after {seconds} s")
+
+    client.portal.call(wait)
+
+
+def advised_now(client, gid: str, token: str | None) -> dict:
+    """The game as ``token``'s seat sees it, its odds worked out: asked again once the
+    game's set-up in the odds' worker is done, if the first answer said they were coming."""
+    s = client.get(f"/api/games/{gid}", headers=bearer(token)).json()
+    if any(o["kind"] == "pending" for o in s["odds"]):
+        odds_set_up(client, gid)
+        s = client.get(f"/api/games/{gid}", headers=bearer(token)).json()
+    return s

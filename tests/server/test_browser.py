@@ -181,6 +181,10 @@ def test_undo_and_odds_in_the_page(server, page, tmp_path):
     for _ in range(200):
         at_rest(page, server, gid, token)  # Undo and the odds are drawn with the state that offers them
         if not odds_seen and not page.locator("#odds-box").is_hidden():
+            # a game new to the odds' worker: a note that they are coming, then the odds pushed
+            page.wait_for_function("document.getElementById('odds-box').getAttribute('aria-busy') !== 'true'",
+                                   timeout=60000)
+        if not odds_seen and not page.locator("#odds-box").is_hidden():
             assert page.locator("#odds li").first.inner_text().startswith("Attack on")
             odds_seen = True
             shot(page, "hy-breasil-odds", tmp_path)

@@ -12,7 +12,7 @@ import pytest
 
 from realms.server import botworker, heavy
 
-from .conftest import new_game, settled
+from .conftest import advised_now, new_game, settled
 
 
 def run(coro):
@@ -150,6 +150,6 @@ def advised(client, gid: str, tok: str) -> dict:
         s = settled(client, gid, tok)
         assert s["pending"], "the game ended before a decision with odds"
         if s["pending"][0]["kind"] in ADVICE_KINDS:
-            return s
+            return advised_now(client, gid, tok)
         assert answer(client, gid, tok, s).status_code == 200
     raise AssertionError("no decision with odds in 200 answers")

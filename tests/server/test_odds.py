@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from realms.games.hy_breasil.odds import solve
 
-from .conftest import bearer, new_game
+from .conftest import advised_now, bearer, new_game
 
 
 def me(client, gid, tok) -> dict:
-    return client.get(f"/api/games/{gid}", headers=bearer(tok)).json()
+    """The seat's state with its odds (once the game is set up in the odds' worker)."""
+    return advised_now(client, gid, tok)
 
 
 def attack_key(state: dict) -> str | None:
@@ -75,10 +76,10 @@ def test_no_trip_to_the_odds_worker_for_a_decision_the_game_never_advises_on(cli
     asked: list[int] = []
     real_run = odds.run
 
-    async def counted(key, *args):
+    async def counted(key, *args, **kw):
         if key[0] == "advice":
             asked.append(key[3])
-        return await real_run(key, *args)
+        return await real_run(key, *args, **kw)
 
     monkeypatch.setattr(odds, "run", counted)
     out = new_game(client, seats=["human", "human"], seed=7, options={"turns": 2})

@@ -60,7 +60,9 @@ A game whose bots were cut short by a restart goes on at its first request.
 
 The state payload of a seat with a decision to make carries ``odds``: what the game's
 ``advice`` hook tells a player before deciding (Hy Breasil: the exact odds of the battles
-at stake), computed from the seat's view alone.
+at stake), computed from the seat's view alone.  A game not yet set up in the odds'
+worker is set up there in the background: meanwhile ``odds`` is one entry of kind
+``pending``, and the odds are pushed to the game's pages when worked out.
 
 Latency: the bots think in a process of their own (``botworker``: ten times the cost of
 applying their answers), so the event loop only applies, stores and pushes what they
@@ -658,6 +660,9 @@ def _token_from_header(authorization: str | None) -> str | None:
 
 #: the worker of the apps of one process that are given none of their own (tests)
 HEAVY = heavy.Lanes()
+#: a seat's advice while its game is set up in the odds' worker (``Server.advise``): sent
+#: at once, the odds pushed when worked out
+ODDS_COMING = [{"kind": "pending", "text": "The odds are being worked out; they follow in a moment."}]
 
 
 class Server:
@@ -699,6 +704,8 @@ class Server:
         #: this process's part in a cluster on one PostgreSQL database (``cluster``); None:
         #: the only process
         self.cluster: "cluster.Cluster | None" = None
+        #: the games being set up in the odds' worker, each by its one task (:meth:`advise`)
+        self.odds_tasks: dict[str, asyncio.Task] = {}
 
     def owns(self, game_id: str) -> bool:
         """Whether this process does the game's once-only work (bots, deadlines, clocks,
@@ -799,25 +806,28 @@ class Server:
     async def advise(self, live: Live, seats: set) -> None:
         """Work out the game's advice for the state now (the odds before a person's
         decision) for those of ``seats`` it is not known for, in the odds' process
-        (``heavy``) within ``heavy.ADVICE_SECONDS`` (the game set up there first, once,
-        within ``heavy.SETUP_SECONDS``); a note in its place when the worker is busy, and for
-        good once it went over a budget in this game."""
+        (``heavy``) within ``heavy.ADVICE_SECONDS``; a note in its place when the worker is
+        busy, and for good once it went over a budget in this game.  A game not set up in
+        that worker yet (new to this process: created, restored, or taken over from a dead
+        one with many others) is set up in the background (:meth:`_odds_later`), within
+        ``heavy.SETUP_SECONDS``, and meanwhile the seats get :data:`ODDS_COMING`: no
+        request waits for a queue of other games' set-ups."""
         state = live.state
         if live.game.advice is None:
             return
         if live._advice[0] is not state:
             live._advice = (state, {})
         known = live._advice[1]
-        asks = live.asks({s for s in seats if s is not None and s not in known})
+        asks = live.asks({s for s in seats if s is not None and (s not in known or known[s] is ODDS_COMING)})
         if not asks:
             return
         if live.advice_off:
             got = {seat: [{"kind": "unavailable", "text": live.advice_off}] for seat, _, _ in asks}
+        elif not self.heavy.odds.holds(("setup", live.row.id)):
+            self._odds_later(live)
+            got = {seat: ODDS_COMING for seat, _, _ in asks}
         else:
-            row = live.row
             try:
-                await self.heavy.odds.run(("setup", row.id), heavy.SETUP_SECONDS, f"game:{row.id}", heavy.set_up,
-                                          row.game, row.options, row.seed)
                 got = await self.heavy.odds.run(("advice", live.row.id, live.undos, live.version,
                                                  tuple(seat for seat, _, _ in asks)),
                                                 heavy.ADVICE_SECONDS, f"game:{live.row.id}", heavy.advice,
@@ -833,6 +843,67 @@ class Server:
         if live.state is state and live._advice[0] is state:
             live._advice[1].update(got)
             live._payloads = (None, -1, False, {})
+
+    def _odds_later(self, live: Live) -> None:
+        """Set ``live``'s game up in the odds' worker in the background, one task a game
+        however many requests found it not set up (:meth:`_set_up_odds`)."""
+        gid = live.row.id
+        if gid in self.odds_tasks:
+            return
+        task = asyncio.get_running_loop().create_task(self._set_up_odds(live), name=f"odds of {gid}")
+        self.odds_tasks[gid] = task
+        task.add_done_callback(lambda t: self.odds_tasks.pop(gid) if self.odds_tasks.get(gid) is t else None)
+
+    async def _set_up_odds(self, live: Live) -> None:
+        """The game set up in the odds' worker, then the advice of its state then worked out
+        for the seats told :data:`ODDS_COMING` and those watching, and pushed to its pages
+        (each its own seat's); nothing for a game that has left memory meanwhile.  Over its
+        budget, the game's odds are off (the note pushed in their place); busy, the seats
+        waiting get the busy note, and the game's next state asks again."""
+        row = live.row
+        try:
+            await self.heavy.odds.run(("setup", row.id), heavy.SETUP_SECONDS, f"game:{row.id}", heavy.set_up,
+                                      row.game, row.options, row.seed, keep=True)
+            if self.live.get(row.id) is not live:
+                return
+            await self._advise_coming(live)
+        except heavy.OverBudget as exc:
+            live.advice_off = f"No odds in this game: {exc}."
+            await self._advise_coming(live)
+        except heavy.Busy as exc:
+            self._tell_coming(live, [{"kind": "unavailable", "text": f"No odds: {exc}."}])
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # advice is a help: a failed set-up is logged, the pages told nothing
+            log.exception("the odds' set-up failed for game %s", row.id)
+            self._tell_coming(live, [])
+
+    async def _advise_coming(self, live: Live) -> None:
+        """Advise the state now for the seats told :data:`ODDS_COMING` and the pages watching,
+        and push it if that changed a seat's advice and it is still the game's state."""
+        state, known = live._advice
+        coming = {seat for seat, got in known.items() if got is ODDS_COMING} if state is live.state else set()
+        state, before = live.state, dict(known) if state is live.state else {}
+        await self.advise(live, coming | live.watching())
+        if live.state is state and self.live.get(live.row.id) is live \
+                and any(got is not before.get(seat) for seat, got in live._advice[1].items()):
+            self.push(live)
+
+    def _tell_coming(self, live: Live, entries: list) -> None:
+        """Put ``entries`` in place of :data:`ODDS_COMING` for the state now, and push it."""
+        state, known = live._advice
+        coming = [seat for seat, got in known.items() if got is ODDS_COMING]
+        if state is live.state and coming and self.live.get(live.row.id) is live:
+            known.update({seat: entries for seat in coming})
+            live._payloads = (None, -1, False, {})
+            self.push(live)
+
+    async def stop_odds(self) -> None:
+        """Cancel the games' set-ups in the odds' worker and wait for them to end."""
+        tasks = list(self.odds_tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     # -- creating -----------------------------------------------------------------------
     def _timed_create(self, body: NewGame) -> tuple[Live, dict[int, str], float]:
@@ -1152,6 +1223,7 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         if watch_tables:
             tables.start()
         yield
+        await server.stop_odds()
         await tables.stop()
         deadlines.stop()
         if server.cluster is not None:

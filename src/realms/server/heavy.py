@@ -14,7 +14,8 @@ held every other request for as long as it ran.  Here it runs in a worker proces
   ``GRACE`` seconds later and a new one started;
 - the results are cached by what they are of (game, the undo count, the version, the
   answers replayed): ``CACHE`` of them, the least recently used dropped first, and a job
-  asked for again while it runs is awaited, not run twice;
+  asked for again while it runs is awaited, not run twice; a job whose work stays in the
+  worker (a game set up there: ``keep``) is known done for as long as that worker lives;
 - at most ``WORKERS`` jobs run at once; those waiting are bounded, ``PER_ADDRESS`` per
   address and ``WAITING`` in all (:class:`Busy`: 429), so one client cannot queue work
   ahead of everybody else's;
@@ -181,6 +182,9 @@ class Heavy:
         self._pool: ProcessPoolExecutor | None = None
         self._slots: asyncio.Semaphore | None = None
         self.cache: OrderedDict[Any, Any] = OrderedDict()
+        #: the results of the jobs run with ``keep``, whose work stays in the worker running
+        #: now (a game set up there): forgotten with that worker, never dropped before
+        self.kept: dict[Any, Any] = {}
         self.running: dict[Any, asyncio.Future] = {}
         self.waiting: Counter[str] = Counter()
         self.closed = False
@@ -205,9 +209,18 @@ class Heavy:
         otherwise solve each table inside the first requests that need it."""
         return self._start(warm).submit(int)
 
-    async def run(self, key: Any, seconds: float, address: str, fn: Callable, *args) -> Any:
+    def holds(self, key: Any) -> bool:
+        """Whether the job of ``key`` is done: its result cached, or its work kept in the
+        worker running now (``keep``)."""
+        return key in self.kept or key in self.cache
+
+    async def run(self, key: Any, seconds: float, address: str, fn: Callable, *args, keep: bool = False) -> Any:
         """``fn(*args)`` in the worker, or its result cached under ``key``; raises
-        :class:`OverBudget` past ``seconds`` and :class:`Busy` past the bounds."""
+        :class:`OverBudget` past ``seconds`` and :class:`Busy` past the bounds.  With
+        ``keep``, the job's work stays in the worker (a game set up there): its result is
+        kept for as long as that worker lives (:attr:`kept`), not in the cache."""
+        if key in self.kept:
+            return self.kept[key]
         if key in self.cache:
             self.cache.move_to_end(key)
             return self.cache[key]
@@ -227,7 +240,8 @@ class Heavy:
         self.sent += 1
         try:
             async with self._slots:
-                result = await self._one(seconds, fn, args)
+                pool = self._start()
+                result = await self._one(pool, seconds, fn, args)
         except BaseException as exc:
             done.set_exception(exc if isinstance(exc, Exception) else RuntimeError("cancelled"))
             done.exception()  # whoever awaited it has it; nobody else must be told
@@ -238,13 +252,16 @@ class Heavy:
             if self.waiting[address] <= 0:
                 del self.waiting[address]
         done.set_result(result)
+        if keep:
+            if self._pool is pool:  # else the worker that did the work has gone since
+                self.kept[key] = result
+            return result
         self.cache[key] = result
         while len(self.cache) > CACHE:
             self.cache.popitem(last=False)
         return result
 
-    async def _one(self, seconds: float, fn: Callable, args: tuple) -> Any:
-        pool = self._start()
+    async def _one(self, pool: ProcessPoolExecutor, seconds: float, fn: Callable, args: tuple) -> Any:
         try:
             return await asyncio.wait_for(asyncio.wrap_future(pool.submit(_within, seconds, fn, *args)),
                                           seconds + GRACE)
@@ -263,11 +280,13 @@ class Heavy:
     def _forget(self, pool: ProcessPoolExecutor, kill: bool) -> None:
         if self._pool is pool:
             self._pool = None
+            self.kept.clear()
         if kill:
             botworker.kill(pool)
 
     def close(self) -> None:
         self.closed = True
+        self.kept.clear()
         if self._pool is not None:
             botworker.kill(self._pool)
             self._pool = None

@@ -741,15 +741,20 @@ function render(state) {
   if (state.version !== boardVersion) showBoard();
 }
 
-// the odds the game advises: the first few, the rest folded away
+// the odds the game advises: the first few, the rest folded away; a note in their place
+// (kind "pending": being worked out, pushed when they are; "unavailable": none to be had)
+// is shown as a note, without the line about exact odds
 const ODDS_SHOWN = 3;
+const ODDS_NOTES = new Set(["pending", "unavailable"]);
 function renderOdds(odds) {
   $("odds-box").hidden = odds.length === 0;
+  $("odds-box").setAttribute("aria-busy", String(odds.some((o) => o.kind === "pending")));
   const ul = $("odds");
   ul.innerHTML = "";
   odds.forEach((o, i) => {
     const li = text(document.createElement("li"), o.text);
-    if (i >= ODDS_SHOWN) li.className = "more";
+    if (i >= ODDS_SHOWN) li.classList.add("more");
+    if (ODDS_NOTES.has(o.kind)) li.classList.add("muted");
     ul.appendChild(li);
   });
   ul.classList.remove("all");
@@ -757,7 +762,8 @@ function renderOdds(odds) {
   more.hidden = odds.length <= ODDS_SHOWN;
   more.textContent = `${odds.length - ODDS_SHOWN} more`;
   more.onclick = () => { ul.classList.add("all"); more.hidden = true; };
-  $("odds-note").textContent = odds.length ? `Exact odds; they assume ${odds[0].assumes || "no retreats"}.` : "";
+  const exact = odds.filter((o) => !ODDS_NOTES.has(o.kind));
+  $("odds-note").textContent = exact.length ? `Exact odds; they assume ${exact[0].assumes || "no retreats"}.` : "";
 }
 
 function renderScores(state) {
