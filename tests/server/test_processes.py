@@ -1080,9 +1080,9 @@ def pushed_table(page, what: str, ok) -> dict:
 def test_a_tables_change_through_one_process_is_pushed_to_the_table_sockets_of_another(cluster):
     """host.py's table in a cluster (``cluster.Cluster.tabled``): the host pauses the
     clocks through a, the game's owner; b's table socket is pushed the paused clocks with
-    no read of the table in between.  The host then ends the game through b: a, the
-    owner, takes the end from the row b stored, pushes it to its table socket and refuses
-    an answer, as b does."""
+    no read of the table in between.  The host then ends the game through b, which hands
+    the end to a, the owner (``Tables.hand``): a pushes it to its table socket and
+    refuses an answer, as b does."""
     a, b = cluster(), cluster()
     r = httpx.post(a.url + "/api/games", timeout=60, json={
         "game": "hy-breasil", "options": {"turns": 2}, "seats": ["human"] * 4,
@@ -1101,3 +1101,45 @@ def test_a_tables_change_through_one_process_is_pushed_to_the_table_sockets_of_a
     for url in (a.url, b.url):
         r = answer(url, gid, toks[seat], state)
         assert r.status_code == 403 and "ended" in r.text, (url, r.text)
+
+
+def test_a_hosts_change_through_a_process_not_owning_the_game_stays_after_the_owners_next_write(cluster):
+    """host.py's changes handed to the owner (``Tables.hand``): a owns the game; the host
+    pauses the clocks and extends the turn by 30 minutes through b, which hands each to a.
+    The host then extends it by 15 minutes through a, whose write of the row is from its
+    own copy: the pause and b's extension are in it, on both processes' table sockets and
+    tables (where a took only the end from b's row, a never paused and its write undid b's)."""
+    a, b = cluster(), cluster()
+    r = httpx.post(a.url + "/api/games", timeout=60, json={
+        "game": "hy-breasil", "options": {"turns": 2}, "seats": ["human"] * 4,
+        "table": {"clock": {"kind": "turn", "minutes": 60}}})
+    assert r.status_code == 201, r.text
+    gid, host, toks = r.json()["id"], r.json()["host"], [s["token"] for s in r.json()["seats"]]
+
+    def table(url: str) -> dict:
+        got = httpx.get(f"{url}/api/games/{gid}/table", headers=bearer(host), timeout=30)
+        assert got.status_code == 200, got.text
+        return got.json()
+
+    def longest(view: dict) -> float:
+        return max(s["left"] or 0.0 for s in view["clock"]["seats"])
+
+    _wait("a's watcher to start the first turn's clock", lambda: longest(table(a.url)) > 0)
+    with table_page(b.port, gid, toks[1]) as on_b, table_page(a.port, gid, toks[0]) as on_a:
+        r = httpx.post(f"{b.url}/api/games/{gid}/host", headers=bearer(host), json={"action": "pause"}, timeout=60)
+        assert r.status_code == 200 and r.json()["clock"]["paused"], r.text
+        pushed_table(on_a, "the pause made through b on a, the owner", lambda v: v["clock"]["paused"])
+        r = httpx.post(f"{b.url}/api/games/{gid}/host", headers=bearer(host),
+                       json={"action": "extend", "minutes": 30}, timeout=60)
+        assert r.status_code == 200 and longest(r.json()) > 85 * 60, r.text
+        r = httpx.post(f"{a.url}/api/games/{gid}/host", headers=bearer(host),
+                       json={"action": "extend", "minutes": 15}, timeout=60)
+        assert r.status_code == 200 and r.json()["clock"]["paused"] and longest(r.json()) > 100 * 60, r.text
+        for page, where in ((on_a, "a"), (on_b, "b")):
+            seen = pushed_table(page, f"both extensions on {where}", lambda v: longest(v) > 100 * 60)
+            assert seen["clock"]["paused"], where
+    for url in (a.url, b.url):
+        view = table(url)
+        assert view["clock"]["paused"] and longest(view) > 100 * 60, (url, view["clock"])
+    r = httpx.post(f"{b.url}/api/games/{gid}/host", headers=bearer(host), json={"action": "extend"}, timeout=60)
+    assert r.status_code == 422 and "minutes" in r.text, r.text  # the owner's refusal, as it made it

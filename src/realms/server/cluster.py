@@ -56,7 +56,11 @@ told.  So does a table's
 row: each write notifies ``"game table - process"`` (:meth:`Cluster.tabled`), and a
 process holding the game reads it and pushes the view to its table sockets
 (:meth:`Cluster._table_up`, ``host.Tables.stored_elsewhere``: the owner takes only the
-game's end from it).
+game's end from it).  Only the owner writes that row: a change of the table asked through
+another process (the host's pause, a seat's notice addresses, a seat taken back…) is
+handed to it, a ``table_actions`` row whose insert notifies ``"game act id process"``
+(:meth:`Cluster.asked`); the owner applies it to its own copy and notifies its outcome,
+``"game acted id process"`` (:meth:`Cluster.acted`), to the asker (``host.Tables.hand``).
 """
 
 from __future__ import annotations
@@ -119,6 +123,9 @@ NOTE_BYTES = 7900
 TALK = "talk"
 #: the second word of a table row's write's notification
 TABLE = "table"
+#: the second words of a table change handed to the owner's notification, and of its
+#: outcome's (``host.Tables.hand``)
+ACT, ACTED = "act", "acted"
 
 metadata = MetaData()
 
@@ -246,6 +253,8 @@ class Cluster:
         #: its table sockets, and those to read once more after it (:meth:`_follow`); the
         #: talk and table notifications heard, and the reads
         self._following: dict[tuple[str, str], asyncio.Task] = {}
+        #: the table changes handed to this process being applied (``host.Tables.apply``)
+        self._acting: set[asyncio.Task] = set()
         self._follow_again: set[tuple[str, str]] = set()
         self.talk_heard = self.talk_reads = self.table_heard = self.table_reads = 0
         #: the games whose channel the listening connection listens to, and the event that
@@ -343,6 +352,18 @@ class Cluster:
         """Notify, in the transaction that stores it (on ``conn``), that the game's table
         row changed (:meth:`_heard`; the row itself is read)."""
         conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": channel(game_id), "p": f"{game_id} {TABLE} - {self.id}"})
+
+    def asked(self, conn, game_id: str, action_id: str) -> None:
+        """Notify the game's owner, in the transaction that stores it, of a table change
+        to apply (``tabledb.ask_action``: :meth:`_heard_act`)."""
+        conn.execute(text("SELECT pg_notify(:c, :p)"),
+                     {"c": channel(game_id), "p": f"{game_id} {ACT} {action_id} {self.id}"})
+
+    def acted(self, conn, game_id: str, action_id: str) -> None:
+        """Notify the asker, in the transaction that stores it, of a handed change's
+        outcome (``tabledb.settle_action``)."""
+        conn.execute(text("SELECT pg_notify(:c, :p)"),
+                     {"c": channel(game_id), "p": f"{game_id} {ACTED} {action_id} {self.id}"})
 
     def writer(self) -> Any:
         """A connection in autocommit for the store's writer thread (:meth:`appended`)."""
@@ -866,6 +887,10 @@ class Cluster:
                 return self._heard_talk(gid, int(seq), undone)
             if _version == TABLE:
                 return self._heard_table(gid, undone)
+            if _version == ACT:
+                return self._heard_act(gid, seq)
+            if _version == ACTED:
+                return self.server.tables.answered(seq)
             head = (int(seq), int(undone))
         except ValueError:
             log.warning("cluster: a notification not understood: %r", payload[:100])
@@ -905,6 +930,14 @@ class Cluster:
         live = self.server.live.get(gid)
         if process != self.id and live is not None and getattr(live, "table", None) is not None:
             self._follow(TABLE, gid)
+
+    def _heard_act(self, gid: str, action_id: str) -> None:
+        """A table change asked through another process: applied here if this process
+        owns the game (``host.Tables.apply``), else left to the owner."""
+        if self.owns(gid):
+            task = asyncio.get_running_loop().create_task(self.server.tables.apply(gid, action_id))
+            self._acting.add(task)
+            task.add_done_callback(self._acting.discard)
 
     def _told(self, gid: str) -> int | None:
         """The messages of the game's talk this process's table sockets were told (the

@@ -27,6 +27,15 @@ Everything a table keeps is in the ``tables`` row (``tabledb``), written through
 store's writer whenever it changes, so a restart keeps each turn's instant (clock time:
 ``core.clock``); the watcher loads, at start-up, the games whose clocks run.
 
+In a cluster (``cluster``) only the game's owner writes its row, from its copy, which its
+watcher changes too: a change asked through another process (the host's pause, resume,
+extend or end, a seat's notice addresses, a seat taken back) is handed to the owner,
+applied there as if asked there, and answered with the owner's outcome
+(:meth:`Tables.hand`).  Handing the change over, rather than a compare-and-set of the row,
+because a pause or an extension is an operation on a clock the owner changes too: a
+writer that lost could not re-apply it to the other's row without re-running the
+watcher's work.
+
 API (token: a seat's, or the host's where said):
 
 - ``GET /api/games/{id}/table`` → the table as the token sees it (clocks, talk, stand-ins,
@@ -72,6 +81,10 @@ WARN_SECONDS = 3600.0
 MAX_ANSWERS = 10_000
 #: seconds a table socket may take to take a push before it is dropped
 PUSH_SECONDS = 5.0
+#: seconds a table change handed to the game's owner may take before the asker gives up
+#: (503), and between two reads of its outcome while no notification says it
+HAND_SECONDS = 10.0
+HAND_LOOK = 0.5
 
 
 def parse_settings(table: object) -> dict:
@@ -177,6 +190,9 @@ class Tables:
         self.outbox = Outbox(server.store, self.settings, lambda: self.clock())
         self.rate = talk.Rate()
         self.task: asyncio.Task | None = None
+        #: the table changes this process handed to their games' owners, by id: set once
+        #: their outcome is notified (:meth:`hand`)
+        self._handed: dict[str, asyncio.Event] = {}
 
     # -- a game's table ---------------------------------------------------------------
     async def created(self, live: "Live", settings: dict) -> str:
@@ -296,8 +312,9 @@ class Tables:
         """Another process stored the game's table: read under the game's lock (after any
         change of this process's own, made under it, is stored).  A process that does not
         own the game takes it whole (clocks, stand-ins, notice addresses: the owner's
-        watcher runs them and stores each change); the owner takes only its end (the host
-        may end the game through any process).  The table sockets are pushed the view, and
+        watcher runs them and stores each change, and applies the changes handed to it);
+        the owner takes only its end (a process that lost its lease and has not yet heard
+        it may still write the row).  The table sockets are pushed the view, and
         the game's pages its end."""
         async with live.lock:
             found = await asyncio.to_thread(tabledb.get_table, self.server.store, live.row.id)
@@ -307,11 +324,112 @@ class Tables:
             ended = new.ended and not t.ended
             if not owner:
                 t.clock, t.subs, t.stand_ins, t.over_said = new.clock, new.subs, new.stand_ins, new.over_said
+                self._held_as(live, new.held())
             if ended:
                 t.ended = live.ended = True
         if ended and live.sockets:
             self.server.push(live)
         await self.push(live)
+
+    def _held_as(self, live: "Live", held: dict[int, str]) -> None:
+        """The seats a bot holds in this process's copy made those of the stored row
+        (a process that does not own the game: it gives a seat back to its person's answer
+        only if a bot holds it)."""
+        for seat in [s for s in live.stand_ins if s not in held]:
+            del live.stand_ins[seat]
+            live.agents.pop(seat, None)
+            live.mirrored = (0, 0)
+        for seat, kind in held.items():
+            if seat not in live.stand_ins:
+                self._seat_bot(live, seat, kind)
+
+    # -- a change handed to the game's owner --------------------------------------------
+    def elsewhere(self, live: "Live") -> bool:
+        """Whether a change of the game's table is to be handed to its owner: in a
+        cluster, by a process that does not own the game (only the owner writes the row,
+        from its copy: a row written by another would be overwritten at its next write)."""
+        return self.server.cluster is not None and not self.server.owns(live.row.id)
+
+    async def hand(self, live: "Live", body: dict) -> None:
+        """Have the game's owner apply ``body`` (:meth:`apply`) and wait for its outcome:
+        stored in ``table_actions`` and notified on the game's channel in one transaction,
+        its outcome notified back (:meth:`answered`) and read at the latest every
+        ``HAND_LOOK`` seconds (a notification may be missed, e.g. on a game just loaded).
+        Its refusal is raised as the owner raised it; no outcome within ``HAND_SECONDS``
+        and the change is withdrawn unless claimed, then 503: nothing is half-done.  The
+        row as the owner stored it is then taken here and pushed to this process's pages."""
+        store, gid = self.server.store, live.row.id
+        action_id = secrets.token_hex(16)
+        done = self._handed[action_id] = asyncio.Event()
+        start = time.monotonic()
+        try:
+            await asyncio.to_thread(tabledb.ask_action, store, action_id, gid, body)
+            while True:
+                try:
+                    await asyncio.wait_for(done.wait(), HAND_LOOK)
+                except asyncio.TimeoutError:
+                    pass
+                status, detail = await asyncio.to_thread(tabledb.action_outcome, store, action_id)
+                if status:
+                    break
+                waited = time.monotonic() - start
+                if waited >= HAND_SECONDS and status is None and \
+                        await asyncio.to_thread(tabledb.drop_action, store, action_id, True):
+                    raise HTTPException(503, f"game {gid}: its owner process did not take the table's change "
+                                             f"within {HAND_SECONDS:g} s; nothing was changed, send it again")
+                if waited >= 2 * HAND_SECONDS:  # claimed, and its owner stuck applying it
+                    raise HTTPException(503, f"game {gid}: its owner process took the table's change but did "
+                                             f"not say its outcome within {2 * HAND_SECONDS:g} s; read the table")
+        finally:
+            self._handed.pop(action_id, None)
+        await asyncio.to_thread(tabledb.drop_action, store, action_id, False)
+        if status != 200:
+            raise HTTPException(status, detail)
+        await self.stored_elsewhere(live, False)
+
+    def answered(self, action_id: str) -> None:
+        """A handed change's outcome was notified: its asker, if this process, reads it."""
+        done = self._handed.get(action_id)
+        if done is not None:
+            done.set()
+
+    async def apply(self, gid: str, action_id: str) -> None:
+        """Apply a change another process handed over (:meth:`hand`), as if asked here,
+        and store its outcome: claimed first, so applied once, and never after its asker
+        withdrew it."""
+        store = self.server.store
+        body = await asyncio.to_thread(tabledb.claim_action, store, action_id)
+        if body is None:
+            return
+        status, detail = 200, None
+        try:
+            live = await self.server.get(gid)
+            if body["kind"] == "act":
+                await self._act(live, HostAction(action=body["action"], minutes=body.get("minutes")))
+            elif body["kind"] == "notices":
+                await self._notices(live, body["seat"], body["subs"])
+            elif body["kind"] == "back":
+                await self._give_back(live, body["seat"], body["by"])
+            else:
+                raise HTTPException(422, f"a table change of an unknown kind: {body['kind']!r}")
+        except HTTPException as exc:
+            status, detail = exc.status_code, str(exc.detail)
+        except Exception as exc:
+            log.exception("game %s: a table change handed over failed", gid)
+            status, detail = 503, f"the table's change failed in its owner process: {type(exc).__name__}"
+        await asyncio.to_thread(tabledb.settle_action, store, gid, action_id, status, detail)
+
+    async def set_notices(self, live: "Live", seat: int, subs: dict) -> None:
+        """``seat``'s notice addresses (checked already), stored by the game's owner."""
+        if self.elsewhere(live):
+            await self.hand(live, {"kind": "notices", "seat": seat, "subs": subs})
+        else:
+            await self._notices(live, seat, subs)
+
+    async def _notices(self, live: "Live", seat: int, subs: dict) -> None:
+        async with live.lock:
+            live.table.subs[seat] = subs
+            await self.server.committed(self.save(live))
 
     @staticmethod
     def joined(t: Table) -> None:
@@ -343,6 +461,12 @@ class Tables:
         stand-in's line says which (``back``)."""
         if seat is None:
             raise HTTPException(403, "only a seat's link takes the seat back")
+        if self.elsewhere(live):
+            await self.hand(live, {"kind": "back", "seat": seat, "by": by})
+        else:
+            await self._give_back(live, seat, by)
+
+    async def _give_back(self, live: "Live", seat: int, by: str) -> None:
         async with live.lock:
             if seat not in live.stand_ins:
                 if by == "answer":
@@ -400,6 +524,16 @@ class Tables:
                     log.exception("game %s: not loaded for its clocks", gid)
 
     async def sweep(self) -> None:
+        """One look at every game this process owns; in a cluster, first the changes
+        handed to it whose notification it missed (its channel not yet listened to when
+        it took the game over, say)."""
+        if self.server.cluster is not None:
+            try:
+                for action_id, gid in await asyncio.to_thread(tabledb.unclaimed_actions, self.server.store):
+                    if self.server.owns(gid):
+                        await self.apply(gid, action_id)
+            except Exception:
+                log.exception("the table watcher could not read the changes handed to it")
         for live in list(self.server.live.values()):
             if getattr(live, "table", None) is not None and self.server.owns(live.row.id):
                 try:
@@ -519,8 +653,22 @@ class Tables:
 
     # -- the host's tools -------------------------------------------------------------
     async def act(self, live: "Live", body: HostAction) -> dict:
-        t, now = live.table, self.clock()
+        """The host's action (its view, and a reissued seat's token): a change of the table
+        made by the game's owner (handed to it from another process: :meth:`hand`); a seat's
+        new link, which changes the game's seats and not its table, by this process."""
         out: dict[str, Any] = {}
+        if body.action == "reissue":
+            async with live.lock:
+                out["token"] = await self._reissue(live, body.seat)
+            await self.push(live)
+        elif self.elsewhere(live):
+            await self.hand(live, {"kind": "act", "action": body.action, "minutes": body.minutes})
+        else:
+            await self._act(live, body)
+        return {**self.view(live, None, True), **out}
+
+    async def _act(self, live: "Live", body: HostAction) -> None:
+        t, now = live.table, self.clock()
         async with live.lock:
             if body.action in ("pause", "resume", "extend") and t.clock.spec.kind == "none":
                 raise HTTPException(422, f"{body.action}: this game has no clock")
@@ -533,8 +681,6 @@ class Tables:
                 if m is None or not 0 < m <= MAX_EXTEND_MINUTES:
                     raise HTTPException(422, f"minutes: a number over 0 and at most {MAX_EXTEND_MINUTES}")
                 t.clock.extend(m * 60)
-            elif body.action == "reissue":
-                out["token"] = await self._reissue(live, body.seat)
             elif body.action == "end":
                 if live.state.is_over() or t.ended:
                     raise HTTPException(409, "the game is over already")
@@ -548,7 +694,6 @@ class Tables:
             if live.sockets:
                 self.server.push(live)
         await self.push(live)
-        return {**self.view(live, None, True), **out}
 
     async def _reissue(self, live: "Live", seat: int | None) -> str:
         seats = live.row.seats
@@ -652,8 +797,7 @@ def router(tables: Tables, token_of: Callable[[str | None], str | None]) -> APIR
         subs = {"webhook": None if not body.webhook else
                 await asyncio.to_thread(notices.check_webhook, body.webhook, tables.settings.allow_local_webhooks),
                 "email": None if not body.email else notices.check_email(body.email, tables.settings)}
-        live.table.subs[seat] = subs
-        await server.committed(tables.save(live))
+        await tables.set_notices(live, seat, subs)
         return tables.view(live, seat, host)
 
     @api.post("/api/games/{game_id}/seat/back")

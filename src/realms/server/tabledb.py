@@ -7,6 +7,10 @@ the store's ``create_all``, in SQLite and PostgreSQL alike).
 - ``talk``: the table talk, one row a message (``talk.py``).
 - ``outbox``: the notices to send, one row each, keyed so that a notice is queued once
   (``notices.py``).
+- ``table_actions``: in a cluster, a change of a table asked through a process that does
+  not own the game (the host's pause, resume, extend or end, a seat's notice addresses, a
+  seat taken back), handed to the owner, which applies it and writes its outcome
+  (``host.Tables.hand``); the asking process deletes it once read.  SQLite never uses it.
 
 Writes go through the store's writer thread (``Store.submit_call``), in order with the
 answers, and never hold a request up; reads are plain queries, run in a thread.
@@ -56,6 +60,16 @@ outbox_table = _Table(
     Column("attempts", Integer, nullable=False),
     Column("next_at", Float, nullable=False),
     Column("done_at", Float, nullable=True),
+)
+
+actions_table = _Table(
+    "table_actions",
+    metadata,
+    Column("id", String(40), primary_key=True),  # chosen by the asking process
+    Column("game_id", String(40), nullable=False),
+    Column("body", Text, nullable=False),        # JSON: {"kind": "act"|"notices"|"back", …}
+    Column("status", Integer, nullable=True),    # NULL: not claimed; 0: being applied; else HTTP
+    Column("detail", Text, nullable=True),       # the refusal's reason
 )
 
 
@@ -113,6 +127,58 @@ def put_seats(store: Store, game_id: str, seats: list[dict]):
     def write(conn) -> None:
         conn.execute(update(games_table).where(games_table.c.id == game_id).values(seats=json.dumps(seats)))
     return store.submit_call(write)
+
+
+# -- a table change handed to the game's owner -----------------------------------------
+def ask_action(store: Store, action_id: str, game_id: str, body: dict) -> None:
+    """Store a change for the game's owner to apply and notify it, in one transaction
+    (``cluster.Cluster.asked``): committed before returning."""
+    with store.engine.begin() as conn:
+        conn.execute(insert(actions_table).values(id=action_id, game_id=game_id, body=json.dumps(body)))
+        if store.cluster is not None:
+            store.cluster.asked(conn, game_id, action_id)
+
+
+def claim_action(store: Store, action_id: str) -> dict | None:
+    """The body of a change not yet claimed, claimed now (status 0), else None: it is
+    applied once, and never after its asker gave up on it (:func:`drop_action`)."""
+    with store.engine.begin() as conn:
+        r = conn.execute(update(actions_table).where(actions_table.c.id == action_id, actions_table.c.status.is_(None))
+                         .values(status=0).returning(actions_table.c.body)).first()
+    return None if r is None else json.loads(r.body)
+
+
+def unclaimed_actions(store: Store) -> list[tuple[str, str]]:
+    """(id, game) of the changes nobody claimed yet."""
+    with store.engine.connect() as conn:
+        return [(r.id, r.game_id) for r in conn.execute(
+            select(actions_table.c.id, actions_table.c.game_id).where(actions_table.c.status.is_(None)))]
+
+
+def settle_action(store: Store, game_id: str, action_id: str, status: int, detail: str | None) -> None:
+    """A change's outcome (200, or the refusal's status and reason), notified to its asker."""
+    with store.engine.begin() as conn:
+        conn.execute(update(actions_table).where(actions_table.c.id == action_id)
+                     .values(status=status, detail=detail))
+        if store.cluster is not None:
+            store.cluster.acted(conn, game_id, action_id)
+
+
+def action_outcome(store: Store, action_id: str) -> tuple[int | None, str | None]:
+    """(status, detail) of a change; status None: not claimed yet (or gone)."""
+    with store.engine.connect() as conn:
+        r = conn.execute(select(actions_table.c.status, actions_table.c.detail)
+                         .where(actions_table.c.id == action_id)).first()
+    return (None, None) if r is None else (r.status, r.detail)
+
+
+def drop_action(store: Store, action_id: str, unclaimed: bool) -> bool:
+    """Delete a change (``unclaimed``: only if nobody claimed it); whether it was deleted."""
+    q = delete(actions_table).where(actions_table.c.id == action_id)
+    if unclaimed:
+        q = q.where(actions_table.c.status.is_(None))
+    with store.engine.begin() as conn:
+        return conn.execute(q).rowcount > 0
 
 
 # -- table talk --------------------------------------------------------------------------
