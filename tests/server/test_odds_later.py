@@ -64,15 +64,20 @@ def to_advised_decision(client, gid: str, toks: dict, attack: bool = True) -> tu
     raise AssertionError("no decision offering an attack in 300 answers")
 
 
+def two_people(client) -> tuple[str, dict]:
+    """A new Hy Breasil game of two people (seed 7, three turns): its id and its seats'
+    tokens."""
+    out = new_game(client, seats=["human", "human"], seed=7, options={"turns": 3})
+    return out["id"], {s["seat"]: s["token"] for s in out["seats"]}
+
+
 def kinds(state: dict) -> set:
     return {o["kind"] for o in state["odds"]}
 
 
 def test_a_get_does_not_wait_for_the_set_up_and_the_odds_are_pushed_after(client, monkeypatch):
     held = HeldSetUp(client, monkeypatch)
-    out = new_game(client, seats=["human", "human"], seed=7, options={"turns": 3})
-    gid = out["id"]
-    toks = {s["seat"]: s["token"] for s in out["seats"]}
+    gid, toks = two_people(client)
     seat, s = to_advised_decision(client, gid, toks)
     assert kinds(s) == {"pending"}, s["odds"]
     assert "being worked out" in s["odds"][0]["text"]
@@ -99,9 +104,7 @@ def test_a_get_does_not_wait_for_the_set_up_and_the_odds_are_pushed_after(client
 
 def test_two_gets_while_the_set_up_is_held_start_one_set_up(client, monkeypatch):
     held = HeldSetUp(client, monkeypatch)
-    out = new_game(client, seats=["human", "human"], seed=7, options={"turns": 3})
-    gid = out["id"]
-    toks = {s["seat"]: s["token"] for s in out["seats"]}
+    gid, toks = two_people(client)
     seat, _ = to_advised_decision(client, gid, toks)
     server = client.app.state.server
     first = server.odds_tasks[gid]
@@ -119,9 +122,7 @@ def test_two_gets_while_the_set_up_is_held_start_one_set_up(client, monkeypatch)
 
 def test_a_set_up_over_its_budget_turns_the_games_odds_off(client, monkeypatch):
     monkeypatch.setattr(heavy, "SETUP_SECONDS", 1e-6)  # no game is set up that quickly
-    out = new_game(client, seats=["human", "human"], seed=7, options={"turns": 3})
-    gid = out["id"]
-    toks = {s["seat"]: s["token"] for s in out["seats"]}
+    gid, toks = two_people(client)
     server = client.app.state.server
     over = server.heavy.odds.over
     seat, s = to_advised_decision(client, gid, toks, attack=False)
@@ -138,9 +139,7 @@ def test_a_set_up_over_its_budget_turns_the_games_odds_off(client, monkeypatch):
 
 
 def test_a_busy_worker_leaves_the_busy_note_in_place_of_the_odds(client, monkeypatch):
-    out = new_game(client, seats=["human", "human"], seed=7, options={"turns": 3})
-    gid = out["id"]
-    toks = {s["seat"]: s["token"] for s in out["seats"]}
+    gid, toks = two_people(client)
     odds = client.app.state.server.heavy.odds
     real = odds.run
 
@@ -170,10 +169,9 @@ def test_the_apps_shutdown_ends_a_set_up_held_before_it_closes_the_workers(datab
         with TestClient(create_app(database, work=Lanes())) as client:
             client.deal = lambda seed: monkeypatch.setattr(app_module, "secret_seed", lambda: seed)
             held = HeldSetUp(client, monkeypatch)
-            out = new_game(client, seats=["human", "human"], seed=7, options={"turns": 3})
-            toks = {s["seat"]: s["token"] for s in out["seats"]}
-            to_advised_decision(client, out["id"], toks, attack=False)
-            task = client.app.state.server.odds_tasks[out["id"]]
+            gid, toks = two_people(client)
+            to_advised_decision(client, gid, toks, attack=False)
+            task = client.app.state.server.odds_tasks[gid]
             assert not task.done() and len(held.set_ups) == 1
     assert ended_first == [True] and task.cancelled()
     assert not [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
@@ -181,9 +179,7 @@ def test_the_apps_shutdown_ends_a_set_up_held_before_it_closes_the_workers(datab
 
 def test_a_set_up_for_a_game_dropped_from_memory_works_nothing_out_for_it(client, monkeypatch):
     held = HeldSetUp(client, monkeypatch)
-    out = new_game(client, seats=["human", "human"], seed=7, options={"turns": 3})
-    gid = out["id"]
-    toks = {s["seat"]: s["token"] for s in out["seats"]}
+    gid, toks = two_people(client)
     seat, _ = to_advised_decision(client, gid, toks)
     server = client.app.state.server
     server.live.pop(gid)  # as a failed store or a cluster's hand-over drops it

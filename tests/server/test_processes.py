@@ -988,17 +988,22 @@ def table_page(port: int, gid: str, tok: str):
         yield page
 
 
-def pushed_talk(page, what: str) -> dict:
-    """The next message pushed to the table socket ``page`` (the table's views passed
-    over), waited for at most ``WAIT`` seconds."""
+def pushed(page, what: str, ok) -> dict:
+    """The first body pushed to the table socket ``page`` for which ``ok`` holds (the others
+    passed over), waited for at most ``WAIT`` seconds."""
     deadline = time.monotonic() + WAIT
     while True:
         try:
             body = json.loads(page.recv(timeout=max(0.0, deadline - time.monotonic())))
         except TimeoutError:
-            pytest.fail(f"no message pushed within {WAIT} s: waited for {what}")
-        if body["type"] == "talk":
-            return body["message"]
+            pytest.fail(f"nothing such pushed within {WAIT} s: waited for {what}")
+        if ok(body):
+            return body
+
+
+def pushed_talk(page, what: str) -> dict:
+    """The next message pushed to the table socket ``page`` (the table's views passed over)."""
+    return pushed(page, what, lambda body: body["type"] == "talk")["message"]
 
 
 def test_table_talk_posted_through_one_process_is_pushed_to_the_table_sockets_of_another(cluster):
@@ -1065,16 +1070,8 @@ def test_talk_posted_while_a_listening_connection_is_lost_is_pushed_once_it_is_b
 
 
 def pushed_table(page, what: str, ok) -> dict:
-    """The first table view pushed to ``page`` for which ``ok`` holds (talk passed over),
-    waited for at most ``WAIT`` seconds."""
-    deadline = time.monotonic() + WAIT
-    while True:
-        try:
-            body = json.loads(page.recv(timeout=max(0.0, deadline - time.monotonic())))
-        except TimeoutError:
-            pytest.fail(f"no such table view pushed within {WAIT} s: waited for {what}")
-        if body["type"] == "table" and ok(body):
-            return body
+    """The first table view pushed to ``page`` for which ``ok`` holds (talk passed over)."""
+    return pushed(page, what, lambda body: body["type"] == "table" and ok(body))
 
 
 def test_a_tables_change_through_one_process_is_pushed_to_the_table_sockets_of_another(cluster):
