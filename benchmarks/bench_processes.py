@@ -3,8 +3,9 @@
 Four figures, on a fresh database each time, the load generator on the same machine:
 
 1. flat-out answers per second and the CPU per answer, one process against
-   ``--processes`` processes, each warmed first (``--warm``: its bots' and odds' workers
-   started, on games of its own) (each game's player talks to the process it made the game
+   ``--processes`` processes, each warmed first (``--warm``: the measured games played,
+   so its bots' and odds' workers are started and each game is set up for its odds)
+   (each game's player talks to the process it made the game
    through, the games spread over them), with the machine's own speed-up for that many
    processes measured the same way (a CPU loop in one process, then in as many at once).
    The load generator and the database share the machine's cores with the servers, so
@@ -201,12 +202,14 @@ def flat_out(args, n: int) -> dict:
         parts = [asyncio.run(create_games(urls[i], len(range(i, args.games, n)), ["human", "auto"]))
                  for i in range(n)]
         if args.warm > 0:
-            # each process's bots' and odds' workers started and warmed on games of their
-            # own first: a worker's start is a cost per process, not per answer
-            warm = [asyncio.run(create_games(u, 2, ["human", "auto"])) for u in urls]
-
+            # the measured games played first: each process's bots' and odds' workers
+            # started and warmed, and each game set up in its process's odds' worker (in
+            # the background, at its first decision with odds): a worker's start is a cost
+            # per process and a set-up one per game, not per answer, and a game still being
+            # set up is given no odds, so one process setting up twice the games would do
+            # less odds' work an answer in the measured seconds
             async def warm_up() -> None:
-                await asyncio.gather(*(load(urls[i], warm[i], args.warm, None) for i in range(n)))
+                await asyncio.gather(*(load(urls[i], parts[i], args.warm, None) for i in range(n)))
 
             asyncio.run(warm_up())
         cpu0 = [cpu_used(p.pid) for p, _ in procs]
@@ -867,7 +870,7 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=8.0)
     ap.add_argument("--processes", type=int, default=2)
     ap.add_argument("--warm", type=float, default=3.0,
-                    help="seconds each process first answers games of its own before the flat-out figures are taken "
+                    help="seconds the measured games are first answered before the flat-out figures are taken "
                          "(0: measured from a cold start, each worker's start counted in the CPU per answer)")
     ap.add_argument("--rate", type=float, default=500.0, help="answers/s offered in all for the push latency")
     ap.add_argument("--rounds", type=int, default=1000, help="deadline rounds raced for (--only deadlines)")
