@@ -1074,6 +1074,16 @@ def pushed_table(page, what: str, ok) -> dict:
     return pushed(page, what, lambda body: body["type"] == "table" and ok(body))
 
 
+def clocked_game(a) -> tuple[str, str, list[str]]:
+    """A game of four people made through ``a`` (which owns it), with an hour a turn on the
+    clock: its id, the host's token and the seats' tokens."""
+    r = httpx.post(a.url + "/api/games", timeout=60, json={
+        "game": "hy-breasil", "options": {"turns": 2}, "seats": ["human"] * 4,
+        "table": {"clock": {"kind": "turn", "minutes": 60}}})
+    assert r.status_code == 201, r.text
+    return r.json()["id"], r.json()["host"], [s["token"] for s in r.json()["seats"]]
+
+
 def test_a_tables_change_through_one_process_is_pushed_to_the_table_sockets_of_another(cluster):
     """host.py's table in a cluster (``cluster.Cluster.tabled``): the host pauses the
     clocks through a, the game's owner; b's table socket is pushed the paused clocks with
@@ -1081,11 +1091,7 @@ def test_a_tables_change_through_one_process_is_pushed_to_the_table_sockets_of_a
     the end to a, the owner (``Tables.hand``): a pushes it to its table socket and
     refuses an answer, as b does."""
     a, b = cluster(), cluster()
-    r = httpx.post(a.url + "/api/games", timeout=60, json={
-        "game": "hy-breasil", "options": {"turns": 2}, "seats": ["human"] * 4,
-        "table": {"clock": {"kind": "turn", "minutes": 60}}})
-    assert r.status_code == 201, r.text
-    gid, host, toks = r.json()["id"], r.json()["host"], [s["token"] for s in r.json()["seats"]]
+    gid, host, toks = clocked_game(a)
     seat = httpx.get(f"{a.url}/api/games/{gid}", timeout=30).json()["awaiting"][0]
     state = httpx.get(f"{a.url}/api/games/{gid}", headers=bearer(toks[seat]), timeout=30).json()
     with table_page(b.port, gid, toks[1]) as on_b, table_page(a.port, gid, toks[0]) as on_a:
@@ -1107,11 +1113,7 @@ def test_a_hosts_change_through_a_process_not_owning_the_game_stays_after_the_ow
     own copy: the pause and b's extension are in it, on both processes' table sockets and
     tables (where a took only the end from b's row, a never paused and its write undid b's)."""
     a, b = cluster(), cluster()
-    r = httpx.post(a.url + "/api/games", timeout=60, json={
-        "game": "hy-breasil", "options": {"turns": 2}, "seats": ["human"] * 4,
-        "table": {"clock": {"kind": "turn", "minutes": 60}}})
-    assert r.status_code == 201, r.text
-    gid, host, toks = r.json()["id"], r.json()["host"], [s["token"] for s in r.json()["seats"]]
+    gid, host, toks = clocked_game(a)
 
     def table(url: str) -> dict:
         got = httpx.get(f"{url}/api/games/{gid}/table", headers=bearer(host), timeout=30)
