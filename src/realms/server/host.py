@@ -403,15 +403,7 @@ class Tables:
             return
         status, detail = 200, None
         try:
-            live = await self.server.get(gid)
-            if body["kind"] == "act":
-                await self._act(live, HostAction(action=body["action"], minutes=body.get("minutes")))
-            elif body["kind"] == "notices":
-                await self._notices(live, body["seat"], body["subs"])
-            elif body["kind"] == "back":
-                await self._give_back(live, body["seat"], body["by"])
-            else:
-                raise HTTPException(422, f"a table change of an unknown kind: {body['kind']!r}")
+            await self._make(await self.server.get(gid), body)
         except HTTPException as exc:
             status, detail = exc.status_code, str(exc.detail)
         except Exception as exc:
@@ -419,12 +411,28 @@ class Tables:
             status, detail = 503, f"the table's change failed in its owner process: {type(exc).__name__}"
         await asyncio.to_thread(tabledb.settle_action, store, gid, action_id, status, detail)
 
+    async def change(self, live: "Live", body: dict) -> None:
+        """Make the table change ``body`` ({"kind": "act" | "notices" | "back", …}) where
+        the game's owner makes it: here, or handed to it (:meth:`hand`)."""
+        if self.elsewhere(live):
+            await self.hand(live, body)
+        else:
+            await self._make(live, body)
+
+    async def _make(self, live: "Live", body: dict) -> None:
+        """The table change ``body`` made by this process, the game's owner."""
+        if body["kind"] == "act":
+            await self._act(live, HostAction(action=body["action"], minutes=body.get("minutes")))
+        elif body["kind"] == "notices":
+            await self._notices(live, body["seat"], body["subs"])
+        elif body["kind"] == "back":
+            await self._give_back(live, body["seat"], body["by"])
+        else:
+            raise HTTPException(422, f"a table change of an unknown kind: {body['kind']!r}")
+
     async def set_notices(self, live: "Live", seat: int, subs: dict) -> None:
         """``seat``'s notice addresses (checked already), stored by the game's owner."""
-        if self.elsewhere(live):
-            await self.hand(live, {"kind": "notices", "seat": seat, "subs": subs})
-        else:
-            await self._notices(live, seat, subs)
+        await self.change(live, {"kind": "notices", "seat": seat, "subs": subs})
 
     async def _notices(self, live: "Live", seat: int, subs: dict) -> None:
         async with live.lock:
@@ -461,10 +469,7 @@ class Tables:
         stand-in's line says which (``back``)."""
         if seat is None:
             raise HTTPException(403, "only a seat's link takes the seat back")
-        if self.elsewhere(live):
-            await self.hand(live, {"kind": "back", "seat": seat, "by": by})
-        else:
-            await self._give_back(live, seat, by)
+        await self.change(live, {"kind": "back", "seat": seat, "by": by})
 
     async def _give_back(self, live: "Live", seat: int, by: str) -> None:
         async with live.lock:
@@ -661,10 +666,8 @@ class Tables:
             async with live.lock:
                 out["token"] = await self._reissue(live, body.seat)
             await self.push(live)
-        elif self.elsewhere(live):
-            await self.hand(live, {"kind": "act", "action": body.action, "minutes": body.minutes})
         else:
-            await self._act(live, body)
+            await self.change(live, {"kind": "act", "action": body.action, "minutes": body.minutes})
         return {**self.view(live, None, True), **out}
 
     async def _act(self, live: "Live", body: HostAction) -> None:
