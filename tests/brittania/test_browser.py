@@ -57,18 +57,29 @@ def _set_up(pg, server, gid, token, seat, start: str | None) -> None:
             return
 
 
-def _to_orders(pg, server, gid, token, seat) -> dict:
-    """The state once ``seat`` is asked for his orders: a capital captured is declared
-    again, a colour lost is taken by a newcomer, by the page's first button."""
-    while True:
-        s = _awaited(server, gid, token, seat)
-        d = next((d for d in s["pending"] if d["player"] == seat), None)
-        if d is None or d["kind"] == "br.order":
+def _to_orders(people: dict, server, gid, seat) -> dict:
+    """The state once ``seat`` is asked for his orders, or the game is over.  Meanwhile
+    each person (``people``: seat → his page and token) answers by his page's first button
+    what comes before: a capital captured is declared again, and the colour of a person
+    eliminated is offered to a newcomer at the turn's start (BR-Q30), a question of that
+    seat's which the whole table waits for, so the other person's is answered too."""
+    pg, token = people[seat]
+    for _ in range(600):
+        s = state(server, gid, token)
+        if s["over"] or any(d["player"] == seat and d["kind"] == "br.order" for d in s["pending"]):
             _shown(pg, s)
             return s
-        _shown(pg, s)
-        pg.locator("#options button.option").first.click()
-        _changed(pg, s["version"])
+        for p, (ppg, ptoken) in people.items():
+            ps = state(server, gid, ptoken)
+            d = next((d for d in ps["pending"] if d["player"] == p), None)
+            if d is not None and d["kind"] != "br.order":
+                _shown(ppg, ps)
+                ppg.locator("#options button.option").first.click()
+                _changed(ppg, ps["version"])
+                break
+        else:
+            time.sleep(0.05)
+    pytest.fail(f"seat {seat} was never asked for his orders")
 
 
 def _add(pg, key: str, amount: int | str | None = None) -> int:
@@ -109,6 +120,7 @@ def test_two_people_and_ten_bots_play_two_turns(server, browser, page, tmp_path)
         other.goto(f"{server}/games/{gid}#token={bob}")
         _set_up(page, server, gid, ann, 0, "kent")
         _set_up(other, server, gid, bob, 1, None)
+        people = {0: (page, ann), 1: (other, bob)}
 
         # turn 1: Ann writes two orders in the form; nothing is sent before she sends them
         s = _awaited(server, gid, ann, 0, {"br.order"})
@@ -145,7 +157,7 @@ def test_two_people_and_ten_bots_play_two_turns(server, browser, page, tmp_path)
         _send(other)
 
         # the turn resolved: both orders revealed in the turn report, the map redrawn
-        s = _to_orders(page, server, gid, ann, 0)
+        s = _to_orders(people, server, gid, 0)
         assert s["view"]["turn"] == 2
         told = "\n".join(s["chronicle"])                          # the page shows its last lines
         assert f"P1 orders: 3 grain to defend Kent; {cost} grain to invest in Kent." in told
@@ -160,16 +172,12 @@ def test_two_people_and_ten_bots_play_two_turns(server, browser, page, tmp_path)
 
         # turn 2: Ann sends no orders, Bob an investment; the game ends after its last turn
         _send(page)
-        s = _to_orders(other, server, gid, bob, 1)
+        s = _to_orders(people, server, gid, 1)
         home = s["view"]["players"][1]["capital"]
         if other.locator(f"#order-pick option[value='invest:{home}']").count():
             _add(other, f"invest:{home}")
         _send(other)
-        for _ in range(200):
-            if state(server, gid, ann)["over"]:
-                break
-            time.sleep(0.05)
-        s = state(server, gid, ann)
+        s = _to_orders(people, server, gid, 0)                    # no turn 3: the game ends
         assert s["over"] and s["view"]["turn"] == 2
         page.wait_for_function("document.getElementById('status').textContent.startsWith('The game is over')",
                                timeout=15000)
