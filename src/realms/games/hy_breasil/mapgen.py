@@ -74,7 +74,12 @@ SEA_SECTORS = [
     (321.34, "Sruth na Maoile"),
 ]
 MORE_SEAS = ("Muir nIcht", "Muir Meann", "Tonn Tóime", "Muir Orc", "Muir Bretan", "Sruth Fháil")
-LAKES = [("Loch Echach", 52.0), ("Loch Riach", 34.0)]
+#: inland seas: name, radius (px on the bundled map's mesh), fewest areas it borders
+LAKES = [("Loch Echach", 52.0, 6), ("Loch Riach", 34.0, 4)]
+#: a lake's cells lie this many cells from the coast on the bundled map's mesh
+LAKE_DEPTH = 5
+#: the hill ranges' lengths (px): the areas nearest them are hills
+HILL_RANGES = (330.0, 220.0)
 
 
 @dataclass(frozen=True)
@@ -103,6 +108,35 @@ class Shape:
             return SEA_SECTORS
         names = [n for _, n in SEA_SECTORS] + list(MORE_SEAS)
         return [(k * 360.0 / self.seas, names[k]) for k in range(self.seas)]
+
+    @property
+    def coarse(self) -> float:
+        """How much bigger a cell is than on the bundled map's mesh (1 from its size up)."""
+        return max(1.0, self.spacing / BASE_SPACING)
+
+    @property
+    def lakes(self) -> list[tuple[str, float, int]]:
+        """The inland seas: both from 24 areas up, one from 20, none below.  The rulebook
+        names inland seas (§5.1, §5.2: no nation enters there) but needs none; a small
+        island has no room round them for the coastal and interior areas it needs.  On a
+        coarser mesh (a smaller island) a lake is a little bigger in pixels and borders
+        fewer areas, in proportion to the island's breadth in areas."""
+        kept = LAKES[:2 if self.areas >= 24 else 1 if self.areas >= 20 else 0]
+        scale = math.sqrt(min(1.0, self.areas / BASE_AREAS))
+        return [(name, radius * math.sqrt(self.coarse), min(borders, max(3, round(borders * scale))))
+                for name, radius, borders in kept]
+
+    @property
+    def ranges(self) -> tuple[float, ...]:
+        """The hill ranges' lengths (px): two, or one where there are too few hill areas
+        for each of two ranges to have neighbouring hills."""
+        return HILL_RANGES if self.hills >= 8 else HILL_RANGES[:1]
+
+    @property
+    def lake_depth(self) -> int:
+        """A lake's cells lie this many cells from the coast: as far in pixels as on the
+        bundled map's mesh, where the mesh is coarser."""
+        return max(3, round(LAKE_DEPTH / self.coarse))
 
     @property
     def min_coastal(self) -> int:
@@ -287,14 +321,18 @@ def coast_distance(island, nbrs):
     return dist
 
 
-def make_lakes(rng, pts, island, nbrs):
+def make_lakes(rng, pts, island, nbrs, shape: Shape = Shape()):
+    """The inland seas' cells: each a noisy disc deep inside the island, far from the
+    other, its ring of neighbouring cells on land off the coast."""
     cdist = coast_distance(island, nbrs)
     lakes = []
     used: set[int] = set()
     centres = []
-    for _name, radius in LAKES:
+    for _name, radius, _borders in shape.lakes:
         for _attempt in range(200):
-            cands = [c for c in island if cdist[c] >= 5 and c not in used]
+            cands = [c for c in island if cdist[c] >= shape.lake_depth and c not in used]
+            if not cands:
+                raise Retry("no lake site")
             c0 = cands[rng.integers(len(cands))]
             p0 = pts[c0]
             if any(np.hypot(*(p0 - q)) < 260 for q in centres):
@@ -596,7 +634,7 @@ def generate(seed: int, shape: Shape = Shape()):
     rng = np.random.default_rng(seed)
     pts, V, cells, nbrs = build_mesh(rng, shape.spacing)
     island = make_island(rng, pts, nbrs)
-    lakes = make_lakes(rng, pts, island, nbrs)
+    lakes = make_lakes(rng, pts, island, nbrs, shape)
     lake_cells = set().union(*lakes)
     land_cells = sorted(island - lake_cells)
     seeds = kmeans_seeds(rng, pts, land_cells, N_LAND)
@@ -664,7 +702,7 @@ def generate(seed: int, shape: Shape = Shape()):
     seas = list(range(N_LAND, N_LAND + n_seas))
     lake_ids = list(range(N_LAND + n_seas, n_regions))
     cent = {r: poly_area_centroid(np.array(rpolys[r]))[1] for r in range(n_regions)}
-    terrain = assign_terrain(rng, land, adj, cent, set(seas), shape.hills, shape.forest)
+    terrain = assign_terrain(rng, land, adj, cent, set(seas), shape.hills, shape.forest, shape.ranges)
 
     # ---- checks
     coastal = {r for r in land if adj[r] & set(seas)}
@@ -677,7 +715,7 @@ def generate(seed: int, shape: Shape = Shape()):
     for lk in lake_ids:
         if adj[lk] - set(land):
             raise Retry("lake touches a sea")
-    if len(adj[lake_ids[0]]) < 6 or len(adj[lake_ids[1]]) < 4:
+    if any(len(adj[lk]) < borders for lk, (_, _, borders) in zip(lake_ids, shape.lakes, strict=True)):
         raise Retry("lake borders too few areas")
     if len(interior) < shape.min_interior:
         raise Retry("too few interior areas")
@@ -689,7 +727,9 @@ def generate(seed: int, shape: Shape = Shape()):
     for k, s in enumerate(seas):
         names[s] = shape.sectors[k][1]
     for k, lk in enumerate(lake_ids):
-        names[lk] = LAKES[k][0]
+        names[lk] = shape.lakes[k][0]
+    if len({slug(n) for n in names.values()}) != len(names):
+        raise Retry("two areas with one name")
 
     # label points: cell sites and midpoints between neighbouring sites
     region_cells = defaultdict(list)
@@ -707,11 +747,11 @@ def generate(seed: int, shape: Shape = Shape()):
                 land=land, seas=seas, lakes=lake_ids, interior=interior, coastal=coastal)
 
 
-def assign_terrain(rng, land, adj, cent, seas, n_hills=BASE_HILLS, n_forest=BASE_FOREST):
+def assign_terrain(rng, land, adj, cent, seas, n_hills=BASE_HILLS, n_forest=BASE_FOREST, ranges=HILL_RANGES):
     landset = set(land)
-    # hill ranges: two line segments across the island; the nearest areas become hills
+    # hill ranges: line segments across the island; the nearest areas become hills
     segs = []
-    for length in (330.0, 220.0):
+    for length in ranges:
         for _ in range(100):
             ang = rng.uniform(0, math.pi)
             c = np.array([CX, CY]) + rng.uniform(-0.55, 0.55, 2) * [RX, RY]
@@ -759,12 +799,13 @@ def assign_terrain(rng, land, adj, cent, seas, n_hills=BASE_HILLS, n_forest=BASE
 
 def assign_names(rng, land, terrain, cent):
     pools = {"hills": list(HILLS_NAMES), "forest": list(FOREST_NAMES), "plains": list(PLAINS_NAMES)}
+    taken = {slug(n) for n in HILLS_NAMES + FOREST_NAMES + PLAINS_NAMES}
     for p in pools.values():
         rng.shuffle(p)
     for t, p in pools.items():  # then, for a big island, made-up names (popped last)
         extra = [f"{a} {b}" for a in PREFIXES[t] for b in EPITHETS]
         rng.shuffle(extra)
-        pools[t] = extra + p
+        pools[t] = [e for e in extra if slug(e) not in taken] + p
     names = {}
     for r in sorted(land, key=lambda r: (cent[r][1], cent[r][0])):
         names[r] = pools[terrain[r]].pop()
@@ -790,7 +831,7 @@ def to_toml(m, map_id: str, name: str, header: list[str]) -> str:
     order += m["seas"] + m["lakes"]
     ids = {r: slug(names[r]) for r in order}
     if len(set(ids.values())) != len(ids) or len(set(names.values())) != len(names):
-        raise Retry("two areas with one name")
+        raise ValueError("two areas with one name (generate retries such an island)")
     pos = {r: k for k, r in enumerate(order)}
     lines = [*(f"# {h}" for h in header),
         "",
