@@ -370,3 +370,12 @@ def _dist(src: int, avoid: frozenset) -> dict[int, int]:
 @pytest.fixture
 def hb() -> HB:
     return HB()
+
+
+@pytest.fixture(scope="session")
+def small_island():
+    """The generator's island of seed 1 at the smallest size it offers (16 areas, 4 seas),
+    made once: ``mapgen.make``'s answer."""
+    from realms.games.hy_breasil import mapgen
+
+    return mapgen.make(1, mapgen.Shape(mapgen.MIN_AREAS, mapgen.MIN_SEAS))

@@ -54,3 +54,28 @@ def test_simulate_takes_the_option_and_the_auto_bots_play_on_the_island():
     assert r.exit_code == 0, r.output
     line = json.loads(r.output.strip().splitlines()[-1])
     assert line["over"] is True and line["options"]["map_seed"] == 3
+
+
+def test_a_dropped_board_is_parsed_again_not_generated(monkeypatch, small_island):
+    """A server holds more seeded games than ``load_board`` keeps boards; each reader of a
+    view loads its board by name, so a dropped island's board is rebuilt from the kept
+    text, not generated again (seconds, in the event loop or past the odds' budget)."""
+    made = []
+
+    def make(seed, shape=mapgen.Shape(), tries=200):
+        made.append(seed)
+        return small_island
+
+    monkeypatch.setattr(mapgen, "make", make)
+    kept = load_board.cache_info().maxsize
+    seeds = [900_001 + k for k in range(kept + 2)]
+    try:
+        first = load_board(f"seed:{seeds[0]}")
+        for seed in seeds[1:]:
+            load_board(f"seed:{seed}")
+        again = load_board(f"seed:{seeds[0]}")
+        assert again is not first, "the first island's board was not dropped: the test shows nothing"
+        assert made == seeds, f"islands generated: {made}"
+        assert again.names == first.names
+    finally:
+        mapgen.generate_text.cache_clear()

@@ -92,6 +92,7 @@ def test_the_bundled_map_is_the_generators_island_of_seed_23():
     (("--areas", "5"), "--areas must be 16 to 120, not 5"),
     (("--seas", "30"), "--seas must be 4 to 12, not 30"),
     (("--areas", "many"), "'many' is not a valid integer"),
+    (("--seed", "-1"), "--seed must be 0 or more, not -1"),
 ])
 def test_bad_arguments_are_one_line(tmp_path, args, message):
     r, out = generate(tmp_path, *args)
@@ -116,3 +117,37 @@ def test_the_auto_bots_play_on_it(island):
                                  "--seed", "4", "--option", f"map={island}", "--json"])
     assert r.exit_code == 0, r.output
     assert '"over": true' in r.output
+
+
+def test_the_smallest_island_passes_the_loaders_checks(small_island):
+    """16 areas (the least ``--areas`` takes) and 4 seas: an island the game loads, with no
+    inland sea (the rulebook's §5.1 and §5.2 name inland seas but need none, and a small
+    island has no room round one)."""
+    m, used = small_island
+    text = mapgen.to_toml(m, "small", "Small", ["x"])
+    mapgen.check(text)
+    areas = tomllib.loads(text)["area"]
+    assert sum(a["kind"] == "land" for a in areas) == 16 and sum(a["kind"] == "sea" for a in areas) == 4
+    assert not any(a.get("inland") for a in areas) and used >= 1
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("areas, seas, seed", [(16, 12, 2), (17, 6, 1), (120, 4, 1), (120, 12, 3)])
+def test_the_edges_of_the_range_make_islands(areas, seas, seed):
+    """The sizes that failed (no lake site at 16-18 areas; a repeated name at 120) make
+    an island, checked by the loader (inside generate_text)."""
+    text, summary = mapgen.generate_text(areas, seas, seed)
+    assert summary.startswith(f"{areas} land areas") and f", {seas} seas," in summary
+
+
+def test_made_up_names_never_repeat_a_listed_one():
+    """A big island takes made-up names (prefix + epithet) once a terrain's list runs out;
+    "Sliabh" + "Dubh" is also the listed "Sliabh Dubh", so such names are left out."""
+    import numpy as np
+
+    land = list(range(120))
+    terrain = {r: "hills" if r < 30 else "forest" if r < 65 else "plains" for r in land}
+    cent = {r: np.array([r % 11 * 90.0, r // 11 * 70.0]) for r in land}
+    for seed in range(5):
+        names = mapgen.assign_names(np.random.default_rng(seed), land, terrain, cent)
+        assert len({mapgen.slug(n) for n in names.values()}) == 120

@@ -2,8 +2,8 @@
 
 The rulebook is written for any map.  Method: a fine Lloyd-relaxed Voronoi mesh (cells
 exactly clipped to the 1000x800 frame by mirroring the sites across the frame edges) is
-split into an island (noisy ellipse) and the surrounding ocean.  Two groups of interior
-cells become inland seas; the rest of the island is partitioned into land areas by
+split into an island (noisy ellipse) and the surrounding ocean.  Up to two groups of
+interior cells become inland seas (:attr:`Shape.lakes`); the rest of the island is partitioned into land areas by
 k-means seeds and noisy multi-source Dijkstra (so areas are connected); the ocean is cut
 into compass sectors, one per sea.  Area outlines are unions of cells; borders are split
 into chains between junctions, smoothed (Chaikin) and simplified (Douglas-Peucker) chain
@@ -24,6 +24,7 @@ import math
 import unicodedata
 from collections import Counter, defaultdict, deque
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -876,13 +877,21 @@ def make(seed: int, shape: Shape = Shape(), tries: int = 200) -> tuple[dict, int
                              f"{seed} in {tries} tries (most often: {why})")
 
 
+@lru_cache(maxsize=256)
 def generate_text(areas: int, seas: int, seed: int) -> tuple[str, str]:
     """A map file for ``realms map generate hy-breasil``, checked by the game's own map
-    loader, and a line saying what it holds."""
+    loader, and a line saying what it holds.
+
+    Kept for as many islands as a server has live seeded games (``map_seed``): each
+    reader of a view loads its board by name, and a board dropped from ``load_board``'s
+    few is then rebuilt by parsing this text (tens of ms), not by generating the island
+    again (seconds)."""
     if not MIN_AREAS <= areas <= MAX_AREAS:
         raise MapGenerationError(f"--areas must be {MIN_AREAS} to {MAX_AREAS}, not {areas}")
     if not MIN_SEAS <= seas <= MAX_SEAS:
         raise MapGenerationError(f"--seas must be {MIN_SEAS} to {MAX_SEAS}, not {seas}")
+    if seed < 0:
+        raise MapGenerationError(f"--seed must be 0 or more, not {seed}")
     shape = Shape(areas, seas)
     m, used = make(seed, shape)
     text = to_toml(m, f"hy-breasil-{areas}-{seas}-{seed}", f"Hy Breasil ({areas} areas, seed {seed})",
@@ -916,9 +925,10 @@ def generator() -> MapGenerator:
     return MapGenerator(
         arguments=(
             Argument("areas", int, f"Land areas ({MIN_AREAS}-{MAX_AREAS}).", BASE_AREAS),
-            Argument("seas", int, f"Seas round the island ({MIN_SEAS}-{MAX_SEAS}); two inland seas come too.",
+            Argument("seas", int, f"Seas round the island ({MIN_SEAS}-{MAX_SEAS}); inland seas come too "
+                     "(two from 24 areas, one from 20).",
                      len(SEA_SECTORS)),
-            Argument("seed", int, "The island's seed: one seed, one island.", 0),
+            Argument("seed", int, "The island's seed (0 or more): one seed, one island.", 0),
         ),
         generate=lambda v: generate_text(v["areas"], v["seas"], v["seed"]),
         help="A new island of plains, forest and hills with its seas, valid by the game's map loader; "
