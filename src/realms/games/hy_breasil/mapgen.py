@@ -3,15 +3,16 @@
 The rulebook is written for any map.  Method: a fine Lloyd-relaxed Voronoi mesh (cells
 exactly clipped to the 1000x800 frame by mirroring the sites across the frame edges) is
 split into an island (noisy ellipse) and the surrounding ocean.  Up to two groups of
-interior cells become inland seas (:attr:`Shape.lakes`); the rest of the island is partitioned into land areas by
-k-means seeds and noisy multi-source Dijkstra (so areas are connected); the ocean is cut
-into compass sectors, one per sea.  Area outlines are unions of cells; borders are split
-into chains between junctions, smoothed (Chaikin) and simplified (Douglas-Peucker) chain
-by chain, so neighbouring areas share exactly the same border points, and adjacency is
-derived from the shared edges.  Hills lie along two ranges, forests in three blocks.  A
-seed whose island fails a quality check is followed by the next seed, so one seed always
-gives one map.  The bundled map is this module's island of seed 23 with 48 areas and 8
-seas (``tools/make_hy_breasil_map.py`` writes it; a test checks the two agree).
+interior cells become inland seas (:attr:`Shape.lakes`); the rest of the island is
+partitioned into land areas by k-means seeds and noisy multi-source Dijkstra (so areas
+are connected); the ocean is cut into compass sectors, one per sea.  Area outlines are
+unions of cells; borders are split into chains between junctions, smoothed (Chaikin) and
+simplified (Douglas-Peucker) chain by chain, so neighbouring areas share exactly the same
+border points, and adjacency is derived from the shared edges.  Hills lie along two
+ranges (one on a small island), forests in three blocks.  A seed whose island fails a
+quality check is followed by the next seed, so one seed always gives one map.  The
+bundled map is this module's island of seed 23 with 48 areas and 8 seas
+(``tools/make_hy_breasil_map.py`` writes it; a test checks the two agree).
 
 The Voronoi cells come from matplotlib's Delaunay triangulation (a dependency already),
 each cell the circumcentres of its site's triangles.
@@ -138,6 +139,12 @@ class Shape:
         """A lake's cells lie this many cells from the coast: as far in pixels as on the
         bundled map's mesh, where the mesh is coarser."""
         return max(3, round(LAKE_DEPTH / self.coarse))
+
+    @property
+    def sea_coast(self) -> int:
+        """The fewest land areas a sea touches: three, or two where there are fewer than
+        four land areas a sea (the coast is too short for three each)."""
+        return 3 if self.areas >= 4 * self.seas else 2
 
     @property
     def min_coastal(self) -> int:
@@ -709,7 +716,7 @@ def generate(seed: int, shape: Shape = Shape()):
     coastal = {r for r in land if adj[r] & set(seas)}
     interior = [r for r in land if not adj[r] & (set(seas) | set(lake_ids))]
     for s in seas:
-        if len(adj[s] & set(land)) < 3:
+        if len(adj[s] & set(land)) < shape.sea_coast:
             raise Retry("sea touches too few land areas")
         if len(adj[s] & set(seas)) < 2:
             raise Retry("sea not in the ring")
@@ -877,6 +884,12 @@ def make(seed: int, shape: Shape = Shape(), tries: int = 200) -> tuple[dict, int
                              f"{seed} in {tries} tries (most often: {why})")
 
 
+def most_seas(areas: int) -> int:
+    """The most seas an island of ``areas`` land areas has: one a land area or more is
+    too many for a short coast (a sea would touch a single land area)."""
+    return min(MAX_SEAS, areas // 2)
+
+
 @lru_cache(maxsize=256)
 def generate_text(areas: int, seas: int, seed: int) -> tuple[str, str]:
     """A map file for ``realms map generate hy-breasil``, checked by the game's own map
@@ -888,8 +901,10 @@ def generate_text(areas: int, seas: int, seed: int) -> tuple[str, str]:
     again (seconds)."""
     if not MIN_AREAS <= areas <= MAX_AREAS:
         raise MapGenerationError(f"--areas must be {MIN_AREAS} to {MAX_AREAS}, not {areas}")
-    if not MIN_SEAS <= seas <= MAX_SEAS:
-        raise MapGenerationError(f"--seas must be {MIN_SEAS} to {MAX_SEAS}, not {seas}")
+    most = most_seas(areas)
+    if not MIN_SEAS <= seas <= most:
+        where = f" for {areas} areas" if most < MAX_SEAS else ""
+        raise MapGenerationError(f"--seas must be {MIN_SEAS} to {most}{where}, not {seas}")
     if seed < 0:
         raise MapGenerationError(f"--seed must be 0 or more, not {seed}")
     shape = Shape(areas, seas)
@@ -925,9 +940,8 @@ def generator() -> MapGenerator:
     return MapGenerator(
         arguments=(
             Argument("areas", int, f"Land areas ({MIN_AREAS}-{MAX_AREAS}).", BASE_AREAS),
-            Argument("seas", int, f"Seas round the island ({MIN_SEAS}-{MAX_SEAS}); inland seas come too "
-                     "(two from 24 areas, one from 20).",
-                     len(SEA_SECTORS)),
+            Argument("seas", int, f"Seas round the island ({MIN_SEAS}-{MAX_SEAS}, at most half the land "
+                                  "areas); inland seas come too (two from 24 areas, one from 20).", len(SEA_SECTORS)),
             Argument("seed", int, "The island's seed (0 or more): one seed, one island.", 0),
         ),
         generate=lambda v: generate_text(v["areas"], v["seas"], v["seed"]),
