@@ -1142,3 +1142,32 @@ def test_a_hosts_change_through_a_process_not_owning_the_game_stays_after_the_ow
         assert view["clock"]["paused"] and longest(view) > 100 * 60, (url, view["clock"])
     r = httpx.post(f"{b.url}/api/games/{gid}/host", headers=bearer(host), json={"action": "extend"}, timeout=60)
     assert r.status_code == 422 and "minutes" in r.text, r.text  # the owner's refusal, as it made it
+
+
+def test_a_seats_notice_addresses_set_through_a_process_not_owning_the_game_stay_after_the_owners_next_write(cluster):
+    """A seat's notice addresses (``PUT …/notices``) set through b, which does not own the
+    game, are handed to a, the owner (``Tables.hand``): after a's next write of the table
+    (the host's extension through a) both processes show the seat its webhook, and the
+    other seats none of it (the addresses are the seat's own)."""
+    a, b = cluster(), cluster()
+    gid, host, toks = clocked_game(a)
+    hook = "https://93.184.216.34/realms-seat-2"
+
+    def notices(url: str, tok: str) -> dict:
+        got = httpx.get(f"{url}/api/games/{gid}/table", headers=bearer(tok), timeout=30)
+        assert got.status_code == 200, got.text
+        return got.json()["notices"]
+
+    _wait("a's watcher to start the first turn's clock",
+          lambda: any(s["left"] for s in httpx.get(f"{a.url}/api/games/{gid}/table", headers=bearer(host),
+                                                   timeout=30).json()["clock"]["seats"]))
+    r = httpx.put(f"{b.url}/api/games/{gid}/notices", headers=bearer(toks[1]),
+                  json={"webhook": hook, "email": None}, timeout=60)
+    assert r.status_code == 200 and r.json()["notices"]["webhook"] == hook, r.text
+    r = httpx.post(f"{a.url}/api/games/{gid}/host", headers=bearer(host), json={"action": "extend", "minutes": 15},
+                   timeout=60)
+    assert r.status_code == 200, r.text
+    assert notices(a.url, toks[1])["webhook"] == hook
+    _wait("b to read the owner's write", lambda: notices(b.url, toks[1])["webhook"] == hook)
+    for url in (a.url, b.url):
+        assert notices(url, toks[0])["webhook"] is None, url
