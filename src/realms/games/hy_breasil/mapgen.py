@@ -142,9 +142,9 @@ class Shape:
 
     @property
     def sea_coast(self) -> int:
-        """The fewest land areas a sea touches: three, or two where there are fewer than
-        four land areas a sea (the coast is too short for three each)."""
-        return 3 if self.areas >= 4 * self.seas else 2
+        """The fewest land areas a sea touches: three, or two where the coast is too short
+        for three each (under four land areas or two coastal ones a sea)."""
+        return 3 if self.areas >= 4 * self.seas and self.min_coastal >= 2 * self.seas else 2
 
     @property
     def min_coastal(self) -> int:
