@@ -629,7 +629,8 @@ def kill_soak(args) -> None:
         logs = [f"serve-{i}.log" for i in range(3)]
         urls = [u for _, u in procs]
         bot_games = [{"id": gid, "token": tok, "acked": {}, "sent": 0, "unexpected": [], "over": False,
-                      **({"trace": []} if args.timeline else {})} for gid, tok in (_bot_game(urls[i % 3], i) for i in range(args.games))]
+                      **({"trace": []} if args.timeline else {})}
+                     for gid, tok in (_bot_game(urls[i % 3], i) for i in range(args.games))]
         deadline_games = [clocked_serve.silent_brittania(urls[i % 3], 100)[0] for i in range(args.deadline_games)]
         bot_ids = [g["id"] for g in bot_games]
         tokens = {g["id"]: g["token"] for g in bot_games}
@@ -773,7 +774,7 @@ def timelines(path: str, deaths: list[dict], bot_games: list[dict], texts: dict[
                 if w[1] == "stall":
                     stalls.append((float(w[0]), float(w[2]), name))
                 else:
-                    events.setdefault(w[2] if w[1] in ("GET", "POST") else w[2], []).append(
+                    events.setdefault(w[2], []).append(
                         (float(w[0]), w[1], name, *w[3:]))
     games = {g["id"]: g for g in bot_games}
     rows = []
@@ -820,8 +821,8 @@ def timelines(path: str, deaths: list[dict], bot_games: list[dict], texts: dict[
           f"the others ({len(fast)})", flush=True)
     for name, of in steps:
         print(f"    {name}: {step(slow, of)} | {step(fast, of)}", flush=True)
-    print(f"  event loop stalls over 0.1 s: {len(stalls)}, the longest {max((s for _, s, _ in stalls), default=0):.2f} s",
-          flush=True)
+    longest = max((s for _, s, _ in stalls), default=0)
+    print(f"  event loop stalls over 0.1 s: {len(stalls)}, the longest {longest:.2f} s", flush=True)
 
 
 def spread(seconds: list[float]) -> str:
@@ -914,7 +915,7 @@ def watch_death(database: str, owner: str, owned: list[str], before: dict, died:
     client = httpx.Client(timeout=10, limits=httpx.Limits(max_connections=len(owned) + 1))
     pool = ThreadPoolExecutor(max(1, len(owned)))
     try:
-        list(pool.map(page, range(len(owned)), [g for g in owned if g in tokens] + [g for g in owned if g not in tokens]))
+        list(pool.map(page, range(len(owned)), owned))
     finally:
         for t in looks:
             t.join(60)
