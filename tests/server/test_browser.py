@@ -282,10 +282,10 @@ def test_replay_viewer_of_a_finished_game_steps_by_decision(server, page, tmp_pa
     r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 3}, "seed": 11,
                                                 "seats": ["auto", "auto", "random"]}, timeout=60)
     gid = r.json()["id"]
-    for _ in range(600):  # the bots play in the background: wait for the end
-        reply = httpx.get(f"{server}/api/games/{gid}/turns", timeout=60)
-        if reply.status_code == 200:
-            break
+    until = time.monotonic() + 120  # the bots play in the background: wait for the end
+    while (reply := httpx.get(f"{server}/api/games/{gid}/turns", timeout=60)).status_code != 200:
+        if time.monotonic() > until:
+            pytest.fail(f"the bots' game {gid} has no turns to replay after 120 s: {reply.status_code} {reply.text[:200]}")
         time.sleep(0.05)
     turns, answers = reply.json()["turns"], reply.json()["answers"]
     page.goto(f"{server}/games/{gid}")
