@@ -105,6 +105,27 @@ def test_results_are_cached_by_key():
     run(main())
 
 
+def test_work_kept_in_the_worker_is_remembered_up_to_kept_the_least_asked_forgotten(monkeypatch):
+    """``keep`` (a game set up in the worker) is remembered while the worker lives, up to
+    ``KEPT`` jobs: past it the one least recently asked of is forgotten (set up again when
+    next asked), not the one just asked of."""
+    monkeypatch.setattr(heavy, "KEPT", 2)
+    work = heavy.Heavy()
+
+    async def main():
+        try:
+            for k in (1, 2):
+                await work.run(("setup", k), 30, "a", sorted, [k], keep=True)
+            await work.run(("setup", 1), 30, "a", sorted, [1], keep=True)  # asked again: kept longest
+            await work.run(("setup", 3), 30, "a", sorted, [3], keep=True)
+            assert [work.holds(("setup", k)) for k in (1, 2, 3)] == [True, False, True]
+            assert not work.cache  # kept work is never in the cache of results
+        finally:
+            work.close()
+
+    run(main())
+
+
 def test_a_replay_over_its_budget_is_503_and_the_game_stays(client, monkeypatch):
     out = new_game(client, seats=("auto", "auto", "auto"))
     gid = out["id"]

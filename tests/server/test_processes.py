@@ -1148,3 +1148,73 @@ def test_a_hosts_change_through_a_process_not_owning_the_game_stays_after_the_ow
         assert view["clock"]["paused"] and longest(view) > 100 * 60, (url, view["clock"])
     r = httpx.post(f"{b.url}/api/games/{gid}/host", headers=bearer(host), json={"action": "extend"}, timeout=60)
     assert r.status_code == 422 and "minutes" in r.text, r.text  # the owner's refusal, as it made it
+
+
+def test_a_seats_notice_addresses_set_through_a_process_not_owning_the_game_stay_after_the_owners_next_write(cluster):
+    """A seat's notice addresses (``PUT …/notices``) set through b, which does not own the
+    game, are handed to a, the owner (``Tables.hand``): after a's next write of the table
+    (the host's extension through a) both processes show the seat its webhook, and the
+    other seats none of it (the addresses are the seat's own)."""
+    a, b = cluster(), cluster()
+    gid, host, toks = clocked_game(a)
+    hook = "https://93.184.216.34/realms-seat-2"
+
+    def notices(url: str, tok: str) -> dict:
+        got = httpx.get(f"{url}/api/games/{gid}/table", headers=bearer(tok), timeout=30)
+        assert got.status_code == 200, got.text
+        return got.json()["notices"]
+
+    _wait("a's watcher to start the first turn's clock",
+          lambda: any(s["left"] for s in httpx.get(f"{a.url}/api/games/{gid}/table", headers=bearer(host),
+                                                   timeout=30).json()["clock"]["seats"]))
+    r = httpx.put(f"{b.url}/api/games/{gid}/notices", headers=bearer(toks[1]),
+                  json={"webhook": hook, "email": None}, timeout=60)
+    assert r.status_code == 200 and r.json()["notices"]["webhook"] == hook, r.text
+    r = httpx.post(f"{a.url}/api/games/{gid}/host", headers=bearer(host), json={"action": "extend", "minutes": 15},
+                   timeout=60)
+    assert r.status_code == 200, r.text
+    assert notices(a.url, toks[1])["webhook"] == hook
+    _wait("b to read the owner's write", lambda: notices(b.url, toks[1])["webhook"] == hook)
+    for url in (a.url, b.url):
+        assert notices(url, toks[0])["webhook"] is None, url
+
+
+def test_a_seat_taken_back_through_a_process_not_owning_the_game_stays_its_persons(cluster, tmp_path):
+    """A seat a bot took (its turn ran out: ``misses`` 1) is taken back by its person
+    through b, which does not own the game: b hands it to a, the owner (``Tables.hand``),
+    which frees the seat and stores it.  After a's next write of the table (the host's
+    extension through a) neither process shows a bot in the seat, and its stand-in line
+    says it was taken back by the button."""
+    clock = tmp_path / "clock"
+    set_clock(clock, T0)
+    a, b = cluster(["--clock-file", str(clock)]), cluster(["--clock-file", str(clock)])
+    r = httpx.post(a.url + "/api/games", timeout=60, json={
+        "game": "hy-breasil", "options": {"turns": 2}, "seats": ["human"] * 4,
+        "table": {"clock": {"kind": "turn", "minutes": 60, "misses": 1}}})
+    assert r.status_code == 201, r.text
+    gid, host, toks = r.json()["id"], r.json()["host"], [s["token"] for s in r.json()["seats"]]
+
+    def table(url: str, tok: str = host) -> dict:
+        got = httpx.get(f"{url}/api/games/{gid}/table", headers=bearer(tok), timeout=30)
+        assert got.status_code == 200, got.text
+        return got.json()
+
+    _wait("a's watcher to start the first turn's clock", lambda: any(s["left"] for s in table(a.url)["clock"]["seats"]))
+    set_clock(clock, T0 + 61 * 60)
+    bots = _wait("a bot to take a seat whose turn ran out", lambda: table(a.url)["bots"])
+    seat = int(next(iter(bots)))
+
+    def freed(view: dict) -> dict | None:
+        return view if str(seat) not in view["bots"] else None
+
+    r = httpx.post(f"{b.url}/api/games/{gid}/seat/back", headers=bearer(toks[seat]), timeout=60)
+    assert r.status_code == 200 and str(seat) not in r.json()["bots"], r.text
+    r = httpx.post(f"{a.url}/api/games/{gid}/host", headers=bearer(host), json={"action": "extend", "minutes": 15},
+                   timeout=60)
+    assert r.status_code == 200, r.text
+    for url in (a.url, b.url):
+        view = _wait(f"{url} to show seat {seat} its person's again", lambda: freed(table(url)))
+        assert [s.get("back") for s in view["stand_ins"] if s["seat"] == seat and s["to"] is not None][-1:] \
+            == ["button"], view["stand_ins"]
+    r = httpx.post(f"{b.url}/api/games/{gid}/seat/back", headers=bearer(toks[seat]), timeout=60)
+    assert r.status_code == 409 and f"seat {seat + 1}" in r.text, r.text  # the owner's refusal: no bot holds it now

@@ -55,6 +55,9 @@ PER_ADDRESS = 2
 WAITING = 32
 #: results kept
 CACHE = 256
+#: the jobs ``keep`` remembers as done in the worker (games set up there), the oldest
+#: forgotten past it: a game forgotten is set up again, once, when next asked of
+KEPT = 4096
 
 
 class OverBudget(Exception):
@@ -183,8 +186,8 @@ class Heavy:
         self._slots: asyncio.Semaphore | None = None
         self.cache: OrderedDict[Any, Any] = OrderedDict()
         #: the results of the jobs run with ``keep``, whose work stays in the worker running
-        #: now (a game set up there): forgotten with that worker, never dropped before
-        self.kept: dict[Any, Any] = {}
+        #: now (a game set up there): forgotten with that worker, or past :data:`KEPT`
+        self.kept: OrderedDict[Any, Any] = OrderedDict()
         self.running: dict[Any, asyncio.Future] = {}
         self.waiting: Counter[str] = Counter()
         self.closed = False
@@ -220,6 +223,7 @@ class Heavy:
         ``keep``, the job's work stays in the worker (a game set up there): its result is
         kept for as long as that worker lives (:attr:`kept`), not in the cache."""
         if key in self.kept:
+            self.kept.move_to_end(key)
             return self.kept[key]
         if key in self.cache:
             self.cache.move_to_end(key)
@@ -255,6 +259,8 @@ class Heavy:
         if keep:
             if self._pool is pool:  # else the worker that did the work has gone since
                 self.kept[key] = result
+                while len(self.kept) > KEPT:
+                    self.kept.popitem(last=False)
             return result
         self.cache[key] = result
         while len(self.cache) > CACHE:
