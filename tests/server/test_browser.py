@@ -115,8 +115,11 @@ def at_rest(page, url, gid, token) -> dict:
 
 
 def answer_once(page, use_board: bool) -> None:
-    """Answer the decision shown: by clicking areas/towns on the board when asked (and
-    when they name an option), else the first option button shown."""
+    """Answer the person's next decision: by clicking areas/towns on the board when asked
+    (and when they name an option), else the first option button shown.  First the page
+    is waited for until it offers a decision: after the person's last answer the bots play
+    (pushed to the page), for many seconds on a loaded machine."""
+    page.wait_for_selector("#options button.option:not(.hidden), #options button.source", timeout=120000)
     v = page.evaluate("document.body.dataset.version")
     changed = f"document.body.dataset.version !== '{v}'"
     idle = "document.body.dataset.gesture === undefined"  # a move of several units has sent them all
@@ -135,6 +138,9 @@ def answer_once(page, use_board: bool) -> None:
                 return
             except Exception:
                 continue
+        if page.evaluate(changed):  # a click answered after its 1.5 s: the decision is gone
+            page.wait_for_function(idle, timeout=15000)
+            return
     if page.locator("#options button.source").count():  # a move: choose where from first
         page.locator("#options button.source").first.click()
     page.locator("#options button.option:not(.hidden)").first.click()
