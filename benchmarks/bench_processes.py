@@ -541,9 +541,13 @@ async def answering(urls: list[str], games: list[dict], until_t: float) -> None:
             while time.perf_counter() < until_t and not g["over"]:
                 url = urls[k % len(urls)]
                 head = {"Authorization": f"Bearer {g['token']}"}
+                trace = g.get("trace")
                 try:
                     if s is None:
+                        t = time.time()
                         s = (await client.get(f"{url}/api/games/{g['id']}", headers=head)).json()
+                        if trace is not None:
+                            trace.append(("GET", url, t, time.time(), bool(s.get("pending"))))
                     g["over"] = s["over"]
                     if not s["pending"]:
                         s = None
@@ -552,9 +556,14 @@ async def answering(urls: list[str], games: list[dict], until_t: float) -> None:
                     options = s["pending"][0]["options"]
                     key = options[(s["version"] * 7) % len(options)]["key"]
                     g["sent"] += 1
+                    t = time.time()
                     r = await client.post(f"{url}/api/games/{g['id']}/answers", headers=head,
                                           json={"key": key, "version": s["version"]})
-                except (httpx.HTTPError, ValueError, KeyError, AttributeError):
+                    if trace is not None:
+                        trace.append(("POST", url, t, time.time(), r.status_code))
+                except (httpx.HTTPError, ValueError, KeyError, AttributeError) as exc:
+                    if trace is not None:
+                        trace.append(("error", url, time.time(), time.time(), type(exc).__name__))
                     # its process is gone: another (httpcore may read the peer of a socket
                     # the kill closed as it connected, an AttributeError)
                     k += 1
@@ -614,10 +623,13 @@ def kill_soak(args) -> None:
     with fresh(args.database) as database, logs_in(args.logs) as tmp:
         clocked = ["--clock-speed", str(args.speed), "--clock-epoch", repr(epoch), "--clock-start", repr(epoch)]
         clocked += ["--lease", args.lease] if args.lease else []
+        if args.timeline:
+            os.environ["REALMS_TIMELINE"] = "1"  # the processes log their requests and loads
         procs = start(database, 3, clocked, tmp)
         logs = [f"serve-{i}.log" for i in range(3)]
         urls = [u for _, u in procs]
-        bot_games = [{"id": gid, "token": tok, "acked": {}, "sent": 0, "unexpected": [], "over": False}
+        bot_games = [{"id": gid, "token": tok, "acked": {}, "sent": 0, "unexpected": [], "over": False,
+                      **({"trace": []} if args.timeline else {})}
                      for gid, tok in (_bot_game(urls[i % 3], i) for i in range(args.games))]
         deadline_games = [clocked_serve.silent_brittania(urls[i % 3], 100)[0] for i in range(args.deadline_games)]
         bot_ids = [g["id"] for g in bot_games]
@@ -658,7 +670,7 @@ def kill_soak(args) -> None:
                 proc.kill()
                 died, wall = time.perf_counter(), time.time()
                 urls[victim] = urls[(victim + 1) % 3]  # the players go elsewhere meanwhile
-                death = {"at": died - t0, "owned": len(owned), "moved": {}, "claimed": {},
+                death = {"at": died - t0, "owned": len(owned), "moved": {}, "claimed": {}, "died": wall,
                          "wall": time.strftime("%H:%M:%S") + f"{time.time() % 1:.2f}"[1:]}
                 deaths.append(death)
                 logs.append(f"serve-{len(logs)}.log")
@@ -677,15 +689,17 @@ def kill_soak(args) -> None:
         watchers.submit(int).result()
         kills = threading.Thread(target=killer, daemon=True)
         kills.start()
-        asyncio.run(answering(urls, bot_games, end))
-        dt = time.perf_counter() - t0
-        kills.join(120)
-        for t in threads:
-            t.join(120)
-        for death, fut in watching:
-            death.update(fut.result(timeout=120))
-        watchers.shutdown()
-        stop(procs)
+        try:
+            asyncio.run(answering(urls, bot_games, end))
+            dt = time.perf_counter() - t0
+            kills.join(120)
+            for t in threads:
+                t.join(120)
+            for death, fut in watching:
+                death.update(fut.result(timeout=120))
+        finally:  # no process left running on a database about to be dropped
+            watchers.shutdown()
+            stop(procs)
         records = Records(database)
         acked = sum(len(g["acked"]) for g in bot_games)
         sent = sum(g["sent"] for g in bot_games)
@@ -704,6 +718,8 @@ def kill_soak(args) -> None:
         bots_lost = sum(t.count(": the bots stopped") for t in texts)
         ends_lost = sum(t.count("the deadline's answers could not be") for t in texts)
         errors = sum(t.count("Traceback") for t in texts)
+        if args.timeline:
+            timelines(args.timeline, deaths, bot_games, dict(zip(logs, texts)))
     moved = sorted(s for d in deaths for s in d["moved"].values())
     claimed = sorted(s for d in deaths for s in d["claimed"].values())
     slow = [d for d in deaths if max(d["moved"].values(), default=0) > 5 or d["stuck"]]
@@ -736,6 +752,79 @@ def kill_soak(args) -> None:
               + (f", {d['stuck']} not" if d["stuck"] else "") + f" (claimed by pids {sorted(d.get('by', ()))})", flush=True)
 
 
+def timelines(path: str, deaths: list[dict], bot_games: list[dict], texts: dict[str, str]) -> None:
+    """``--timeline``: for each game a dead process owned, the seconds from its death to
+    each step of its moving again (claimed, as the survivor's log says and as the watcher
+    saw; loaded in a survivor, and how long the load took; the watcher's first request and
+    its answer; the person's first request to a survivor and its answer; the person's
+    first answer stored; the bots' next answer stored), written to ``path`` as JSON, and
+    the steps' p50/p90 said for the games over 5 s and for the others."""
+    import datetime
+
+    taken: dict[str, list[float]] = {}
+    events: dict[str, list[tuple]] = {}
+    stalls: list[tuple] = []
+    for name, text in texts.items():
+        for line in text.splitlines():
+            if " taken over by " in line:
+                at = datetime.datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f").timestamp()
+                taken.setdefault(line.split(" game ", 1)[1].split()[0], []).append(at)
+            elif "realms.timeline: T " in line:
+                w = line.split("realms.timeline: T ", 1)[1].split()
+                if w[1] == "stall":
+                    stalls.append((float(w[0]), float(w[2]), name))
+                else:
+                    events.setdefault(w[2], []).append(
+                        (float(w[0]), w[1], name, *w[3:]))
+    games = {g["id"]: g for g in bot_games}
+    rows = []
+    for d in deaths:
+        if d.get("skipped"):
+            continue
+        died = d["died"]
+        for gid, moved in list(d["moved"].items()) + [(g, None) for g in d.get("unmoved", ())]:
+            row: dict = {"game": gid, "died": died, "moved": moved, "claimed_seen": d["claimed"].get(gid),
+                         "bots": d.get("bots", {}).get(gid), "asks": d.get("asks", {}).get(gid, [])[:3]}
+            row["claimed"] = min((t - died for t in taken.get(gid, ()) if t >= died), default=None)
+            loads = [(t - died, float(rest[0]), name, rest[1]) for t, kind, name, *rest in events.get(gid, ())
+                     if kind == "loaded" and t >= died]
+            row["loads"] = sorted(loads)[:3]
+            row["served"] = sorted((t - died, kind, name, *rest) for t, kind, name, *rest in events.get(gid, ())
+                                   if kind in ("GET", "POST") and died <= t <= died + 20)[:6]
+            trace = [(kind, url, t0 - died, t1 - died, what) for kind, url, t0, t1, what in games.get(gid, {})
+                     .get("trace", ()) if t1 >= died]
+            row["person"] = trace[:4]
+            row["answered"] = next((t1 for kind, _, _, t1, what in trace if kind == "POST" and what == 200), None)
+            rows.append(row)
+    with open(path, "w") as f:
+        json.dump({"games": rows, "stalls": stalls}, f)
+
+    def step(rows: list[dict], of) -> str:
+        xs = sorted(x for r in rows if (x := of(r)) is not None)
+        return f"p50 {xs[len(xs) // 2]:.2f} p90 {xs[len(xs) * 9 // 10]:.2f} max {xs[-1]:.2f} ({len(xs)})" if xs else "-"
+
+    first_ask = lambda r: r["asks"][0] if r["asks"] else None  # noqa: E731
+    steps = [("claimed (survivor's log)", lambda r: r["claimed"]),
+             ("claimed (watcher)", lambda r: r["claimed_seen"]),
+             ("loaded in a survivor", lambda r: r["loads"][0][0] if r["loads"] else None),
+             ("  the load's own seconds", lambda r: r["loads"][0][1] if r["loads"] else None),
+             ("watcher's first GET sent", lambda r: (a := first_ask(r)) and a[1]),
+             ("  answered", lambda r: (a := first_ask(r)) and a[2]),
+             ("person's first request sent", lambda r: r["person"][0][2] if r["person"] else None),
+             ("  answered", lambda r: r["person"][0][3] if r["person"] else None),
+             ("person's first answer stored (200)", lambda r: r["answered"]),
+             ("bots' next answer stored", lambda r: r["bots"]),
+             ("moving again", lambda r: r["moved"])]
+    slow = [r for r in rows if r["game"] in games and (r["moved"] or 0) > 5]
+    fast = [r for r in rows if r["game"] in games and r not in slow]
+    print(f"  timeline (seconds after the death; {path}): person-and-bots games over 5 s ({len(slow)}) | "
+          f"the others ({len(fast)})", flush=True)
+    for name, of in steps:
+        print(f"    {name}: {step(slow, of)} | {step(fast, of)}", flush=True)
+    longest = max((s for _, s, _ in stalls), default=0)
+    print(f"  event loop stalls over 0.1 s: {len(stalls)}, the longest {longest:.2f} s", flush=True)
+
+
 def spread(seconds: list[float]) -> str:
     """``seconds``' count, p50, p90, max and how many are over 5."""
     if not seconds:
@@ -753,18 +842,27 @@ def histogram(seconds: list[float]) -> str:
     return ", ".join(f"{k}-{k + 1} s: {counts.get(k, 0)}" for k in range(max(counts, default=-1) + 1))
 
 
+#: a page's first try to reconnect after its socket closed, in seconds, doubled after each
+#: failed try up to the last (``web/game.js``'s ``connect``)
+PAGE_AGAIN, PAGE_AGAIN_MAX = 1.5, 30.0
+
+
 def watch_death(database: str, owner: str, owned: list[str], before: dict, died: float, urls: list[str],
                 bot_ids: list[str], deadline_games: list[str], tokens: dict) -> dict:
     """For the games ``owner`` held when it died (at ``died``, wall clock), the seconds
     until each was claimed by another process and until it moved again (its bots'
     answers or its deadline ends counted past ``before``, or its person asked), for at
-    most 60 s.  Three looks, each on a thread of its own so that none waits for another:
-    the claims and the records every 0.1 s (a query each), and the persons asked through
-    the processes in ``urls``, every game at once (a reply from a loaded process may take
-    seconds: it must not hold up the other looks, whose moves would be timed late)."""
-    out: dict = {"claimed": {}, "moved": {}, "by": set()}
+    most 60 s.  Each game is watched as its page watches it: the page's socket to the
+    dead process closed at the death, and the page asks for the game again as
+    ``web/game.js`` does (:func:`_page`), through a live process in ``urls`` as a proxy
+    without stickiness would send it, each page on its own; a game whose person it then
+    finds asked moves again once it is also claimed, another when its records move (the
+    page then waits for the pushes).  The claims and the records are looked at every
+    0.1 s, each on a thread of its own so that none waits for another."""
+    out: dict = {"claimed": {}, "moved": {}, "by": set(), "bots": {}, "asks": {}}
     unclaimed, lock = set(owned), threading.Lock()
     waiting = set(owned)
+    asked: dict[str, float] = {}  # the games whose page found the person asked, and when
 
     def claims() -> None:
         records = Records(database)
@@ -773,11 +871,15 @@ def watch_death(database: str, owner: str, owned: list[str], before: dict, died:
                 held = dict(records("SELECT game_id, owner FROM realms_leases WHERE owner <> :o AND "
                                     "expires > extract(epoch from clock_timestamp()) AND game_id = ANY(:g)",
                                     o=owner, g=list(unclaimed)))
+                at = time.time() - died
                 with lock:
                     for gid, by in held.items():
-                        out["claimed"][gid] = time.time() - died
+                        out["claimed"][gid] = at
                         out["by"].add(by.split(":")[1])
                     unclaimed.difference_update(held)
+                for gid in held:
+                    if gid in asked:
+                        moved(gid, at)
                 time.sleep(0.1)
         finally:
             records.close()
@@ -795,10 +897,17 @@ def watch_death(database: str, owner: str, owned: list[str], before: dict, died:
                 now = records.owner_work(bot_ids, deadline_games)
                 at = time.time() - died
                 for g in [g for g in list(waiting) if now.get(g, 0) > before.get(g, 0)]:
+                    out["bots"].setdefault(g, at)
                     moved(g, at)
                 time.sleep(0.1)
         finally:
             records.close()
+
+    def page(i: int, gid: str) -> None:
+        at = _page(client, urls, i, gid, tokens.get(gid), died, lambda: gid in waiting, out["asks"].setdefault(gid, []))
+        if at is not None:
+            asked[gid] = at
+            moved(gid, at)
 
     looks = [threading.Thread(target=f, daemon=True) for f in (claims, work)]
     for t in looks:
@@ -806,33 +915,45 @@ def watch_death(database: str, owner: str, owned: list[str], before: dict, died:
     client = httpx.Client(timeout=10, limits=httpx.Limits(max_connections=len(owned) + 1))
     pool = ThreadPoolExecutor(max(1, len(owned)))
     try:
-        while waiting and time.time() - died < 60:
-            with lock:
-                asked = [g for g in waiting - unclaimed if g in tokens]
-            for g, at in zip(asked, pool.map(lambda g: _person_asked(client, urls, g, tokens[g], died), asked)):
-                if at is not None:
-                    moved(g, at)
-            time.sleep(0.1)
+        list(pool.map(page, range(len(owned)), owned))
     finally:
         for t in looks:
             t.join(60)
         with lock:
             out["stuck"] = len(waiting)
+            out["unmoved"] = sorted(waiting)
         client.close()
         pool.shutdown()
     return out
 
 
-def _person_asked(client: httpx.Client, urls: list[str], gid: str, token: str, died: float) -> float | None:
-    """The seconds since ``died`` at which a reply said the game's person is to answer
-    (its bots have nothing to do: the game waits for nobody's owner), through the first of
-    ``urls`` that answers (when the reply came: the state may be older); None if not."""
-    for url in urls:
+def _page(client: httpx.Client, urls: list[str], i: int, gid: str, token: str | None, died: float, wanted,
+          asks: list) -> float | None:
+    """A game's page whose socket closed at ``died`` (wall clock), as ``web/game.js``'s
+    ``connect`` does: it asks for the game again ``PAGE_AGAIN`` s later, each failed try
+    doubling the wait, through the process a proxy picks (``urls``, the live ones, in
+    turn from the ``i``-th), while ``wanted()``.  The seconds since ``died`` at which its
+    reply said the game's person is to answer (or the game is over), None if it said
+    not (its bots are to move: the page then waits for the pushes) or the page gave up
+    (not wanted, or 60 s)."""
+    if token is None:  # a game with deadlines: its records say when it moves
+        return None
+    wait, k = PAGE_AGAIN, i
+    due = died + wait
+    while wanted() and due - died < 60:
+        time.sleep(max(0.0, due - time.time()))
+        url = urls[k % len(urls)]
+        sent = time.time() - died
         try:
-            s = client.get(f"{url}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"}).json()
+            r = client.get(f"{url}/api/games/{gid}", headers={"Authorization": f"Bearer {token}"})
+            s = r.json() if r.status_code == 200 else None
         except (httpx.HTTPError, ValueError):
-            continue
-        return time.time() - died if s.get("pending") or s.get("over") else None
+            s = None
+        asks.append((url, sent, time.time() - died))
+        if s is not None:
+            return asks[-1][2] if s.get("pending") or s.get("over") else None
+        wait, k = min(wait * 2, PAGE_AGAIN_MAX), k + 1
+        due = time.time() + wait
     return None
 
 
@@ -879,6 +1000,8 @@ def main() -> None:
     ap.add_argument("--logs", help="a folder to keep the processes' logs in (--only kills, deadlines)")
     ap.add_argument("--lease", help="SECONDS,EVERY: the leases' length and renewal (--only kills; "
                                     "default: realms serve's)")
+    ap.add_argument("--timeline", help="a file: each dead owner's game's steps to moving again, as JSON, and "
+                                       "their spread said (--only kills; the processes log their requests)")
     ap.add_argument("--kill-every", type=float, default=20.0, help="seconds between two SIGKILLs (--only kills)")
     ap.add_argument("--games-at-once", type=int,
                     help="each server's burst of game creations for one address (default: ten per game made)")

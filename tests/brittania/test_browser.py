@@ -99,7 +99,6 @@ def _add(pg, key: str, amount: int | str | None = None) -> int:
 
 def _send(pg) -> None:
     pg.evaluate("delete document.body.dataset.sent")
-    pg.once("dialog", lambda d: d.accept())  # "send no orders at all?" when none are written
     pg.click("#order-send")
     pg.wait_for_function("document.body.dataset.sent !== undefined", timeout=30000)
     assert pg.evaluate("document.body.dataset.sent") == "yes", pg.inner_text("#error")
@@ -121,6 +120,8 @@ def test_two_people_and_ten_bots_play_two_turns(server, browser, page, tmp_path)
         _set_up(page, server, gid, ann, 0, "kent")
         _set_up(other, server, gid, bob, 1, None)
         people = {0: (page, ann), 1: (other, bob)}
+        for pg in (page, other):  # "send no orders at all?" when none are written: one handler a page
+            pg.on("dialog", lambda d: d.accept())
 
         # turn 1: Ann writes two orders in the form; nothing is sent before she sends them
         s = _awaited(server, gid, ann, 0, {"br.order"})

@@ -79,13 +79,22 @@ def test_simultaneous_decisions_each_seat_searches_its_own():
     state.answer_index(last, i)
 
 
-def test_a_time_budget_stops_the_search():
+def test_a_time_budget_stops_the_search(monkeypatch):
+    """The search's clock, faked to move 10 ms each time it is read: with 30 ms the search
+    stops at the read that finds the deadline passed, after three iterations at most (an
+    iteration budget's default would go on far longer), whatever the machine's load."""
+    from types import SimpleNamespace
+
+    from realms.search import ismcts
+
+    reads = iter(range(10**6))
+    monkeypatch.setattr(ismcts, "time", SimpleNamespace(perf_counter=lambda: next(reads) / 100))
     state = small_game("hy-breasil", 4)
     d = state.first_pending()
     bot = ISMCTSBot(0, ms=30)
     bot.choose(d, SeatView(state, d.player))
-    assert bot.last["iterations"] >= 1
-    assert bot.last["seconds"] < 2
+    assert 1 <= bot.last["iterations"] <= 3
+    assert bot.last["seconds"] <= 0.04 + 1e-9
 
 
 def test_many_options_are_widened_progressively():

@@ -104,6 +104,72 @@ class FastClock:
         return self.start + (time.time() - self.epoch) * self.speed
 
 
+def timeline(app):
+    """``REALMS_TIMELINE=1`` (a soak's ``--timeline``): each game request's arrival and
+    answer, each game's load (its read and its replay apart) and each stall of the event
+    loop over 0.1 s, logged by ``realms.timeline`` with the wall clock's seconds
+    (``T <wall> <event> …``), for the soak to set beside a death.  Off, nothing is wrapped."""
+    import asyncio
+    import logging
+
+    from realms.server import app as served
+
+    log = logging.getLogger("realms.timeline")
+    log.setLevel(logging.INFO)
+    server = app.state.server
+    rebuild, read, load = served.rebuild, type(server)._read, type(server)._load
+
+    def timed_rebuild(row):
+        t = time.time()
+        out = rebuild(row)
+        log.info("T %.3f replay %s %.3f %d", time.time(), row.id, time.time() - t, len(row.answers))
+        return out
+
+    def timed_read(self, game_id):
+        t = time.time()
+        out = read(self, game_id)
+        log.info("T %.3f read %s %.3f", time.time(), game_id, time.time() - t)
+        return out
+
+    async def timed_load(self, game_id, pre=None):
+        t = time.time()
+        out = await load(self, game_id, pre)
+        log.info("T %.3f loaded %s %.3f %s", time.time(), game_id, time.time() - t, "taken" if pre else "asked")
+        return out
+
+    served.rebuild = timed_rebuild
+    type(server)._read, type(server)._load = timed_read, timed_load
+
+    stalling: list = []
+
+    async def stalls() -> None:
+        while True:
+            t = time.monotonic()
+            await asyncio.sleep(0.05)
+            late = time.monotonic() - t - 0.05
+            if late > 0.1:
+                log.info("T %.3f stall %.3f", time.time(), late)
+
+    async def timed(scope, receive, send):
+        if not stalling and scope["type"] != "lifespan":
+            stalling.append(asyncio.get_running_loop().create_task(stalls()))
+        parts = scope.get("path", "").split("/")
+        if scope["type"] != "http" or len(parts) < 4 or parts[2] != "games":
+            return await app(scope, receive, send)
+        t, status = time.time(), [0]
+
+        async def sent(message):
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+            await send(message)
+
+        await app(scope, receive, sent)
+        log.info("T %.3f %s %s %s %.3f %d", time.time(), scope["method"], parts[3], "/".join(parts[4:]) or "-",
+                 time.time() - t, status[0])
+
+    return timed
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--port", type=int, required=True)
@@ -149,7 +215,8 @@ def main() -> None:
     if args.sweep_every:
         app.state.deadlines.every = args.sweep_every
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    uvicorn.run(app, host="127.0.0.1", port=args.port, log_level=args.log_level)
+    served = timeline(app) if os.environ.get("REALMS_TIMELINE") else app
+    uvicorn.run(served, host="127.0.0.1", port=args.port, log_level=args.log_level)
 
 
 if __name__ == "__main__":

@@ -115,8 +115,11 @@ def at_rest(page, url, gid, token) -> dict:
 
 
 def answer_once(page, use_board: bool) -> None:
-    """Answer the decision shown: by clicking areas/towns on the board when asked (and
-    when they name an option), else the first option button shown."""
+    """Answer the person's next decision: by clicking areas/towns on the board when asked
+    (and when they name an option), else the first option button shown.  First the page
+    is waited for until it offers a decision: after the person's last answer the bots play
+    (pushed to the page), for many seconds on a loaded machine."""
+    page.wait_for_selector("#options button.option:not(.hidden), #options button.source", timeout=120000)
     v = page.evaluate("document.body.dataset.version")
     changed = f"document.body.dataset.version !== '{v}'"
     idle = "document.body.dataset.gesture === undefined"  # a move of several units has sent them all
@@ -135,6 +138,9 @@ def answer_once(page, use_board: bool) -> None:
                 return
             except Exception:
                 continue
+        if page.evaluate(changed):  # a click answered after its 1.5 s: the decision is gone
+            page.wait_for_function(idle, timeout=15000)
+            return
     if page.locator("#options button.source").count():  # a move: choose where from first
         page.locator("#options button.source").first.click()
     page.locator("#options button.option:not(.hidden)").first.click()
@@ -282,10 +288,10 @@ def test_replay_viewer_of_a_finished_game_steps_by_decision(server, page, tmp_pa
     r = httpx.post(f"{server}/api/games", json={"game": "hy-breasil", "options": {"turns": 3}, "seed": 11,
                                                 "seats": ["auto", "auto", "random"]}, timeout=60)
     gid = r.json()["id"]
-    for _ in range(600):  # the bots play in the background: wait for the end
-        reply = httpx.get(f"{server}/api/games/{gid}/turns", timeout=60)
-        if reply.status_code == 200:
-            break
+    until = time.monotonic() + 120  # the bots play in the background: wait for the end
+    while (reply := httpx.get(f"{server}/api/games/{gid}/turns", timeout=60)).status_code != 200:
+        if time.monotonic() > until:
+            pytest.fail(f"the bots' game {gid} has no turns to replay after 120 s: {reply.status_code} {reply.text[:200]}")
         time.sleep(0.05)
     turns, answers = reply.json()["turns"], reply.json()["answers"]
     page.goto(f"{server}/games/{gid}")

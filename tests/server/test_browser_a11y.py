@@ -69,6 +69,8 @@ def test_a_finished_game_passes_axe(server, page, tmp_path):
         if httpx.get(f"{server}/api/games/{gid}", timeout=60).json()["over"]:
             break
         time.sleep(0.05)
+    else:
+        pytest.fail(f"the bots' game {gid} did not end within 1,200 looks (60 s and more)")
     page.add_init_script("localStorage.setItem('realms-pace', '0')")
     page.goto(f"{server}/games/{gid}")
     page.wait_for_selector("#results:not([hidden])", timeout=20000)

@@ -137,6 +137,7 @@ def test_a_take_over_catches_up_the_due_rounds_first_a_few_at_a_time_and_ends_th
             server.live.setdefault(gid, live(gid, due={"early": 99.0, "late": 101.0}.get(gid)))
 
         process.catch_up = catch_up
+        process._read_taken = lambda order, known: {}  # the stand-in's catch-ups read nothing
         await process.take_over(games)
         while len(order) < 2:
             await asyncio.sleep(0)

@@ -69,8 +69,9 @@ def ended_rounds(db: str, gid: str) -> list[tuple]:
         store.close()
 
 
-def wait_for(what, seconds: float = 20.0):
-    """``what()`` once it is true (the watcher works in the background, every second)."""
+def wait_for(what, seconds: float = 60.0):
+    """``what()`` once it is true (the watcher works in the background, every second; a
+    loaded machine gives it, and a game's load and replay, seconds more)."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         found = what()

@@ -85,7 +85,7 @@ def test_the_bots_process_ends_with_the_server_on_sigterm_to_the_group(serve):
                                                "seats": ["auto", "auto", "auto", "auto"]}, timeout=30)
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
-    wait_for("the bots to play", lambda: httpx.get(f"{s.url}/api/games/{gid}", timeout=5).json()["version"] > 0)
+    wait_for("the bots to play", lambda: httpx.get(f"{s.url}/api/games/{gid}", timeout=60).json()["version"] > 0)
     # a person's game: its odds, asked for by the person, start the odds' process
     r = httpx.post(s.url + "/api/games", json={"game": "hy-breasil", "options": {"turns": 2},
                                                "seats": ["human", "auto"]}, timeout=30)

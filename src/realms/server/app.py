@@ -739,7 +739,8 @@ class Server:
 
     async def get(self, game_id: str, read: tuple | None = None) -> Live:
         """The game in memory, loaded if it is not (from ``read``, its row and its table's
-        read already, if given: a take-over's)."""
+        read already, if given: a take-over's); one this process just took over is its
+        take-over's load, let go ahead of the others' (``Cluster.wanted``)."""
         live = self.live.get(game_id)
         if live is not None:
             if game_id in self.finished:
@@ -747,6 +748,8 @@ class Server:
             return live
         if len(game_id) > 40:
             raise HTTPException(404, "no such game")
+        if self.cluster is not None and (live := await self.cluster.wanted(game_id)) is not None:
+            return live
         entry = self.loading.setdefault(game_id, [asyncio.Lock(), 0])
         entry[1] += 1
         try:

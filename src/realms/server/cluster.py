@@ -224,6 +224,10 @@ class Cluster:
         #: per game of a take-over not yet caught up, its take-over's [start, games left]
         #: (the log says when the last is caught up)
         self._taken: dict[str, list] = {}
+        #: per game whose take-over's catch-up waits for its turn or runs: the event that
+        #: lets it run at once (a request wants it), the event set once it is done, and
+        #: the task running it (:meth:`wanted`)
+        self._turns: dict[str, tuple[asyncio.Event, asyncio.Event, asyncio.Task | None]] = {}
         self.tasks: list[asyncio.Task] = []
         #: the renewals' own thread: never queued behind the loads and catch-ups of the
         #: games just taken over (the default pool's threads), which would let this
@@ -615,19 +619,64 @@ class Cluster:
 
     async def _taken_over(self, gid: str) -> None:
         """A take-over's catch-up of ``gid``, at most ``TAKE_AT_ONCE`` at a time (in the
-        order they were asked for); then its round ended if its deadline passed meanwhile."""
+        order they were asked for) but at once when a request wants the game
+        (:meth:`wanted`); then its round ended if its deadline passed meanwhile."""
         if self._taking is None:
             self._taking = asyncio.Semaphore(TAKE_AT_ONCE)
+        now, done = asyncio.Event(), asyncio.Event()
+        self._turns[gid] = (now, done, asyncio.current_task())
         try:
-            async with self._taking:
+            held = await self._turn(now)
+            try:
                 await self.catch_up(gid, True)
+            finally:
+                if held:
+                    self._taking.release()
+                done.set()
             await self._due_ended(gid)
         finally:
+            if self._turns.get(gid, (None, done))[1] is done:
+                del self._turns[gid]
             batch = self._taken.pop(gid, None)
             if batch is not None:
                 batch[1] -= 1
                 if not batch[1]:
                     log.info("cluster: the games taken over caught up in %.2f s", time.monotonic() - batch[0])
+
+    async def _turn(self, now: asyncio.Event) -> bool:
+        """Wait for a take-over's turn (one of ``TAKE_AT_ONCE``), or for ``now`` (a request
+        wants the game: it goes first, beside those running).  Whether a turn was taken
+        (to give back)."""
+        assert self._taking is not None
+        turn = asyncio.ensure_future(self._taking.acquire())
+        wanted = asyncio.ensure_future(now.wait())
+        try:
+            await asyncio.wait((turn, wanted), return_when=asyncio.FIRST_COMPLETED)
+            wanted.cancel()
+            if not turn.done():
+                turn.cancel()  # the semaphore's acquire gives back a turn it was woken for
+                await asyncio.wait((turn,))
+        except asyncio.CancelledError:
+            wanted.cancel()
+            turn.cancel()
+            if turn.done() and not turn.cancelled():
+                self._taking.release()
+            raise
+        return not turn.cancelled()
+
+    async def wanted(self, gid: str) -> "Live | None":
+        """A request's wait for ``gid`` while a take-over catches it up: its catch-up let
+        run at once if it still waits for its turn, and waited for alone (not the other
+        games' ahead of it, nor a second load of its own beside the take-over's, which
+        would read the game again).  The game then in memory; None if no take-over is
+        catching it up (or this is that catch-up)."""
+        turn = self._turns.get(gid)
+        if turn is None or turn[2] is asyncio.current_task():
+            return None
+        now, done, _ = turn
+        now.set()
+        await done.wait()
+        return self.server.live.get(gid)
 
     async def _due_ended(self, gid: str) -> bool:
         """End the round of ``gid``, just taken over, if its deadline passed (its last owner

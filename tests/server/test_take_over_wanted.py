@@ -1,0 +1,127 @@
+"""A request for a game its process is taking over (``Cluster.wanted``,
+``Server.get``): the game's catch-up goes at once, ahead of the others' waiting for their
+turn, and the request waits for that game alone; no turn is lost, and the take-over's own
+load of the game does not wait for itself."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from types import SimpleNamespace
+
+import pytest
+from sqlalchemy import create_engine
+
+from realms.server.cluster import Cluster
+
+from .conftest import PG, drop_database, fresh_database
+
+
+class Deadlines:
+    rounds: dict = {}
+
+    @staticmethod
+    def overdue(live) -> bool:
+        return False
+
+
+def test_a_game_asked_for_is_caught_up_at_once_and_waited_for_alone(monkeypatch):
+    from realms.server import cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "TAKE_AT_ONCE", 1)
+    server = SimpleNamespace(store=SimpleNamespace(engine=create_engine("sqlite://"), rounds=lambda: {}),
+                             live={}, loading={}, deadlines=Deadlines())
+    process = Cluster(server)
+    process.owned, process.valid_until = {"a", "b", "c"}, math.inf
+    order: list[str] = []
+    inner: list = []
+
+    async def main() -> None:
+        first = asyncio.Event()  # "a", first in turn, holds the one turn until this is set
+
+        async def catch_up(gid: str, full: bool = False, load: bool = False):
+            order.append(gid)
+            inner.append(await process.wanted(gid))  # the take-over's own load: not waited for
+            if gid == "a":
+                await first.wait()
+            server.live[gid] = SimpleNamespace(row=SimpleNamespace(id=gid))
+            return server.live[gid]
+
+        process.catch_up = catch_up
+        await process.take_over({"a", "b", "c"})
+        while order != ["a"]:
+            await asyncio.sleep(0)
+        try:
+            live = await asyncio.wait_for(process.wanted("c"), 30)
+        except TimeoutError:
+            raise AssertionError(f"the request for c waited for the games ahead of it: caught up {order}") from None
+        assert live is server.live["c"]
+        assert order == ["a", "c"]  # "b" still waits for its turn behind "a"
+        first.set()
+        while process._catching:
+            await asyncio.sleep(0.01)
+        assert await process.wanted("b") is None  # caught up: a request loads it as any other
+
+    asyncio.run(main())
+    assert order == ["a", "c", "b"]
+    assert inner == [None, None, None]
+    assert process._taking is not None and not process._taking.locked()  # the turn given back
+    assert process._turns == {}
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not PG, reason="needs REALMS_TEST_POSTGRES=postgresql://…")
+def test_a_page_asking_for_a_game_being_taken_over_gets_the_take_overs_load_ahead_of_its_turn(tmp_path, monkeypatch):
+    """Two apps of a cluster in this process; ``a``, owner of three games, is made dead
+    and ``b`` (holding none) takes them over one at a time, the first held up: a page's
+    ``GET`` of the last through ``b`` is answered with the person asked while the first
+    is still held, from the take-over's one read (no load of its own through the store),
+    and the game is ``b``'s, caught up."""
+    import threading
+
+    from fastapi.testclient import TestClient
+
+    from realms.server import cluster as cluster_module
+    from realms.server.app import create_app
+
+    from .test_processes import _die, _person_and_three_bots, _take_overs_noted, _wait, bearer
+
+    monkeypatch.setattr(cluster_module, "TAKE_AT_ONCE", 1)
+    database = fresh_database("postgresql", tmp_path)
+    gate = threading.Event()
+    try:
+        with TestClient(create_app(database, several=True)) as a, TestClient(create_app(database, several=True)) as b:
+            games = dict(_person_and_three_bots(a) for _ in range(3))
+            for gid, tok in games.items():
+                _wait(f"game {gid}'s person awaited",
+                      lambda gid=gid, tok=tok: a.get(f"/api/games/{gid}", headers=bearer(tok)).json()["pending"])
+            first, last = min(games), max(games)  # the take-over's order: none in memory, no round
+            heir, server = b.app.state.server.cluster, b.app.state.server
+            caught = _take_overs_noted(heir)
+            noted = heir.catch_up
+            begun: list[str] = []
+
+            async def held_up(game_id: str, full: bool = False, load: bool = False):
+                begun.append(game_id)
+                if game_id == first:
+                    await asyncio.to_thread(gate.wait, 60)
+                return await noted(game_id, full, load)
+
+            heir.catch_up = held_up
+            loads: list[str] = []
+            load = server.store.load
+            server.store.load = lambda gid, conn=None: loads.append(gid) or load(gid, conn)
+            _die(a, list(games))
+            _wait("b's take-over to begin with the first game", lambda: begun == [first])
+            _wait("the last game's catch-up to wait for its turn", lambda: last in heir._turns)
+            state = b.get(f"/api/games/{last}", headers=bearer(games[last])).json()
+            assert state["pending"], state
+            assert not gate.is_set() and first not in caught
+            assert loads == []
+            assert last in caught and heir.owns(last)
+            gate.set()
+            _wait("b to take the three games over", lambda: caught >= set(games))
+            assert loads == []
+    finally:
+        gate.set()
+        drop_database(database)
