@@ -49,6 +49,7 @@ import contextlib
 import json
 import multiprocessing
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -842,9 +843,9 @@ def histogram(seconds: list[float]) -> str:
     return ", ".join(f"{k}-{k + 1} s: {counts.get(k, 0)}" for k in range(max(counts, default=-1) + 1))
 
 
-#: a page's first try to reconnect after its socket closed, in seconds, doubled after each
-#: failed try up to the last (``web/game.js``'s ``connect``)
-PAGE_AGAIN, PAGE_AGAIN_MAX = 1.5, 30.0
+#: a page's first try to reconnect after its socket closed, in seconds, drawn between the
+#: two, then doubled after each failed try up to the last (``web/reconnect.js``)
+PAGE_AGAIN, PAGE_AGAIN_MAX = (0.25, 1.0), 30.0
 
 
 def watch_death(database: str, owner: str, owned: list[str], before: dict, died: float, urls: list[str],
@@ -930,7 +931,7 @@ def watch_death(database: str, owner: str, owned: list[str], before: dict, died:
 def _page(client: httpx.Client, urls: list[str], i: int, gid: str, token: str | None, died: float, wanted,
           asks: list) -> float | None:
     """A game's page whose socket closed at ``died`` (wall clock), as ``web/game.js``'s
-    ``connect`` does: it asks for the game again ``PAGE_AGAIN`` s later, each failed try
+    ``connect`` does: it asks for the game again within ``PAGE_AGAIN`` s, each failed try
     doubling the wait, through the process a proxy picks (``urls``, the live ones, in
     turn from the ``i``-th), while ``wanted()``.  The seconds since ``died`` at which its
     reply said the game's person is to answer (or the game is over), None if it said
@@ -938,7 +939,7 @@ def _page(client: httpx.Client, urls: list[str], i: int, gid: str, token: str | 
     (not wanted, or 60 s)."""
     if token is None:  # a game with deadlines: its records say when it moves
         return None
-    wait, k = PAGE_AGAIN, i
+    wait, k = random.Random(i).uniform(*PAGE_AGAIN), i
     due = died + wait
     while wanted() and due - died < 60:
         time.sleep(max(0.0, due - time.time()))

@@ -13,6 +13,7 @@ import { halo, tuneBoard } from "./board.js";
 import { applyPalette, paletteChooser, seatSwatch } from "./palette.js";
 import { applyPosition, fits } from "./position.js";
 import { remember } from "./mygames.js";
+import { backoff } from "./reconnect.js";
 
 const $ = (id) => document.getElementById(id);
 const gameId = location.pathname.split("/").filter(Boolean).pop();
@@ -864,24 +865,24 @@ function fail(why) {
   return false;
 }
 
-// the WebSocket, reconnected after a loss with a growing delay (1.5 s, 3 s … 30 s); a
-// refusal (unknown game, bad token: close codes 4xxx) is said, not retried
-let delay = 1500;
+// the WebSocket, reconnected after a loss (reconnect.js: within a second, then doubling
+// up to 30 s); a refusal (unknown game, bad token: close codes 4xxx) is said, not retried
+const again = backoff();
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const q = `?socket=${socketName}` + (token ? `&token=${encodeURIComponent(token)}` : "");
   const ws = new WebSocket(`${proto}://${location.host}/api/games/${gameId}/ws${q}`);
-  ws.onopen = () => { delay = 1500; $("offline").hidden = true; };
+  ws.onopen = () => { again.reset(); $("offline").hidden = true; };
   ws.onmessage = (ev) => render(JSON.parse(ev.data));
   ws.onclose = (ev) => {
     if (ev.code >= 4000 && ev.code < 5000) {
       fail(ev.code === 4404 ? "There is no such game here: check the link." : `The server refused: ${ev.reason || ev.code}`);
       return;
     }
+    const ms = again.wait();
     $("offline").hidden = false;
-    $("offline").textContent = `Connection lost; trying again in ${Math.round(delay / 1000)} s…`;
-    setTimeout(async () => { if (await refresh().catch(() => true)) connect(); }, delay);
-    delay = Math.min(delay * 2, 30000);
+    $("offline").textContent = `Connection lost; trying again ${ms < 1000 ? "now" : `in ${Math.round(ms / 1000)} s`}…`;
+    setTimeout(async () => { if (await refresh().catch(() => true)) connect(); }, ms);
   };
 }
 

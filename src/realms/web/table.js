@@ -3,6 +3,8 @@
 // results panel's).  It keeps to its own section and socket (/api/games/{id}/table/ws), beside the game's.  Everything a
 // person wrote is shown as text (textContent), never as markup.
 
+import { backoff } from "./reconnect.js";
+
 const $ = (id) => document.getElementById(id);
 const gameId = location.pathname.split("/").filter(Boolean).pop();
 const params = new URLSearchParams(location.hash.slice(1));
@@ -244,12 +246,12 @@ function link(label, path) {
 }
 
 // --- the socket ---------------------------------------------------------------------------
-let delay = 1500;
+const again = backoff();  // reconnect.js: within a second, then doubling up to 30 s
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const q = auth ? `?token=${encodeURIComponent(auth)}` : "";
   const ws = new WebSocket(`${proto}://${location.host}/api/games/${gameId}/table/ws${q}`);
-  ws.onopen = () => { delay = 1500; };
+  ws.onopen = () => { again.reset(); };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "talk") {
@@ -262,8 +264,7 @@ function connect() {
   ws.onclose = (ev) => {
     if (ev.code >= 4000 && ev.code < 5000) return say("talk-error", ev.reason || "the server refused this link");
     if (document.body.dataset.failed === "true") return;  // the page said why it stopped: so does the table
-    setTimeout(connect, delay);
-    delay = Math.min(delay * 2, 30000);
+    setTimeout(connect, again.wait());
   };
 }
 
