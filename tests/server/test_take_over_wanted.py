@@ -69,6 +69,22 @@ def test_a_game_asked_for_is_caught_up_at_once_and_waited_for_alone(monkeypatch)
     assert process._turns == {}
 
 
+def test_a_write_heard_while_a_game_waits_for_its_take_over_is_caught_up_once_it_is_loaded():
+    """Another process's write of a game heard while the game waits for its take-over's
+    turn (or its read): the take-over loads it from its one read, which may predate the
+    write, so the write is noted as missed and caught up once the game is in memory (where
+    the load answered a person's page and the bots never moved)."""
+    server = SimpleNamespace(store=SimpleNamespace(engine=create_engine("sqlite://"), rounds=lambda: {}),
+                             live={}, loading={}, deadlines=Deadlines())
+    process = Cluster(server)
+    process.owned, process.valid_until = set(), math.inf
+    process._turns["waiting"] = (asyncio.Event(), asyncio.Event(), None)
+    process._taken_read["read"] = ("row", None, None)
+    for gid in ("waiting", "read", "elsewhere"):
+        process._heard(f"{gid} 4 7 0 another-process")
+    assert process._missed == {"waiting": 7, "read": 7}
+
+
 @pytest.mark.postgres
 @pytest.mark.skipif(not PG, reason="needs REALMS_TEST_POSTGRES=postgresql://…")
 def test_a_page_asking_for_a_game_being_taken_over_gets_the_take_overs_load_ahead_of_its_turn(tmp_path, monkeypatch):

@@ -245,10 +245,11 @@ class Cluster:
         #: per game in memory, the notifications of other processes' writes not yet caught
         #: up: {seq: (undone, (start, answers) or None)}
         self._notes: dict[str, dict[int, tuple]] = {}
-        #: the games a move of whose head was heard while they were being loaded, or whose
-        #: head was read as their channel was first listened to while not in memory, and
-        #: the highest write counted then (the load may have read the database before it:
-        #: caught up once in memory if its copy is behind it)
+        #: the games a move of whose head was heard while they were being loaded or were
+        #: waiting for their take-over, or whose head was read as their channel was first
+        #: listened to while not in memory, and the highest write counted then (the load
+        #: may have read the database before it: caught up once in memory if its copy is
+        #: behind it)
         self._missed: dict[str, int] = {}
         #: catch-ups made from the answers notifications carried, and read from the
         #: database (but a take-over's rebuild); notifications heard
@@ -958,8 +959,8 @@ class Cluster:
             self._notes.setdefault(gid, {})[head[0]] = (head[1], answers)
             self._soon(gid)
         elif live is None:
-            if gid in self.server.loading:
-                self._miss(gid, head[0])
+            if gid in self.server.loading or gid in self._turns or gid in self._taken_read:
+                self._miss(gid, head[0])  # its load (a take-over's from its one read) may predate this write
             if self.owns(gid):
                 self._soon(gid)
 
