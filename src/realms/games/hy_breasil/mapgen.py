@@ -335,7 +335,7 @@ def make_lakes(rng, pts, island, nbrs, shape: Shape = Shape()):
     cdist = coast_distance(island, nbrs)
     lakes = []
     used: set[int] = set()
-    centres = []
+    centres: list[np.ndarray] = []
     for _name, radius, _borders in shape.lakes:
         for _attempt in range(200):
             cands = [c for c in island if cdist[c] >= shape.lake_depth and c not in used]
