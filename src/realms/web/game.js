@@ -865,8 +865,8 @@ function fail(why) {
   return false;
 }
 
-// the WebSocket, reconnected after a loss (reconnect.js: within a second, then doubling
-// up to 30 s); a refusal (unknown game, bad token: close codes 4xxx) is said, not retried
+// the WebSocket, reconnected after a loss as reconnect.js says; a refusal (unknown game,
+// bad token: close codes 4xxx) is said, not retried
 const again = backoff();
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";

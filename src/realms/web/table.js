@@ -246,7 +246,7 @@ function link(label, path) {
 }
 
 // --- the socket ---------------------------------------------------------------------------
-const again = backoff();  // reconnect.js: within a second, then doubling up to 30 s
+const again = backoff();  // when a lost socket is tried again (reconnect.js)
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const q = auth ? `?token=${encodeURIComponent(auth)}` : "";
