@@ -127,8 +127,7 @@ def test_a_worker_that_dies_is_replaced_and_the_game_goes_on_the_same(client):
     gid, tok = out["id"], out["seats"][0]["token"]
     botworker.BOTS.start()
     generation = botworker.BOTS.generation
-    for pid in list(botworker.BOTS._pool._processes):
-        os.kill(pid, signal.SIGKILL)
+    os.kill(botworker.BOTS._pool.pid, signal.SIGKILL)
     s = settled(client, gid, tok)
     for _ in range(400):
         if s["over"]:

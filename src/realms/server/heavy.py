@@ -16,7 +16,7 @@ held every other request for as long as it ran.  Here it runs in a worker proces
   answers replayed): ``CACHE`` of them, the least recently used dropped first, and a job
   asked for again while it runs is awaited, not run twice; a job whose work stays in the
   worker (a game set up there: ``keep``) is known done for as long as that worker lives;
-- at most ``WORKERS`` jobs run at once; those waiting are bounded, ``PER_ADDRESS`` per
+- one job runs at a time, in the worker (``botworker.Worker``); those waiting are bounded, ``PER_ADDRESS`` per
   address and ``WAITING`` in all (:class:`Busy`: 429), so one client cannot queue work
   ahead of everybody else's;
 - the odds, which a person's answer waits for, and the replays, which only a replay
@@ -33,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import signal
 from collections import Counter, OrderedDict
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable
 
@@ -48,8 +48,6 @@ ADVICE_SECONDS = 3.0
 SETUP_SECONDS = 30.0
 #: seconds after its budget that a job's worker is killed if the job has not stopped
 GRACE = 5.0
-#: jobs running at once (worker processes)
-WORKERS = 1
 #: jobs one address may have waiting or running, and all addresses together
 PER_ADDRESS = 2
 WAITING = 32
@@ -179,10 +177,9 @@ class Lanes:
 class Heavy:
     """The server's side of the worker: :meth:`run` a job, within its budget and bounds."""
 
-    def __init__(self, tied: bool = False, workers: int = WORKERS) -> None:
+    def __init__(self, tied: bool = False) -> None:
         self.tied = tied
-        self.workers = workers
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: botworker.Worker | None = None
         self._slots: asyncio.Semaphore | None = None
         self.cache: OrderedDict[Any, Any] = OrderedDict()
         #: the results of the jobs run with ``keep``, whose work stays in the worker running
@@ -197,12 +194,11 @@ class Heavy:
         #: more load than its worker takes sheds (``/api/health``)
         self.sent = self.refused = 0
 
-    def _start(self, warm: bool = False) -> ProcessPoolExecutor:
+    def _start(self, warm: bool = False) -> botworker.Worker:
         if self.closed:
             raise BrokenProcessPool("the server is shutting down")
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=botworker.spawn(),
-                                             initializer=botworker.begin, initargs=(warm, self.tied))
+            self._pool = botworker.Worker(warm, self.tied)
         return self._pool
 
     def start(self, warm: bool = False) -> Future:
@@ -237,7 +233,7 @@ class Heavy:
             self.refused += 1
             raise Busy("the server has too much of this work waiting; try again in a moment")
         if self._slots is None:
-            self._slots = asyncio.Semaphore(self.workers)
+            self._slots = asyncio.Semaphore(1)
         done = asyncio.get_running_loop().create_future()
         self.running[key] = done
         self.waiting[address] += 1
@@ -267,7 +263,7 @@ class Heavy:
             self.cache.popitem(last=False)
         return result
 
-    async def _one(self, pool: ProcessPoolExecutor, seconds: float, fn: Callable, args: tuple) -> Any:
+    async def _one(self, pool: botworker.Worker, seconds: float, fn: Callable, args: tuple) -> Any:
         try:
             return await asyncio.wait_for(asyncio.wrap_future(pool.submit(_within, seconds, fn, *args)),
                                           seconds + GRACE)
@@ -283,7 +279,7 @@ class Heavy:
             self._forget(pool, kill=False)
             raise
 
-    def _forget(self, pool: ProcessPoolExecutor, kill: bool) -> None:
+    def _forget(self, pool: botworker.Worker, kill: bool) -> None:
         if self._pool is pool:
             self._pool = None
             self.kept.clear()
