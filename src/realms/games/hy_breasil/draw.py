@@ -54,7 +54,10 @@ _DEFS = (
 )
 
 
+@lru_cache(maxsize=1024)
 def _hex(h: float, light: float, sat: float = 0.8) -> str:
+    """The colour of hue ``h`` (degrees), ``light`` and ``sat`` as ``#rrggbb``: a few dozen
+    distinct ones in a game, asked for each nation of every position drawn, so kept."""
     r, g, b = colorsys.hls_to_rgb(h / 360.0, light, sat)
     return "#%02x%02x%02x" % (round(r * 255), round(g * 255), round(b * 255))
 
@@ -161,14 +164,20 @@ def _slotted(map_name: str, band: float) -> str:
                    ([], band))
 
 
+@lru_cache(maxsize=4096)
+def _points(polygon: tuple[tuple[float, float], ...]) -> str:
+    """An area's outline as an SVG ``points`` attribute: the battle's area is outlined in
+    every position drawn while it is fought over, so each outline is written once."""
+    return " ".join(f"{x:.1f},{y:.1f}" for x, y in polygon)
+
+
 def _textures(b: Board) -> str:
     """The terrain's texture in white over forest and hills, shown where owned."""
     out = ['<g class="texture">']
     for a in b.land:
         area = b.graph.areas[a]
         if area.terrain in ("forest", "hills"):
-            points = " ".join(f"{x:.1f},{y:.1f}" for x, y in area.polygon)
-            out.append(f'<polygon points="{points}" fill="url(#over-{area.terrain})" stroke="none" '
+            out.append(f'<polygon points="{_points(area.polygon)}" fill="url(#over-{area.terrain})" stroke="none" '
                        f'data-mark="owned" data-area={quoteattr(area.id)} display="none"/>')
     out.append("</g>")
     return "".join(out)
@@ -223,7 +232,7 @@ def _battle(view: dict, b: Board, names: list[str], colours: dict[int, str], ran
         return ""
     area = b.graph.areas[b.index[battle["area"]]]
     att = next((n for n in view["nations"] if n["id"] == battle["attacker"]), None)
-    points = " ".join(f"{x:.1f},{y:.1f}" for x, y in area.polygon)
+    points = _points(area.polygon)
     out = (f'<polygon id="battle-mark" data-area={quoteattr(area.id)} points="{points}" fill="none" '
            f'stroke="#ffd400" stroke-width="6" stroke-dasharray="10 5"><title>battle</title></polygon>'
            f'<polygon points="{points}" fill="none" stroke="#111111" stroke-width="1.5" class="texture"/>')
