@@ -239,6 +239,8 @@ class Live:
     _payloads: tuple = (None, -1, False, {})
     #: (a state, its :func:`kept_hidden`): the last asked for by :meth:`settle`
     _hidden: tuple = (None, None)
+    #: the views of the state now: (the state, {seat: view}) (:meth:`view`)
+    _views: tuple = (None, {})
     #: the board last drawn: (the state and undo count it is of, its SVG)
     _board: tuple = (None, -1, None)
     #: the server's turn deadlines (server/deadlines.py), asked for the payload's deadline
@@ -327,6 +329,17 @@ class Live:
             self._board = (state, undos, svg)
         return svg
 
+    def view(self, seat: int | None) -> dict:
+        """``seat``'s view of the state now, made once per state: the odds' job and the
+        payload of a state both start from it (neither changes it)."""
+        state, views = self._views
+        if state is not self.state:
+            views = {}
+            self._views = (self.state, views)
+        if seat not in views:
+            views[seat] = self.state.view(seat)
+        return views[seat]
+
     def asks(self, seats: set) -> list[tuple]:
         """What the advice of the state now is asked for: (seat, view, decisions as JSON)
         of each person's seat of ``seats`` with a decision pending of a kind the game
@@ -334,7 +347,7 @@ class Live:
         others."""
         state, kinds = self.state, self.game.advice_kinds
         advised = {d.player for d in state.pending() if kinds is None or d.kind in kinds}
-        return [(seat, state.view(seat), [heavy.decision_json(d) for d in state.pending_for(seat)])
+        return [(seat, self.view(seat), [heavy.decision_json(d) for d in state.pending_for(seat)])
                 for seat in sorted(advised & seats)
                 if self.row.seats[seat]["kind"] == "human"]
 
@@ -593,7 +606,7 @@ def _make_payload(live: Live, seat: int | None) -> dict:
     state = live.state
     over = live.done
     names = state.options.get("names") or [f"P{i + 1}" for i in range(len(live.row.seats))]
-    view = state.view(seat)
+    view = live.view(seat)
     labels = _labels(live.game)
     result = state.result()
     return {
