@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import os
 import signal
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
 
 from realms.core.game import get_game
 from realms.core.match import bot_answers
@@ -160,3 +163,28 @@ def test_the_chronicle_shown_is_the_last_lines_the_seat_may_read(client):
     live = client.app.state.server.live[out["id"]]
     for seat in (None, 0, 1, 2):
         assert _chronicle(live, seat) == live.state.chronicle_for(seat)[-CHRONICLE_LINES:]
+
+
+def test_a_worker_does_its_jobs_in_order_one_longer_than_its_pipe_holds_too_and_sends_back_errors():
+    worker = botworker.Worker(False, False)
+    try:
+        big = "x" * (1 << 20)  # the pipe takes 64 KiB at once: the rest is written as the worker reads
+        futures = [worker.submit(len, big), worker.submit(sum, [1, 2]), worker.submit(int, "not a number"),
+                   worker.submit(len, big * 2)]
+        assert futures[0].result(60) == 1 << 20 and futures[1].result(60) == 3
+        with pytest.raises(ValueError):
+            futures[2].result(60)
+        assert futures[3].result(60) == 2 << 20
+    finally:
+        worker.kill()
+
+
+def test_a_job_waiting_in_a_worker_killed_fails_as_a_broken_pool_and_none_is_taken_after():
+    worker = botworker.Worker(False, False)
+    assert worker.submit(int).result(60) == 0
+    waiting = worker.submit(signal.sigwait, {signal.SIGUSR1})  # never done
+    worker.kill()
+    with pytest.raises(BrokenProcessPool):
+        waiting.result(60)
+    with pytest.raises((BrokenProcessPool, RuntimeError)):
+        worker.submit(int)

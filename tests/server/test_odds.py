@@ -4,7 +4,11 @@ hook; spectators and seats with nothing to decide get none."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+from realms.core.game import get_game
 from realms.games.hy_breasil.odds import solve
+from realms.server.app import Live
 
 from .conftest import advised_now, bearer, new_game
 
@@ -100,3 +104,18 @@ def test_no_trip_to_the_odds_worker_for_a_decision_the_game_never_advises_on(cli
     assert unadvised and advised, f"the game asked only {set(kinds_at.values())}"
     assert not unadvised & set(asked), "the worker was asked for decisions the game never advises on"
     assert advised <= set(asked), "a decision the game advises on went without its odds"
+
+
+def test_a_states_view_is_made_once_a_seat_and_made_again_for_the_next_state():
+    """The odds' job and the payload share the view of the state now (``Live.view``)."""
+    game = get_game("hy-breasil")
+    state = game.new_game({}, 7)
+    live = Live(row=SimpleNamespace(id="g", seats=[{"kind": "human"}, {"kind": "auto"}]), game=game,
+                state=state, agents={})
+    first = live.view(0)
+    assert live.view(0) is first and first == state.view(0) and live.view(None) == state.view(None)
+    d = state.pending()[0]
+    after = state.clone()
+    after.apply(d.player, d.keys[0])
+    live.state = after
+    assert live.view(0) is not first and live.view(0) == after.view(0)
