@@ -156,14 +156,15 @@ processes_table = Table(
 NOW = "extract(epoch from clock_timestamp())::float8"
 
 #: a batch of appends in one statement (:meth:`Cluster.appended`): the heads moved on and
-#: notified, then the answers of the games whose head moved inserted (psycopg's parameters)
+#: notified, then the answers of the games whose head moved inserted.  Its two parameters
+#: are JSON arrays of rows, not an array a column: twelve arrays cost psycopg 60 µs of the
+#: writer's CPU to send and the database 40 µs to read, more than the rest of the statement
 APPEND = (
     "WITH moved AS (UPDATE realms_heads h SET seq = w.s, undone = w.u, version = w.v "
-    "FROM unnest(%(g)s::text[], %(s)s::int[], %(u)s::int[], %(v)s::int[], %(ks)s::int[], %(ku)s::int[], "
-    "%(c)s::text[], %(n)s::text[]) AS w(g, s, u, v, ks, ku, c, n) "
+    "FROM json_to_recordset(%(w)s::json) AS w(g text, s int, u int, v int, ks int, ku int, c text, n text) "
     "WHERE h.game_id = w.g AND h.seq = w.ks AND h.undone = w.ku RETURNING h.game_id, pg_notify(w.c, w.n) AS sent), "
     "stored AS (INSERT INTO answers (game_id, n, player, key) SELECT a.g, a.n, a.p, a.k "
-    "FROM unnest(%(ag)s::text[], %(an)s::int[], %(ap)s::int[], %(ak)s::text[]) AS a(g, n, p, k) "
+    "FROM json_to_recordset(%(a)s::json) AS a(g text, n int, p int, k text) "
     "JOIN moved m ON m.game_id = a.g) "
     "SELECT game_id, sent FROM moved")
 
@@ -385,11 +386,9 @@ class Cluster:
         moved.  The games that moved; the others' heads and answers are left as they were
         (another process wrote them first: :class:`Conflict` for those writes alone)."""
         moved = conn.execute(APPEND, {
-            "g": [w.game_id for w in guards], "s": [w.seq for w in guards], "u": [w.undone for w in guards],
-            "v": [w.version for w in guards], "ks": [w.known[0] for w in guards],
-            "ku": [w.known[1] for w in guards], "c": [channel(w.game_id) for w in guards],
-            "n": [w.note for w in guards], "ag": [r[0] for r in rows], "an": [r[1] for r in rows],
-            "ap": [r[2] for r in rows], "ak": [r[3] for r in rows]}).fetchall()
+            "w": orjson.dumps([{"g": w.game_id, "s": w.seq, "u": w.undone, "v": w.version, "ks": w.known[0],
+                                "ku": w.known[1], "c": channel(w.game_id), "n": w.note} for w in guards]).decode(),
+            "a": orjson.dumps([{"g": g, "n": n, "p": p, "k": k} for g, n, p, k in rows]).decode()}).fetchall()
         return {gid for gid, _ in moved}
 
     def current(self, live: "Live") -> None:
