@@ -25,14 +25,29 @@ class Deadlines:
         return False
 
 
-def test_a_game_asked_for_is_caught_up_at_once_and_waited_for_alone(monkeypatch):
+def _taking_over(monkeypatch, at_once: int, games: set[str]):
+    """A process of a stand-in server owning ``games``, ``TAKE_AT_ONCE`` made ``at_once``."""
     from realms.server import cluster as cluster_module
 
-    monkeypatch.setattr(cluster_module, "TAKE_AT_ONCE", 1)
+    monkeypatch.setattr(cluster_module, "TAKE_AT_ONCE", at_once)
     server = SimpleNamespace(store=SimpleNamespace(engine=create_engine("sqlite://"), rounds=lambda: {}),
                              live={}, loading={}, deadlines=Deadlines())
     process = Cluster(server)
-    process.owned, process.valid_until = {"a", "b", "c"}, math.inf
+    process.owned, process.valid_until = set(games), math.inf
+    return server, process
+
+
+async def _settle() -> None:
+    for _ in range(50):
+        await asyncio.sleep(0)
+
+
+def test_a_game_asked_for_is_caught_up_next_and_waited_for_alone(monkeypatch):
+    """A request for a game waiting for its take-over's turn: the game is caught up in the
+    next turn free, before the games ahead of it in the take-over's order, not beside the
+    one running (the turns stay bounded however many pages ask); the request waits for
+    that game alone, and the take-over's own load of the game does not wait for itself."""
+    server, process = _taking_over(monkeypatch, 1, {"a", "b", "c"})
     order: list[str] = []
     inner: list = []
 
@@ -51,13 +66,14 @@ def test_a_game_asked_for_is_caught_up_at_once_and_waited_for_alone(monkeypatch)
         await process.take_over({"a", "b", "c"})
         while order != ["a"]:
             await asyncio.sleep(0)
-        try:
-            live = await asyncio.wait_for(process.wanted("c"), 30)
-        except TimeoutError:
-            raise AssertionError(f"the request for c waited for the games ahead of it: caught up {order}") from None
-        assert live is server.live["c"]
-        assert order == ["a", "c"]  # "b" still waits for its turn behind "a"
+        asked = asyncio.create_task(process.wanted("c"))
+        await _settle()
+        assert order == ["a"] and not asked.done()  # the one turn is a's: c waits for it
+        assert process._taking.waiting() == ["c", "b"]
         first.set()
+        live = await asyncio.wait_for(asked, 30)
+        assert live is server.live["c"]
+        assert order[:2] == ["a", "c"]  # "b" waited behind "c"
         while process._catching:
             await asyncio.sleep(0.01)
         assert await process.wanted("b") is None  # caught up: a request loads it as any other
@@ -65,8 +81,44 @@ def test_a_game_asked_for_is_caught_up_at_once_and_waited_for_alone(monkeypatch)
     asyncio.run(main())
     assert order == ["a", "c", "b"]
     assert inner == [None, None, None]
-    assert process._taking is not None and not process._taking.locked()  # the turn given back
+    assert process._taking.free == 1 and process._taking.waiting() == []  # the turn given back
     assert process._turns == {}
+
+
+def test_pages_asking_for_every_game_of_a_take_over_at_once_share_its_bounded_turns(monkeypatch):
+    """A hundred pages asking again within a second of their process's death: every game
+    of the take-over wanted at once is still caught up ``TAKE_AT_ONCE`` at a time (were
+    each let go at once, all would slow each other down and finish together), and every
+    request gets its game."""
+    games = {f"g{i:02d}" for i in range(12)}
+    server, process = _taking_over(monkeypatch, 3, games)
+    running: set[str] = set()
+    most = 0
+
+    async def main() -> None:
+        nonlocal most
+        go = asyncio.Event()
+
+        async def catch_up(gid: str, full: bool = False, load: bool = False):
+            nonlocal most
+            running.add(gid)
+            most = max(most, len(running))
+            await go.wait()
+            running.discard(gid)
+            server.live[gid] = SimpleNamespace(row=SimpleNamespace(id=gid))
+            return server.live[gid]
+
+        process.catch_up = catch_up
+        await process.take_over(games)
+        asked = [asyncio.create_task(process.wanted(g)) for g in sorted(games, reverse=True)]
+        await _settle()
+        assert len(running) == 3
+        go.set()
+        got = await asyncio.wait_for(asyncio.gather(*asked), 30)
+        assert [g.row.id for g in got] == sorted(games, reverse=True)
+
+    asyncio.run(main())
+    assert most == 3
 
 
 def test_a_write_heard_while_a_game_waits_for_its_take_over_is_caught_up_once_it_is_loaded():
@@ -78,7 +130,7 @@ def test_a_write_heard_while_a_game_waits_for_its_take_over_is_caught_up_once_it
                              live={}, loading={}, deadlines=Deadlines())
     process = Cluster(server)
     process.owned, process.valid_until = set(), math.inf
-    process._turns["waiting"] = (asyncio.Event(), asyncio.Event(), None)
+    process._turns["waiting"] = (asyncio.Event(), None)
     process._taken_read["read"] = ("row", None, None)
     for gid in ("waiting", "read", "elsewhere"):
         process._heard(f"{gid} 4 7 0 another-process")

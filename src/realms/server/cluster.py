@@ -82,6 +82,7 @@ from sqlalchemy import (Boolean, Column, Float, Integer, MetaData, String, Table
 
 from . import tabledb
 from .store import create_tables
+from .turns import Turns
 
 if TYPE_CHECKING:
     from .app import Live, Server
@@ -218,16 +219,15 @@ class Cluster:
         self._taken_read: dict[str, tuple] = {}
         #: the take-overs' reads (one for all the games claimed at once)
         self.taken_reads = 0
-        #: the take-overs' catch-ups running (at most ``TAKE_AT_ONCE``, the others queued
-        #: in the order :meth:`take_over` gave them)
-        self._taking: asyncio.Semaphore | None = None
+        #: the take-overs' catch-ups' turns: ``TAKE_AT_ONCE`` at a time, those a request
+        #: wants first, then the others in the order :meth:`take_over` gave them
+        self._taking = Turns(TAKE_AT_ONCE)
         #: per game of a take-over not yet caught up, its take-over's [start, games left]
         #: (the log says when the last is caught up)
         self._taken: dict[str, list] = {}
-        #: per game whose take-over's catch-up waits for its turn or runs: the event that
-        #: lets it run at once (a request wants it), the event set once it is done, and
-        #: the task running it (:meth:`wanted`)
-        self._turns: dict[str, tuple[asyncio.Event, asyncio.Event, asyncio.Task | None]] = {}
+        #: per game whose take-over's catch-up waits for its turn or runs: the event set
+        #: once it is done, and the task running it (:meth:`wanted`)
+        self._turns: dict[str, tuple[asyncio.Event, asyncio.Task | None]] = {}
         self.tasks: list[asyncio.Task] = []
         #: the renewals' own thread: never queued behind the loads and catch-ups of the
         #: games just taken over (the default pool's threads), which would let this
@@ -619,24 +619,22 @@ class Cluster:
         return sorted(claimed, key=rank)
 
     async def _taken_over(self, gid: str) -> None:
-        """A take-over's catch-up of ``gid``, at most ``TAKE_AT_ONCE`` at a time (in the
-        order they were asked for) but at once when a request wants the game
-        (:meth:`wanted`); then its round ended if its deadline passed meanwhile."""
-        if self._taking is None:
-            self._taking = asyncio.Semaphore(TAKE_AT_ONCE)
-        now, done = asyncio.Event(), asyncio.Event()
-        self._turns[gid] = (now, done, asyncio.current_task())
+        """A take-over's catch-up of ``gid`` in its turn (one of ``TAKE_AT_ONCE``: in the
+        order asked for, but before the others once a request wants the game,
+        :meth:`wanted`); then its round ended if its deadline passed meanwhile."""
+        done = asyncio.Event()
+        self._turns[gid] = (done, asyncio.current_task())
         try:
-            held = await self._turn(now)
+            await self._taking.take(gid)
             try:
                 await self.catch_up(gid, True)
             finally:
-                if held:
-                    self._taking.release()
+                self._taking.give()
                 done.set()
             await self._due_ended(gid)
         finally:
-            if self._turns.get(gid, (None, done))[1] is done:
+            done.set()  # a request waiting for it is let go (cancelled: the request loads it)
+            if self._turns.get(gid, (done,))[0] is done:
                 del self._turns[gid]
             batch = self._taken.pop(gid, None)
             if batch is not None:
@@ -644,38 +642,19 @@ class Cluster:
                 if not batch[1]:
                     log.info("cluster: the games taken over caught up in %.2f s", time.monotonic() - batch[0])
 
-    async def _turn(self, now: asyncio.Event) -> bool:
-        """Wait for a take-over's turn (one of ``TAKE_AT_ONCE``), or for ``now`` (a request
-        wants the game: it goes first, beside those running).  Whether a turn was taken
-        (to give back)."""
-        assert self._taking is not None
-        turn = asyncio.ensure_future(self._taking.acquire())
-        wanted = asyncio.ensure_future(now.wait())
-        try:
-            await asyncio.wait((turn, wanted), return_when=asyncio.FIRST_COMPLETED)
-            wanted.cancel()
-            if not turn.done():
-                turn.cancel()  # the semaphore's acquire gives back a turn it was woken for
-                await asyncio.wait((turn,))
-        except asyncio.CancelledError:
-            wanted.cancel()
-            turn.cancel()
-            if turn.done() and not turn.cancelled():
-                self._taking.release()
-            raise
-        return not turn.cancelled()
-
     async def wanted(self, gid: str) -> "Live | None":
-        """A request's wait for ``gid`` while a take-over catches it up: its catch-up let
-        run at once if it still waits for its turn, and waited for alone (not the other
+        """A request's wait for ``gid`` while a take-over catches it up: its catch-up given
+        the next turn free if it still waits for one (before the games not asked for, not
+        beside every one running: a hundred pages asking again within a second would have
+        a hundred catch-ups slow each other down), and waited for alone (not the other
         games' ahead of it, nor a second load of its own beside the take-over's, which
         would read the game again).  The game then in memory; None if no take-over is
         catching it up (or this is that catch-up)."""
         turn = self._turns.get(gid)
-        if turn is None or turn[2] is asyncio.current_task():
+        if turn is None or turn[1] is asyncio.current_task():
             return None
-        now, done, _ = turn
-        now.set()
+        done, _ = turn
+        self._taking.hurry(gid)
         await done.wait()
         return self.server.live.get(gid)
 
