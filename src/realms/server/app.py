@@ -866,7 +866,7 @@ class Server:
         row = live.row
         try:
             await self.heavy.odds.run(("setup", row.id), heavy.SETUP_SECONDS, f"game:{row.id}", heavy.set_up,
-                                      row.game, row.options, row.seed, keep=True)
+                                      row.game, row.options, row.seed, keep=True, later=True)
             if self.live.get(row.id) is not live:
                 return
             await self._advise_coming(live)
