@@ -1225,6 +1225,8 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         deadlines.start()
         if watch_tables:
             tables.start()
+        if server.cluster is not None:
+            await server.cluster.serving()
         yield
         await server.stop_odds()
         await tables.stop()

@@ -107,6 +107,9 @@ TAKE_AT_ONCE = 6
 #: worker (10-25 s at load 20 on two cores), so a ready process that is only slow to
 #: renew (its event loop busy with a take-over) is given time first
 STARTING_GRACE = 5.0
+#: seconds a process starting waits at most for its bots' worker before it takes requests
+#: (:meth:`Cluster.serving`); past it, it serves with the worker still starting
+SERVE_WAIT = 60.0
 #: the advisory lock (this key and the hash of a process's id) each process holds on a
 #: connection of its own while it lives: free, its process is dead
 ALIVE_LOCK = 0x6C697665  # "live"
@@ -1060,6 +1063,20 @@ class Cluster:
     def start(self) -> None:
         loop = self._loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self.lease_loop()), loop.create_task(self.listen())]
+
+    async def serving(self) -> None:
+        """Wait, before this process takes requests (its app's start-up, which runs before
+        the port listens), for its bots' worker to have started, at most ``SERVE_WAIT``
+        seconds.  A page that asks a process whose worker still starts (10-25 s at load
+        20) waits on a machine busy with that start: a dead owner's game it loaded took
+        2.1-2.4 s at load 12-16, where a ready process took 0.3-0.6 s.  Not listening yet,
+        it is given no connection (``SO_REUSEPORT``, a proxy's health check): the ready
+        processes answer meanwhile.  Its leases are renewed and claimed as a process not
+        ready does (:meth:`_tick`) while it waits."""
+        try:
+            await asyncio.wait_for(self.server.bots.warmed(), SERVE_WAIT)
+        except Exception as exc:
+            log.warning("cluster: %s serves with its bots' worker not started (%s)", self.id, type(exc).__name__)
 
     async def stop(self) -> None:
         """Stop, handing this process's leases back (another takes them at once)."""
