@@ -193,3 +193,62 @@ def test_a_page_asking_for_a_game_being_taken_over_gets_the_take_overs_load_ahea
     finally:
         gate.set()
         drop_database(database)
+
+
+def test_the_leases_are_renewed_while_a_take_over_reads_the_games_it_claimed(monkeypatch):
+    """A take-over runs beside the renewals: while its read of the games claimed is held
+    (on a loaded machine it queued behind the pages' loads for seconds), the renewals go
+    on, so that the process neither stops acting as the owner of its games
+    (``valid_until``) nor looks dead to the others' claims.  A write heard meanwhile for
+    a game claimed is noted for after its load, not loaded beside the take-over."""
+    import threading
+
+    from realms.server import cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "LEASE_EVERY", 0.01)
+    server, process = _taking_over(monkeypatch, 6, set())
+    server.bots = SimpleNamespace(ready=lambda: True)
+    server.continue_bots = lambda live: None
+    gate = threading.Event()
+    ticks: list[int] = []
+    caught: list[str] = []
+
+    def tick(done, claim=True, mine=()):
+        ticks.append(len(ticks))
+        return {"a", "b"}, ({"a", "b"} if len(ticks) == 1 else set())
+
+    def read_taken(order, known):
+        gate.wait(120)  # longer than the wait for the renewals below: they are not let go by it
+        return {}
+
+    async def catch_up(gid: str, full: bool = False, load: bool = False):
+        caught.append(gid)
+        return None
+
+    process._tick = tick
+    process._read_taken = read_taken
+    process.catch_up = catch_up
+
+    async def main() -> None:
+        loop = asyncio.create_task(process.lease_loop())
+        try:
+            for _ in range(6000):
+                if len(ticks) >= 4:
+                    break
+                await asyncio.sleep(0.01)
+            assert len(ticks) >= 4, "the renewals waited for the take-over's read"
+            assert process.owns("a") and caught == []
+            process._heard("a 4 7 0 another-process")
+            assert process._missed == {"a": 7} and "a" not in process._catching
+            gate.set()
+            for _ in range(6000):
+                if sorted(caught) == ["a", "b"]:
+                    break
+                await asyncio.sleep(0.01)
+        finally:
+            gate.set()
+            loop.cancel()
+            await asyncio.gather(loop, *process._takes, return_exceptions=True)
+
+    asyncio.run(main())
+    assert sorted(caught) == ["a", "b"] and process._claimed == set()

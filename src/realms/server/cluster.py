@@ -236,6 +236,14 @@ class Cluster:
         #: games just taken over (the default pool's threads), which would let this
         #: process's own leases run out meanwhile
         self._renewer = ThreadPoolExecutor(1, thread_name_prefix="realms-leases")
+        #: the take-overs' reads' own thread: not queued behind the loads of the pages
+        #: asking again after a death (dozens in the default pool's queue), which held the
+        #: games just claimed up for seconds
+        self._taker = ThreadPoolExecutor(1, thread_name_prefix="realms-take")
+        #: the take-overs running (:meth:`take_over`, a task of its own: the renewals go on
+        #: beside it), and the games they claimed not yet handed to their catch-ups
+        self._takes: set[asyncio.Task] = set()
+        self._claimed: set[str] = set()
         #: the connection holding this process's ``ALIVE_LOCK`` (the renewals' thread's)
         self._alive: Any = None
         self._stopped = False
@@ -512,7 +520,11 @@ class Cluster:
         self._alive = conn
 
     async def lease_loop(self) -> None:
-        """Renew and claim every ``LEASE_EVERY`` seconds; take over what was claimed.  A
+        """Renew and claim every ``LEASE_EVERY`` seconds; take over what was claimed, in a
+        task of its own (:meth:`take_over`): a renewal waiting for a take-over's read came
+        seconds late on a loaded machine, its process then stopped acting as the owner of
+        every game (``valid_until``) and, not seen for ``LEASE_SECONDS``, counted as dead
+        in the next claim's shares (another took all of a dead process's games).  A
         process whose bots' worker is still starting claims late (``STARTING_GRACE``):
         the games it took would wait for it, while a ready process can play them at once."""
         while True:
@@ -536,8 +548,11 @@ class Cluster:
                 self.owned = owned | (self.owned - held)
                 self.valid_until = started + LEASE_SECONDS - LEASE_EVERY / 2
                 if claimed:
-                    await self.take_over(claimed)
-                for gid in owned:
+                    self._claimed |= claimed
+                    task = asyncio.get_running_loop().create_task(self.take_over(claimed))
+                    self._takes.add(task)
+                    task.add_done_callback(self._takes.discard)
+                for gid in owned - self._claimed:  # those claimed are their take-over's
                     live = self.server.live.get(gid)
                     if live is None:
                         if gid not in self._catching:  # a take-over's catch-up loads it already
@@ -549,8 +564,17 @@ class Cluster:
     async def take_over(self, claimed: set[str]) -> None:
         """The games just claimed: their deadline rounds as stored, each caught up and set
         going (bots, deadlines and clocks are this process's from now), in the order of
-        :meth:`_first`."""
-        rounds = await asyncio.to_thread(self.store.rounds)
+        :meth:`_first`.  The reads run in the take-overs' own thread."""
+        try:
+            await self._take_over(claimed)
+        except Exception:  # each game is then caught up by the renewals' look at what is owned
+            log.exception("cluster: the games claimed could not be taken over")
+        finally:
+            self._claimed -= claimed
+
+    async def _take_over(self, claimed: set[str]) -> None:
+        loop = asyncio.get_running_loop()
+        rounds = await loop.run_in_executor(self._taker, self.store.rounds)
         from .deadlines import Round
 
         for gid in claimed:
@@ -562,7 +586,7 @@ class Cluster:
         known = {gid: (live.version, live.row.seq) for gid in order
                  if (live := self.server.live.get(gid)) is not None and live.row.seq is not None}
         try:
-            self._taken_read.update(await asyncio.to_thread(self._read_taken, order, known))
+            self._taken_read.update(await loop.run_in_executor(self._taker, self._read_taken, order, known))
             self.taken_reads += 1
         except Exception:  # each game is then read on its own, as it is caught up
             log.exception("cluster: the games taken over could not be read at once")
@@ -941,9 +965,9 @@ class Cluster:
             self._notes.setdefault(gid, {})[head[0]] = (head[1], answers)
             self._soon(gid)
         elif live is None:
-            if gid in self.server.loading or gid in self._turns or gid in self._taken_read:
+            if gid in self.server.loading or gid in self._turns or gid in self._taken_read or gid in self._claimed:
                 self._miss(gid, head[0])  # its load (a take-over's from its one read) may predate this write
-            if self.owns(gid):
+            if self.owns(gid) and gid not in self._claimed:  # else its take-over's catch-up loads it
                 self._soon(gid)
 
     def _heard_talk(self, gid: str, n: int, process: str) -> None:
@@ -1081,13 +1105,14 @@ class Cluster:
     async def stop(self) -> None:
         """Stop, handing this process's leases back (another takes them at once)."""
         self._stopped = True
-        for task in self.tasks + list(self._catching.values()) + list(self._following.values()):
+        for task in self.tasks + list(self._takes) + list(self._catching.values()) + list(self._following.values()):
             task.cancel()
         try:
             await asyncio.to_thread(self._release)
         except Exception:
             log.exception("cluster: the leases could not be handed back")
         self._renewer.shutdown(wait=False)
+        self._taker.shutdown(wait=False)
 
     def _release(self) -> None:
         with self.store.engine.begin() as conn:
