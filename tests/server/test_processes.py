@@ -871,6 +871,33 @@ def test_a_dead_processs_games_are_spread_over_the_live_ones(tmp_path, monkeypat
         drop_database(database)
 
 
+def test_a_live_process_renewing_late_keeps_its_share_of_a_dead_ones_games(tmp_path, monkeypatch):
+    """A live process last seen past ``LEASE_SECONDS`` ago (busy with a take-over on a
+    loaded machine, its renewal late) still counts in the shares: the other claims only
+    its own share at once, not every game (which left one process holding all of them at
+    the next death)."""
+    from sqlalchemy import text
+
+    from realms.server import cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "LEASE_EVERY", 3600.0)
+    database = fresh_database("postgresql", tmp_path)
+    a, b = processes = _processes(database, 2)
+    try:
+        assert b._tick([]) == (set(), set())
+        assert a._tick([]) == (set(), set())
+        games = [f"g{i}" for i in range(8)]
+        _leases(a, **{g: 1 for g in games})
+        with a.store.engine.begin() as conn:  # b's last renewal late
+            conn.execute(text("UPDATE realms_processes SET seen = seen - :s WHERE id = :i"),
+                         {"s": cluster_module.LEASE_SECONDS * 2, "i": b.id})
+        owned, claimed = a._tick([])
+        assert claimed and claimed != set(games), claimed
+    finally:
+        _closed(processes)
+        drop_database(database)
+
+
 def test_a_dead_processs_leases_are_claimed_before_they_expire(tmp_path, monkeypatch):
     """A process whose connections closed (as a killed process's do) frees its alive
     lock: another claims its games at once, though their leases last an hour, and forgets

@@ -110,6 +110,12 @@ STARTING_GRACE = 5.0
 #: seconds a process starting waits at most for its bots' worker before it takes requests
 #: (:meth:`Cluster.serving`); past it, it serves with the worker still starting
 SERVE_WAIT = 60.0
+#: seconds since its last renewal a live process still counts in the claims' shares
+#: (:meth:`Cluster._live`): a survivor busy with a take-over on a loaded machine renews
+#: seconds late (3.9 s in one soak), and left out at ``LEASE_SECONDS`` it had no share,
+#: the process finding the death took all the dead one's games and held them all at the
+#: next death.  A share its process does not claim is taken by the others one renewal later
+LIVE_SECONDS = 10.0
 #: the advisory lock (this key and the hash of a process's id) each process holds on a
 #: connection of its own while it lives: free, its process is dead
 ALIVE_LOCK = 0x6C697665  # "live"
@@ -473,11 +479,11 @@ class Cluster:
         return set(kept) | set(claimed), set(claimed)
 
     def _live(self, conn) -> list[str]:
-        """The live ready processes (seen within ``LEASE_SECONDS``), in the order of their
-        ids: a process's share of the claimable games is those whose id hashes to its place
-        among them."""
+        """The live ready processes (seen within ``LIVE_SECONDS``; the dead ones are gone
+        from the table by then, :meth:`_dead`), in the order of their ids: a process's
+        share of the claimable games is those whose id hashes to its place among them."""
         return conn.execute(text(f"SELECT id FROM realms_processes WHERE seen > {NOW} - :t AND ready ORDER BY id"),
-                            {"t": LEASE_SECONDS}).scalars().all()
+                            {"t": LIVE_SECONDS}).scalars().all()
 
     def _dead(self, conn) -> list[str]:
         """The processes seen whose ``ALIVE_LOCK`` is free (killed: the database ended their
