@@ -252,3 +252,41 @@ def test_the_leases_are_renewed_while_a_take_over_reads_the_games_it_claimed(mon
 
     asyncio.run(main())
     assert sorted(caught) == ["a", "b"] and process._claimed == set()
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not PG, reason="needs REALMS_TEST_POSTGRES=postgresql://…")
+def test_a_take_overs_game_is_replayed_on_its_own_thread_not_behind_the_pages_loads(tmp_path, monkeypatch):
+    """A game a take-over loads from its one read is replayed on the take-overs' own
+    thread (``Cluster.taker``), not queued in the default pool behind the loads of the
+    pages asking for games this process does not own; a request's own load stays there."""
+    import threading
+
+    from fastapi.testclient import TestClient
+
+    from realms.server import app as app_module
+    from realms.server.app import create_app
+
+    from .test_processes import _person_and_three_bots
+
+    database = fresh_database("postgresql", tmp_path)
+    threads: list[str] = []
+    rebuild = app_module.rebuild
+
+    def noted(row):
+        threads.append(threading.current_thread().name)
+        return rebuild(row)
+
+    try:
+        with TestClient(create_app(database, several=True)) as client:
+            server = client.app.state.server
+            gid, _ = _person_and_three_bots(client)
+            monkeypatch.setattr(app_module, "rebuild", noted)
+            read = server._read(gid)
+            server.live.pop(gid)
+            client.portal.call(server._load, gid, read)
+            server.live.pop(gid)
+            client.portal.call(server._load, gid)
+        assert threads[0].startswith("realms-take") and not threads[1].startswith("realms-take"), threads
+    finally:
+        drop_database(database)

@@ -769,7 +769,10 @@ class Server:
         row, table = await asyncio.to_thread(self._read, game_id) if read is None else read
         if row is None:
             raise HTTPException(404, "no such game")
-        live = await asyncio.to_thread(rebuild, row)
+        # a take-over's game (read already) is replayed on the take-overs' own thread, not
+        # behind the loads queued in the default pool by pages asking for other games
+        pool = self.cluster.taker if read is not None and self.cluster is not None else None
+        live = await asyncio.get_running_loop().run_in_executor(pool, rebuild, row)
         live.undos = self.undos.get(game_id, 0)
         live.deadlines = self.deadlines
         await self.tables.attach(live, table)

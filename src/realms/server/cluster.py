@@ -242,10 +242,11 @@ class Cluster:
         #: games just taken over (the default pool's threads), which would let this
         #: process's own leases run out meanwhile
         self._renewer = ThreadPoolExecutor(1, thread_name_prefix="realms-leases")
-        #: the take-overs' reads' own thread: not queued behind the loads of the pages
-        #: asking again after a death (dozens in the default pool's queue), which held the
-        #: games just claimed up for seconds
-        self._taker = ThreadPoolExecutor(1, thread_name_prefix="realms-take")
+        #: the take-overs' own thread, for their reads and their games' replays
+        #: (``Server._load``): not queued behind the loads of the pages asking again after
+        #: a death (dozens in the default pool's queue), which held the games just claimed
+        #: up for seconds
+        self.taker = ThreadPoolExecutor(1, thread_name_prefix="realms-take")
         #: the take-overs running (:meth:`take_over`, a task of its own: the renewals go on
         #: beside it), and the games they claimed not yet handed to their catch-ups
         self._takes: set[asyncio.Task] = set()
@@ -580,7 +581,7 @@ class Cluster:
 
     async def _take_over(self, claimed: set[str]) -> None:
         loop = asyncio.get_running_loop()
-        rounds = await loop.run_in_executor(self._taker, self.store.rounds)
+        rounds = await loop.run_in_executor(self.taker, self.store.rounds)
         from .deadlines import Round
 
         for gid in claimed:
@@ -592,7 +593,7 @@ class Cluster:
         known = {gid: (live.version, live.row.seq) for gid in order
                  if (live := self.server.live.get(gid)) is not None and live.row.seq is not None}
         try:
-            self._taken_read.update(await loop.run_in_executor(self._taker, self._read_taken, order, known))
+            self._taken_read.update(await loop.run_in_executor(self.taker, self._read_taken, order, known))
             self.taken_reads += 1
         except Exception:  # each game is then read on its own, as it is caught up
             log.exception("cluster: the games taken over could not be read at once")
@@ -1118,7 +1119,7 @@ class Cluster:
         except Exception:
             log.exception("cluster: the leases could not be handed back")
         self._renewer.shutdown(wait=False)
-        self._taker.shutdown(wait=False)
+        self.taker.shutdown(wait=False)
 
     def _release(self) -> None:
         with self.store.engine.begin() as conn:
