@@ -142,9 +142,9 @@ def test_a_write_heard_while_a_game_waits_for_its_take_over_is_caught_up_once_it
 def test_a_page_asking_for_a_game_being_taken_over_gets_the_take_overs_load_ahead_of_its_turn(tmp_path, monkeypatch):
     """Two apps of a cluster in this process; ``a``, owner of three games, is made dead
     and ``b`` (holding none) takes them over one at a time, the first held up: a page's
-    ``GET`` of the last through ``b`` is answered with the person asked while the first
-    is still held, from the take-over's one read (no load of its own through the store),
-    and the game is ``b``'s, caught up."""
+    ``GET`` of the last through ``b`` waits for the one turn, takes it ahead of the game
+    between, and is answered with the person asked from the take-over's one read (no
+    load of its own through the store); the game is ``b``'s, caught up."""
     import threading
 
     from fastapi.testclient import TestClient
@@ -182,12 +182,18 @@ def test_a_page_asking_for_a_game_being_taken_over_gets_the_take_overs_load_ahea
             _die(a, list(games))
             _wait("b's take-over to begin with the first game", lambda: begun == [first])
             _wait("the last game's catch-up to wait for its turn", lambda: last in heir._turns)
-            state = b.get(f"/api/games/{last}", headers=bearer(games[last])).json()
-            assert state["pending"], state
-            assert not gate.is_set() and first not in caught
+            got: list = []
+            page = threading.Thread(target=lambda: got.append(
+                b.get(f"/api/games/{last}", headers=bearer(games[last])).json()), daemon=True)
+            page.start()
+            _wait("the page's request to hurry the last game", lambda: heir._taking.waiting()[:1] == [last])
+            assert begun == [first] and not got  # the one turn is the first game's: it waits
+            gate.set()
+            page.join(90)
+            assert got and got[0]["pending"], got
+            assert begun[:2] == [first, last]  # ahead of the game between
             assert loads == []
             assert last in caught and heir.owns(last)
-            gate.set()
             _wait("b to take the three games over", lambda: caught >= set(games))
             assert loads == []
     finally:
