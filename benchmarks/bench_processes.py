@@ -791,7 +791,7 @@ def timelines(path: str, deaths: list[dict], bot_games: list[dict], texts: dict[
                      if kind == "loaded" and t >= died]
             row["loads"] = sorted(loads)[:3]
             row["served"] = sorted((t - died, kind, name, *rest) for t, kind, name, *rest in events.get(gid, ())
-                                   if kind in ("GET", "POST") and died <= t <= died + 20)[:6]
+                                   if kind in ("GET", "POST", "got", "advised") and died <= t <= died + 20)[:8]
             trace = [(kind, url, t0 - died, t1 - died, what) for kind, url, t0, t1, what in games.get(gid, {})
                      .get("trace", ()) if t1 >= died]
             row["person"] = trace[:4]

@@ -106,7 +106,8 @@ class FastClock:
 
 def timeline(app):
     """``REALMS_TIMELINE=1`` (a soak's ``--timeline``): each game request's arrival and
-    answer, each game's load (its read and its replay apart) and each stall of the event
+    answer, each game's load (its read and its replay apart), each wait over 0.1 s for a
+    game in memory (``got``) or for its odds (``advised``) and each stall of the event
     loop over 0.1 s, logged by ``realms.timeline`` with the wall clock's seconds
     (``T <wall> <event> …``), for the soak to set beside a death.  Off, nothing is wrapped."""
     import asyncio
@@ -137,8 +138,25 @@ def timeline(app):
         log.info("T %.3f loaded %s %.3f %s", time.time(), game_id, time.time() - t, "taken" if pre else "asked")
         return out
 
+    get, advise = type(server).get, type(server).advise
+
+    async def timed_get(self, game_id, read=None):
+        t = time.time()
+        out = await get(self, game_id, read)
+        if time.time() - t > 0.1:
+            log.info("T %.3f got %s %.3f", time.time(), game_id, time.time() - t)
+        return out
+
+    async def timed_advise(self, live, seats):
+        t = time.time()
+        out = await advise(self, live, seats)
+        if time.time() - t > 0.1:
+            log.info("T %.3f advised %s %.3f", time.time(), live.row.id, time.time() - t)
+        return out
+
     served.rebuild = timed_rebuild
     type(server)._read, type(server)._load = timed_read, timed_load
+    type(server).get, type(server).advise = timed_get, timed_advise
 
     stalling: list = []
 

@@ -174,3 +174,38 @@ def advised(client, gid: str, tok: str) -> dict:
             return advised_now(client, gid, tok)
         assert answer(client, gid, tok, s).status_code == 200
     raise AssertionError("no decision with odds in 200 answers")
+
+
+def test_a_job_somebody_waits_for_runs_before_the_set_ups_nobody_waits_for(monkeypatch):
+    """A request's odds queued behind a take-over's set-ups (``later``: nobody waits for
+    them) run next, before every set-up waiting, and the set-ups then in their order: a
+    process taking over dozens of games made a person's answer wait for all their
+    set-ups.  The worker is a stand-in that holds the first job until told."""
+    work = heavy.Heavy()
+    ran: list[str] = []
+
+    async def main() -> None:
+        gate = asyncio.Event()
+
+        async def one(pool, seconds, fn, args):
+            ran.append(args[0])
+            if args[0] == "first":
+                await gate.wait()
+            return args[0]
+
+        monkeypatch.setattr(work, "_start", lambda warm=False: None)
+        monkeypatch.setattr(work, "_one", one)
+        jobs = [asyncio.create_task(work.run("first", 30, "a", str, "first"))]
+        jobs += [asyncio.create_task(work.run(("setup", i), 30, f"game:{i}", str, f"setup {i}", keep=True, later=True))
+                 for i in range(3)]
+        for _ in range(20):
+            await asyncio.sleep(0)
+        jobs.append(asyncio.create_task(work.run("advice", 30, "b", str, "advice")))
+        for _ in range(20):
+            await asyncio.sleep(0)
+        assert ran == ["first"]
+        gate.set()
+        assert await asyncio.wait_for(asyncio.gather(*jobs), 30) == ["first", "setup 0", "setup 1", "setup 2", "advice"]
+
+    run(main())
+    assert ran == ["first", "advice", "setup 0", "setup 1", "setup 2"]

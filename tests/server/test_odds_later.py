@@ -189,3 +189,24 @@ def test_a_set_up_for_a_game_dropped_from_memory_works_nothing_out_for_it(client
     s = me(client, gid, toks[seat])  # the game rebuilt: set up in the worker by now, advised at once
     assert s["odds"] and "pending" not in kinds(s)
     assert len(held.set_ups) == 1
+
+
+def test_a_games_set_up_is_a_job_nobody_waits_for(client, monkeypatch):
+    """The set-up a request starts runs after the odds' jobs a request waits for
+    (``heavy.Heavy.run``'s ``later``): a take-over's dozens of set-ups hold up no answer."""
+    held = HeldSetUp(client, monkeypatch)
+    asked: list = []
+    run = held.odds.run
+
+    async def noted(key, *args, **kw):
+        asked.append((key, kw.get("later", False)))
+        return await run(key, *args, **kw)
+
+    monkeypatch.setattr(held.odds, "run", noted)
+    gid, toks = two_people(client)
+    seat, s = to_advised_decision(client, gid, toks)
+    assert kinds(s) == {"pending"}, s["odds"]
+    held.release()
+    odds_set_up(client, gid)
+    assert [later for key, later in asked if key[0] == "setup"] == [True]
+    assert {later for key, later in asked if key[0] == "advice"} == {False}

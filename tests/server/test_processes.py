@@ -800,6 +800,47 @@ def test_a_process_not_ready_claims_only_what_nobody_ready_took(tmp_path, monkey
         drop_database(database)
 
 
+def test_a_process_takes_no_request_before_its_bots_worker_has_started(tmp_path):
+    """A cluster's app's start-up, which runs before its port listens, waits for its bots'
+    worker (``Cluster.serving``): a page that asked a process whose worker still started
+    waited on a machine busy with that start, where the ready processes answer at once.
+    Its leases are renewed meanwhile, as a process not ready renews them."""
+    from concurrent.futures import Future
+
+    from fastapi.testclient import TestClient
+
+    from realms.server.app import create_app
+    from realms.server.botworker import Bots
+
+    database = fresh_database("postgresql", tmp_path)
+    bots = Bots()
+    bots._started = Future()  # its worker starting
+    client = TestClient(create_app(database, several=True, bots=bots))
+    server = client.app.state.server
+    serving = threading.Event()
+    opened: list = []
+
+    def enter() -> None:
+        opened.append(client.__enter__())
+        serving.set()
+
+    thread = threading.Thread(target=enter, daemon=True)
+    thread.start()
+    try:
+        _wait("the starting process's first renewal", lambda: server.cluster.valid_until > 0)
+        assert not serving.is_set() and not server.cluster._ready
+        bots._started.set_result(0)
+        _wait("the process to serve once its worker started", serving.is_set)
+        assert client.get("/api/health").status_code == 200
+    finally:
+        if not bots._started.done():
+            bots._started.set_result(0)
+        thread.join(WAIT)
+        if opened:
+            client.__exit__(None, None, None)
+        drop_database(database)
+
+
 def test_a_dead_processs_games_are_spread_over_the_live_ones(tmp_path, monkeypatch):
     """Claimable leases and two live ready processes: each claims at once its share (the
     games whose id hashes to its place), even of the games in the other's memory, and
@@ -825,6 +866,33 @@ def test_a_dead_processs_games_are_spread_over_the_live_ones(tmp_path, monkeypat
         theirs = sorted(set(games) - share_a)
         assert a._tick([], mine=[theirs[0]]) == (share_a,) * 2
         assert b._tick([], mine=sorted(share_a)) == (set(theirs),) * 2
+    finally:
+        _closed(processes)
+        drop_database(database)
+
+
+def test_a_live_process_renewing_late_keeps_its_share_of_a_dead_ones_games(tmp_path, monkeypatch):
+    """A live process last seen past ``LEASE_SECONDS`` ago (busy with a take-over on a
+    loaded machine, its renewal late) still counts in the shares: the other claims only
+    its own share at once, not every game (which left one process holding all of them at
+    the next death)."""
+    from sqlalchemy import text
+
+    from realms.server import cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "LEASE_EVERY", 3600.0)
+    database = fresh_database("postgresql", tmp_path)
+    a, b = processes = _processes(database, 2)
+    try:
+        assert b._tick([]) == (set(), set())
+        assert a._tick([]) == (set(), set())
+        games = [f"g{i}" for i in range(8)]
+        _leases(a, **{g: 1 for g in games})
+        with a.store.engine.begin() as conn:  # b's last renewal late
+            conn.execute(text("UPDATE realms_processes SET seen = seen - :s WHERE id = :i"),
+                         {"s": cluster_module.LEASE_SECONDS * 2, "i": b.id})
+        owned, claimed = a._tick([])
+        assert claimed and claimed != set(games), claimed
     finally:
         _closed(processes)
         drop_database(database)

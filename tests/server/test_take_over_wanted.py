@@ -25,14 +25,29 @@ class Deadlines:
         return False
 
 
-def test_a_game_asked_for_is_caught_up_at_once_and_waited_for_alone(monkeypatch):
+def _taking_over(monkeypatch, at_once: int, games: set[str]):
+    """A process of a stand-in server owning ``games``, ``TAKE_AT_ONCE`` made ``at_once``."""
     from realms.server import cluster as cluster_module
 
-    monkeypatch.setattr(cluster_module, "TAKE_AT_ONCE", 1)
+    monkeypatch.setattr(cluster_module, "TAKE_AT_ONCE", at_once)
     server = SimpleNamespace(store=SimpleNamespace(engine=create_engine("sqlite://"), rounds=lambda: {}),
                              live={}, loading={}, deadlines=Deadlines())
     process = Cluster(server)
-    process.owned, process.valid_until = {"a", "b", "c"}, math.inf
+    process.owned, process.valid_until = set(games), math.inf
+    return server, process
+
+
+async def _settle() -> None:
+    for _ in range(50):
+        await asyncio.sleep(0)
+
+
+def test_a_game_asked_for_is_caught_up_next_and_waited_for_alone(monkeypatch):
+    """A request for a game waiting for its take-over's turn: the game is caught up in the
+    next turn free, before the games ahead of it in the take-over's order, not beside the
+    one running (the turns stay bounded however many pages ask); the request waits for
+    that game alone, and the take-over's own load of the game does not wait for itself."""
+    server, process = _taking_over(monkeypatch, 1, {"a", "b", "c"})
     order: list[str] = []
     inner: list = []
 
@@ -51,13 +66,14 @@ def test_a_game_asked_for_is_caught_up_at_once_and_waited_for_alone(monkeypatch)
         await process.take_over({"a", "b", "c"})
         while order != ["a"]:
             await asyncio.sleep(0)
-        try:
-            live = await asyncio.wait_for(process.wanted("c"), 30)
-        except TimeoutError:
-            raise AssertionError(f"the request for c waited for the games ahead of it: caught up {order}") from None
-        assert live is server.live["c"]
-        assert order == ["a", "c"]  # "b" still waits for its turn behind "a"
+        asked = asyncio.create_task(process.wanted("c"))
+        await _settle()
+        assert order == ["a"] and not asked.done()  # the one turn is a's: c waits for it
+        assert process._taking.waiting() == ["c", "b"]
         first.set()
+        live = await asyncio.wait_for(asked, 30)
+        assert live is server.live["c"]
+        assert order[:2] == ["a", "c"]  # "b" waited behind "c"
         while process._catching:
             await asyncio.sleep(0.01)
         assert await process.wanted("b") is None  # caught up: a request loads it as any other
@@ -65,8 +81,44 @@ def test_a_game_asked_for_is_caught_up_at_once_and_waited_for_alone(monkeypatch)
     asyncio.run(main())
     assert order == ["a", "c", "b"]
     assert inner == [None, None, None]
-    assert process._taking is not None and not process._taking.locked()  # the turn given back
+    assert process._taking.free == 1 and process._taking.waiting() == []  # the turn given back
     assert process._turns == {}
+
+
+def test_pages_asking_for_every_game_of_a_take_over_at_once_share_its_bounded_turns(monkeypatch):
+    """A hundred pages asking again within a second of their process's death: every game
+    of the take-over wanted at once is still caught up ``TAKE_AT_ONCE`` at a time (were
+    each let go at once, all would slow each other down and finish together), and every
+    request gets its game."""
+    games = {f"g{i:02d}" for i in range(12)}
+    server, process = _taking_over(monkeypatch, 3, games)
+    running: set[str] = set()
+    most = 0
+
+    async def main() -> None:
+        nonlocal most
+        go = asyncio.Event()
+
+        async def catch_up(gid: str, full: bool = False, load: bool = False):
+            nonlocal most
+            running.add(gid)
+            most = max(most, len(running))
+            await go.wait()
+            running.discard(gid)
+            server.live[gid] = SimpleNamespace(row=SimpleNamespace(id=gid))
+            return server.live[gid]
+
+        process.catch_up = catch_up
+        await process.take_over(games)
+        asked = [asyncio.create_task(process.wanted(g)) for g in sorted(games, reverse=True)]
+        await _settle()
+        assert len(running) == 3
+        go.set()
+        got = await asyncio.wait_for(asyncio.gather(*asked), 30)
+        assert [g.row.id for g in got] == sorted(games, reverse=True)
+
+    asyncio.run(main())
+    assert most == 3
 
 
 def test_a_write_heard_while_a_game_waits_for_its_take_over_is_caught_up_once_it_is_loaded():
@@ -78,7 +130,7 @@ def test_a_write_heard_while_a_game_waits_for_its_take_over_is_caught_up_once_it
                              live={}, loading={}, deadlines=Deadlines())
     process = Cluster(server)
     process.owned, process.valid_until = set(), math.inf
-    process._turns["waiting"] = (asyncio.Event(), asyncio.Event(), None)
+    process._turns["waiting"] = (asyncio.Event(), None)
     process._taken_read["read"] = ("row", None, None)
     for gid in ("waiting", "read", "elsewhere"):
         process._heard(f"{gid} 4 7 0 another-process")
@@ -90,9 +142,9 @@ def test_a_write_heard_while_a_game_waits_for_its_take_over_is_caught_up_once_it
 def test_a_page_asking_for_a_game_being_taken_over_gets_the_take_overs_load_ahead_of_its_turn(tmp_path, monkeypatch):
     """Two apps of a cluster in this process; ``a``, owner of three games, is made dead
     and ``b`` (holding none) takes them over one at a time, the first held up: a page's
-    ``GET`` of the last through ``b`` is answered with the person asked while the first
-    is still held, from the take-over's one read (no load of its own through the store),
-    and the game is ``b``'s, caught up."""
+    ``GET`` of the last through ``b`` waits for the one turn, takes it ahead of the game
+    between, and is answered with the person asked from the take-over's one read (no
+    load of its own through the store); the game is ``b``'s, caught up."""
     import threading
 
     from fastapi.testclient import TestClient
@@ -130,14 +182,117 @@ def test_a_page_asking_for_a_game_being_taken_over_gets_the_take_overs_load_ahea
             _die(a, list(games))
             _wait("b's take-over to begin with the first game", lambda: begun == [first])
             _wait("the last game's catch-up to wait for its turn", lambda: last in heir._turns)
-            state = b.get(f"/api/games/{last}", headers=bearer(games[last])).json()
-            assert state["pending"], state
-            assert not gate.is_set() and first not in caught
+            got: list = []
+            page = threading.Thread(target=lambda: got.append(
+                b.get(f"/api/games/{last}", headers=bearer(games[last])).json()), daemon=True)
+            page.start()
+            _wait("the page's request to hurry the last game", lambda: heir._taking.waiting()[:1] == [last])
+            assert begun == [first] and not got  # the one turn is the first game's: it waits
+            gate.set()
+            page.join(90)
+            assert got and got[0]["pending"], got
+            assert begun[:2] == [first, last]  # ahead of the game between
             assert loads == []
             assert last in caught and heir.owns(last)
-            gate.set()
             _wait("b to take the three games over", lambda: caught >= set(games))
             assert loads == []
     finally:
         gate.set()
+        drop_database(database)
+
+
+def test_the_leases_are_renewed_while_a_take_over_reads_the_games_it_claimed(monkeypatch):
+    """A take-over runs beside the renewals: while its read of the games claimed is held
+    (on a loaded machine it queued behind the pages' loads for seconds), the renewals go
+    on, so that the process neither stops acting as the owner of its games
+    (``valid_until``) nor looks dead to the others' claims.  A write heard meanwhile for
+    a game claimed is noted for after its load, not loaded beside the take-over."""
+    import threading
+
+    from realms.server import cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "LEASE_EVERY", 0.01)
+    server, process = _taking_over(monkeypatch, 6, set())
+    server.bots = SimpleNamespace(ready=lambda: True)
+    server.continue_bots = lambda live: None
+    gate = threading.Event()
+    ticks: list[int] = []
+    caught: list[str] = []
+
+    def tick(done, claim=True, mine=()):
+        ticks.append(len(ticks))
+        return {"a", "b"}, ({"a", "b"} if len(ticks) == 1 else set())
+
+    def read_taken(order, known):
+        gate.wait(120)  # longer than the wait for the renewals below: they are not let go by it
+        return {}
+
+    async def catch_up(gid: str, full: bool = False, load: bool = False):
+        caught.append(gid)
+        return None
+
+    process._tick = tick
+    process._read_taken = read_taken
+    process.catch_up = catch_up
+
+    async def main() -> None:
+        loop = asyncio.create_task(process.lease_loop())
+        try:
+            for _ in range(6000):
+                if len(ticks) >= 4:
+                    break
+                await asyncio.sleep(0.01)
+            assert len(ticks) >= 4, "the renewals waited for the take-over's read"
+            assert process.owns("a") and caught == []
+            process._heard("a 4 7 0 another-process")
+            assert process._missed == {"a": 7} and "a" not in process._catching
+            gate.set()
+            for _ in range(6000):
+                if sorted(caught) == ["a", "b"]:
+                    break
+                await asyncio.sleep(0.01)
+        finally:
+            gate.set()
+            loop.cancel()
+            await asyncio.gather(loop, *process._takes, return_exceptions=True)
+
+    asyncio.run(main())
+    assert sorted(caught) == ["a", "b"] and process._claimed == set()
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not PG, reason="needs REALMS_TEST_POSTGRES=postgresql://…")
+def test_a_take_overs_game_is_replayed_on_its_own_thread_not_behind_the_pages_loads(tmp_path, monkeypatch):
+    """A game a take-over loads from its one read is replayed on the take-overs' own
+    thread (``Cluster.taker``), not queued in the default pool behind the loads of the
+    pages asking for games this process does not own; a request's own load stays there."""
+    import threading
+
+    from fastapi.testclient import TestClient
+
+    from realms.server import app as app_module
+    from realms.server.app import create_app
+
+    from .test_processes import _person_and_three_bots
+
+    database = fresh_database("postgresql", tmp_path)
+    threads: list[str] = []
+    rebuild = app_module.rebuild
+
+    def noted(row):
+        threads.append(threading.current_thread().name)
+        return rebuild(row)
+
+    try:
+        with TestClient(create_app(database, several=True)) as client:
+            server = client.app.state.server
+            gid, _ = _person_and_three_bots(client)
+            monkeypatch.setattr(app_module, "rebuild", noted)
+            read = server._read(gid)
+            server.live.pop(gid)
+            client.portal.call(server._load, gid, read)
+            server.live.pop(gid)
+            client.portal.call(server._load, gid)
+        assert threads[0].startswith("realms-take") and not threads[1].startswith("realms-take"), threads
+    finally:
         drop_database(database)

@@ -782,7 +782,10 @@ class Server:
         row, table = await asyncio.to_thread(self._read, game_id) if read is None else read
         if row is None:
             raise HTTPException(404, "no such game")
-        live = await asyncio.to_thread(rebuild, row)
+        # a take-over's game (read already) is replayed on the take-overs' own thread, not
+        # behind the loads queued in the default pool by pages asking for other games
+        pool = self.cluster.taker if read is not None and self.cluster is not None else None
+        live = await asyncio.get_running_loop().run_in_executor(pool, rebuild, row)
         live.undos = self.undos.get(game_id, 0)
         live.deadlines = self.deadlines
         await self.tables.attach(live, table)
@@ -879,7 +882,7 @@ class Server:
         row = live.row
         try:
             await self.heavy.odds.run(("setup", row.id), heavy.SETUP_SECONDS, f"game:{row.id}", heavy.set_up,
-                                      row.game, row.options, row.seed, keep=True)
+                                      row.game, row.options, row.seed, keep=True, later=True)
             if self.live.get(row.id) is not live:
                 return
             await self._advise_coming(live)
@@ -1238,6 +1241,8 @@ def create_app(database: str | None = None, creations: limits.TokenBucket | None
         deadlines.start()
         if watch_tables:
             tables.start()
+        if server.cluster is not None:
+            await server.cluster.serving()
         yield
         await server.stop_odds()
         await tables.stop()

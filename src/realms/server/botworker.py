@@ -425,6 +425,13 @@ class Bots:
         none started yet (the first job starts it: nothing better to wait for)."""
         return self._started is None or self._started.done()
 
+    async def warmed(self) -> None:
+        """Wait until the worker has started (and warmed): at once if none was started
+        (the first job starts it); its start's error if it failed."""
+        started = self._started
+        if started is not None:
+            await asyncio.shield(asyncio.wrap_future(started))
+
     async def play(self, job: Job) -> tuple | None:
         """The answers of ``job``'s bots (None: send the whole record); a worker that died
         is replaced and the error raised (the game is rebuilt at its next request)."""

@@ -82,6 +82,7 @@ from sqlalchemy import (Boolean, Column, Float, Integer, MetaData, String, Table
 
 from . import tabledb
 from .store import create_tables
+from .turns import Turns
 
 if TYPE_CHECKING:
     from .app import Live, Server
@@ -106,6 +107,15 @@ TAKE_AT_ONCE = 6
 #: worker (10-25 s at load 20 on two cores), so a ready process that is only slow to
 #: renew (its event loop busy with a take-over) is given time first
 STARTING_GRACE = 5.0
+#: seconds a process starting waits at most for its bots' worker before it takes requests
+#: (:meth:`Cluster.serving`); past it, it serves with the worker still starting
+SERVE_WAIT = 60.0
+#: seconds since its last renewal a live process still counts in the claims' shares
+#: (:meth:`Cluster._live`): a survivor busy with a take-over on a loaded machine renews
+#: seconds late (3.9 s in one soak), and left out at ``LEASE_SECONDS`` it had no share,
+#: the process finding the death took all the dead one's games and held them all at the
+#: next death.  A share its process does not claim is taken by the others one renewal later
+LIVE_SECONDS = 10.0
 #: the advisory lock (this key and the hash of a process's id) each process holds on a
 #: connection of its own while it lives: free, its process is dead
 ALIVE_LOCK = 0x6C697665  # "live"
@@ -219,21 +229,29 @@ class Cluster:
         self._taken_read: dict[str, tuple] = {}
         #: the take-overs' reads (one for all the games claimed at once)
         self.taken_reads = 0
-        #: the take-overs' catch-ups running (at most ``TAKE_AT_ONCE``, the others queued
-        #: in the order :meth:`take_over` gave them)
-        self._taking: asyncio.Semaphore | None = None
+        #: the take-overs' catch-ups' turns: ``TAKE_AT_ONCE`` at a time, those a request
+        #: wants first, then the others in the order :meth:`take_over` gave them
+        self._taking = Turns(TAKE_AT_ONCE)
         #: per game of a take-over not yet caught up, its take-over's [start, games left]
         #: (the log says when the last is caught up)
         self._taken: dict[str, list] = {}
-        #: per game whose take-over's catch-up waits for its turn or runs: the event that
-        #: lets it run at once (a request wants it), the event set once it is done, and
-        #: the task running it (:meth:`wanted`)
-        self._turns: dict[str, tuple[asyncio.Event, asyncio.Event, asyncio.Task | None]] = {}
+        #: per game whose take-over's catch-up waits for its turn or runs: the event set
+        #: once it is done, and the task running it (:meth:`wanted`)
+        self._turns: dict[str, tuple[asyncio.Event, asyncio.Task | None]] = {}
         self.tasks: list[asyncio.Task] = []
         #: the renewals' own thread: never queued behind the loads and catch-ups of the
         #: games just taken over (the default pool's threads), which would let this
         #: process's own leases run out meanwhile
         self._renewer = ThreadPoolExecutor(1, thread_name_prefix="realms-leases")
+        #: the take-overs' own thread, for their reads and their games' replays
+        #: (``Server._load``): not queued behind the loads of the pages asking again after
+        #: a death (dozens in the default pool's queue), which held the games just claimed
+        #: up for seconds
+        self.taker = ThreadPoolExecutor(1, thread_name_prefix="realms-take")
+        #: the take-overs running (:meth:`take_over`, a task of its own: the renewals go on
+        #: beside it), and the games they claimed not yet handed to their catch-ups
+        self._takes: set[asyncio.Task] = set()
+        self._claimed: set[str] = set()
         #: the connection holding this process's ``ALIVE_LOCK`` (the renewals' thread's)
         self._alive: Any = None
         self._stopped = False
@@ -461,11 +479,11 @@ class Cluster:
         return set(kept) | set(claimed), set(claimed)
 
     def _live(self, conn) -> list[str]:
-        """The live ready processes (seen within ``LEASE_SECONDS``), in the order of their
-        ids: a process's share of the claimable games is those whose id hashes to its place
-        among them."""
+        """The live ready processes (seen within ``LIVE_SECONDS``; the dead ones are gone
+        from the table by then, :meth:`_dead`), in the order of their ids: a process's
+        share of the claimable games is those whose id hashes to its place among them."""
         return conn.execute(text(f"SELECT id FROM realms_processes WHERE seen > {NOW} - :t AND ready ORDER BY id"),
-                            {"t": LEASE_SECONDS}).scalars().all()
+                            {"t": LIVE_SECONDS}).scalars().all()
 
     def _dead(self, conn) -> list[str]:
         """The processes seen whose ``ALIVE_LOCK`` is free (killed: the database ended their
@@ -508,7 +526,11 @@ class Cluster:
         self._alive = conn
 
     async def lease_loop(self) -> None:
-        """Renew and claim every ``LEASE_EVERY`` seconds; take over what was claimed.  A
+        """Renew and claim every ``LEASE_EVERY`` seconds; take over what was claimed, in a
+        task of its own (:meth:`take_over`): a renewal waiting for a take-over's read came
+        seconds late on a loaded machine, its process then stopped acting as the owner of
+        every game (``valid_until``) and, not seen for ``LEASE_SECONDS``, counted as dead
+        in the next claim's shares (another took all of a dead process's games).  A
         process whose bots' worker is still starting claims late (``STARTING_GRACE``):
         the games it took would wait for it, while a ready process can play them at once."""
         while True:
@@ -532,8 +554,11 @@ class Cluster:
                 self.owned = owned | (self.owned - held)
                 self.valid_until = started + LEASE_SECONDS - LEASE_EVERY / 2
                 if claimed:
-                    await self.take_over(claimed)
-                for gid in owned:
+                    self._claimed |= claimed
+                    task = asyncio.get_running_loop().create_task(self.take_over(claimed))
+                    self._takes.add(task)
+                    task.add_done_callback(self._takes.discard)
+                for gid in owned - self._claimed:  # those claimed are their take-over's
                     live = self.server.live.get(gid)
                     if live is None:
                         if gid not in self._catching:  # a take-over's catch-up loads it already
@@ -545,8 +570,17 @@ class Cluster:
     async def take_over(self, claimed: set[str]) -> None:
         """The games just claimed: their deadline rounds as stored, each caught up and set
         going (bots, deadlines and clocks are this process's from now), in the order of
-        :meth:`_first`."""
-        rounds = await asyncio.to_thread(self.store.rounds)
+        :meth:`_first`.  The reads run in the take-overs' own thread."""
+        try:
+            await self._take_over(claimed)
+        except Exception:  # each game is then caught up by the renewals' look at what is owned
+            log.exception("cluster: the games claimed could not be taken over")
+        finally:
+            self._claimed -= claimed
+
+    async def _take_over(self, claimed: set[str]) -> None:
+        loop = asyncio.get_running_loop()
+        rounds = await loop.run_in_executor(self.taker, self.store.rounds)
         from .deadlines import Round
 
         for gid in claimed:
@@ -558,7 +592,7 @@ class Cluster:
         known = {gid: (live.version, live.row.seq) for gid in order
                  if (live := self.server.live.get(gid)) is not None and live.row.seq is not None}
         try:
-            self._taken_read.update(await asyncio.to_thread(self._read_taken, order, known))
+            self._taken_read.update(await loop.run_in_executor(self.taker, self._read_taken, order, known))
             self.taken_reads += 1
         except Exception:  # each game is then read on its own, as it is caught up
             log.exception("cluster: the games taken over could not be read at once")
@@ -618,24 +652,22 @@ class Cluster:
         return sorted(claimed, key=rank)
 
     async def _taken_over(self, gid: str) -> None:
-        """A take-over's catch-up of ``gid``, at most ``TAKE_AT_ONCE`` at a time (in the
-        order they were asked for) but at once when a request wants the game
-        (:meth:`wanted`); then its round ended if its deadline passed meanwhile."""
-        if self._taking is None:
-            self._taking = asyncio.Semaphore(TAKE_AT_ONCE)
-        now, done = asyncio.Event(), asyncio.Event()
-        self._turns[gid] = (now, done, asyncio.current_task())
+        """A take-over's catch-up of ``gid`` in its turn (one of ``TAKE_AT_ONCE``: in the
+        order asked for, but before the others once a request wants the game,
+        :meth:`wanted`); then its round ended if its deadline passed meanwhile."""
+        done = asyncio.Event()
+        self._turns[gid] = (done, asyncio.current_task())
         try:
-            held = await self._turn(now)
+            await self._taking.take(gid)
             try:
                 await self.catch_up(gid, True)
             finally:
-                if held:
-                    self._taking.release()
+                self._taking.give()
                 done.set()
             await self._due_ended(gid)
         finally:
-            if self._turns.get(gid, (None, done))[1] is done:
+            done.set()  # a request waiting for it is let go (cancelled: the request loads it)
+            if self._turns.get(gid, (done,))[0] is done:
                 del self._turns[gid]
             batch = self._taken.pop(gid, None)
             if batch is not None:
@@ -643,38 +675,19 @@ class Cluster:
                 if not batch[1]:
                     log.info("cluster: the games taken over caught up in %.2f s", time.monotonic() - batch[0])
 
-    async def _turn(self, now: asyncio.Event) -> bool:
-        """Wait for a take-over's turn (one of ``TAKE_AT_ONCE``), or for ``now`` (a request
-        wants the game: it goes first, beside those running).  Whether a turn was taken
-        (to give back)."""
-        assert self._taking is not None
-        turn = asyncio.ensure_future(self._taking.acquire())
-        wanted = asyncio.ensure_future(now.wait())
-        try:
-            await asyncio.wait((turn, wanted), return_when=asyncio.FIRST_COMPLETED)
-            wanted.cancel()
-            if not turn.done():
-                turn.cancel()  # the semaphore's acquire gives back a turn it was woken for
-                await asyncio.wait((turn,))
-        except asyncio.CancelledError:
-            wanted.cancel()
-            turn.cancel()
-            if turn.done() and not turn.cancelled():
-                self._taking.release()
-            raise
-        return not turn.cancelled()
-
     async def wanted(self, gid: str) -> "Live | None":
-        """A request's wait for ``gid`` while a take-over catches it up: its catch-up let
-        run at once if it still waits for its turn, and waited for alone (not the other
+        """A request's wait for ``gid`` while a take-over catches it up: its catch-up given
+        the next turn free if it still waits for one (before the games not asked for, not
+        beside every one running: a hundred pages asking again within a second would have
+        a hundred catch-ups slow each other down), and waited for alone (not the other
         games' ahead of it, nor a second load of its own beside the take-over's, which
         would read the game again).  The game then in memory; None if no take-over is
         catching it up (or this is that catch-up)."""
         turn = self._turns.get(gid)
-        if turn is None or turn[2] is asyncio.current_task():
+        if turn is None or turn[1] is asyncio.current_task():
             return None
-        now, done, _ = turn
-        now.set()
+        done, _ = turn
+        self._taking.hurry(gid)
         await done.wait()
         return self.server.live.get(gid)
 
@@ -958,9 +971,9 @@ class Cluster:
             self._notes.setdefault(gid, {})[head[0]] = (head[1], answers)
             self._soon(gid)
         elif live is None:
-            if gid in self.server.loading or gid in self._turns or gid in self._taken_read:
+            if gid in self.server.loading or gid in self._turns or gid in self._taken_read or gid in self._claimed:
                 self._miss(gid, head[0])  # its load (a take-over's from its one read) may predate this write
-            if self.owns(gid):
+            if self.owns(gid) and gid not in self._claimed:  # else its take-over's catch-up loads it
                 self._soon(gid)
 
     def _heard_talk(self, gid: str, n: int, process: str) -> None:
@@ -1081,16 +1094,31 @@ class Cluster:
         loop = self._loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self.lease_loop()), loop.create_task(self.listen())]
 
+    async def serving(self) -> None:
+        """Wait, before this process takes requests (its app's start-up, which runs before
+        the port listens), for its bots' worker to have started, at most ``SERVE_WAIT``
+        seconds.  A page that asks a process whose worker still starts (10-25 s at load
+        20) waits on a machine busy with that start: a dead owner's game it loaded took
+        2.1-2.4 s at load 12-16, where a ready process took 0.3-0.6 s.  Not listening yet,
+        it is given no connection (``SO_REUSEPORT``, a proxy's health check): the ready
+        processes answer meanwhile.  Its leases are renewed and claimed as a process not
+        ready does (:meth:`_tick`) while it waits."""
+        try:
+            await asyncio.wait_for(self.server.bots.warmed(), SERVE_WAIT)
+        except Exception as exc:
+            log.warning("cluster: %s serves with its bots' worker not started (%s)", self.id, type(exc).__name__)
+
     async def stop(self) -> None:
         """Stop, handing this process's leases back (another takes them at once)."""
         self._stopped = True
-        for task in self.tasks + list(self._catching.values()) + list(self._following.values()):
+        for task in self.tasks + list(self._takes) + list(self._catching.values()) + list(self._following.values()):
             task.cancel()
         try:
             await asyncio.to_thread(self._release)
         except Exception:
             log.exception("cluster: the leases could not be handed back")
         self._renewer.shutdown(wait=False)
+        self.taker.shutdown(wait=False)
 
     def _release(self) -> None:
         with self.store.engine.begin() as conn:

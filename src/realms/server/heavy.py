@@ -18,7 +18,9 @@ held every other request for as long as it ran.  Here it runs in a worker proces
   worker (a game set up there: ``keep``) is known done for as long as that worker lives;
 - one job runs at a time, in the worker (``botworker.Worker``); those waiting are bounded, ``PER_ADDRESS`` per
   address and ``WAITING`` in all (:class:`Busy`: 429), so one client cannot queue work
-  ahead of everybody else's;
+  ahead of everybody else's; a job nobody waits for (``later``: a game's set-up in the
+  odds' worker) runs after every job waiting that somebody waits for (a request's odds),
+  so that the dozens of set-ups of a take-over do not hold up a person's answer;
 - the odds, which a person's answer waits for, and the replays, which only a replay
   viewer waits for, have a worker each (:class:`Lanes`): no replay delays an answer.  A
   game whose odds went over their budget once is advised no more (a note says so), so
@@ -38,6 +40,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable
 
 from . import botworker
+from .turns import Turns
 
 #: seconds a replay (a past position, its board, the turns of a game) may take
 REPLAY_SECONDS = 10.0
@@ -180,7 +183,8 @@ class Heavy:
     def __init__(self, tied: bool = False) -> None:
         self.tied = tied
         self._pool: botworker.Worker | None = None
-        self._slots: asyncio.Semaphore | None = None
+        #: one job at a time in the worker, those a request waits for first
+        self._slots = Turns(1)
         self.cache: OrderedDict[Any, Any] = OrderedDict()
         #: the results of the jobs run with ``keep``, whose work stays in the worker running
         #: now (a game set up there): forgotten with that worker, or past :data:`KEPT`
@@ -213,11 +217,13 @@ class Heavy:
         worker running now (``keep``)."""
         return key in self.kept or key in self.cache
 
-    async def run(self, key: Any, seconds: float, address: str, fn: Callable, *args, keep: bool = False) -> Any:
+    async def run(self, key: Any, seconds: float, address: str, fn: Callable, *args, keep: bool = False,
+                  later: bool = False) -> Any:
         """``fn(*args)`` in the worker, or its result cached under ``key``; raises
         :class:`OverBudget` past ``seconds`` and :class:`Busy` past the bounds.  With
         ``keep``, the job's work stays in the worker (a game set up there): its result is
-        kept for as long as that worker lives (:attr:`kept`), not in the cache."""
+        kept for as long as that worker lives (:attr:`kept`), not in the cache.  With
+        ``later`` (nobody waits for it) it runs after the jobs waiting without."""
         if key in self.kept:
             self.kept.move_to_end(key)
             return self.kept[key]
@@ -232,16 +238,17 @@ class Heavy:
         if sum(self.waiting.values()) >= WAITING:
             self.refused += 1
             raise Busy("the server has too much of this work waiting; try again in a moment")
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(1)
         done = asyncio.get_running_loop().create_future()
         self.running[key] = done
         self.waiting[address] += 1
         self.sent += 1
         try:
-            async with self._slots:
+            await self._slots.take(key, first=not later)
+            try:
                 pool = self._start()
                 result = await self._one(pool, seconds, fn, args)
+            finally:
+                self._slots.give()
         except BaseException as exc:
             done.set_exception(exc if isinstance(exc, Exception) else RuntimeError("cancelled"))
             done.exception()  # whoever awaited it has it; nobody else must be told
