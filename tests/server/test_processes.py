@@ -841,12 +841,10 @@ def test_a_process_takes_no_request_before_its_bots_worker_has_started(tmp_path)
         drop_database(database)
 
 
-def test_a_dead_processs_games_are_spread_over_the_live_ones(tmp_path, monkeypatch):
-    """Claimable leases and two live ready processes: each claims at once its share (the
-    games whose id hashes to its place), even of the games in the other's memory, and
-    the other's share only ``LEASE_EVERY`` later (made an hour: never here)."""
-    from sqlalchemy import text
-
+@contextlib.contextmanager
+def _two_live(tmp_path, monkeypatch):
+    """Two live ready processes on a fresh database, renewing only when told
+    (``LEASE_EVERY`` an hour), and eight games whose leases are claimable: (a, b, games)."""
     from realms.server import cluster as cluster_module
 
     monkeypatch.setattr(cluster_module, "LEASE_EVERY", 3600.0)
@@ -857,6 +855,19 @@ def test_a_dead_processs_games_are_spread_over_the_live_ones(tmp_path, monkeypat
         assert a._tick([]) == (set(), set())
         games = [f"g{i}" for i in range(8)]
         _leases(a, **{g: 1 for g in games})
+        yield a, b, games
+    finally:
+        _closed(processes)
+        drop_database(database)
+
+
+def test_a_dead_processs_games_are_spread_over_the_live_ones(tmp_path, monkeypatch):
+    """Claimable leases and two live ready processes: each claims at once its share (the
+    games whose id hashes to its place), even of the games in the other's memory, and
+    the other's share only ``LEASE_EVERY`` later (made an hour: never here)."""
+    from sqlalchemy import text
+
+    with _two_live(tmp_path, monkeypatch) as (a, b, games):
         with a.store.engine.connect() as conn:
             place = dict(conn.execute(text("SELECT g, mod(hashtext(g)::bigint + 2147483648, 2) "
                                            "FROM unnest(CAST(:g AS text[])) AS g"), {"g": games}).all())
@@ -866,9 +877,6 @@ def test_a_dead_processs_games_are_spread_over_the_live_ones(tmp_path, monkeypat
         theirs = sorted(set(games) - share_a)
         assert a._tick([], mine=[theirs[0]]) == (share_a,) * 2
         assert b._tick([], mine=sorted(share_a)) == (set(theirs),) * 2
-    finally:
-        _closed(processes)
-        drop_database(database)
 
 
 def test_a_live_process_renewing_late_keeps_its_share_of_a_dead_ones_games(tmp_path, monkeypatch):
@@ -880,22 +888,12 @@ def test_a_live_process_renewing_late_keeps_its_share_of_a_dead_ones_games(tmp_p
 
     from realms.server import cluster as cluster_module
 
-    monkeypatch.setattr(cluster_module, "LEASE_EVERY", 3600.0)
-    database = fresh_database("postgresql", tmp_path)
-    a, b = processes = _processes(database, 2)
-    try:
-        assert b._tick([]) == (set(), set())
-        assert a._tick([]) == (set(), set())
-        games = [f"g{i}" for i in range(8)]
-        _leases(a, **{g: 1 for g in games})
+    with _two_live(tmp_path, monkeypatch) as (a, b, games):
         with a.store.engine.begin() as conn:  # b's last renewal late
             conn.execute(text("UPDATE realms_processes SET seen = seen - :s WHERE id = :i"),
                          {"s": cluster_module.LEASE_SECONDS * 2, "i": b.id})
         owned, claimed = a._tick([])
         assert claimed and claimed != set(games), claimed
-    finally:
-        _closed(processes)
-        drop_database(database)
 
 
 def test_a_dead_processs_leases_are_claimed_before_they_expire(tmp_path, monkeypatch):
