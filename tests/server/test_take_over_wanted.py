@@ -228,8 +228,9 @@ def test_the_leases_are_renewed_while_a_take_over_reads_the_games_it_claimed(mon
         return {}
 
     async def catch_up(gid: str, full: bool = False, load: bool = False):
-        caught.append(gid)
-        return None
+        caught.append(gid)  # loaded, as a game owned is: the renewals then leave it be
+        server.live[gid] = SimpleNamespace(row=SimpleNamespace(id=gid, seq=None))
+        return server.live[gid]
 
     process._tick = tick
     process._read_taken = read_taken
@@ -296,3 +297,34 @@ def test_a_take_overs_game_is_replayed_on_its_own_thread_not_behind_the_pages_lo
         assert threads[0].startswith("realms-take") and not threads[1].startswith("realms-take"), threads
     finally:
         drop_database(database)
+
+
+def test_a_copy_behind_its_head_is_caught_up_at_the_next_look(monkeypatch):
+    """A write whose notification this process missed leaves its copy behind the head (an
+    owned game's bots then wait on a person who has answered): the next comparison of the
+    heads stored with the copies (``Cluster.look``) catches that copy up, and only it: not a
+    copy at its head, one ahead (this process's own write, committed after the read), nor a
+    game whose catch-up already runs."""
+    from sqlalchemy import insert
+    from sqlalchemy.pool import StaticPool
+
+    from realms.server.cluster import heads_table
+
+    server, process = _taking_over(monkeypatch, 1, {"behind", "level", "ahead", "undone", "catching"})
+    server.store.engine = create_engine("sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False})
+    heads_table.metadata.create_all(server.store.engine, tables=[heads_table])
+    stored = {"behind": (5, 0), "level": (5, 0), "ahead": (5, 0), "undone": (5, 1), "catching": (5, 0)}
+    copies = {"behind": (4, 0), "level": (5, 0), "ahead": (6, 0), "undone": (5, 0), "catching": (4, 0)}
+    with server.store.engine.begin() as conn:
+        conn.execute(insert(heads_table), [{"game_id": g, "seq": seq, "undone": undone, "version": 0}
+                                           for g, (seq, undone) in stored.items()])
+    server.live = {g: SimpleNamespace(row=SimpleNamespace(id=g, seq=seq)) for g, seq in copies.items()}
+    caught: list[str] = []
+    monkeypatch.setattr(process, "_soon", caught.append)
+
+    async def main() -> list[str]:
+        process._catching["catching"] = asyncio.get_running_loop().create_future()
+        return await process.look()
+
+    assert sorted(asyncio.run(main())) == ["behind", "undone"]
+    assert sorted(caught) == ["behind", "undone"] and process.behind == 2

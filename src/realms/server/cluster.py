@@ -116,6 +116,11 @@ SERVE_WAIT = 60.0
 #: the process finding the death took all the dead one's games and held them all at the
 #: next death.  A share its process does not claim is taken by the others one renewal later
 LIVE_SECONDS = 10.0
+#: seconds between two comparisons of the heads stored with the copies in memory
+#: (:meth:`Cluster.look`): a notification missed for any cause leaves a copy behind, and
+#: a game owned whose person answered through another process would wait for bots that
+#: its owner's copy does not know are to move, until its next take-over
+LOOK_EVERY = 2.0
 #: the advisory lock (this key and the hash of a process's id) each process holds on a
 #: connection of its own while it lives: free, its process is dead
 ALIVE_LOCK = 0x6C697665  # "live"
@@ -248,6 +253,10 @@ class Cluster:
         #: a death (dozens in the default pool's queue), which held the games just claimed
         #: up for seconds
         self.taker = ThreadPoolExecutor(1, thread_name_prefix="realms-take")
+        #: when the heads were last compared with the copies (:meth:`look`), and the games
+        #: found behind so far
+        self._looked = 0.0
+        self.behind = 0
         #: the take-overs running (:meth:`take_over`, a task of its own: the renewals go on
         #: beside it), and the games they claimed not yet handed to their catch-ups
         self._takes: set[asyncio.Task] = set()
@@ -565,7 +574,50 @@ class Cluster:
                             self._soon(gid)  # owned but not in memory (dropped after a failed write)
                     else:
                         self.server.continue_bots(live)  # owned again, or since before the first renewal
+            if started >= self._looked + LOOK_EVERY:
+                self._looked = started
+                await self.look()
             await asyncio.sleep(max(0.0, LEASE_EVERY - (time.monotonic() - started)))
+
+    async def look(self) -> list[str]:
+        """Compare the heads stored with the copies in memory, in one read on the renewals'
+        thread, and catch up each copy behind (:meth:`behind_of`): the notifications say
+        when to catch up, this makes sure it happens.  The games found behind."""
+        games = [g for g, live in self.server.live.items()
+                 if live.row.seq is not None and g not in self._catching and g not in self._claimed]
+        if not games:
+            return []
+        try:
+            heads = await asyncio.get_running_loop().run_in_executor(self._renewer, self._heads_of, games)
+        except Exception:
+            log.exception("cluster: the heads could not be read")
+            return []
+        late = self.behind_of(heads)
+        for gid in late:
+            log.warning("cluster: game %s was behind its head: caught up", gid)
+            self._soon(gid)
+        self.behind += len(late)
+        return late
+
+    def _heads_of(self, games: list[str]) -> dict[str, tuple[int, int]]:
+        """The heads of ``games`` as stored: (seq, undone) each."""
+        with self.store.engine.connect() as conn:
+            return {g: (seq, undone) for g, seq, undone in conn.execute(
+                select(heads_table.c.game_id, heads_table.c.seq, heads_table.c.undone)
+                .where(heads_table.c.game_id.in_(games)))}
+
+    def behind_of(self, heads: dict[str, tuple[int, int]]) -> list[str]:
+        """The games in memory whose copy is not at its head in ``heads`` (read before):
+        written elsewhere since, and not caught up here.  A write of this process's own
+        committed after the read, or committed and not yet in the copy, is no harm: its
+        catch-up finds nothing to read."""
+        out = []
+        for gid, head in heads.items():
+            live = self.server.live.get(gid)
+            if live is not None and live.row.seq is not None and live.row.seq != head \
+                    and (head[1] != live.row.seq[1] or head[0] > live.row.seq[0]):
+                out.append(gid)
+        return out
 
     async def take_over(self, claimed: set[str]) -> None:
         """The games just claimed: their deadline rounds as stored, each caught up and set
@@ -1130,7 +1182,7 @@ class Cluster:
 
     def health(self) -> dict:
         return {"process": self.id, "games_owned": len(self.owned), "listening": self.listening.is_set(),
-                "reconnects": self.reconnects, "caught_up": {"carried": self.carried, "read": self.reads},
+                "reconnects": self.reconnects, "caught_up": {"carried": self.carried, "read": self.reads, "behind": self.behind},
                 "listened": len(self.listened), "heard": self.heard,
                 "talk": {"heard": self.talk_heard, "read": self.talk_reads},
                 "table": {"heard": self.table_heard, "read": self.table_reads},
