@@ -164,7 +164,10 @@ def test_two_people_and_ten_bots_play_two_turns(server, browser, page, tmp_path)
         assert f"P1 orders: 3 grain to defend Kent; {cost} grain to invest in Kent." in told
         bobs = next(line for line in s["chronicle"] if line.startswith("P2 orders:"))
         assert picked.split(":")[1].replace("_", " ") in bobs.lower().replace("-", " ")
-        assert "has sent the orders for turn 2" in page.inner_text("#chronicle")
+        # the bots' orders for turn 2 are sent after the turn begins (after a newcomer's
+        # question, when a person was wiped out in turn 1), and pushed to the page then
+        page.wait_for_function("document.querySelector('#chronicle').innerText"
+                               ".includes('has sent the orders for turn 2')", timeout=60000)
         if s["view"]["states"]["kent"]["owner"] == 0:             # unless a bot took it
             assert s["view"]["states"]["kent"]["output"] == 11
         else:
