@@ -43,7 +43,7 @@ GAME = Game(
     bots=_bots(),
     # the seat kinds the lobby offers, labelled as measured (benchmarks/RESULTS.md)
     bot_variants={"random": "random (easy)", "general": "general (normal)",
-                  "ismcts:iters=32:z=2:horizon=turn:turns=4:value=learned": "search (hard)"},
+                  "ismcts:iters=32:z=1:horizon=turn:turns=4:value=learned": "search (hard)"},
     unsearched_kinds=frozenset({"v2.attack-units"}),
     bot_view=bot_view,
     turn_of=turn_of,
