@@ -600,11 +600,8 @@ class Cluster:
         return late
 
     def _heads_of(self, games: list[str]) -> dict[str, tuple[int, int]]:
-        """The heads of ``games`` as stored: (seq, undone) each."""
         with self.store.engine.connect() as conn:
-            return {g: (seq, undone) for g, seq, undone in conn.execute(
-                select(heads_table.c.game_id, heads_table.c.seq, heads_table.c.undone)
-                .where(heads_table.c.game_id.in_(games)))}
+            return _heads(conn, games)
 
     def behind_of(self, heads: dict[str, tuple[int, int]]) -> list[str]:
         """The games in memory whose copy is not at its head in ``heads`` (read before):
@@ -614,7 +611,7 @@ class Cluster:
         out = []
         for gid, head in heads.items():
             live = self.server.live.get(gid)
-            if live is not None and live.row.seq is not None and live.row.seq != head \
+            if live is not None and live.row.seq is not None \
                     and (head[1] != live.row.seq[1] or head[0] > live.row.seq[0]):
                 out.append(gid)
         return out
@@ -665,9 +662,7 @@ class Cluster:
 
         with self.store.engine.connect().execution_options(isolation_level="REPEATABLE READ") as conn:
             with conn.begin():
-                heads = {g: (seq, undone) for g, seq, undone in conn.execute(
-                    select(heads_table.c.game_id, heads_table.c.seq, heads_table.c.undone)
-                    .where(heads_table.c.game_id.in_(order)))}
+                heads = _heads(conn, order)
                 tables = tables_of(conn, order)
                 rows = game_rows(conn, {g: heads[g] for g in order if g not in known and g in heads})
                 since: dict[str, list] = {g: [] for g in known}
@@ -1187,6 +1182,13 @@ class Cluster:
                 "talk": {"heard": self.talk_heard, "read": self.talk_reads},
                 "table": {"heard": self.table_heard, "read": self.table_reads},
                 "written": {"transactions": self.store.transactions, "writes": self.store.writes}}
+
+
+def _heads(conn, games: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """The heads of ``games`` as stored, read on ``conn``: (seq, undone) each."""
+    return {g: (seq, undone) for g, seq, undone in conn.execute(
+        select(heads_table.c.game_id, heads_table.c.seq, heads_table.c.undone)
+        .where(heads_table.c.game_id.in_(games)))}
 
 
 def _add_ready(engine) -> None:
