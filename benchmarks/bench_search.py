@@ -20,7 +20,9 @@ Prints, as JSON lines:
   level, ``easy``, ``normal`` or ``hard``: the bot the game's lobby labels so;
 * ``--out FILE``: each game is added to ``FILE`` (JSON lines) as it ends, and a run given
   the same file plays only the seeds it lacks, then reports on all of them: a stopped
-  match resumes;
+  match resumes; ``--also FILE`` (repeatable) counts the games another process played into
+  its own ``--out`` file, so two halves of a match report as one (with ``--games 0``: the
+  report alone);
 * ``bot_view`` (``--bot-views N``): for each game declaring ``Game.bot_view``, the CPU
   time of ``N`` decisions of one game (``--options``' players, default 4) searched in
   every seat by ``--bot``, its bots
@@ -209,6 +211,11 @@ def match(args) -> dict:
     header = {"game": args.game, "options": options, "bot": args.bot, "opponent": args.opponent,
               "baseline": args.baseline}
     rows = played(args.out, header)
+    for path in args.also:
+        if not os.path.exists(path):
+            raise SystemExit(f"--also {path}: no such file")
+        seen = {r["seed"] for r in rows}
+        rows += [r for r in played(path, header) if r["seed"] not in seen]
     done = {r["seed"] for r in rows}
     seeds = [args.seed + i for i in range(args.games) if args.seed + i not in done]
     if args.baseline:
@@ -427,6 +434,9 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out", help="append each game to this JSON-lines file and skip the seeds it holds: "
                                   "a stopped match resumes")
+    ap.add_argument("--also", action="append", default=[], metavar="FILE",
+                    help="games of the same match played into another --out file (by another process, "
+                         "other seeds): counted in the report and not played again; may be repeated")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--minutes", type=float, default=0,
                     help="stop after the game that ends past this many minutes (0: play them all)")
